@@ -1,0 +1,3 @@
+from kcli.cli.main import main
+
+main()

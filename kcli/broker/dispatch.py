@@ -1,0 +1,44 @@
+"""The broker's handler registry: the one contract between the network server and the API handlers.
+
+A handler module registers coroutines with ``@handles(api_key, min_version, max_version)``. The
+server decodes each request with ``kcli.protocol.REQUESTS[api_key]`` and calls
+``await fn(ctx, request)``; the handler returns a response object built from
+``kcli.protocol.RESPONSES[api_key]`` at ``ctx.api_version`` (or ``None`` for no response, as for
+Produce with acks=0). The server adds the header and frames it. ApiVersions advertises exactly
+the registered ranges, narrowed when the cluster poses as an older broker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+
+@dataclass(frozen=True)
+class Handler:
+    api_key: int
+    min_version: int
+    max_version: int
+    fn: Callable[["RequestContext", Any], Awaitable[Any]]
+
+
+HANDLERS: dict[int, Handler] = {}
+
+
+def handles(api_key: int, min_version: int, max_version: int):
+    def register(fn):
+        HANDLERS[api_key] = Handler(api_key, min_version, max_version, fn)
+        return fn
+    return register
+
+
+@dataclass
+class RequestContext:
+    cluster: Any            # kcli.broker.cluster.Cluster
+    node_id: int            # the node (port) that received the request
+    api_key: int
+    api_version: int
+    correlation_id: int
+    client_id: str | None
+    client_host: str        # "/127.0.0.1", as Kafka reports member hosts
+    extra: dict = field(default_factory=dict)

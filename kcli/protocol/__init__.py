@@ -1,0 +1,109 @@
+"""The Kafka wire messages kcli speaks, on kafka-python's JSON-schema protocol layer.
+
+This is the one module that declares message classes. kafka-python registers response classes
+process-wide by API key, so the KIP versions declared here replace the stock ones in every
+kafka-python client of the process; they are supersets of the stock schemas, so that is safe.
+
+KIP versions (as the seeds state them, see DESIGN.md "Decisions already taken"):
+- DescribeTopicPartitions v1: tagged Partition.CreationTimeMs (tag 0, default -1), KIP-1327
+- Metadata v14: tagged Partition.PartitionAgeMs (tag 0, default -1), KIP-1327
+- ConsumerGroupHeartbeat v2 / ConsumerGroupDescribe v2: GroupCreationTimeMs, KIP-1282
+  (specs for API keys 68 and 69 live in ``kcli/protocol/schemas``, which kafka-python lacks).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import kafka.protocol as _kp
+from kafka.protocol.api_message import ApiMessage
+from kafka.protocol.admin import topics as _topics
+from kafka.protocol.metadata import metadata as _metadata
+
+from kcli.protocol import schemas as _schemas
+
+
+def _find(fields, name):
+    for f in fields:
+        if f["name"] == name:
+            return f
+    raise KeyError(name)
+
+
+class MetadataRequest(_metadata.MetadataRequest):
+    @classmethod
+    def json_patch(cls, json):
+        json["validVersions"] = "0-14"
+        return json
+
+
+class MetadataResponse(_metadata.MetadataResponse):
+    @classmethod
+    def json_patch(cls, json):
+        json = _metadata.MetadataResponse.json_patch.__func__(cls, json)
+        json["validVersions"] = "0-14"
+        parts = _find(_find(json["fields"], "Topics")["fields"], "Partitions")
+        parts["fields"].append({
+            "name": "PartitionAgeMs", "type": "int64", "versions": "14+",
+            "taggedVersions": "14+", "tag": 0, "default": "-1", "ignorable": True,
+        })
+        return json
+
+
+class DescribeTopicPartitionsRequest(_topics.DescribeTopicPartitionsRequest):
+    @classmethod
+    def json_patch(cls, json):
+        json["validVersions"] = "0-1"
+        return json
+
+
+class DescribeTopicPartitionsResponse(_topics.DescribeTopicPartitionsResponse):
+    @classmethod
+    def json_patch(cls, json):
+        json["validVersions"] = "0-1"
+        parts = _find(_find(json["fields"], "Topics")["fields"], "Partitions")
+        parts["fields"].insert(0, {
+            "name": "CreationTimeMs", "type": "int64", "versions": "1+",
+            "taggedVersions": "1+", "tag": 0, "default": "-1", "ignorable": True,
+        })
+        return json
+
+
+class ConsumerGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
+class ConsumerGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
+class ConsumerGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
+class ConsumerGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
+
+
+def _collect():
+    """Request and response classes by API key: every stock kafka-python message class, with
+    the KIP classes above taking precedence."""
+    for info in pkgutil.walk_packages(_kp.__path__, _kp.__name__ + "."):
+        if ".schemas" in info.name or info.name.endswith(("generate_stubs", "parser")):
+            continue
+        importlib.import_module(info.name)
+    requests: dict[int, type] = {}
+    responses: dict[int, type] = {}
+
+    def walk(cls):
+        for sub in cls.__subclasses__():
+            if getattr(sub, "_class_version", None) is None and getattr(sub, "_json", None):
+                table = requests if sub.type == "request" else responses
+                if sub.__module__ == __name__ or sub.API_KEY not in table:
+                    table[sub.API_KEY] = sub
+            walk(sub)
+
+    walk(ApiMessage)
+    return requests, responses
+
+
+REQUESTS, RESPONSES = _collect()
+
+__all__ = [
+    "ApiMessage", "REQUESTS", "RESPONSES",
+    "MetadataRequest", "MetadataResponse",
+    "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse",
+    "ConsumerGroupHeartbeatRequest", "ConsumerGroupHeartbeatResponse",
+    "ConsumerGroupDescribeRequest", "ConsumerGroupDescribeResponse",
+]
