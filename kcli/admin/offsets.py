@@ -1,0 +1,68 @@
+"""list-offsets: partition selection (``topic[:p,p...]``) and the ``--time`` grammar of
+kafka-get-offsets, plus ISO datetimes."""
+
+from __future__ import annotations
+
+import re
+
+from kcli.admin.topics import topic_filter
+from kcli.errors import OperationError, UsageError
+from kcli.model import INTERNAL_TOPICS, OffsetInfo
+from kcli.times import TimeParseError, parse_datetime_ms
+
+NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3}
+
+
+def parse_time(text: str) -> int:
+    if text in NAMED_TIMES:
+        return NAMED_TIMES[text]
+    try:
+        return parse_datetime_ms(text)
+    except TimeParseError:
+        raise UsageError(f"Malformed time argument {text}. Please use -1 or latest / -2 or earliest / "
+                         "-3 or max-timestamp, epoch milliseconds or an ISO-8601 datetime") from None
+
+
+_SPEC = re.compile(r"^([^:]+)(?::(.*))?$")
+
+
+def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:
+    """``orders`` -> ("orders", None); ``orders:0,2`` -> ("orders", [0, 2])."""
+    m = _SPEC.match(spec.strip())
+    if not m or m.group(2) == "" or (m.group(2) and ":" in m.group(2)):
+        raise UsageError(f"Invalid topic arg '{spec}', expected topic name and partitions")
+    if m.group(2) is None:
+        return m.group(1), None
+    try:
+        parts = sorted({int(p) for p in m.group(2).split(",")})
+    except ValueError:
+        raise UsageError(f"Invalid partition specified in topic arg '{spec}'") from None
+    if any(p < 0 for p in parts):
+        raise UsageError(f"Invalid partition specified in topic arg '{spec}'")
+    return m.group(1), parts
+
+
+def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[tuple[str, int]]:
+    """Topics are regexes (whole-name match, as kafka-get-offsets); none given means all topics."""
+    parsed = [parse_topic_spec(s) for s in specs]
+    topic_filter([t for t, _ in parsed])          # validates every regex before any request
+    names = admin.topic_names()
+    counts = admin.partition_counts(names)
+    selected: set[tuple[str, int]] = set()
+    for pattern, parts in parsed or [(".*", None)]:
+        rx = topic_filter([pattern])
+        for name in names:
+            if exclude_internal and name in INTERNAL_TOPICS:
+                continue
+            if rx.fullmatch(name):
+                wanted = range(counts[name]) if parts is None else [p for p in parts if p < counts[name]]
+                selected.update((name, p) for p in wanted)
+    if not selected:
+        raise OperationError("Could not match any topic-partitions with the specified filters")
+    return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
+
+
+def list_offsets(admin, specs: list[str], time: int, exclude_internal: bool = False) -> list[OffsetInfo]:
+    partitions = select_partitions(admin, specs, exclude_internal)
+    results = {(o.topic, o.partition): o for o in admin.list_offsets(partitions, time)}
+    return [results[tp] for tp in partitions if tp in results]

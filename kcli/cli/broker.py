@@ -1,0 +1,35 @@
+"""kcli broker start: the embedded Kafka-protocol broker."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from kcli.admin.topics import parse_config_pairs
+from kcli.cli.apps import broker_app
+from kcli.errors import UsageError
+
+
+@broker_app.command("start")
+def start(
+    listen: str = typer.Option("127.0.0.1:9092", "--listen", help="HOST:PORT of the first node; further nodes take the next ports."),
+    nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
+    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Keep logs, offsets, creation times and configs here (in memory otherwise)."),
+    config: Optional[List[str]] = typer.Option(None, "--config", help="Broker config key=value (repeatable)."),
+    pose_as: Optional[str] = typer.Option(None, "--pose-as", help="Withhold the KIP API versions, as an older broker (4.1)."),
+):
+    """Serve the Kafka protocol until SIGINT/SIGTERM. Prints `bootstrap: host:port,...` when ready."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise UsageError(f"Invalid --listen '{listen}': expected HOST:PORT")
+    if nodes < 1:
+        raise UsageError("--nodes must be at least 1")
+    from kcli.broker import run_forever
+
+    def ready(bootstrap: str) -> None:
+        print(f"bootstrap: {bootstrap}", flush=True)
+
+    run_forever(listen=(host, int(port)), nodes=nodes, data_dir=data_dir,
+                configs=parse_config_pairs(config or [], "broker config"), pose_as=pose_as,
+                ready_callback=ready)

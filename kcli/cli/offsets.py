@@ -1,0 +1,29 @@
+"""list-offsets (mirrors kafka-get-offsets, with the record's timestamp for time lookups)."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from kcli.admin import offsets as lib
+from kcli.cli.context import out, state
+from kcli.cli.main import app
+from kcli.errors import UsageError
+from kcli.render.offsets import render_offsets
+
+
+@app.command("list-offsets")
+def list_offsets(
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC-REGEX[:P,P...] (repeatable; default all topics)."),
+    time: Optional[str] = typer.Option(None, "--time", help="earliest|latest|max-timestamp|-1|-2|-3|<epoch-ms>|<ISO datetime> (default latest)."),
+    max_timestamp: bool = typer.Option(False, "--max-timestamp", help="Shorthand for --time max-timestamp (KIP-734)."),
+    exclude_internal: bool = typer.Option(False, "--exclude-internal-topics"),
+):
+    """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
+    if max_timestamp and time not in (None, "max-timestamp", "-3"):
+        raise UsageError("--max-timestamp can't be used with --time")
+    label = "max-timestamp" if max_timestamp else (time or "latest")
+    spec = lib.parse_time(label)
+    offsets = lib.list_offsets(state().admin(), topic or [], spec, exclude_internal)
+    render_offsets(out(), offsets, label)

@@ -1,0 +1,43 @@
+"""kcli's errors and the exit codes they map to (documented in README and the man page).
+
+0 success; 1 the operation failed (nothing or, where stated, part applied); 2 bad usage or input
+(nothing sent to the cluster); 3 partly applied (the output says exactly which partitions).
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_PARTIAL = 3
+
+
+class KcliError(Exception):
+    exit_code = EXIT_FAILED
+
+    def __init__(self, message: str, exit_code: int | None = None):
+        super().__init__(message)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class UsageError(KcliError):
+    """Bad usage or input: nothing was sent to the cluster."""
+    exit_code = EXIT_USAGE
+
+
+class OperationError(KcliError):
+    """The operation failed on the cluster or could not reach it."""
+    exit_code = EXIT_FAILED
+
+
+class UnsupportedByBroker(OperationError):
+    """The broker's API versions are too old for what was asked."""
+
+
+class PartialFailure(KcliError):
+    exit_code = EXIT_PARTIAL

@@ -1,0 +1,80 @@
+"""Plain dataclasses shared by every layer: what the admin adapter returns, what planners take and
+what renderers print. No Kafka client types cross this boundary.
+
+Conventions: a time is epoch milliseconds; -1 means the broker reported "unknown"; ``None`` means
+the broker cannot report the field at all (its API version is too old), and renderers omit it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
+
+
+@dataclass
+class PartitionInfo:
+    partition: int
+    leader: int | None                      # None: no leader
+    replicas: list[int]
+    isr: list[int]
+    elr: list[int] | None = None            # None: not available (N/A)
+    last_known_elr: list[int] | None = None
+    creation_time_ms: int | None = None     # KIP-1327; -1 unknown, None not offered
+    leader_epoch: int = -1
+
+
+@dataclass
+class TopicInfo:
+    name: str
+    topic_id: str | None
+    partitions: list[PartitionInfo]
+    internal: bool = False
+    configs: dict[str, str] = field(default_factory=dict)   # non-default entries only
+
+    @property
+    def replication_factor(self) -> int:
+        return len(self.partitions[0].replicas) if self.partitions else 0
+
+
+@dataclass
+class ConfigEntry:
+    name: str
+    value: str | None
+    source: str                      # DEFAULT_CONFIG, DYNAMIC_TOPIC_CONFIG, STATIC_BROKER_CONFIG, ...
+    is_default: bool
+    is_sensitive: bool = False
+    read_only: bool = False
+    synonyms: list[tuple[str, str | None, str]] = field(default_factory=list)  # (name, value, source)
+
+
+@dataclass
+class ResourceConfig:
+    resource_type: str               # "topic" | "broker"
+    name: str
+    entries: list[ConfigEntry]
+
+
+@dataclass
+class OffsetInfo:
+    topic: str
+    partition: int
+    offset: int                      # -1: none (e.g. no record at/after a timestamp)
+    timestamp_ms: int | None = None  # the record's timestamp for time lookups; None when N/A
+    leader_epoch: int | None = None
+    error: str | None = None
+
+
+@dataclass
+class BrokerInfo:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+
+
+@dataclass
+class ClusterInfo:
+    cluster_id: str | None
+    controller_id: int | None
+    brokers: list[BrokerInfo]

@@ -1,0 +1,87 @@
+"""Where every command's output goes: a rich table on a terminal (colour only there, NO_COLOR
+respected), the Kafka tools' text layout (plain), JSON documents with a versioned schema name, or
+CSV. Commands build a ``Table`` and a JSON document; this module prints the one asked for."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+FORMATS = ("table", "plain", "json", "csv")
+SCHEMA_PREFIX = "kcli."
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    title: str | None = None
+
+
+def schema_name(kind: str) -> str:
+    return f"{SCHEMA_PREFIX}{kind}/v{SCHEMA_VERSION}"
+
+
+def json_document(kind: str, **body) -> dict:
+    return {"schema": schema_name(kind), **body}
+
+
+class Output:
+    def __init__(self, fmt: str = "table", stdout=None, stderr=None):
+        self.format = fmt
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self._console = None
+
+    @property
+    def console(self):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.stdout, no_color="NO_COLOR" in os.environ,
+                                    highlight=False, soft_wrap=True)
+        return self._console
+
+    def write(self, text: str) -> None:
+        self.stdout.write(text)
+
+    def line(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def note(self, text: str) -> None:
+        """A notice for humans (warnings, fallbacks): stderr, so data on stdout stays clean."""
+        self.stderr.write(text + "\n")
+
+    def table(self, table: Table) -> None:
+        if self.format == "csv":
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(table.columns)
+            writer.writerows(table.rows)
+            self.write(buf.getvalue())
+            return
+        from rich.table import Table as RichTable
+        from rich import box
+
+        rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAD, show_edge=False,
+                               header_style="bold" if self.console.is_terminal else None)
+        for col in table.columns:
+            rich_table.add_column(col, overflow="fold")
+        for row in table.rows:
+            rich_table.add_row(*row)
+        self.console.print(rich_table)
+
+    def json(self, document: dict) -> None:
+        self.write(json.dumps(document, indent=2, sort_keys=False) + "\n")
+
+    def error(self, message: str, exit_code: int) -> None:
+        if self.format == "json":
+            doc = json_document("error", error=message, exit_code=exit_code)
+            self.stderr.write(json.dumps(doc) + "\n")
+        else:
+            self.stderr.write(f"Error: {message}\n")

@@ -1,0 +1,86 @@
+"""Topic views: kafka-topics' describe layout (plain), a table, JSON (schema kcli.topics/v1)."""
+
+from __future__ import annotations
+
+from kcli.model import PartitionInfo, TopicInfo
+from kcli.render.output import Output, Table, json_document
+from kcli.times import format_ms, time_field
+
+
+def _ids(ids: list[int] | None) -> str:
+    return "N/A" if ids is None else ",".join(str(i) for i in ids)
+
+
+def _leader(p: PartitionInfo) -> str:
+    return "none" if p.leader is None or p.leader < 0 else str(p.leader)
+
+
+def plain_summary(t: TopicInfo) -> str:
+    parts = [f"Topic: {t.name}"]
+    if t.topic_id:
+        parts.append(f"TopicId: {t.topic_id}")
+    parts += [f"PartitionCount: {len(t.partitions)}", f"ReplicationFactor: {t.replication_factor}",
+              "Configs: " + ",".join(f"{k}={v}" for k, v in t.configs.items())]
+    return "\t".join(parts)
+
+
+def plain_partition(t: TopicInfo, p: PartitionInfo) -> str:
+    line = (f"\tTopic: {t.name}\tPartition: {p.partition}\tLeader: {_leader(p)}"
+            f"\tReplicas: {_ids(p.replicas)}\tIsr: {_ids(p.isr)}"
+            f"\tElr: {_ids(p.elr)}\tLastKnownElr: {_ids(p.last_known_elr)}")
+    if p.creation_time_ms is not None:        # KIP-1327: omitted when the broker cannot report it
+        line += f"\tCreationTimeMs: {format_ms(p.creation_time_ms)}"
+    return line
+
+
+def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInfo]]],
+                    summaries: bool) -> None:
+    """``topics`` pairs each topic with the partitions to show (all, or those a report filter kept)."""
+    if out.format == "json":
+        out.json(json_document("topics", topics=[_topic_json(t, parts, summaries) for t, parts in topics]))
+        return
+    if out.format == "plain":
+        for t, parts in topics:
+            if summaries:
+                out.line(plain_summary(t))
+            for p in parts:
+                out.line(plain_partition(t, p))
+        return
+    show_ct = any(p.creation_time_ms is not None for _, parts in topics for p in parts)
+    columns = ["TOPIC", "PARTITION", "LEADER", "REPLICAS", "ISR", "ELR", "LAST-KNOWN-ELR"]
+    if show_ct:
+        columns.append("CREATION-TIME")
+    table = Table(columns)
+    for t, parts in topics:
+        for p in parts:
+            row = [t.name, str(p.partition), _leader(p), _ids(p.replicas), _ids(p.isr),
+                   _ids(p.elr), _ids(p.last_known_elr)]
+            if show_ct:
+                row.append(format_ms(p.creation_time_ms) if p.creation_time_ms is not None else "")
+            table.rows.append(row)
+    out.table(table)
+
+
+def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool) -> dict:
+    doc = {"name": t.name, "topicId": t.topic_id, "internal": t.internal,
+           "partitionCount": len(t.partitions), "replicationFactor": t.replication_factor}
+    if summaries:
+        doc["configs"] = dict(t.configs)
+    doc["partitions"] = []
+    for p in parts:
+        pd = {"partition": p.partition, "leader": p.leader if p.leader is not None and p.leader >= 0 else None,
+              "replicas": p.replicas, "isr": p.isr, "elr": p.elr, "lastKnownElr": p.last_known_elr}
+        if p.creation_time_ms is not None:
+            ct = time_field(p.creation_time_ms)
+            pd["creationTimeMs"], pd["creationTime"] = ct["ms"], ct["iso"]
+        doc["partitions"].append(pd)
+    return doc
+
+
+def render_list(out: Output, names: list[str]) -> None:
+    if out.format == "json":
+        out.json(json_document("topic-list", topics=names))
+    elif out.format in ("plain", "table"):
+        out.write("\n".join(names) + "\n")
+    else:
+        out.table(Table(["TOPIC"], [[n] for n in names]))
