@@ -1,0 +1,451 @@
+"""The ``kcli-kafka`` Spark data source: batch reads of Kafka topics with confluent-kafka.
+
+Register it with ``spark.dataSource.register(KafkaDataSource)`` (``kcli.pipeline.spark.session``
+does), then::
+
+    spark.read.format("kcli-kafka")
+        .option("kafka.bootstrap.servers", "127.0.0.1:9092")
+        .option("topics", "orders,payments")
+        .load()
+
+Options (names are case-insensitive):
+
+``kafka.<property>``
+    Passed to the confluent-kafka consumer as ``<property>``; ``kafka.bootstrap.servers`` is
+    required. Security settings (``kafka.security.protocol``, ``kafka.sasl.*``, ...) go here. The
+    values are never logged. ``enable.auto.commit`` is always false; no consumer group is joined
+    (partitions are assigned, never subscribed), so ``group.id`` only names the client.
+``topics``
+    Comma-separated topic names. May be omitted when ``startingOffsets`` is JSON.
+``startingOffsets``
+    ``earliest`` (default), ``latest``, or JSON ``{"topic": {"0": 42, "1": -2}}`` (-2 earliest,
+    -1 latest). A JSON start reads exactly the partitions it names.
+``endingOffsets``
+    ``latest`` (default), ``earliest``, or JSON as above (exclusive end; unnamed partitions end at
+    latest).
+``startingTimestamp`` / ``endingTimestamp``
+    Epoch milliseconds: each partition starts (ends, exclusively) at the first offset whose
+    timestamp is at or after it, as the broker's ListOffsets answers; latest when there is none.
+    Exclusive with the matching ``...Offsets`` option.
+    Offsets given explicitly are clamped into the partition's [log start, high watermark].
+``columns``
+    Comma-separated subset of the columns below (default: all but ``key`` and ``value``). A schema
+    given with ``.schema(...)`` that names a subset of the columns works the same way. Only the
+    requested columns are materialised.
+``maxRecordsPerTask``
+    Upper bound on the offsets one Spark task reads (default 1000000); each partition's range is
+    split into consecutive tasks.
+``pollTimeoutMs``
+    A task fails when it makes no progress for this long (default 120000).
+``timeoutMs``
+    Timeout for metadata and offset lookups while planning (default 30000).
+``failOnDataLoss``
+    ``true`` (default): a task whose start offset was deleted (retention, DeleteRecords) after
+    planning fails. ``false``: it continues from the log start.
+
+Columns: ``topic`` string, ``partition`` int, ``offset`` bigint, ``timestamp`` bigint (epoch ms,
+-1 when the record has none), ``timestampType`` int (0 CreateTime, 1 LogAppendTime, -1 none, as
+Kafka's ``TimestampType``), ``keySize`` / ``valueSize`` int (-1 for null, as Kafka's
+``serializedKeySize``), ``key`` / ``value`` binary.
+
+Each task assigns its partition at its start offset with a group-less consumer and stops exactly
+at its end offset: at the first record at or past the end, or at the partition end (which covers
+ranges ending in a gap left by compaction, transaction markers or DeleteRecords).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
+from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+from pyspark.sql.types import (
+    BinaryType,
+    DataType,
+    IntegerType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+)
+
+FORMAT = "kcli-kafka"
+
+COLUMN_TYPES: dict[str, DataType] = {
+    "topic": StringType(),
+    "partition": IntegerType(),
+    "offset": LongType(),
+    "timestamp": LongType(),
+    "timestampType": IntegerType(),
+    "keySize": IntegerType(),
+    "valueSize": IntegerType(),
+    "key": BinaryType(),
+    "value": BinaryType(),
+}
+DEFAULT_COLUMNS = ("topic", "partition", "offset", "timestamp", "timestampType", "keySize",
+                   "valueSize")
+_NULLABLE = {"key", "value"}
+
+EARLIEST = -2
+LATEST = -1
+
+# Settings a fast Python scan needs (see the perf notes); the user's kafka.* options override
+# these, and _FORCED overrides the user.
+_SCAN_DEFAULTS = {
+    "group.id": "kcli-kafka-source",
+    "fetch.queue.backoff.ms": 0,
+    "fetch.wait.max.ms": 10,
+    "isolation.level": "read_uncommitted",
+}
+_FORCED = {
+    "enable.auto.commit": False,
+    "enable.auto.offset.store": False,
+    "enable.partition.eof": True,
+}
+_CONSUME_BATCH = 10_000
+_FLUSH_ROWS = 65_536
+_POLL_S = 0.1
+# librdkafka's timestamp type (0 none, 1 create, 2 log append) -> Kafka's TimestampType id.
+_TS_TYPE = (-1, 0, 1)
+
+
+class SourceOptionError(ValueError):
+    """An option of the kcli-kafka data source is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class OffsetRange:
+    """Offsets ``start`` (inclusive) to ``end`` (exclusive) of one Kafka partition."""
+
+    topic: str
+    partition: int
+    start: int
+    end: int
+
+    @property
+    def count(self) -> int:
+        return max(0, self.end - self.start)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """Where a read starts or ends: ``earliest``, ``latest``, ``offsets`` or ``timestamp``."""
+
+    kind: str
+    offsets: Mapping[tuple[str, int], int] | None = None
+    timestamp: int | None = None
+
+
+class RangePartition(InputPartition):
+    """One Spark task: a slice of one Kafka partition."""
+
+    def __init__(self, rng: OffsetRange) -> None:
+        super().__init__(rng)
+        self.range = rng
+
+
+def client_config(options: Mapping[str, str]) -> dict[str, Any]:
+    """The ``kafka.*`` options as client properties (prefix removed)."""
+    conf = {k[len("kafka."):]: v for k, v in options.items() if k.lower().startswith("kafka.")}
+    if not conf.get("bootstrap.servers"):
+        raise SourceOptionError("option kafka.bootstrap.servers is required")
+    return conf
+
+
+def scan_config(conf: Mapping[str, Any], fail_on_data_loss: bool = True) -> dict[str, Any]:
+    """Consumer properties for an assign-and-seek scan of exact offset ranges."""
+    reset = {"auto.offset.reset": "error" if fail_on_data_loss else "earliest"}
+    return {**_SCAN_DEFAULTS, **reset, **conf, **_FORCED}
+
+
+def parse_bound(offsets: str | None, timestamp: str | None, default: str, what: str) -> Bound:
+    """A start or end from its ``...Offsets`` / ``...Timestamp`` option pair."""
+    if offsets is not None and timestamp is not None:
+        raise SourceOptionError(f"give {what}Offsets or {what}Timestamp, not both")
+    if timestamp is not None:
+        try:
+            return Bound("timestamp", timestamp=int(timestamp))
+        except ValueError:
+            raise SourceOptionError(f"{what}Timestamp must be epoch milliseconds") from None
+    text = (offsets or default).strip()
+    if text.lower() in ("earliest", "latest"):
+        return Bound(text.lower())
+    try:
+        raw = json.loads(text)
+        parsed = {(str(t), int(p)): int(o) for t, parts in raw.items() for p, o in parts.items()}
+    except (ValueError, AttributeError, TypeError):
+        raise SourceOptionError(
+            f'{what}Offsets must be earliest, latest or JSON like {{"topic": {{"0": 42}}}}'
+        ) from None
+    return Bound("offsets", offsets=parsed)
+
+
+def split_range(rng: OffsetRange, max_records: int) -> list[OffsetRange]:
+    """Consecutive slices of at most ``max_records`` offsets covering ``rng`` exactly."""
+    return [
+        OffsetRange(rng.topic, rng.partition, s, min(s + max_records, rng.end))
+        for s in range(rng.start, rng.end, max_records)
+    ]
+
+
+def plan_ranges(
+    conf: Mapping[str, Any],
+    topics: list[str],
+    start: Bound,
+    end: Bound,
+    timeout_s: float = 30.0,
+) -> list[OffsetRange]:
+    """Resolve ``start``/``end`` to one offset range per partition, sorted by topic, partition.
+
+    ``topics`` may be empty when ``start`` names the partitions as offsets."""
+    consumer = Consumer(scan_config(conf))
+    try:
+        wanted = _partitions(consumer, topics, start, timeout_s)
+        ranges = []
+        for topic, partition in wanted:
+            tp = TopicPartition(topic, partition)
+            low, high = consumer.get_watermark_offsets(tp, timeout=timeout_s)
+            first = _resolve(consumer, start, topic, partition, low, high, timeout_s)
+            last = _resolve(consumer, end, topic, partition, low, high, timeout_s)
+            ranges.append(OffsetRange(topic, partition, first, max(first, last)))
+        return ranges
+    except KafkaException as e:
+        raise RuntimeError(f"planning the Kafka read failed: {e.args[0].str()}") from None
+    finally:
+        consumer.close()
+
+
+def _partitions(consumer, topics: list[str], start: Bound, timeout_s: float):
+    if start.kind == "offsets":
+        named = sorted(start.offsets)
+        topics = sorted({t for t, _ in named})
+    if not topics:
+        raise SourceOptionError("option topics is required")
+    found = []
+    for topic in topics:
+        meta = consumer.list_topics(topic, timeout=timeout_s).topics.get(topic)
+        if meta is None or meta.error is not None:
+            reason = meta.error.str() if meta is not None else "not found"
+            raise SourceOptionError(f"topic {topic}: {reason}")
+        found += [(topic, p) for p in sorted(meta.partitions)]
+    if start.kind == "offsets":
+        missing = [tp for tp in named if tp not in set(found)]
+        if missing:
+            raise SourceOptionError(f"partitions not found: {missing}")
+        return named
+    return found
+
+
+def _resolve(consumer, bound: Bound, topic: str, partition: int, low: int, high: int,
+             timeout_s: float) -> int:
+    if bound.kind == "earliest":
+        return low
+    if bound.kind == "latest":
+        return high
+    if bound.kind == "timestamp":
+        found = consumer.offsets_for_times(
+            [TopicPartition(topic, partition, bound.timestamp)], timeout=timeout_s
+        )[0]
+        if found.error is not None:
+            raise RuntimeError(f"offset lookup for {topic}-{partition}: {found.error.str()}")
+        return high if found.offset < 0 else min(max(found.offset, low), high)
+    offset = bound.offsets.get((topic, partition), LATEST)
+    if offset == EARLIEST:
+        return low
+    if offset == LATEST:
+        return high
+    return min(max(offset, low), high)
+
+
+def schema_for(columns: list[str]) -> StructType:
+    return StructType(
+        [StructField(c, COLUMN_TYPES[c], nullable=c in _NULLABLE) for c in columns]
+    )
+
+
+def _columns_option(options: Mapping[str, str]) -> list[str]:
+    text = options.get("columns")
+    if not text:
+        return list(DEFAULT_COLUMNS)
+    by_lower = {c.lower(): c for c in COLUMN_TYPES}
+    cols = [c.strip() for c in text.split(",") if c.strip()]
+    unknown = [c for c in cols if c.lower() not in by_lower]
+    if unknown or not cols:
+        raise SourceOptionError(f"unknown columns {unknown}; known: {', '.join(COLUMN_TYPES)}")
+    return [by_lower[c.lower()] for c in cols]
+
+
+class KafkaDataSource(DataSource):
+    """``spark.read.format("kcli-kafka")``: see the module documentation for the options."""
+
+    @classmethod
+    def name(cls) -> str:
+        return FORMAT
+
+    def schema(self) -> StructType:
+        return schema_for(_columns_option(self.options))
+
+    def reader(self, schema: StructType) -> "KafkaReader":
+        return KafkaReader(self.options, schema)
+
+
+class KafkaReader(DataSourceReader):
+    """Plans offset ranges on the driver; reads one range per task on the executors.
+
+    Holds only picklable option values, so it runs unchanged on a cluster."""
+
+    def __init__(self, options: Mapping[str, str], schema: StructType) -> None:
+        by_lower = {c.lower(): c for c in COLUMN_TYPES}
+        unknown = [f.name for f in schema.fields if f.name.lower() not in by_lower]
+        if unknown:
+            raise SourceOptionError(f"unknown columns {unknown}; known: {', '.join(COLUMN_TYPES)}")
+        self.schema = schema
+        self.columns = [by_lower[f.name.lower()] for f in schema.fields]
+        fail_on_data_loss = options.get("failOnDataLoss", "true").strip().lower() != "false"
+        self.conf = scan_config(client_config(options), fail_on_data_loss)
+        self.topics = [t.strip() for t in options.get("topics", "").split(",") if t.strip()]
+        self.start = parse_bound(options.get("startingOffsets"), options.get("startingTimestamp"),
+                                 "earliest", "starting")
+        self.end = parse_bound(options.get("endingOffsets"), options.get("endingTimestamp"),
+                               "latest", "ending")
+        self.max_records = _positive_int(options, "maxRecordsPerTask", 1_000_000)
+        self.poll_timeout_s = _positive_int(options, "pollTimeoutMs", 120_000) / 1000
+        self.timeout_s = _positive_int(options, "timeoutMs", 30_000) / 1000
+
+    def partitions(self) -> list[RangePartition]:
+        ranges = plan_ranges(self.conf, self.topics, self.start, self.end, self.timeout_s)
+        return [RangePartition(s) for r in ranges for s in split_range(r, self.max_records)]
+
+    def read(self, partition: InputPartition) -> Iterator[Any]:
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        if not isinstance(partition, RangePartition):  # Spark's stand-in when nothing is planned
+            return
+
+        arrow_schema = to_arrow_schema(self.schema, timezone="UTC")
+        yield from read_range(self.conf, partition.range, self.columns, arrow_schema,
+                              self.poll_timeout_s)
+
+
+def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:
+    try:
+        value = int(options.get(name, default))
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise SourceOptionError(f"option {name} must be a positive integer")
+    return value
+
+
+def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], arrow_schema,
+               poll_timeout_s: float) -> Iterator[Any]:
+    """Arrow record batches of the requested columns for exactly the records in ``rng``."""
+    if rng.count == 0:
+        return
+    consumer = Consumer(dict(conf))
+    try:
+        consumer.list_topics(rng.topic, timeout=poll_timeout_s)
+        consumer.assign([TopicPartition(rng.topic, rng.partition, rng.start)])
+        out = _Columns(rng, columns, arrow_schema)
+        position = rng.start
+        idle_deadline = time.monotonic() + poll_timeout_s
+        while position < rng.end:
+            msgs = consumer.consume(min(rng.end - position, _CONSUME_BATCH), timeout=_POLL_S)
+            records = [m for m in msgs if m.error() is None]
+            if len(records) < len(msgs):
+                for m in msgs:
+                    err = m.error()
+                    if err is None:
+                        continue
+                    if err.code() == KafkaError._PARTITION_EOF:
+                        if m.offset() >= rng.end:  # the range ends in a gap
+                            position = rng.end
+                    elif err.fatal() or err.code() in _FAILING:
+                        raise RuntimeError(
+                            f"reading {rng.topic}-{rng.partition} from offset {position}: "
+                            f"{err.str()}"
+                        )
+            if records:
+                position = out.add(records)
+                idle_deadline = time.monotonic() + poll_timeout_s
+                if out.rows >= _FLUSH_ROWS:
+                    yield out.flush()
+            elif position < rng.end and time.monotonic() > idle_deadline:
+                raise TimeoutError(
+                    f"no progress reading {rng.topic}-{rng.partition} at offset {position} "
+                    f"(range end {rng.end}) for {poll_timeout_s:g}s"
+                )
+        if out.rows:
+            yield out.flush()
+    finally:
+        consumer.close()
+
+
+_FAILING = frozenset({
+    KafkaError._AUTO_OFFSET_RESET,
+    KafkaError.OFFSET_OUT_OF_RANGE,
+    KafkaError.UNKNOWN_TOPIC_OR_PART,
+    KafkaError.TOPIC_AUTHORIZATION_FAILED,
+    KafkaError._UNKNOWN_PARTITION,
+    KafkaError._UNKNOWN_TOPIC,
+})
+
+
+class _Columns:
+    """Accumulates the requested columns of consecutive records of one range."""
+
+    def __init__(self, rng: OffsetRange, columns: list[str], arrow_schema) -> None:
+        self.rng = rng
+        self.columns = columns
+        self.schema = arrow_schema
+        self.rows = 0
+        self.data: dict[str, list] = {c: [] for c in columns}
+
+    def add(self, records: list) -> int:
+        """Keep the records before the range end; return the next offset to read."""
+        if records[-1].offset() >= self.rng.end:
+            records = [m for m in records if m.offset() < self.rng.end]
+            next_offset = self.rng.end
+        else:
+            next_offset = records[-1].offset() + 1
+        data = self.data
+        if "offset" in data:
+            data["offset"] += [m.offset() for m in records]
+        if "timestamp" in data or "timestampType" in data:
+            stamps = [m.timestamp() for m in records]
+            if "timestamp" in data:
+                data["timestamp"] += [t[1] for t in stamps]
+            if "timestampType" in data:
+                data["timestampType"] += [_TS_TYPE[t[0]] for t in stamps]
+        if "keySize" in data or "key" in data:
+            keys = [m.key() for m in records]
+            if "keySize" in data:
+                data["keySize"] += [-1 if k is None else len(k) for k in keys]
+            if "key" in data:
+                data["key"] += keys
+        if "valueSize" in data or "value" in data:
+            values = [m.value() for m in records]
+            if "valueSize" in data:
+                data["valueSize"] += [-1 if v is None else len(v) for v in values]
+            if "value" in data:
+                data["value"] += values
+        self.rows += len(records)
+        return next_offset
+
+    def flush(self):
+        import pyarrow as pa
+
+        arrays = []
+        for name, field in zip(self.columns, self.schema):
+            if name == "topic":
+                arrays.append(pa.repeat(pa.scalar(self.rng.topic, field.type), self.rows))
+            elif name == "partition":
+                arrays.append(pa.repeat(pa.scalar(self.rng.partition, field.type), self.rows))
+            else:
+                arrays.append(pa.array(self.data[name], field.type))
+                self.data[name] = []
+        self.rows = 0
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
