@@ -33,3 +33,10 @@ def start(
     run_forever(listen=(host, int(port)), nodes=nodes, data_dir=data_dir,
                 configs=parse_config_pairs(config or [], "broker config"), pose_as=pose_as,
                 ready_callback=ready)
+
+
+def demo() -> None:
+    """Play the partition-expansion story on a 3-node embedded broker and show every KIP feature."""
+    from kcli.demo import run
+
+    raise typer.Exit(run())

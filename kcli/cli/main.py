@@ -36,6 +36,8 @@ app.add_typer(apps.broker_app, name="broker")
 # Command families register themselves on the verb groups and on ``app``.
 from kcli.cli import topics, configs, offsets, broker  # noqa: E402,F401
 
+app.command("demo")(broker.demo)
+
 
 def _version(value: bool):
     if value:
