@@ -78,3 +78,81 @@ class ClusterInfo:
     cluster_id: str | None
     controller_id: int | None
     brokers: list[BrokerInfo]
+
+
+# -- consumer groups (kafka-consumer-groups) ------------------------------------------------------
+
+@dataclass
+class GroupListing:
+    group_id: str
+    state: str                       # Stable, Empty, ... ("Unknown" when not reported)
+    type: str                        # "Classic" | "Consumer"
+
+
+@dataclass
+class GroupMember:
+    member_id: str
+    client_id: str
+    host: str
+    assignment: list[tuple[str, int]]                   # current assignment
+    group_instance_id: str | None = None
+    member_epoch: int | None = None                     # consumer-protocol groups only
+    target_assignment: list[tuple[str, int]] | None = None
+    upgraded: bool | None = None                        # True: consumer protocol; False: classic
+
+
+@dataclass
+class GroupDescription:
+    group_id: str
+    state: str
+    type: str                                           # "Classic" | "Consumer"
+    assignor: str
+    coordinator: BrokerInfo | None
+    members: list[GroupMember] = field(default_factory=list)
+    group_epoch: int | None = None                      # consumer-protocol groups only
+    target_assignment_epoch: int | None = None
+    creation_time_ms: int | None = None                 # KIP-1282; -1 unknown, None not offered
+    exists: bool = True
+
+
+@dataclass
+class CommittedOffset:
+    topic: str
+    partition: int
+    offset: int | None                                  # None: no committed offset
+    leader_epoch: int | None = None
+    metadata: str = ""
+
+
+@dataclass
+class PartitionPosition:
+    """What a reset plan needs to know about one partition of one group."""
+    topic: str
+    partition: int
+    committed: int | None            # None: the group has no committed offset here
+    log_start: int
+    log_end: int
+
+
+@dataclass
+class PartitionPlan:
+    group: str
+    topic: str
+    partition: int
+    current: int | None
+    new: int
+    log_start: int
+    log_end: int
+    timestamp_ms: int | None = None  # time scenarios: the record's timestamp at ``new``; None: no record
+    rule: str | None = None          # --max-age: which rule this partition took, and why
+
+    @property
+    def delta(self) -> int | None:
+        return None if self.current is None else self.new - self.current
+
+
+@dataclass
+class GroupPlan:
+    group: str
+    partitions: list[PartitionPlan] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)

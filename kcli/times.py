@@ -47,6 +47,17 @@ def time_field(ms: int | None) -> dict:
     return {"ms": ms, "iso": format_ms(ms)}
 
 
+def format_duration_ms(ms: int) -> str:
+    """A duration, compact: ``12s``, ``1m``, ``1h30m``, ``500ms`` (``0s`` for zero)."""
+    sign, ms = ("-", -ms) if ms < 0 else ("", ms)
+    parts = []
+    for unit, size in (("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)):
+        n, ms = divmod(ms, size)
+        if n:
+            parts.append(f"{n}{unit}")
+    return sign + ("".join(parts) or "0s")
+
+
 _SHORT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
 _SHORT_UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 _ISO = re.compile(

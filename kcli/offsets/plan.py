@@ -1,0 +1,120 @@
+"""The reset planner: a scenario plus what the cluster said about each selected partition (committed
+offset, log start and end, a ListOffsets answer for time scenarios, the partition's age for
+``--max-age``) gives a plan per partition. Pure: no Kafka, no clock (the caller passes ``now``).
+
+The rules are kafka-consumer-groups' (reference §3.2): ``--to-offset``, ``--shift-by`` and
+``--from-file`` are clamped to [log start, log end] with a warning; time lookups without a record
+fall back to the log end with a warning; ``--to-current`` without a commit takes the log end.
+Added: ``--to-start-time`` (KIP-1282: a time lookup at the group's creation time) and
+``--to-latest --max-age D`` (KIP-1327: age ≤ D → earliest, otherwise or unknown → latest).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kcli.errors import UsageError
+from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
+from kcli.times import format_duration_ms
+
+TP = tuple[str, int]
+
+EARLIEST, LATEST, CURRENT, OFFSET, SHIFT = "to-earliest", "to-latest", "to-current", "to-offset", "shift-by"
+DATETIME, DURATION, FILE, START_TIME, MAX_AGE = (
+    "to-datetime", "by-duration", "from-file", "to-start-time", "max-age")
+TIME_KINDS = frozenset({DATETIME, DURATION, START_TIME})
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """``value``: N for to-offset/shift-by, epoch ms for to-datetime, ms for by-duration and
+    max-age; unused otherwise."""
+    kind: str
+    value: int | None = None
+
+    @property
+    def is_time(self) -> bool:
+        return self.kind in TIME_KINDS
+
+
+def lookup_timestamp(scenario: Scenario, now_ms: int, creation_ms: int | None = None) -> int:
+    """The timestamp a time scenario asks ListOffsets for."""
+    if scenario.kind == DATETIME:
+        return scenario.value
+    if scenario.kind == DURATION:
+        return now_ms - scenario.value
+    if scenario.kind == START_TIME:
+        if creation_ms is None or creation_ms < 0:
+            raise ValueError("--to-start-time needs the group's creation time")
+        return creation_ms
+    raise ValueError(f"{scenario.kind} is not a time scenario")
+
+
+def age_rule(age_ms: int | None, max_age_ms: int) -> tuple[bool, str]:
+    """KIP-1327: (take earliest?, the rule as shown in the plan)."""
+    limit = format_duration_ms(max_age_ms)
+    if age_ms is None or age_ms < 0:
+        return False, "latest (age unknown)"
+    if age_ms <= max_age_ms:
+        return True, f"earliest (hot, age {format_duration_ms(age_ms)} ≤ {limit})"
+    return False, f"latest (cold, age {format_duration_ms(age_ms)} > {limit})"
+
+
+def _clamp(pos: PartitionPosition, offset: int, warnings: list[str]) -> int:
+    tp = f"{pos.topic}-{pos.partition}"
+    if offset > pos.log_end:
+        warnings.append(f"New offset ({offset}) is higher than latest offset for topic partition "
+                        f"{tp}. Value will be set to {pos.log_end}")
+        return pos.log_end
+    if offset < pos.log_start:
+        warnings.append(f"New offset ({offset}) is lower than earliest offset for topic partition "
+                        f"{tp}. Value will be set to {pos.log_start}")
+        return pos.log_start
+    return offset
+
+
+def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition],
+               lookups: dict[TP, tuple[int, int | None]] | None = None,
+               ages: dict[TP, int] | None = None,
+               file_offsets: dict[TP, int] | None = None) -> GroupPlan:
+    """One group's plan, partitions in (topic, partition) order.
+
+    ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
+    offset -1 when no record is at or after the timestamp. ``ages``: max-age, PartitionAgeMs per
+    partition (-1 unknown). ``file_offsets``: from-file, this group's offsets from the CSV."""
+    plan = GroupPlan(group)
+    kind = scenario.kind
+    for pos in sorted(positions, key=lambda p: (p.topic, p.partition)):
+        tp = (pos.topic, pos.partition)
+        ts = rule = None
+        if kind == EARLIEST:
+            new = pos.log_start
+        elif kind == LATEST:
+            new = pos.log_end
+        elif kind == MAX_AGE:
+            hot, rule = age_rule((ages or {}).get(tp), scenario.value)
+            new = pos.log_start if hot else pos.log_end
+        elif kind == CURRENT:
+            new = pos.committed if pos.committed is not None else pos.log_end
+        elif kind == OFFSET:
+            new = _clamp(pos, scenario.value, plan.warnings)
+        elif kind == SHIFT:
+            if pos.committed is None:
+                raise UsageError(f"Cannot shift offset for partition {pos.topic}-{pos.partition} "
+                                 "since there is no current committed offset")
+            new = _clamp(pos, pos.committed + scenario.value, plan.warnings)
+        elif kind == FILE:
+            new = _clamp(pos, file_offsets[tp], plan.warnings)
+        elif kind in TIME_KINDS:
+            offset, ts = (lookups or {}).get(tp, (-1, None))
+            if offset is None or offset < 0:
+                plan.warnings.append(f"Partition {pos.partition} from topic {pos.topic} is empty. "
+                                     "Falling back to latest known offset.")
+                new, ts = pos.log_end, None
+            else:
+                new = offset
+        else:
+            raise ValueError(f"unknown scenario {kind}")
+        plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
+                                             pos.log_start, pos.log_end, ts, rule))
+    return plan

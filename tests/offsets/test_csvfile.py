@@ -1,0 +1,71 @@
+"""Reset CSV export/import, byte-compatible with kafka-consumer-groups (Jackson CsvMapper)."""
+
+import pytest
+
+from kcli.errors import UsageError
+from kcli.model import GroupPlan, PartitionPlan
+from kcli.offsets.csvfile import export_csv, parse_csv
+
+
+def plan(group, *rows):
+    return GroupPlan(group, [PartitionPlan(group, t, p, None, o, 0, 100) for t, p, o in rows])
+
+
+def test_export_single_group_three_columns():
+    assert export_csv([plan("g", ("t", 0, 2), ("t", 1, 2))], with_group=False) == "t,0,2\nt,1,2\n"
+
+
+def test_export_several_groups_four_columns():
+    text = export_csv([plan("g1", ("t", 0, 2)), plan("g2", ("t", 0, 5))], with_group=True)
+    assert text == "g1,t,0,2\ng2,t,0,5\n"
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("orders", "orders"),
+    ("my-group.v1_x", "my-group.v1_x"),
+    ("a" * 24, "a" * 24),
+    ("a" * 25, '"' + "a" * 25 + '"'),          # Jackson quotes anything longer than 24 chars
+    ("my group", '"my group"'),                # any char below '-' (space here)
+    ("a,b", '"a,b"'),
+    ('say "hi"', '"say ""hi"""'),
+    ("#tag", '"#tag"'),
+    ("", ""),
+])
+def test_jackson_quoting(value, expected):
+    assert export_csv([plan(value, ("t", 0, 1))], with_group=True) == f"{expected},t,0,1\n"
+
+
+def test_empty_plan_exports_nothing():
+    assert export_csv([plan("g")], with_group=False) == ""
+
+
+def test_import_three_columns_for_one_group():
+    assert parse_csv("t,0,2\nt,1,3\n\n", ["g"]) == {"g": {("t", 0): 2, ("t", 1): 3}}
+
+
+def test_import_four_columns_keeps_only_selected_groups():
+    text = "g1,t,0,2\ng2,t,0,5\ng3,t,0,9\n"
+    assert parse_csv(text, ["g1", "g2"]) == {"g1": {("t", 0): 2}, "g2": {("t", 0): 5}}
+    assert parse_csv(text, ["g1"]) == {"g1": {("t", 0): 2}}       # 4-column file, one group
+
+
+def test_import_three_columns_with_several_groups_is_invalid():
+    with pytest.raises(UsageError, match="expected 4 columns"):
+        parse_csv("t,0,2\n", ["g1", "g2"])
+
+
+@pytest.mark.parametrize("text", ["t,x,2\n", "t,0\n", "g,t,0,2,9\n", "g,t,0,z\n"])
+def test_import_malformed(text):
+    with pytest.raises(UsageError, match="Invalid reset CSV: line 1"):
+        parse_csv(text, ["g"])
+
+
+def test_round_trip_with_quoted_names():
+    plans = [plan("a group, quoted", ("t" * 30, 0, 7)), plan("g2", ("t", 3, 1))]
+    text = export_csv(plans, with_group=True)
+    assert parse_csv(text + "\n", ["a group, quoted", "g2"]) == {
+        "a group, quoted": {("t" * 30, 0): 7}, "g2": {("t", 3): 1}}
+
+
+def test_import_missing_group_maps_to_nothing():
+    assert parse_csv("g1,t,0,2\n", ["g9"]) == {}

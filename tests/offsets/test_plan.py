@@ -1,0 +1,132 @@
+"""The reset planner, every scenario (reference §3.2, KIP-1282, KIP-1327)."""
+
+import pytest
+
+from kcli.errors import UsageError
+from kcli.model import PartitionPosition
+from kcli.offsets.plan import (CURRENT, DATETIME, DURATION, EARLIEST, FILE, LATEST, MAX_AGE, OFFSET,
+                               SHIFT, START_TIME, Scenario, age_rule, lookup_timestamp, plan_group)
+
+
+def pos(committed=100, start=0, end=200, topic="t", partition=0):
+    return PartitionPosition(topic, partition, committed, start, end)
+
+
+def one(scenario, position=None, **kw):
+    plan = plan_group("g", scenario, [position or pos()], **kw)
+    assert len(plan.partitions) == 1
+    return plan.partitions[0], plan.warnings
+
+
+def test_earliest_latest_current():
+    assert one(Scenario(EARLIEST), pos(start=10))[0].new == 10
+    assert one(Scenario(LATEST))[0].new == 200
+    assert one(Scenario(CURRENT))[0].new == 100
+
+
+def test_current_without_commit_takes_log_end():
+    p, w = one(Scenario(CURRENT), pos(committed=None))
+    assert (p.new, p.current, p.delta, w) == (200, None, None, [])
+
+
+def test_to_offset_in_range_and_delta():
+    p, w = one(Scenario(OFFSET, 50))
+    assert (p.new, p.delta, p.log_start, p.log_end, w) == (50, -50, 0, 200, [])
+
+
+def test_to_offset_clamped_high_and_low():
+    p, w = one(Scenario(OFFSET, 500))
+    assert p.new == 200
+    assert w == ["New offset (500) is higher than latest offset for topic partition t-0. "
+                 "Value will be set to 200"]
+    p, w = one(Scenario(OFFSET, 3), pos(start=10))
+    assert p.new == 10
+    assert w == ["New offset (3) is lower than earliest offset for topic partition t-0. "
+                 "Value will be set to 10"]
+
+
+def test_shift_by_both_ways_and_clamped():
+    assert one(Scenario(SHIFT, 50))[0].new == 150
+    assert one(Scenario(SHIFT, -50))[0].new == 50
+    assert one(Scenario(SHIFT, -150))[0].new == 0
+    p, w = one(Scenario(SHIFT, 150))
+    assert p.new == 200 and "higher than latest" in w[0]
+
+
+def test_shift_by_without_commit_is_a_usage_error():
+    with pytest.raises(UsageError) as exc:
+        one(Scenario(SHIFT, 1), pos(committed=None, topic="orders", partition=3))
+    assert exc.value.message == ("Cannot shift offset for partition orders-3 since there is no "
+                                 "current committed offset")
+    assert exc.value.exit_code == 2
+
+
+@pytest.mark.parametrize("kind", [DATETIME, DURATION, START_TIME])
+def test_time_lookup_uses_record_and_its_timestamp(kind):
+    p, w = one(Scenario(kind, 5), lookups={("t", 0): (42, 1_700_000_000_000)})
+    assert (p.new, p.timestamp_ms, w) == (42, 1_700_000_000_000, [])
+
+
+@pytest.mark.parametrize("kind", [DATETIME, DURATION, START_TIME])
+def test_time_lookup_without_record_falls_back_to_log_end(kind):
+    p, w = one(Scenario(kind, 5), pos(topic="orders", partition=2), lookups={("orders", 2): (-1, None)})
+    assert (p.new, p.timestamp_ms) == (200, None)
+    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]
+
+
+def test_time_lookup_is_not_clamped():
+    # the broker's answer is taken as is (the Java tool does not clamp time scenarios)
+    assert one(Scenario(DATETIME, 1), lookups={("t", 0): (0, 1)})[0].new == 0
+
+
+def test_lookup_timestamp():
+    assert lookup_timestamp(Scenario(DATETIME, 123), now_ms=1000) == 123
+    assert lookup_timestamp(Scenario(DURATION, 60_000), now_ms=100_000) == 40_000
+    assert lookup_timestamp(Scenario(START_TIME), now_ms=1, creation_ms=777) == 777
+    with pytest.raises(ValueError):
+        lookup_timestamp(Scenario(START_TIME), now_ms=1, creation_ms=-1)
+    with pytest.raises(ValueError):
+        lookup_timestamp(Scenario(LATEST), now_ms=1)
+
+
+def test_from_file_clamped():
+    p, w = one(Scenario(FILE), file_offsets={("t", 0): 250})
+    assert p.new == 200 and len(w) == 1
+    assert one(Scenario(FILE), file_offsets={("t", 0): 7})[0].new == 7
+
+
+@pytest.mark.parametrize("age,earliest,rule", [
+    (12_000, True, "earliest (hot, age 12s ≤ 1m)"),
+    (60_000, True, "earliest (hot, age 1m ≤ 1m)"),          # boundary: ≤ is hot
+    (60_001, False, "latest (cold, age 1m1ms > 1m)"),
+    (7_200_000, False, "latest (cold, age 2h > 1m)"),
+    (-1, False, "latest (age unknown)"),
+    (None, False, "latest (age unknown)"),
+    (0, True, "earliest (hot, age 0s ≤ 1m)"),
+])
+def test_age_rule(age, earliest, rule):
+    assert age_rule(age, 60_000) == (earliest, rule)
+
+
+def test_max_age_plan_per_partition():
+    positions = [pos(topic="t", partition=0, start=5), pos(topic="t", partition=1, start=0, end=9),
+                 pos(topic="t", partition=2, end=3)]
+    plan = plan_group("g", Scenario(MAX_AGE, 60_000), positions,
+                      ages={("t", 0): 3_600_000, ("t", 1): 1000, ("t", 2): -1})
+    got = [(p.partition, p.new, p.rule) for p in plan.partitions]
+    assert got == [(0, 200, "latest (cold, age 1h > 1m)"),
+                   (1, 0, "earliest (hot, age 1s ≤ 1m)"),
+                   (2, 3, "latest (age unknown)")]
+    assert plan.warnings == []
+
+
+def test_plan_is_sorted_and_carries_group():
+    positions = [pos(topic="b", partition=1), pos(topic="a", partition=10), pos(topic="a", partition=2)]
+    plan = plan_group("grp", Scenario(EARLIEST), positions)
+    assert [(p.group, p.topic, p.partition) for p in plan.partitions] == [
+        ("grp", "a", 2), ("grp", "a", 10), ("grp", "b", 1)]
+
+
+def test_empty_selection_gives_empty_plan():
+    plan = plan_group("g", Scenario(LATEST), [])
+    assert plan.partitions == [] and plan.warnings == []
