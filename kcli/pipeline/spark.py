@@ -10,10 +10,12 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
+from kcli.errors import KcliError
+
 T = TypeVar("T")
 
 
-class JavaNotFound(RuntimeError):
+class JavaNotFound(KcliError):
     """Spark needs a Java runtime and none was found."""
 
 

@@ -1,0 +1,371 @@
+"""``kcli audit timestamps``: what timestamp-based operations will meet in a topic's data.
+
+The broker is asked (confluent-kafka) for the partitions' offsets, the topics' KIP-937 bounds and
+its ListOffsets answers; the records are read through the ``kcli-kafka`` data source and every
+per-record computation is a Spark SQL aggregation (a window for the running maximum), so it scales
+out with the Spark master. The result types and their JSON are in ``kcli.pipeline.result``.
+
+pyspark is imported only when an audit runs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from kcli.errors import OperationError, UsageError
+from kcli.pipeline.result import (
+    AGREE,
+    DISAGREE,
+    PARTIAL,
+    UNAVAILABLE,
+    AuditResult,
+    AuditTotal,
+    PartitionAudit,
+)
+from kcli.pipeline.spark import ProgressHook, run_with_progress, session
+from kcli.times import parse_datetime_ms
+
+LONG_MAX = 2**63 - 1
+LONG_MIN = -(2**63)
+BEFORE = "message.timestamp.before.max.ms"
+AFTER = "message.timestamp.after.max.ms"
+DIFF = "message.timestamp.difference.max.ms"
+
+# A position in a topic: "earliest", "latest", a time (epoch ms as int, or text kcli.times reads),
+# or offsets ({topic: {partition: offset}}, or that as JSON text).
+Position = str | int | Mapping[str, Mapping[Any, int]]
+
+
+@dataclass
+class AuditOptions:
+    """Everything ``kcli audit timestamps`` needs; the CLI fills it from its flags.
+
+    ``target_ms`` is the reset target: ``--target`` parsed, or, for ``--group G``, the group's
+    creation time from the admin adapter. ``reference_ms`` None means now."""
+
+    bootstrap: str
+    topics: list[str]
+    from_: Position = "earliest"
+    to: Position = "latest"
+    before_max_ms: int | None = None
+    after_max_ms: int | None = None
+    reference_ms: int | None = None
+    target_ms: int | None = None
+    client_config: dict[str, str] = field(default_factory=dict)
+    master: str = "local[*]"
+    spark_conf: dict[str, str] = field(default_factory=dict)
+    save_dir: str | None = None
+    max_records_per_task: int = 1_000_000
+    timeout_s: float = 30.0
+    progress: ProgressHook | None = None
+
+
+def run_audit(options: AuditOptions) -> AuditResult:
+    """Start (or reuse) a Spark session on ``options.master`` and audit."""
+    spark = session(options.master, options.spark_conf)
+    return audit_timestamps(
+        spark, options.bootstrap, options.topics, options.from_, options.to,
+        options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
+        options.client_config, progress=options.progress, save_dir=options.save_dir,
+        max_records_per_task=options.max_records_per_task, timeout_s=options.timeout_s,
+    )
+
+
+def audit_timestamps(
+    spark,
+    bootstrap: str,
+    topics: list[str],
+    from_: Position = "earliest",
+    to: Position = "latest",
+    before_max_ms: int | None = None,
+    after_max_ms: int | None = None,
+    reference_ms: int | None = None,
+    target_ms: int | None = None,
+    client_config: Mapping[str, str] | None = None,
+    *,
+    progress: ProgressHook | None = None,
+    save_dir: str | None = None,
+    max_records_per_task: int = 1_000_000,
+    timeout_s: float = 30.0,
+) -> AuditResult:
+    """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring)."""
+    from kcli.pipeline.source import SourceOptionError, plan_ranges
+
+    if not topics:
+        raise UsageError("at least one topic is required")
+    conf = {**(client_config or {}), "bootstrap.servers": bootstrap}
+    reference_ms = int(time.time() * 1000) if reference_ms is None else reference_ms
+    try:
+        ranges = plan_ranges(conf, list(topics), _bound(from_), _bound(to), timeout_s)
+        watermarks = _watermarks(conf, ranges, timeout_s)
+    except SourceOptionError as e:
+        raise UsageError(str(e)) from None
+    except RuntimeError as e:
+        raise OperationError(str(e)) from None
+    bounds = _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s)
+    broker_max, broker_target = _broker_answers(conf, ranges, target_ms, timeout_s)
+
+    parts = [
+        PartitionAudit(
+            topic=r.topic, partition=r.partition, start_offset=r.start, end_offset=r.end,
+            log_start_offset=watermarks[(r.topic, r.partition)][0],
+            log_end_offset=watermarks[(r.topic, r.partition)][1],
+            before_max_ms=bounds[r.topic][0], after_max_ms=bounds[r.topic][1],
+        )
+        for r in ranges
+    ]
+    stats = run_with_progress(
+        spark,
+        lambda: _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
+                           max_records_per_task, timeout_s),
+        progress,
+    )
+    for p in parts:
+        _fill(p, stats.get((p.topic, p.partition)), target_ms, broker_max, broker_target)
+    result = AuditResult(list(topics), reference_ms, target_ms, parts,
+                         AuditTotal.of(parts, target_ms is not None))
+    if save_dir:
+        save_partitions(spark, result, save_dir)
+    return result
+
+
+def _bound(position: Position):
+    from kcli.pipeline.source import Bound, SourceOptionError, parse_bound
+
+    if isinstance(position, int):
+        return Bound("timestamp", timestamp=position)
+    if isinstance(position, Mapping):
+        position = json.dumps({t: {str(p): o for p, o in ps.items()} for t, ps in position.items()})
+    text = position.strip()
+    try:
+        if text.lower() in ("earliest", "latest") or text.startswith("{"):
+            return parse_bound(text, None, "earliest", "from/to ")
+        return Bound("timestamp", timestamp=parse_datetime_ms(text))
+    except (SourceOptionError, ValueError) as e:
+        raise UsageError(f"bad position {text!r}: {e}") from None
+
+
+def _admin(conf: Mapping[str, Any]):
+    from confluent_kafka.admin import AdminClient
+
+    return AdminClient(dict(conf))
+
+
+def _watermarks(conf, ranges, timeout_s) -> dict[tuple[str, int], tuple[int, int]]:
+    from confluent_kafka import Consumer, TopicPartition
+
+    from kcli.pipeline.source import scan_config
+
+    consumer = Consumer(scan_config(conf))
+    try:
+        return {
+            (r.topic, r.partition): consumer.get_watermark_offsets(
+                TopicPartition(r.topic, r.partition), timeout=timeout_s)
+            for r in ranges
+        }
+    finally:
+        consumer.close()
+
+
+def _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s):
+    """Per topic (before, after) in ms, None = no limit; explicit values win over the topic's."""
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import ConfigResource, ResourceType
+
+    configured: dict[str, dict[str, Any]] = {t: {} for t in topics}
+    if before_max_ms is None or after_max_ms is None:
+        resources = [ConfigResource(ResourceType.TOPIC, t) for t in topics]
+        futures = _admin(conf).describe_configs(resources, request_timeout=timeout_s)
+        for resource, future in futures.items():
+            try:
+                configured[resource.name] = future.result(timeout=timeout_s)
+            except KafkaException as e:
+                raise OperationError(f"describe configs of topic {resource.name}: "
+                                     f"{e.args[0].str()}") from None
+
+    def pick(explicit, entries, key):
+        if explicit is not None:
+            return explicit
+        value = _effective(entries, key)
+        return None if value >= LONG_MAX else value
+
+    return {t: (pick(before_max_ms, configured[t], BEFORE), pick(after_max_ms, configured[t], AFTER))
+            for t in topics}
+
+
+def _effective(entries, key: str) -> int:
+    """KIP-937: the bound's own value when set, else the deprecated difference bound when set,
+    else the bound's default (no limit when the broker does not know the key)."""
+    own, diff = entries.get(key), entries.get(DIFF)
+    if own is not None and own.value is not None and not own.is_default:
+        return int(own.value)
+    if diff is not None and diff.value is not None and not diff.is_default:
+        return int(diff.value)
+    return int(own.value) if own is not None and own.value is not None else LONG_MAX
+
+
+def _broker_answers(conf, ranges, target_ms, timeout_s):
+    """ListOffsets max-timestamp (KIP-734) and, with a target, the target lookup, per partition:
+    (offset, timestamp) with -1 as None, or "unavailable" when the broker did not answer."""
+    from confluent_kafka import KafkaException, TopicPartition
+    from confluent_kafka.admin import OffsetSpec
+
+    admin = _admin(conf)
+
+    def ask(spec):
+        requests = {TopicPartition(r.topic, r.partition): spec for r in ranges}
+        if not requests:
+            return {}
+        answers = {}
+        for tp, future in admin.list_offsets(requests, request_timeout=timeout_s).items():
+            try:
+                info = future.result(timeout=timeout_s)
+                answers[(tp.topic, tp.partition)] = (
+                    None if info.offset < 0 else info.offset,
+                    None if info.timestamp < 0 else info.timestamp,
+                )
+            except KafkaException:
+                answers[(tp.topic, tp.partition)] = UNAVAILABLE
+        return answers
+
+    broker_max = ask(OffsetSpec.max_timestamp())
+    broker_target = ask(OffsetSpec.for_timestamp(target_ms)) if target_ms is not None else {}
+    return broker_max, broker_target
+
+
+def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, max_records_per_task,
+               timeout_s) -> dict[tuple[str, int], Any]:
+    """One Spark job: per partition, every count of the audit, as Rows keyed by (topic, partition)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import LongType, StringType, IntegerType, StructField, StructType
+
+    scanned = [p for p in parts if p.end_offset > p.start_offset]
+    if not scanned:
+        return {}
+    start = {p.topic: {} for p in scanned}
+    end = {p.topic: {} for p in scanned}
+    for p in scanned:
+        start[p.topic][str(p.partition)] = p.start_offset
+        end[p.topic][str(p.partition)] = p.end_offset
+    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in conf.items()})
+    df = (reader.option("columns", "topic,partition,offset,timestamp")
+          .option("startingOffsets", json.dumps(start))
+          .option("endingOffsets", json.dumps(end))
+          .option("maxRecordsPerTask", str(max_records_per_task))
+          .option("timeoutMs", str(int(timeout_s * 1000)))
+          .load())
+
+    params_schema = StructType([
+        StructField("topic", StringType(), False),
+        StructField("partition", IntegerType(), False),
+        StructField("lower", LongType(), False),
+        StructField("upper", LongType(), False),
+        StructField("target_offset", LongType(), True),
+    ])
+    params = spark.createDataFrame(
+        [(p.topic, p.partition, *_window(reference_ms, p.before_max_ms, p.after_max_ms),
+          _reset_offset(p, broker_target)) for p in scanned],
+        params_schema,
+    )
+    ts, off = F.col("timestamp"), F.col("offset")
+    prior = Window.partitionBy("topic", "partition").orderBy("offset").rowsBetween(
+        Window.unboundedPreceding, -1)
+    rows = df.join(F.broadcast(params), ["topic", "partition"]).withColumn(
+        "prev_max", F.max(ts).over(prior))
+    late = ts < F.col("prev_max")
+    count_if = lambda cond: F.sum(F.when(cond, 1).otherwise(0))  # noqa: E731
+    aggs = [
+        F.count(F.lit(1)).alias("records"),
+        F.min(ts).alias("min_ts"),
+        # max of (timestamp, -offset): the highest timestamp at its earliest offset
+        F.max(F.struct(ts.alias("ts"), (-off).alias("neg_offset"))).alias("max_at"),
+        count_if(ts < F.col("lower")).alias("too_old"),
+        count_if(ts > F.col("upper")).alias("too_new"),
+        count_if(late).alias("out_of_order"),
+        F.max(F.when(late, F.col("prev_max") - ts)).alias("max_back"),
+    ]
+    if target_ms is not None:
+        target = F.lit(target_ms)
+        reset = F.col("target_offset")
+        aggs += [
+            count_if((off >= reset) & (ts < target)).alias("replayed"),
+            count_if((off < reset) & (ts >= target)).alias("skipped"),
+            F.min(F.when(ts >= target, off)).alias("data_target_offset"),
+        ]
+    result = rows.groupBy("topic", "partition").agg(*aggs).collect()
+    return {(r["topic"], r["partition"]): r for r in result}
+
+
+def _window(reference_ms: int, before: int | None, after: int | None) -> tuple[int, int]:
+    """The accepted timestamps [lower, upper] around the reference, clamped to 64 bits."""
+    lower = LONG_MIN if before is None else max(LONG_MIN, reference_ms - before)
+    upper = LONG_MAX if after is None else min(LONG_MAX, reference_ms + after)
+    return lower, upper
+
+
+def _reset_offset(p: PartitionAudit, broker_target) -> int:
+    """Where a reset to the target puts the partition: the broker's answer, else its log end."""
+    answer = broker_target.get((p.topic, p.partition))
+    if isinstance(answer, tuple) and answer[0] is not None:
+        return answer[0]
+    return p.log_end_offset
+
+
+def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
+    if row is not None:
+        p.records = row["records"]
+        p.min_timestamp = row["min_ts"]
+        p.max_timestamp = row["max_at"]["ts"]
+        p.max_timestamp_offset = -row["max_at"]["neg_offset"]
+        p.too_old, p.too_new = row["too_old"], row["too_new"]
+        p.out_of_order, p.max_out_of_order_ms = row["out_of_order"], row["max_back"]
+    full = p.start_offset <= p.log_start_offset and p.end_offset >= p.log_end_offset
+    answer = broker_max.get((p.topic, p.partition), UNAVAILABLE)
+    if answer == UNAVAILABLE:
+        p.max_timestamp_check = UNAVAILABLE
+    else:
+        p.broker_max_timestamp_offset, p.broker_max_timestamp = answer
+        if not full:
+            p.max_timestamp_check = PARTIAL
+        else:
+            agree = answer == (p.max_timestamp_offset, p.max_timestamp)
+            p.max_timestamp_check = AGREE if agree else DISAGREE
+    if target_ms is None:
+        return
+    p.replayed = row["replayed"] if row is not None else 0
+    p.skipped = row["skipped"] if row is not None else 0
+    p.data_target_offset = row["data_target_offset"] if row is not None else None
+    answer = broker_target.get((p.topic, p.partition), UNAVAILABLE)
+    if answer == UNAVAILABLE:
+        p.target_check = UNAVAILABLE
+        return
+    p.target_offset = answer[0]
+    if p.start_offset > p.log_start_offset:
+        p.target_check = PARTIAL
+    elif p.data_target_offset is not None:
+        p.target_check = AGREE if p.target_offset == p.data_target_offset else DISAGREE
+    else:
+        # no record in [log start, end) is at or after the target: the broker's answer must lie
+        # beyond the scanned range, or be "none"
+        beyond = p.target_offset is None or p.target_offset >= p.end_offset
+        p.target_check = AGREE if beyond else DISAGREE
+
+
+def save_partitions(spark, result: AuditResult, directory: str) -> None:
+    """Write the per-partition results as Parquet, columns named as in the JSON (times as epoch
+    ms). Fails if ``directory`` exists."""
+    from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
+
+    texts = {"topic", "max_timestamp_check", "target_check"}
+    names = list(PartitionAudit.__dataclass_fields__)
+    schema = StructType([
+        StructField(n, StringType() if n in texts else IntegerType() if n == "partition"
+                    else LongType(), nullable=True)
+        for n in names
+    ])
+    rows = [tuple(getattr(p, n) for n in names) for p in result.partitions]
+    spark.createDataFrame(rows, schema).coalesce(1).write.parquet(directory)
