@@ -60,7 +60,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
+from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from pyspark.sql.types import (
     BinaryType,
@@ -348,40 +348,53 @@ def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], ar
     consumer = Consumer(dict(conf))
     try:
         consumer.list_topics(rng.topic, timeout=poll_timeout_s)
-        consumer.assign([TopicPartition(rng.topic, rng.partition, rng.start)])
+        consumer.assign([_tp(rng, rng.start)])
         out = _Columns(rng, columns, arrow_schema)
         position = rng.start
         idle_deadline = time.monotonic() + poll_timeout_s
         while position < rng.end:
             msgs = consumer.consume(min(rng.end - position, _CONSUME_BATCH), timeout=_POLL_S)
             records = [m for m in msgs if m.error() is None]
-            if len(records) < len(msgs):
-                for m in msgs:
-                    err = m.error()
-                    if err is None:
-                        continue
-                    if err.code() == KafkaError._PARTITION_EOF:
-                        if m.offset() >= rng.end:  # the range ends in a gap
-                            position = rng.end
-                    elif err.fatal() or err.code() in _FAILING:
-                        raise RuntimeError(
-                            f"reading {rng.topic}-{rng.partition} from offset {position}: "
-                            f"{err.str()}"
-                        )
             if records:
                 position = out.add(records)
                 idle_deadline = time.monotonic() + poll_timeout_s
                 if out.rows >= _FLUSH_ROWS:
                     yield out.flush()
-            elif position < rng.end and time.monotonic() > idle_deadline:
-                raise TimeoutError(
-                    f"no progress reading {rng.topic}-{rng.partition} at offset {position} "
-                    f"(range end {rng.end}) for {poll_timeout_s:g}s"
-                )
+            if len(records) < len(msgs):
+                position = max(position, _check_events(msgs, rng, position))
+            if not msgs and position < rng.end:
+                # the consumer's position moves past control records (transaction markers)
+                position = max(position, consumer.position([_tp(rng)])[0].offset)
+                if position < rng.end and time.monotonic() > idle_deadline:
+                    raise TimeoutError(
+                        f"no progress reading {rng.topic}-{rng.partition} at offset {position} "
+                        f"(range end {rng.end}) for {poll_timeout_s:g}s"
+                    )
         if out.rows:
             yield out.flush()
     finally:
         consumer.close()
+
+
+def _tp(rng: OffsetRange, offset: int = OFFSET_INVALID) -> TopicPartition:
+    return TopicPartition(rng.topic, rng.partition, offset)
+
+
+def _check_events(msgs: list, rng: OffsetRange, position: int) -> int:
+    """Raise on errors that end the read; return the range end when the partition end was reached
+    at or beyond it (the range ends in a gap), else ``position``."""
+    for m in msgs:
+        err = m.error()
+        if err is None:
+            continue
+        if err.code() == KafkaError._PARTITION_EOF:
+            if m.offset() >= rng.end:
+                position = rng.end
+        elif err.fatal() or err.code() in _FAILING:
+            raise RuntimeError(
+                f"reading {rng.topic}-{rng.partition} from offset {position}: {err.str()}"
+            )
+    return position
 
 
 _FAILING = frozenset({
