@@ -1,0 +1,370 @@
+"""The embedded cluster's state: nodes, topics, partitions, configs; persisted under data_dir.
+
+Everything here runs on the broker's event loop thread. Handlers (ours and the group
+coordinators') read and change it through this interface.
+
+Leadership: a partition's leader is its first replica; while that node is stopped the partition
+has no leader (-1) and its ISR holds only the replicas that are up. Each leader change (stop or
+start of the leader's node) bumps the partition's leader epoch, as KRaft does.
+
+Group coordinator placement: Kafka hashes the group id onto a ``__consumer_offsets`` partition
+(Java ``String.hashCode``, 50 partitions) and uses that partition's leader. Here partition ``p``
+is preferably led by ``node_ids[p % N]``; when that node is down the next node (in node id order,
+cyclically) that is up takes over, as a replicated offsets topic fails over. Only when every node
+is down is the preferred node returned.
+
+On disk (``data_dir``): ``cluster.json`` (topics, partition assignments, creation times, leader
+epochs, log start offsets, topic and dynamic broker configs; written atomically on each change)
+and ``logs/<topic-id>-<partition>.log`` (the record batches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from kcli.broker import configs as cfg
+from kcli.broker.errors import BrokerError, Err
+from kcli.broker.log import PartitionLog
+
+OFFSETS_TOPIC_PARTITIONS = 50
+_LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
+
+
+def _java_string_hash(s: str) -> int:
+    data = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+@dataclass
+class Partition:
+    index: int
+    replicas: list[int]
+    creation_time_ms: int
+    log: PartitionLog
+    leader_epoch: int = 0
+    _cluster: "Cluster" = field(default=None, repr=False)
+
+    @property
+    def leader(self) -> int:
+        return self.replicas[0] if self._cluster.is_up(self.replicas[0]) else -1
+
+    @property
+    def isr(self) -> list[int]:
+        return [r for r in self.replicas if self._cluster.is_up(r)]
+
+    @property
+    def offline_replicas(self) -> list[int]:
+        return [r for r in self.replicas if not self._cluster.is_up(r)]
+
+
+@dataclass
+class Topic:
+    name: str
+    topic_id: uuid.UUID
+    partitions: list[Partition]
+    configs: dict[str, str]            # overrides only
+    _cluster: "Cluster" = field(default=None, repr=False)
+
+    def config(self, name: str) -> str:
+        """The effective value of a topic config."""
+        return cfg.topic_value(name, self.configs, self._cluster.broker_configs)
+
+
+def validate_topic_name(name: str) -> None:
+    if not name:
+        raise BrokerError(Err.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
+    if name in (".", ".."):
+        raise BrokerError(Err.INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
+    if len(name) > 249:
+        raise BrokerError(Err.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be longer "
+                          f"than 249 characters, topic name: {name}")
+    if not _LEGAL_TOPIC.match(name):
+        raise BrokerError(Err.INVALID_TOPIC_EXCEPTION, f'Topic name "{name}" is illegal, it '
+                          "contains a character other than ASCII alphanumerics, '.', '_' and '-'")
+
+
+class Cluster:
+    def __init__(self, node_ids: list[int], data_dir: Path | None = None,
+                 clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
+                 pose_as: str | None = None, record_creation_times: bool = True):
+        self.node_ids = list(node_ids)
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self._clock = clock or (lambda: int(time.time() * 1000))
+        self.pose_as = pose_as
+        self.record_creation_times = record_creation_times
+        self.broker_configs = cfg.BrokerConfigs(configs)
+        self.topics: dict[str, Topic] = {}
+        self.cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        self.addresses: dict[int, tuple[str, int]] = {}
+        self.node_listeners: list[Callable[[int, bool], None]] = []   # (node_id, is_up)
+        self._up: set[int] = set()
+        self._next_producer_id = 1000
+        self._appended = asyncio.Event()
+        if self.data_dir is not None:
+            (self.data_dir / "logs").mkdir(parents=True, exist_ok=True)
+            self._load()
+
+    # -- the interface other handlers use --------------------------------------------------
+
+    def now_ms(self) -> int:
+        return int(self._clock())
+
+    def is_up(self, node_id: int) -> bool:
+        return node_id in self._up
+
+    def node_address(self, node_id: int) -> tuple[str, int]:
+        return self.addresses[node_id]
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> Topic | None:
+        for t in self.topics.values():
+            if t.topic_id == topic_id:
+                return t
+        return None
+
+    def coordinator_node(self, key: str) -> int:
+        p = (_java_string_hash(key) & 0x7FFFFFFF) % OFFSETS_TOPIC_PARTITIONS
+        n = len(self.node_ids)
+        for i in range(n):
+            node = self.node_ids[(p + i) % n]
+            if self.is_up(node):
+                return node
+        return self.node_ids[p % n]
+
+    def broker_config(self, name: str, node_id: int | None = None) -> str | None:
+        return self.broker_configs.value(name, node_id)
+
+    def controller_id(self) -> int:
+        return min(self._up, default=-1)
+
+    def partition(self, topic: str, index: int) -> Partition | None:
+        t = self.topics.get(topic)
+        if t is None or not 0 <= index < len(t.partitions):
+            return None
+        return t.partitions[index]
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def set_node_up(self, node_id: int, up: bool) -> None:
+        if up == self.is_up(node_id):
+            return
+        (self._up.add if up else self._up.discard)(node_id)
+        for t in self.topics.values():
+            for p in t.partitions:
+                if p.replicas[0] == node_id:
+                    p.leader_epoch += 1
+        self.save()
+        for listener in list(self.node_listeners):
+            listener(node_id, up)
+        self.notify_append()
+
+    # -- topics ----------------------------------------------------------------------------
+
+    def _place(self, first_index: int, count: int, rf: int) -> list[list[int]]:
+        up = [n for n in self.node_ids if self.is_up(n)]
+        if not up:
+            raise BrokerError(Err.INVALID_REPLICATION_FACTOR, f"Unable to replicate the partition "
+                              f"{rf} time(s): All brokers are currently fenced or in controlled "
+                              "shutdown.")
+        if rf > len(up):
+            raise BrokerError(Err.INVALID_REPLICATION_FACTOR, f"Unable to replicate the partition "
+                              f"{rf} time(s): The target replication factor of {rf} cannot be "
+                              f"reached because only {len(up)} broker(s) are registered.")
+        start = len(self.topics)
+        return [[up[(start + p + i) % len(up)] for i in range(rf)]
+                for p in range(first_index, first_index + count)]
+
+    def _check_assignment(self, assignment: list[list[int]]) -> None:
+        for replicas in assignment:
+            if not replicas or len(set(replicas)) != len(replicas):
+                raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT,
+                                  f"Duplicate or empty replica assignment: {replicas}")
+            unknown = [r for r in replicas if r not in self.node_ids]
+            if unknown:
+                raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT, "The manual partition "
+                                  f"assignment includes broker(s) that are not registered: {unknown}")
+
+    def _new_partition(self, topic_id: uuid.UUID, index: int, replicas: list[int],
+                       creation_time_ms: int | None) -> Partition:
+        if creation_time_ms is None:
+            creation_time_ms = self.now_ms() if self.record_creation_times else -1
+        return Partition(index, replicas, creation_time_ms, self._open_log(topic_id, index),
+                         _cluster=self)
+
+    def _open_log(self, topic_id: uuid.UUID, index: int, log_start: int = 0) -> PartitionLog:
+        path = None if self.data_dir is None else self.data_dir / "logs" / f"{topic_id}-{index}.log"
+        return PartitionLog(path, log_start)
+
+    def validate_topic_configs(self, configs: dict[str, str | None]) -> None:
+        for name, value in configs.items():
+            try:
+                cfg.validate(cfg.TOPIC_CONFIGS, name, value, "topic")
+            except cfg.ConfigError as e:
+                raise BrokerError(Err.INVALID_CONFIG, str(e)) from None
+
+    def create_topic(self, name: str, num_partitions: int = -1, replication_factor: int = -1,
+                     assignment: list[list[int]] | None = None,
+                     configs: dict[str, str] | None = None, validate_only: bool = False,
+                     creation_time_ms: int | None = None) -> Topic:
+        """Create a topic (or only validate, with ``validate_only``); raises BrokerError.
+        ``creation_time_ms`` overrides the stamp (-1: unknown, as before an upgrade)."""
+        validate_topic_name(name)
+        if name in self.topics:
+            raise BrokerError(Err.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        canon = name.replace(".", "_")
+        for other in self.topics:
+            if other.replace(".", "_") == canon:
+                raise BrokerError(Err.INVALID_TOPIC_EXCEPTION,
+                                  f"Topic '{name}' collides with existing topic: {other}")
+        configs = dict(configs or {})
+        self.validate_topic_configs(configs)
+        if assignment:
+            if num_partitions != -1 or replication_factor != -1:
+                raise BrokerError(Err.INVALID_REQUEST, "Both numPartitions or replicationFactor "
+                                  "and replicasAssignments were set. Both cannot be used at the "
+                                  "same time.")
+            self._check_assignment(assignment)
+        else:
+            if replication_factor < -1 or replication_factor == 0:
+                raise BrokerError(Err.INVALID_REPLICATION_FACTOR, "Replication factor must be "
+                                  "larger than 0, or -1 to use the default value.")
+            if num_partitions < -1 or num_partitions == 0:
+                raise BrokerError(Err.INVALID_PARTITIONS, "Number of partitions was set to an "
+                                  "invalid non-positive value.")
+            if num_partitions == -1:
+                num_partitions = int(self.broker_config("num.partitions"))
+            if replication_factor == -1:
+                replication_factor = int(self.broker_config("default.replication.factor"))
+            assignment = self._place(0, num_partitions, replication_factor)
+        topic_id = uuid.uuid4()
+        if validate_only:
+            return Topic(name, topic_id, [Partition(i, r, -1, PartitionLog(), _cluster=self)
+                                          for i, r in enumerate(assignment)], configs, self)
+        topic = Topic(name, topic_id, [], configs, self)
+        topic.partitions = [self._new_partition(topic_id, i, r, creation_time_ms)
+                            for i, r in enumerate(assignment)]
+        self.topics[name] = topic
+        self.save()
+        return topic
+
+    def create_partitions(self, name: str, count: int, assignment: list[list[int]] | None = None,
+                          validate_only: bool = False, creation_time_ms: int | None = None) -> None:
+        topic = self.topics.get(name)
+        if topic is None:
+            raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION,
+                              "This server does not host this topic-partition.")
+        current = len(topic.partitions)
+        if count == current:
+            raise BrokerError(Err.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
+        if count < current:
+            raise BrokerError(Err.INVALID_PARTITIONS, f"The topic {name} currently has {current} "
+                              f"partition(s); {count} would not be an increase.")
+        additional = count - current
+        if assignment is not None:
+            if len(assignment) != additional:
+                raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT, f"Attempted to add {additional} "
+                                  f"additional partition(s), but only {len(assignment)} "
+                                  "assignment(s) were specified.")
+            self._check_assignment(assignment)
+        else:
+            assignment = self._place(current, additional, len(topic.partitions[0].replicas))
+        if validate_only:
+            return
+        for i, replicas in enumerate(assignment, start=current):
+            topic.partitions.append(self._new_partition(topic.topic_id, i, replicas,
+                                                        creation_time_ms))
+        self.save()
+
+    def delete_topic(self, name: str) -> None:
+        topic = self.topics.pop(name)
+        for p in topic.partitions:
+            p.log.destroy()
+        self.save()
+        self.notify_append()
+
+    def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
+        self.topics[name].configs = dict(configs)
+        self.save()
+
+    def allocate_producer_id(self) -> int:
+        pid = self._next_producer_id
+        self._next_producer_id += 1
+        self.save()
+        return pid
+
+    # -- data notifications ----------------------------------------------------------------
+
+    def notify_append(self) -> None:
+        event, self._appended = self._appended, asyncio.Event()
+        event.set()
+
+    async def wait_for_append(self, timeout_s: float) -> None:
+        try:
+            await asyncio.wait_for(self._appended.wait(), timeout_s)
+        except TimeoutError:
+            pass
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def save(self) -> None:
+        if self.data_dir is None:
+            return
+        state = {
+            "cluster_id": self.cluster_id,
+            "next_producer_id": self._next_producer_id,
+            "dynamic_broker_configs": self.broker_configs.dynamic,
+            "topics": [{
+                "name": t.name, "topic_id": str(t.topic_id), "configs": t.configs,
+                "partitions": [{"index": p.index, "replicas": p.replicas,
+                                "creation_time_ms": p.creation_time_ms,
+                                "leader_epoch": p.leader_epoch,
+                                "log_start_offset": p.log.log_start_offset}
+                               for p in t.partitions],
+            } for t in self.topics.values()],
+        }
+        path = self.data_dir / "cluster.json"
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w") as f:
+            json.dump(state, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        dir_fd = os.open(self.data_dir, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+    def _load(self) -> None:
+        path = self.data_dir / "cluster.json"
+        if not path.exists():
+            return
+        state = json.loads(path.read_text())
+        self.cluster_id = state["cluster_id"]
+        self._next_producer_id = state["next_producer_id"]
+        self.broker_configs.dynamic = state["dynamic_broker_configs"]
+        for t in state["topics"]:
+            topic = Topic(t["name"], uuid.UUID(t["topic_id"]), [], t["configs"], self)
+            for p in t["partitions"]:
+                log = self._open_log(topic.topic_id, p["index"], p["log_start_offset"])
+                topic.partitions.append(Partition(p["index"], p["replicas"], p["creation_time_ms"],
+                                                  log, p["leader_epoch"], self))
+                self._next_producer_id = max([self._next_producer_id,
+                                              *(pid + 1 for pid in log.producers)])
+            self.topics[topic.name] = topic
+
+    def close(self) -> None:
+        for t in self.topics.values():
+            for p in t.partitions:
+                p.log.close()

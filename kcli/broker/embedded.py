@@ -1,0 +1,151 @@
+"""Running the broker: ``EmbeddedCluster`` (a background thread, for tests and the demo) and
+``run_forever`` (the foreground process behind ``kcli broker start``)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from kcli.broker.cluster import Cluster, Topic
+from kcli.broker.server import Broker
+from kcli.broker.versions import check_pose_as
+
+
+def parse_listen(listen: str) -> tuple[str, int]:
+    host, _, port = listen.rpartition(":")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+class EmbeddedCluster:
+    """An N-node broker serving on ``host`` (ports ``port``, ``port+1``, ... or ephemeral with
+    port 0), its asyncio loop running on a background thread. Node ids are 1..N.
+
+    Use as a context manager, or call ``start()`` and ``stop()``. ``clock`` is a callable
+    returning epoch milliseconds (the broker's notion of now: creation times, partition ages,
+    KIP-937 bounds, LogAppendTime). ``record_creation_times=False`` creates partitions with an
+    unknown (-1) creation time, as after an upgrade.
+    """
+
+    def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
+                 clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
+                 pose_as: str | None = None, host: str = "127.0.0.1", port: int = 0,
+                 record_creation_times: bool = True):
+        check_pose_as(pose_as)
+        self._args = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
+                          configs=configs, pose_as=pose_as,
+                          record_creation_times=record_creation_times)
+        self._host, self._port = host, port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._broker: Broker | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> "EmbeddedCluster":
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="kcli-broker",
+                                        daemon=True)
+        self._thread.start()
+
+        async def boot():
+            broker = Broker(Cluster(**self._args), self._host, self._port)
+            await broker.start()
+            return broker
+
+        try:
+            self._broker = self._run(boot())
+        except BaseException:
+            self._shutdown_loop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        if self._broker is not None:
+            self._run(self._broker.stop())
+            self._broker = None
+        self._shutdown_loop()
+
+    def _shutdown_loop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+            self._loop.close()
+            self._loop = None
+
+    def __enter__(self) -> "EmbeddedCluster":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _run(self, coro, timeout: float = 30) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    def call(self, fn: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run ``fn`` on the broker's loop thread (where the cluster state lives)."""
+        async def run():
+            return fn(*args, **kwargs)
+        return self._run(run())
+
+    # -- what tests use --------------------------------------------------------------------
+
+    @property
+    def cluster(self) -> Cluster:
+        return self._broker.cluster
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return self._broker.bootstrap_servers
+
+    def stop_node(self, node_id: int) -> None:
+        self._run(self._broker.stop_node(node_id))
+
+    def start_node(self, node_id: int) -> None:
+        self._run(self._broker.start_node(node_id))
+
+    def request_counts(self) -> dict[int, dict[str, int]]:
+        """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``."""
+        return self.call(self._broker.request_counts)
+
+    def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 1,
+                     configs: dict[str, str] | None = None,
+                     creation_time_ms: int | None = None) -> Topic:
+        """Create a topic directly (``creation_time_ms=-1``: unknown creation time)."""
+        return self.call(self.cluster.create_topic, name, partitions, replication_factor,
+                         configs=configs, creation_time_ms=creation_time_ms)
+
+
+def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
+                data_dir: str | Path | None = None, configs: dict[str, str] | None = None,
+                pose_as: str | None = None,
+                ready_callback: Callable[[str], None] | None = None) -> None:
+    """Serve in the foreground until SIGINT or SIGTERM, then shut down cleanly and return.
+
+    Installs its own SIGINT/SIGTERM handlers for the duration (so call it from the main
+    thread). Node ``i`` listens on ``listen``'s port + i - 1. Prints nothing; calls
+    ``ready_callback(bootstrap_servers)`` once every node listens.
+    """
+    check_pose_as(pose_as)
+    host, port = parse_listen(listen)
+
+    async def main():
+        broker = Broker(Cluster(list(range(1, nodes + 1)), data_dir=data_dir, configs=configs,
+                                pose_as=pose_as), host, port)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            await broker.start()
+            if ready_callback is not None:
+                ready_callback(broker.bootstrap_servers)
+            await stop.wait()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+            await broker.stop()
+
+    asyncio.run(main())

@@ -1,0 +1,348 @@
+"""Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, InitProducerId, DeleteRecords."""
+
+from __future__ import annotations
+
+import asyncio
+
+from kafka.errors import CorruptRecordError
+from kafka.record import MemoryRecords
+from kafka.record.default_records import DefaultRecordBatch
+
+from kcli.broker.cluster import Cluster, Partition, Topic
+from kcli.broker.configs import LONG_MAX, timestamp_bounds
+from kcli.broker.dispatch import RequestContext, handles
+from kcli.broker.errors import BrokerError, Err
+from kcli.protocol import RESPONSES
+
+INVALID_TXN_STATE = 48
+
+
+def _java_long(x: int) -> int:
+    """Wrap to a signed 64-bit value, as Java's long arithmetic in Kafka's messages does."""
+    return (x + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _resolve(cluster: Cluster, name: str | None, topic_id, by_id: bool) -> Topic:
+    topic = cluster.topic_by_id(topic_id) if by_id else cluster.topics.get(name)
+    if topic is None:
+        raise BrokerError(Err.UNKNOWN_TOPIC_ID if by_id else Err.UNKNOWN_TOPIC_OR_PARTITION)
+    return topic
+
+
+def _leader_partition(ctx: RequestContext, topic: Topic | None, index: int,
+                      current_leader_epoch: int = -1) -> Partition:
+    """The partition if this node leads it at the client's epoch, else BrokerError."""
+    if topic is None or not 0 <= index < len(topic.partitions):
+        raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
+    p = topic.partitions[index]
+    if p.leader != ctx.node_id:
+        raise BrokerError(Err.NOT_LEADER_OR_FOLLOWER)
+    if current_leader_epoch >= 0 and current_leader_epoch != p.leader_epoch:
+        raise BrokerError(Err.FENCED_LEADER_EPOCH if current_leader_epoch < p.leader_epoch
+                          else Err.UNKNOWN_LEADER_EPOCH)
+    return p
+
+
+# -- Produce ----------------------------------------------------------------------------------
+
+def _single_batch(records) -> DefaultRecordBatch:
+    if not records:
+        raise BrokerError(Err.CORRUPT_MESSAGE, "Produce request without records")
+    memory = MemoryRecords(bytes(records))
+    try:
+        batch = memory.next_batch()
+        extra = memory.has_next() or memory.valid_bytes() != len(records)
+    except CorruptRecordError as e:
+        raise BrokerError(Err.CORRUPT_MESSAGE, str(e)) from None
+    if not isinstance(batch, DefaultRecordBatch):
+        raise BrokerError(Err.UNSUPPORTED_FOR_MESSAGE_FORMAT)
+    if extra:
+        raise BrokerError(Err.INVALID_REQUEST, "Produce requests with version 3 are only allowed "
+                          "to contain exactly one record batch")
+    if not batch.validate_crc():
+        raise BrokerError(Err.CORRUPT_MESSAGE, "Record batch is corrupt (CRC mismatch)")
+    return batch
+
+
+def _validate_timestamps(batch: DefaultRecordBatch, topic: Topic, now: int) -> None:
+    """KIP-937: every record of a CreateTime batch within [now - before, now + after]."""
+    if batch.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME:
+        raise BrokerError(Err.INVALID_TIMESTAMP, "Invalid timestamp type in message. Producer "
+                          "should not set timestamp type to LogAppendTime.")
+    before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs)
+    if before == LONG_MAX and after == LONG_MAX:
+        return
+    try:
+        for index, record in enumerate(batch):
+            ts = record.timestamp
+            if ts != -1 and (now - ts > before or ts - now > after):
+                e = BrokerError(Err.INVALID_TIMESTAMP, f"Timestamp {ts} of message with offset "
+                                f"{record.offset} is out of range. The timestamp should be within "
+                                f"[{_java_long(now - before)}, {_java_long(now + after)}]")
+                e.batch_index = index
+                raise e
+    except CorruptRecordError as err:
+        raise BrokerError(Err.CORRUPT_MESSAGE, str(err)) from None
+
+
+def _append(ctx: RequestContext, topic: Topic, pd, acks: int, now: int) -> tuple[int, int, Partition]:
+    """Validate and append one partition's batch: (base offset, log append time, partition)."""
+    p = _leader_partition(ctx, topic, pd.index)
+    if acks == -1 and len(p.isr) < int(topic.config("min.insync.replicas")):
+        raise BrokerError(Err.NOT_ENOUGH_REPLICAS, "The size of the current ISR "
+                          f"{set(p.isr)} is insufficient to satisfy the min.isr requirement of "
+                          f"{topic.config('min.insync.replicas')} for partition "
+                          f"{topic.name}-{p.index}")
+    batch = _single_batch(pd.records)
+    if batch.size_in_bytes > int(topic.config("max.message.bytes")):
+        raise BrokerError(Err.MESSAGE_TOO_LARGE)
+    if batch.is_transactional or batch.is_control_batch:
+        raise BrokerError(INVALID_TXN_STATE, "Transactions are not supported by this broker")
+    code, duplicate_of = p.log.check_producer(batch)
+    if code:
+        raise BrokerError(Err(code))
+    log_append_time = now if topic.config("message.timestamp.type") == "LogAppendTime" else None
+    if duplicate_of is not None:
+        return duplicate_of, log_append_time or -1, p
+    if log_append_time is None:
+        _validate_timestamps(batch, topic, now)
+    base = p.log.append(pd.records, p.leader_epoch, log_append_time)
+    return base, log_append_time or -1, p
+
+
+def _sync(logs) -> None:
+    for log in logs:
+        try:
+            log.sync()
+        except OSError:      # the topic was deleted meanwhile
+            pass
+
+
+@handles(0, 3, 13)
+async def produce(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[0]
+    T = R.TopicProduceResponse
+    P = T.PartitionProduceResponse
+    now = cluster.now_ms()
+    written = []
+    topics = []
+    for td in req.topic_data:
+        try:
+            topic = _resolve(cluster, getattr(td, "name", None), getattr(td, "topic_id", None),
+                             v >= 13)
+            topic_error = None
+        except BrokerError as e:
+            topic, topic_error = None, e
+        parts = []
+        for pd in td.partition_data:
+            try:
+                if req.acks not in (-1, 0, 1):
+                    raise BrokerError(Err.INVALID_REQUIRED_ACKS)
+                if topic_error is not None:
+                    raise topic_error
+                base, append_time, p = _append(ctx, topic, pd, req.acks, now)
+                written.append(p.log)
+                parts.append(P(index=pd.index, error_code=0, base_offset=base,
+                               log_append_time_ms=append_time,
+                               log_start_offset=p.log.log_start_offset, record_errors=[],
+                               error_message=None))
+            except BrokerError as e:
+                index = getattr(e, "batch_index", None)
+                parts.append(P(
+                    index=pd.index, error_code=e.code, base_offset=-1, log_append_time_ms=-1,
+                    log_start_offset=-1, error_message=e.message,
+                    record_errors=[] if index is None else [P.BatchIndexAndErrorMessage(
+                        batch_index=index, batch_index_error_message=e.message)]))
+        kw = {"topic_id": td.topic_id} if v >= 13 else {"name": td.name}
+        topics.append(T(partition_responses=parts, **kw))
+    if written:
+        cluster.notify_append()
+    if req.acks == -1 and written and cluster.data_dir is not None:
+        await asyncio.get_running_loop().run_in_executor(None, _sync, set(written))
+    if req.acks == 0:
+        return None
+    return R(version=v, responses=topics, throttle_time_ms=0)
+
+
+# -- Fetch ------------------------------------------------------------------------------------
+
+def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
+    """One pass over the requested partitions: (topic responses, bytes, any error)."""
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[1]
+    T = R.FetchableTopicResponse
+    P = T.PartitionData
+    budget = req.max_bytes
+    total, errors = 0, False
+    topics = []
+    for ft in req.topics:
+        try:
+            topic = _resolve(cluster, getattr(ft, "topic", None), getattr(ft, "topic_id", None),
+                             v >= 13)
+            topic_error = None
+        except BrokerError as e:
+            topic, topic_error = None, e
+        parts = []
+        for fp in ft.partitions:
+            try:
+                if topic_error is not None:
+                    raise topic_error
+                p = _leader_partition(ctx, topic, fp.partition, fp.current_leader_epoch)
+                log = p.log
+                if not log.log_start_offset <= fp.fetch_offset <= log.log_end_offset:
+                    raise BrokerError(Err.OFFSET_OUT_OF_RANGE)
+                records = log.read(fp.fetch_offset, min(fp.partition_max_bytes, budget),
+                                   at_least_one=total == 0)
+                budget -= len(records)
+                total += len(records)
+                parts.append(P(partition_index=fp.partition, error_code=0,
+                               high_watermark=log.log_end_offset,
+                               last_stable_offset=log.log_end_offset,
+                               log_start_offset=log.log_start_offset, aborted_transactions=None,
+                               preferred_read_replica=-1, records=records))
+            except BrokerError as e:
+                errors = True
+                log = topic.partitions[fp.partition].log if e.code == Err.OFFSET_OUT_OF_RANGE \
+                    else None
+                parts.append(P(partition_index=fp.partition, error_code=e.code,
+                               high_watermark=log.log_end_offset if log else -1,
+                               last_stable_offset=log.log_end_offset if log else -1,
+                               log_start_offset=log.log_start_offset if log else -1,
+                               aborted_transactions=None, preferred_read_replica=-1,
+                               records=b""))
+        kw = {"topic_id": ft.topic_id} if v >= 13 else {"topic": ft.topic}
+        topics.append(T(partitions=parts, **kw))
+    return topics, total, errors
+
+
+@handles(1, 4, 18)
+async def fetch(ctx: RequestContext, req):
+    """Long poll: answer once ``min_bytes`` are available, on any error, or after
+    ``max_wait_ms``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(req.max_wait_ms, 0) / 1000
+    while True:
+        topics, total, errors = _fetch_once(ctx, req)
+        remaining = deadline - loop.time()
+        if total >= req.min_bytes or errors or remaining <= 0:
+            break
+        await ctx.cluster.wait_for_append(remaining)
+    return RESPONSES[1](version=ctx.api_version, throttle_time_ms=0, error_code=0, session_id=0,
+                        responses=topics)
+
+
+# -- ListOffsets, OffsetForLeaderEpoch, DeleteRecords, InitProducerId ------------------------
+
+LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
+
+
+def _list_offset(p: Partition, target: int, version: int) -> tuple[int, int, int]:
+    """(offset, timestamp, leader epoch) for one ListOffsets target."""
+    log = p.log
+    if target == LATEST:
+        return log.log_end_offset, -1, p.leader_epoch
+    if target in (EARLIEST, EARLIEST_LOCAL):
+        return log.log_start_offset, -1, log.epoch_at(log.log_start_offset, p.leader_epoch)
+    if target == LATEST_TIERED:
+        return -1, -1, -1
+    if target == MAX_TIMESTAMP:
+        if version < 7:
+            raise BrokerError(Err.UNSUPPORTED_VERSION)
+        found = log.max_timestamp()
+    else:
+        found = log.offset_for_timestamp(target)
+    return found if found is not None else (-1, -1, -1)
+
+
+@handles(2, 1, 11)
+async def list_offsets(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[2]
+    T = R.ListOffsetsTopicResponse
+    P = T.ListOffsetsPartitionResponse
+    topics = []
+    for t in req.topics:
+        topic = cluster.topics.get(t.name)
+        parts = []
+        for lp in t.partitions:
+            try:
+                p = _leader_partition(ctx, topic, lp.partition_index,
+                                      getattr(lp, "current_leader_epoch", -1))
+                offset, ts, epoch = _list_offset(p, lp.timestamp, v)
+                parts.append(P(partition_index=lp.partition_index, error_code=0, timestamp=ts,
+                               offset=offset, leader_epoch=epoch))
+            except BrokerError as e:
+                parts.append(P(partition_index=lp.partition_index, error_code=e.code,
+                               timestamp=-1, offset=-1, leader_epoch=-1))
+        topics.append(T(name=t.name, partitions=parts))
+    return R(version=v, throttle_time_ms=0, topics=topics)
+
+
+@handles(23, 2, 4)
+async def offset_for_leader_epoch(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[23]
+    T = R.OffsetForLeaderTopicResult
+    P = T.EpochEndOffset
+    topics = []
+    for t in req.topics:
+        topic = cluster.topics.get(t.topic)
+        parts = []
+        for op in t.partitions:
+            try:
+                p = _leader_partition(ctx, topic, op.partition, op.current_leader_epoch)
+                epoch, end = p.log.end_offset_for_epoch(op.leader_epoch, p.leader_epoch)
+                parts.append(P(error_code=0, partition=op.partition, leader_epoch=epoch,
+                               end_offset=end))
+            except BrokerError as e:
+                parts.append(P(error_code=e.code, partition=op.partition, leader_epoch=-1,
+                               end_offset=-1))
+        topics.append(T(topic=t.topic, partitions=parts))
+    return R(version=v, throttle_time_ms=0, topics=topics)
+
+
+@handles(21, 0, 2)
+async def delete_records(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[21]
+    T = R.DeleteRecordsTopicResult
+    P = T.DeleteRecordsPartitionResult
+    topics = []
+    changed = False
+    for t in req.topics:
+        topic = cluster.topics.get(t.name)
+        parts = []
+        for dp in t.partitions:
+            try:
+                p = _leader_partition(ctx, topic, dp.partition_index)
+                offset = p.log.log_end_offset if dp.offset == -1 else dp.offset
+                if not 0 <= offset <= p.log.log_end_offset:
+                    raise BrokerError(Err.OFFSET_OUT_OF_RANGE)
+                p.log.delete_records(offset)
+                changed = True
+                parts.append(P(partition_index=dp.partition_index,
+                               low_watermark=p.log.log_start_offset, error_code=0))
+            except BrokerError as e:
+                parts.append(P(partition_index=dp.partition_index, low_watermark=-1,
+                               error_code=e.code))
+        topics.append(T(name=t.name, partitions=parts))
+    if changed:
+        cluster.save()
+    return R(version=v, throttle_time_ms=0, topics=topics)
+
+
+@handles(22, 0, 6)
+async def init_producer_id(ctx: RequestContext, req):
+    """Idempotent producers only: a new id (epoch 0), or the same id with its epoch bumped
+    (KIP-360). Transactional ids are refused: this broker has no transaction coordinator."""
+    R = RESPONSES[22]
+    v = ctx.api_version
+    if req.transactional_id is not None:
+        return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,
+                 producer_epoch=-1)
+    if v >= 3 and req.producer_id >= 0:
+        return R(version=v, throttle_time_ms=0, error_code=0, producer_id=req.producer_id,
+                 producer_epoch=req.producer_epoch + 1)
+    return R(version=v, throttle_time_ms=0, error_code=0,
+             producer_id=ctx.cluster.allocate_producer_id(), producer_epoch=0)

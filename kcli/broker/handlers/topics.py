@@ -1,0 +1,96 @@
+"""CreateTopics, CreatePartitions, DeleteTopics."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kcli.broker import configs as cfg
+from kcli.broker.dispatch import RequestContext, handles
+from kcli.broker.errors import BrokerError, Err
+from kcli.broker.handlers.meta import ZERO_UUID
+from kcli.protocol import RESPONSES
+
+UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+
+
+@handles(19, 2, 7)
+async def create_topics(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[19]
+    T = R.CreatableTopicResult
+    counts = Counter(t.name for t in req.topics)
+    duplicates = sorted(n for n, c in counts.items() if c > 1)
+    results = []
+    for t in req.topics:
+        if t.name in duplicates:
+            results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=Err.INVALID_REQUEST,
+                             error_message="Create topics request from client "
+                             f"`{ctx.client_id}` contains multiple entries for the following "
+                             f"topics: {', '.join(duplicates)}", configs=None))
+            continue
+        try:
+            ordered = sorted(t.assignments, key=lambda a: a.partition_index)
+            if [a.partition_index for a in ordered] != list(range(len(ordered))):
+                raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT,
+                                  "partitions should be a consecutive 0-based integer sequence")
+            assignment = [a.broker_ids for a in ordered]
+            topic = cluster.create_topic(
+                t.name, t.num_partitions, t.replication_factor, assignment or None,
+                {c.name: c.value for c in t.configs}, validate_only=req.validate_only)
+        except BrokerError as e:
+            results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=e.code,
+                             error_message=e.message, configs=None))
+            continue
+        entries = [cfg.topic_entry(n, topic.configs, cluster.broker_configs, None)
+                   for n in sorted(cfg.TOPIC_CONFIGS)]
+        results.append(T(
+            name=topic.name, topic_id=topic.topic_id, error_code=0, error_message=None,
+            num_partitions=len(topic.partitions),
+            replication_factor=len(topic.partitions[0].replicas),
+            configs=[T.CreatableTopicConfigs(name=e.name, value=e.value, read_only=False,
+                                             config_source=e.source, is_sensitive=False)
+                     for e in entries]))
+    return R(version=v, throttle_time_ms=0, topics=results)
+
+
+@handles(37, 0, 3)
+async def create_partitions(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[37]
+    results = []
+    for t in req.topics:
+        try:
+            assignment = None if t.assignments is None else [a.broker_ids for a in t.assignments]
+            cluster.create_partitions(t.name, t.count, assignment, req.validate_only)
+            results.append(R.CreatePartitionsTopicResult(name=t.name, error_code=0,
+                                                         error_message=None))
+        except BrokerError as e:
+            results.append(R.CreatePartitionsTopicResult(name=t.name, error_code=e.code,
+                                                         error_message=e.message))
+    return R(version=v, throttle_time_ms=0, results=results)
+
+
+@handles(20, 1, 6)
+async def delete_topics(ctx: RequestContext, req):
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[20]
+    D = R.DeletableTopicResult
+    wanted = [(t.name, t.topic_id) for t in req.topics] if v >= 6 \
+        else [(name, None) for name in req.topic_names]
+    results = []
+    for name, topic_id in wanted:
+        if name is None:
+            topic = cluster.topic_by_id(topic_id)
+            code = Err.UNKNOWN_TOPIC_ID
+        else:
+            topic = cluster.topics.get(name)
+            code = Err.UNKNOWN_TOPIC_OR_PARTITION
+        if topic is None:
+            results.append(D(name=name, topic_id=topic_id or ZERO_UUID, error_code=code,
+                             error_message=UNKNOWN_TOPIC_MESSAGE if code ==
+                             Err.UNKNOWN_TOPIC_OR_PARTITION else None))
+            continue
+        cluster.delete_topic(topic.name)
+        results.append(D(name=topic.name, topic_id=topic.topic_id, error_code=0,
+                         error_message=None))
+    return R(version=v, throttle_time_ms=0, responses=results)

@@ -1,0 +1,167 @@
+"""The network side: one asyncio listening socket per node id, Kafka framing, dispatch.
+
+Each connection is served in order, one request at a time (as Kafka mutes a channel while a
+request is in flight). What Kafka does with bad input, this does too: a frame whose size is
+negative or above ``socket.request.max.bytes`` (100 MiB), an unknown API key, an unsupported
+version (other than ApiVersions) or an undecodable request closes the connection. ApiVersions
+above the served maximum gets the KIP-511 answer: v0, UNSUPPORTED_VERSION and the ranges.
+A handler that fails unexpectedly is logged and its connection closed; the broker keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+from collections import Counter
+
+from kcli.broker import handlers  # noqa: F401  (registers every handler)
+from kcli.broker.cluster import Cluster
+from kcli.broker.dispatch import HANDLERS, RequestContext
+from kcli.broker.errors import Err
+from kcli.broker.versions import advertised, version_range
+from kcli.protocol import REQUESTS, RESPONSES
+
+log = logging.getLogger("kcli.broker")
+
+MAX_REQUEST_BYTES = 104857600
+API_VERSIONS = 18
+_SIZE = struct.Struct(">i")
+_HEADER = struct.Struct(">hhi")
+
+
+def api_name(api_key: int) -> str:
+    return REQUESTS[api_key].__name__.removesuffix("Request")
+
+
+def api_versions_fallback(pose_as: str | None, correlation_id: int) -> bytes:
+    """KIP-511: a client asked for an ApiVersions version this broker does not know."""
+    cls = RESPONSES[API_VERSIONS]
+    resp = cls(version=0, error_code=Err.UNSUPPORTED_VERSION, api_keys=[
+        cls.ApiVersion(api_key=k, min_version=lo, max_version=hi)
+        for k, lo, hi in advertised(pose_as)])
+    resp.with_header(correlation_id=correlation_id)
+    return resp.encode(header=True, framed=True)
+
+
+class NodeServer:
+    """The listening socket of one node id."""
+
+    def __init__(self, cluster: Cluster, node_id: int, host: str, port: int):
+        self.cluster = cluster
+        self.node_id = node_id
+        self.host = host
+        self.port = port
+        self.counts: Counter[str] = Counter()
+        self._server: asyncio.Server | None = None
+        self._connections: dict[asyncio.StreamWriter, asyncio.Task] = {}
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        self.cluster.addresses[self.node_id] = (self.host, self.port)
+        self.cluster.set_node_up(self.node_id, True)
+
+    async def stop(self) -> None:
+        self.cluster.set_node_up(self.node_id, False)
+        if self._server is not None:
+            self._server.close()
+            tasks = list(self._connections.values())
+            for writer, task in list(self._connections.items()):
+                writer.close()
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self._server.wait_closed()
+            self._server = None
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._connections[writer] = asyncio.current_task()
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        try:
+            while True:
+                frame = await self._read_frame(reader)
+                if frame is None:
+                    break
+                out = await self._handle(frame, f"/{peer[0]}")
+                if out is False:
+                    break
+                if out is not None:
+                    writer.write(out)
+                    await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:   # the node stops; end quietly (asyncio 3.11 would
+            pass                         # log a cancelled connection task as an error)
+        except Exception:
+            log.exception("node %d: closing connection from %s", self.node_id, peer)
+        finally:
+            self._connections.pop(writer, None)
+            writer.close()
+
+    @staticmethod
+    async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
+        try:
+            size, = _SIZE.unpack(await reader.readexactly(4))
+        except asyncio.IncompleteReadError:
+            return None
+        if size < _HEADER.size or size > MAX_REQUEST_BYTES:
+            return None
+        return await reader.readexactly(size)
+
+    async def _handle(self, frame: bytes, client_host: str) -> bytes | None | bool:
+        """The framed response, None for no response, False to close the connection."""
+        api_key, api_version, correlation_id = _HEADER.unpack_from(frame)
+        served = version_range(self.cluster.pose_as, api_key)
+        if served is None:
+            return False
+        if api_key == API_VERSIONS and api_version > served[1]:
+            self.counts[api_name(api_key)] += 1
+            return api_versions_fallback(self.cluster.pose_as, correlation_id)
+        if not served[0] <= api_version <= served[1]:
+            return False
+        try:
+            request = REQUESTS[api_key].decode(frame, version=api_version, header=True)
+        except Exception:
+            log.info("node %d: undecodable %s v%d request", self.node_id, api_name(api_key),
+                     api_version)
+            return False
+        self.counts[api_name(api_key)] += 1
+        ctx = RequestContext(cluster=self.cluster, node_id=self.node_id, api_key=api_key,
+                             api_version=api_version, correlation_id=correlation_id,
+                             client_id=request.header.client_id, client_host=client_host)
+        response = await HANDLERS[api_key].fn(ctx, request)
+        if response is None:
+            return None
+        response.with_header(correlation_id=correlation_id)
+        return response.encode(header=True, framed=True)
+
+
+class Broker:
+    """All node servers of one cluster, on the running event loop."""
+
+    def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0):
+        self.cluster = cluster
+        self.nodes = {node_id: NodeServer(cluster, node_id, host, port + i if port else 0)
+                      for i, node_id in enumerate(cluster.node_ids)}
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return ",".join(f"{s.host}:{s.port}" for s in self.nodes.values())
+
+    async def start(self) -> None:
+        for server in self.nodes.values():
+            await server.start()
+
+    async def stop(self) -> None:
+        for server in self.nodes.values():
+            await server.stop()
+        self.cluster.close()
+
+    async def stop_node(self, node_id: int) -> None:
+        await self.nodes[node_id].stop()
+
+    async def start_node(self, node_id: int) -> None:
+        await self.nodes[node_id].start()
+
+    def request_counts(self) -> dict[int, dict[str, int]]:
+        return {node_id: dict(s.counts) for node_id, s in self.nodes.items()}

@@ -1,0 +1,34 @@
+"""Which API versions the broker serves: the registered handler ranges, narrowed when the
+cluster poses as an older broker (the KIP versions withheld, in ApiVersions and on the wire)."""
+
+from __future__ import annotations
+
+from kcli.broker.dispatch import HANDLERS
+
+# pose_as -> {api_key: highest version served}
+POSE_AS_LIMITS: dict[str, dict[int, int]] = {
+    "4.1": {
+        75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
+        3: 13,   # Metadata: no v14 PartitionAgeMs (KIP-1327)
+        68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
+        69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
+    },
+}
+
+
+def check_pose_as(pose_as: str | None) -> None:
+    if pose_as is not None and pose_as not in POSE_AS_LIMITS:
+        raise ValueError(f"cannot pose as {pose_as!r}; supported: {', '.join(POSE_AS_LIMITS)}")
+
+
+def version_range(pose_as: str | None, api_key: int) -> tuple[int, int] | None:
+    handler = HANDLERS.get(api_key)
+    if handler is None:
+        return None
+    limit = POSE_AS_LIMITS.get(pose_as or "", {}).get(api_key, handler.max_version)
+    return handler.min_version, min(handler.max_version, limit)
+
+
+def advertised(pose_as: str | None) -> list[tuple[int, int, int]]:
+    """(api_key, min_version, max_version) for every served API, by key."""
+    return [(key, *version_range(pose_as, key)) for key in sorted(HANDLERS)]
