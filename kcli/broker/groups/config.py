@@ -1,0 +1,50 @@
+"""Broker configs of the group coordinator, with Kafka's names and defaults.
+
+Tests lower ``group.initial.rebalance.delay.ms`` (to 0), ``group.min.session.timeout.ms`` and
+the consumer-protocol session and heartbeat intervals through the broker's static configs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class GroupConfig:
+    consumer_session_timeout_ms: int = 45_000
+    consumer_heartbeat_interval_ms: int = 5_000
+    consumer_assignors: tuple[str, ...] = ("uniform", "range")
+    consumer_max_size: int = 2**31 - 1
+    classic_min_session_timeout_ms: int = 6_000
+    classic_max_session_timeout_ms: int = 1_800_000
+    classic_max_size: int = 2**31 - 1
+    initial_rebalance_delay_ms: int = 3_000
+    offset_metadata_max_bytes: int = 4096
+
+    @classmethod
+    def from_lookup(cls, lookup: Callable[[str], str | None]) -> "GroupConfig":
+        """Read every setting through ``lookup(config_name)`` (None: Kafka's default)."""
+        values = {}
+        for f in fields(cls):
+            raw = lookup(_KEYS[f.name])
+            if raw is None:
+                continue
+            if f.name == "consumer_assignors":
+                values[f.name] = tuple(a.strip() for a in str(raw).split(",") if a.strip())
+            else:
+                values[f.name] = int(raw)
+        return cls(**values)
+
+
+_KEYS = {
+    "consumer_session_timeout_ms": "group.consumer.session.timeout.ms",
+    "consumer_heartbeat_interval_ms": "group.consumer.heartbeat.interval.ms",
+    "consumer_assignors": "group.consumer.assignors",
+    "consumer_max_size": "group.consumer.max.size",
+    "classic_min_session_timeout_ms": "group.min.session.timeout.ms",
+    "classic_max_session_timeout_ms": "group.max.session.timeout.ms",
+    "classic_max_size": "group.max.size",
+    "initial_rebalance_delay_ms": "group.initial.rebalance.delay.ms",
+    "offset_metadata_max_bytes": "offset.metadata.max.bytes",
+}

@@ -1,0 +1,324 @@
+"""Consumer-protocol groups (KIP-848): member epochs, a group epoch, a server-side target
+assignment and the reconciliation of each member towards it.
+
+The group epoch is bumped whenever membership, a subscription, the preferred assignor or the
+subscribed topics' metadata (ids, partition counts) changes; the target assignment is then
+recomputed at that epoch. A member moves towards its target on its own heartbeats:
+- partitions it holds outside its target are revoked first: the member stays at its epoch
+  (state "unrevoked") until it heartbeats without them, or is fenced after its rebalance timeout;
+- a target partition still held by another member (assigned or pending revocation) is withheld
+  (state "unreleased") until that member has let it go;
+- otherwise the member reaches the target epoch ("stable").
+Group states: Empty, Assigning, Reconciling, Stable.
+
+``creation_time_ms`` (KIP-1282) is stamped once when the group is created and never changed.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from kcli.broker.groups.assignors import ASSIGNORS, TopicPartition
+from kcli.broker.groups.config import GroupConfig
+from kcli.broker.groups.errors import Err, GroupError
+from kcli.broker.groups.timers import Timers
+
+LEAVE_EPOCH, STATIC_LEAVE_EPOCH = -1, -2
+STABLE, UNREVOKED, UNRELEASED = "stable", "unrevoked", "unreleased"
+
+# topic name -> (topic id, partition count), for the topics that exist
+TopicsView = Callable[[], Mapping[str, tuple[uuid.UUID, int]]]
+
+
+@dataclass
+class ConsumerMember:
+    member_id: str
+    instance_id: str | None = None
+    rack_id: str | None = None
+    client_id: str = ""
+    client_host: str = ""
+    rebalance_timeout_ms: int = 300_000
+    subscribed_names: list[str] = field(default_factory=list)
+    subscribed_regex: str | None = None
+    server_assignor: str | None = None
+    epoch: int = 0
+    previous_epoch: int = -1
+    state: str = STABLE
+    assigned: dict[TopicPartition, int] = field(default_factory=dict)       # tp -> assignment epoch
+    pending_revocation: dict[TopicPartition, int] = field(default_factory=dict)
+
+    def owned(self) -> set[TopicPartition]:
+        return set(self.assigned) | set(self.pending_revocation)
+
+
+@dataclass
+class HeartbeatResult:
+    member_id: str
+    epoch: int
+    assignment: list[TopicPartition] | None      # None: not sent in this response
+
+
+class ConsumerGroup:
+    kind = "consumer"
+    protocol_type = "consumer"
+
+    def __init__(self, group_id: str, config: GroupConfig, timers: Timers, topics: TopicsView,
+                 creation_time_ms: int, group_epoch: int = 0):
+        self.group_id = group_id
+        self.config = config
+        self.timers = timers
+        self.topics = topics
+        self.creation_time_ms = creation_time_ms
+        self.group_epoch = group_epoch
+        self.assignment_epoch = group_epoch
+        self.members: dict[str, ConsumerMember] = {}
+        self.target: dict[str, set[TopicPartition]] = {}
+        self._metadata: tuple = ()
+        self.on_change = lambda: None       # persistence hook (group epoch changes)
+
+    # ---- queries -------------------------------------------------------------------------
+    @property
+    def is_empty(self) -> bool:
+        return not self.members
+
+    @property
+    def state(self) -> str:
+        if not self.members:
+            return "Empty"
+        if self.group_epoch > self.assignment_epoch:
+            return "Assigning"
+        if any(m.epoch != self.assignment_epoch or m.state != STABLE for m in self.members.values()):
+            return "Reconciling"
+        return "Stable"
+
+    def assignor_name(self) -> str:
+        preferred = [m.server_assignor for m in self.members.values() if m.server_assignor]
+        if preferred:
+            return max(sorted(set(preferred)), key=preferred.count)
+        return self.config.consumer_assignors[0]
+
+    def subscribed_topic_names(self, member: ConsumerMember | None = None) -> set[str]:
+        members = [member] if member else self.members.values()
+        existing = self.topics()
+        names: set[str] = set()
+        for m in members:
+            names.update(m.subscribed_names)
+            if m.subscribed_regex:
+                pattern = re.compile(m.subscribed_regex)
+                names.update(t for t in existing if pattern.fullmatch(t))
+        return names
+
+    def is_subscribed_to(self, topic: str) -> bool:
+        return topic in self.subscribed_topic_names()
+
+    # ---- ConsumerGroupHeartbeat ----------------------------------------------------------
+    def heartbeat(self, *, member_id: str, epoch: int, instance_id: str | None, rack_id: str | None,
+                  rebalance_timeout_ms: int, subscribed_names: list[str] | None,
+                  subscribed_regex: str | None, server_assignor: str | None,
+                  owned: list[TopicPartition] | None, client_id: str, client_host: str) -> HeartbeatResult:
+        if epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
+            return self._leave(member_id, instance_id, epoch)
+        member = self._member_for(member_id, epoch, instance_id, owned)
+        previous_assigned = dict(member.assigned)
+        is_new = member.member_id not in self.members
+        changed = is_new
+        if subscribed_names is not None and sorted(subscribed_names) != sorted(member.subscribed_names):
+            member.subscribed_names, changed = list(subscribed_names), True
+        if subscribed_regex is not None and subscribed_regex != member.subscribed_regex:
+            if subscribed_regex:
+                _compile(subscribed_regex)
+            member.subscribed_regex, changed = subscribed_regex or None, True
+        assignor_before = self.assignor_name() if self.members else None
+        if server_assignor is not None:
+            member.server_assignor = server_assignor
+        member.instance_id = instance_id if instance_id is not None else member.instance_id
+        member.rack_id = rack_id if rack_id is not None else member.rack_id
+        if rebalance_timeout_ms > 0:
+            member.rebalance_timeout_ms = rebalance_timeout_ms
+        member.client_id, member.client_host = client_id, client_host
+        self.members[member.member_id] = member
+        if self._metadata_changed() or changed or assignor_before != self.assignor_name():
+            self._bump()
+        self._reconcile(member, owned, subscription_changed=changed)
+        self._arm_session(member)
+        full = rebalance_timeout_ms != -1 and (subscribed_names is not None or subscribed_regex is not None) \
+            and owned is not None
+        send = epoch == 0 or full or member.assigned.keys() != previous_assigned.keys()
+        return HeartbeatResult(member.member_id, member.epoch, sorted(member.assigned) if send else None)
+
+    def _member_for(self, member_id: str, epoch: int, instance_id: str | None,
+                    owned: list[TopicPartition] | None) -> ConsumerMember:
+        if instance_id is not None:
+            holder = next((m for m in self.members.values() if m.instance_id == instance_id), None)
+            if holder is not None and holder.member_id != member_id:
+                if epoch != 0:
+                    raise GroupError(Err.FENCED_INSTANCE_ID if epoch > 0 else Err.UNKNOWN_MEMBER_ID)
+                if holder.epoch != STATIC_LEAVE_EPOCH:
+                    raise GroupError(Err.UNRELEASED_INSTANCE_ID,
+                                     f"Static member {instance_id} is still in use by {holder.member_id}.")
+                # The static member comes back under a new member id and keeps its assignment.
+                self._drop(holder)
+                holder.member_id = member_id
+                holder.epoch = holder.previous_epoch
+                return holder
+        member = self.members.get(member_id)
+        if member is None:
+            if epoch != 0:
+                raise GroupError(Err.UNKNOWN_MEMBER_ID,
+                                 f"Member {member_id} is not a member of group {self.group_id}.")
+            if len(self.members) >= self.config.consumer_max_size:
+                raise GroupError(Err.GROUP_MAX_SIZE_REACHED)
+            return ConsumerMember(member_id)
+        if epoch == 0:
+            return member
+        if epoch > member.epoch or (epoch < member.epoch and not (
+                epoch == member.previous_epoch and owned is not None
+                and set(owned) <= set(member.assigned))):
+            raise GroupError(Err.FENCED_MEMBER_EPOCH,
+                             f"The member epoch {epoch} does not match the group's {member.epoch}.")
+        return member
+
+    def _leave(self, member_id: str, instance_id: str | None, epoch: int) -> HeartbeatResult:
+        member = self.members.get(member_id)
+        if member is None:
+            raise GroupError(Err.UNKNOWN_MEMBER_ID,
+                             f"Member {member_id} is not a member of group {self.group_id}.")
+        if epoch == STATIC_LEAVE_EPOCH and member.instance_id is not None:
+            # A static member leaves temporarily: it keeps its assignment for a session timeout.
+            member.previous_epoch, member.epoch = member.epoch, STATIC_LEAVE_EPOCH
+            self._arm_session(member)
+        else:
+            self.remove(member)
+        return HeartbeatResult(member_id, epoch, None)
+
+    # ---- epochs and the target assignment ------------------------------------------------
+    def _metadata_changed(self) -> bool:
+        """Whether a subscribed topic appeared, disappeared or grew since the last check."""
+        existing = self.topics()
+        snapshot = tuple(sorted((name, *existing[name]) for name in self.subscribed_topic_names()
+                                if name in existing))
+        changed, self._metadata = snapshot != self._metadata, snapshot
+        return changed
+
+    def _bump(self) -> None:
+        self._metadata_changed()
+        self.group_epoch += 1
+        self._compute_target()
+        self.on_change()
+
+    def _compute_target(self) -> None:
+        existing = self.topics()
+        subscriptions = {m.member_id: frozenset(existing[t][0] for t in self.subscribed_topic_names(m)
+                                                if t in existing)
+                         for m in self.members.values()}
+        counts = {topic_id: count for topic_id, count in existing.values()
+                  if any(topic_id in s for s in subscriptions.values())}
+        assignor = ASSIGNORS[self.assignor_name()]
+        self.target = assignor(subscriptions, counts, self.target)
+        self.assignment_epoch = self.group_epoch
+
+    def _owners(self) -> dict[TopicPartition, str]:
+        return {tp: m.member_id for m in self.members.values() for tp in m.owned()}
+
+    def _reconcile(self, member: ConsumerMember, owned: list[TopicPartition] | None,
+                   subscription_changed: bool) -> None:
+        owned_set = None if owned is None else set(owned)
+        if member.state == UNREVOKED and _still_owns(owned_set, member.pending_revocation):
+            return
+        if member.state == STABLE and member.epoch == self.assignment_epoch and not subscription_changed:
+            return
+        target = self.target.get(member.member_id, set())
+        owners = self._owners()
+        keep = {tp: e for tp, e in member.assigned.items() if tp in target}
+        revoke = {tp: e for tp, e in member.assigned.items() if tp not in target}
+        wanted = target - set(keep)
+        free = {tp for tp in wanted if owners.get(tp, member.member_id) == member.member_id}
+        unreleased = wanted != free
+        if revoke and _still_owns(owned_set, revoke):
+            member.state = UNREVOKED
+            member.assigned, member.pending_revocation = keep, revoke
+            key = ("revoke", self.group_id, member.member_id)
+            if not self.timers.armed(key):
+                self.timers.schedule(key, member.rebalance_timeout_ms, lambda: self._revocation_timeout(member))
+            return
+        self.timers.cancel(("revoke", self.group_id, member.member_id))
+        keep.update({tp: self.assignment_epoch for tp in free})
+        member.assigned, member.pending_revocation = keep, {}
+        member.state = UNRELEASED if unreleased else STABLE
+        if member.epoch != self.assignment_epoch:
+            member.previous_epoch, member.epoch = member.epoch, self.assignment_epoch
+
+    def _revocation_timeout(self, member: ConsumerMember) -> None:
+        if self.members.get(member.member_id) is member and member.state == UNREVOKED:
+            self.remove(member)
+
+    # ---- membership upkeep ---------------------------------------------------------------
+    def _arm_session(self, member: ConsumerMember) -> None:
+        self.timers.schedule(("session", self.group_id, member.member_id),
+                             self.config.consumer_session_timeout_ms, lambda: self._expire(member))
+
+    def _expire(self, member: ConsumerMember) -> None:
+        if self.members.get(member.member_id) is member:
+            self.remove(member)
+
+    def _drop(self, member: ConsumerMember) -> None:
+        self.members.pop(member.member_id, None)
+        for kind in ("session", "revoke"):
+            self.timers.cancel((kind, self.group_id, member.member_id))
+
+    def remove(self, member: ConsumerMember) -> None:
+        """The member leaves or is fenced: its partitions are released at once."""
+        self._drop(member)
+        self._bump()
+
+    def shutdown(self) -> None:
+        for member in list(self.members.values()):
+            self._drop(member)
+
+    # ---- offsets -------------------------------------------------------------------------
+    def validate_commit(self, member_id: str, epoch: int, topic_partitions) -> None:
+        """``topic_partitions``: the (topic id, partition) pairs of the commit."""
+        if epoch < 0 and not self.members:
+            return
+        member = self.members.get(member_id)
+        if member is None:
+            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+        if epoch == member.epoch:
+            return
+        if epoch > member.epoch:
+            raise GroupError(Err.STALE_MEMBER_EPOCH)
+        for tp in topic_partitions:
+            assigned = member.assigned.get(tp, member.pending_revocation.get(tp))
+            if assigned is None or epoch < assigned:
+                raise GroupError(Err.STALE_MEMBER_EPOCH)
+
+    def validate_fetch(self, member_id: str | None, epoch: int) -> None:
+        if member_id is None and epoch < 0:
+            return
+        member = self.members.get(member_id or "")
+        if member is None:
+            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+        if epoch != member.epoch:
+            raise GroupError(Err.STALE_MEMBER_EPOCH)
+
+    def validate_offset_delete(self) -> None:
+        return
+
+    def validate_delete(self) -> None:
+        if self.members:
+            raise GroupError(Err.NON_EMPTY_GROUP)
+
+
+def _still_owns(owned: set[TopicPartition] | None, revoking: Mapping[TopicPartition, int]) -> bool:
+    """Whether the member may still hold partitions being revoked (unknown when it did not say)."""
+    return owned is None or bool(owned & set(revoking))
+
+
+def _compile(regex: str) -> re.Pattern:
+    try:
+        return re.compile(regex)
+    except re.error as exc:
+        raise GroupError(Err.INVALID_REQUEST, f"SubscribedTopicRegex is invalid: {exc}") from None

@@ -1,0 +1,145 @@
+"""The group coordinator of one cluster: every group (classic and consumer protocol) and every
+committed offset, whichever node coordinates them. Handlers check the coordinator node; this
+class owns the state and its persistence."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Iterable
+
+from kcli.broker.groups.classic import ClassicGroup
+from kcli.broker.groups.config import GroupConfig
+from kcli.broker.groups.consumer import ConsumerGroup
+from kcli.broker.groups.errors import Err, GroupError
+from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
+from kcli.broker.groups.timers import Timers
+
+Group = ClassicGroup | ConsumerGroup
+
+
+class GroupCoordinator:
+    def __init__(self, cluster, config: GroupConfig | None = None):
+        self.cluster = cluster
+        self.config = config or GroupConfig()
+        self.timers = Timers()
+        self.store = GroupStore(getattr(cluster, "data_dir", None))
+        self.groups: dict[str, Group] = {}
+        for group_id, record in self.store.groups.items():
+            if record.type == "consumer":
+                self._add_consumer(group_id, record.creation_time_ms, record.epoch)
+            else:
+                self._add_classic(group_id, record.protocol_type)
+        for group_id in self.store.offsets:
+            if group_id not in self.groups:
+                self._add_classic(group_id, None)
+
+    # ---- the cluster's topics ------------------------------------------------------------
+    def topics_view(self) -> dict[str, tuple[uuid.UUID, int]]:
+        return {name: (t.topic_id, len(t.partitions)) for name, t in self.cluster.topics.items()}
+
+    # ---- groups --------------------------------------------------------------------------
+    def group(self, group_id: str) -> Group | None:
+        return self.groups.get(group_id)
+
+    def create_consumer_group(self, group_id: str, creation_time_ms: int | None = None) -> ConsumerGroup:
+        """Create an empty consumer-protocol group. ``creation_time_ms`` defaults to now, or to
+        -1 (unknown, as for a group that predates KIP-1282) when the cluster does not record
+        creation times; pass -1 to create such a group explicitly."""
+        existing = self.groups.get(group_id)
+        if existing is not None:
+            if existing.kind == "consumer":
+                return existing
+            if not existing.is_empty:
+                raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+            self.groups.pop(group_id).shutdown()      # converted; its offsets stay
+        if creation_time_ms is None:
+            record_times = getattr(self.cluster, "record_creation_times", True)
+            creation_time_ms = self.cluster.now_ms() if record_times else -1
+        group = self._add_consumer(group_id, creation_time_ms, 0)
+        self._persist(group)
+        return group
+
+    def classic_group(self, group_id: str) -> ClassicGroup:
+        """The classic group ``group_id``, created empty if absent; an empty consumer-protocol
+        group of that id is converted, a non-empty one refuses classic members."""
+        existing = self.groups.get(group_id)
+        if existing is not None and existing.kind == "classic":
+            return existing
+        if existing is not None:
+            if not existing.is_empty:
+                raise GroupError(Err.INCONSISTENT_GROUP_PROTOCOL)
+            self.groups.pop(group_id).shutdown()      # converted; its offsets stay
+        group = self._add_classic(group_id, None)
+        self._persist(group)
+        return group
+
+    def consumer_group(self, group_id: str, create: bool) -> ConsumerGroup:
+        existing = self.groups.get(group_id)
+        if existing is not None and existing.kind == "consumer":
+            return existing
+        if existing is None and not create:
+            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
+        if existing is not None and not (create and existing.is_empty):
+            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+        return self.create_consumer_group(group_id)
+
+    def delete_group(self, group_id: str) -> Err:
+        group = self.groups.get(group_id)
+        if group is None:
+            return Err.GROUP_ID_NOT_FOUND
+        try:
+            group.validate_delete()
+        except GroupError as exc:
+            return exc.code
+        self._forget(group_id)
+        return Err.NONE
+
+    def _forget(self, group_id: str) -> None:
+        group = self.groups.pop(group_id)
+        group.shutdown()
+        self.store.delete_group(group_id)
+
+    def _add_classic(self, group_id: str, protocol_type: str | None) -> ClassicGroup:
+        group = ClassicGroup(group_id, self.config, self.timers, protocol_type)
+        group.on_change = lambda: self._persist(group)
+        self.groups[group_id] = group
+        return group
+
+    def _add_consumer(self, group_id: str, creation_time_ms: int, epoch: int) -> ConsumerGroup:
+        group = ConsumerGroup(group_id, self.config, self.timers, self.topics_view, creation_time_ms, epoch)
+        group.on_change = lambda: self._persist(group)
+        self.groups[group_id] = group
+        return group
+
+    def _persist(self, group: Group) -> None:
+        if group.kind == "consumer":
+            record = GroupRecord("consumer", "consumer", group.creation_time_ms, group.group_epoch)
+        else:
+            record = GroupRecord("classic", group.protocol_type)
+        self.store.put_group(group.group_id, record)
+
+    # ---- offsets -------------------------------------------------------------------------
+    def committed(self, group_id: str) -> dict[tuple[str, int], Committed]:
+        return self.store.offsets.get(group_id, {})
+
+    def group_for_commit(self, group_id: str, generation: int, api_version: int) -> Group:
+        group = self.groups.get(group_id)
+        if group is not None:
+            return group
+        if generation < 0:
+            return self.classic_group(group_id)      # a "simple" group, as Kafka creates
+        if api_version >= 9:
+            raise GroupError(Err.GROUP_ID_NOT_FOUND)
+        raise GroupError(Err.ILLEGAL_GENERATION)
+
+    def commit(self, group_id: str, entries: list[tuple[str, int, Committed]]) -> None:
+        self.store.commit(group_id, entries)
+
+    def delete_offsets(self, group_id: str, keys: Iterable[tuple[str, int]]) -> None:
+        self.store.delete_offsets(group_id, list(keys))
+
+    def close(self) -> None:
+        for group in self.groups.values():
+            group.shutdown()
+        self.timers.cancel_all()
+        self.store.close()

@@ -1,0 +1,136 @@
+"""Durable group state: committed offsets and group records, as an append-only JSON-lines log
+under ``<data_dir>/groups`` (fsync per write), compacted into a fresh file when loaded.
+
+Without a data dir everything stays in memory. Record kinds:
+- ``{"k": "offset", "g", "t", "p", "o", "e", "m", "ts", "id"}``: a committed offset;
+- ``{"k": "unoffset", "g", "t", "p"}``: an offset deleted;
+- ``{"k": "group", "g", "type", "ptype", "created", "epoch"}``: a group's durable attributes;
+- ``{"k": "ungroup", "g"}``: a group and its offsets deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+LOG_NAME = "groups.log"
+
+
+@dataclass(frozen=True)
+class Committed:
+    offset: int
+    leader_epoch: int
+    metadata: str | None
+    commit_timestamp_ms: int
+    topic_id: str | None        # the topic's id when committed (a recreated topic does not match)
+
+
+@dataclass
+class GroupRecord:
+    type: str                   # "classic" or "consumer"
+    protocol_type: str | None = None
+    creation_time_ms: int = -1
+    epoch: int = 0
+
+
+class GroupStore:
+    def __init__(self, data_dir: Path | None):
+        self.offsets: dict[str, dict[tuple[str, int], Committed]] = {}
+        self.groups: dict[str, GroupRecord] = {}
+        self._file = None
+        if data_dir is not None:
+            directory = Path(data_dir) / "groups"
+            directory.mkdir(parents=True, exist_ok=True)
+            self._path = directory / LOG_NAME
+            self._load()
+            self._compact()
+
+    # ---- writes --------------------------------------------------------------------------
+    def commit(self, group: str, entries: list[tuple[str, int, Committed]]) -> None:
+        for topic, partition, c in entries:
+            self.offsets.setdefault(group, {})[(topic, partition)] = c
+        self._append([_offset_line(group, t, p, c) for t, p, c in entries])
+
+    def delete_offsets(self, group: str, keys: list[tuple[str, int]]) -> None:
+        existing = self.offsets.get(group, {})
+        gone = [k for k in keys if existing.pop(k, None) is not None]
+        self._append([{"k": "unoffset", "g": group, "t": t, "p": p} for t, p in gone])
+
+    def put_group(self, group: str, record: GroupRecord) -> None:
+        if self.groups.get(group) == record:
+            return
+        self.groups[group] = GroupRecord(**vars(record))
+        self._append([_group_line(group, record)])
+
+    def delete_group(self, group: str) -> None:
+        self.groups.pop(group, None)
+        self.offsets.pop(group, None)
+        self._append([{"k": "ungroup", "g": group}])
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    # ---- the log -------------------------------------------------------------------------
+    def _append(self, lines: list[dict]) -> None:
+        if self._file is None or not lines:
+            return
+        self._file.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def _load(self) -> None:
+        if not self._path.exists():
+            return
+        with open(self._path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    self._apply(json.loads(line))
+                except (ValueError, KeyError):
+                    break       # a torn tail: everything before it is whole
+
+    def _apply(self, r: dict) -> None:
+        kind, group = r["k"], r["g"]
+        if kind == "offset":
+            self.offsets.setdefault(group, {})[(r["t"], r["p"])] = Committed(
+                r["o"], r["e"], r["m"], r["ts"], r["id"])
+        elif kind == "unoffset":
+            self.offsets.get(group, {}).pop((r["t"], r["p"]), None)
+        elif kind == "group":
+            self.groups[group] = GroupRecord(r["type"], r["ptype"], r["created"], r["epoch"])
+        elif kind == "ungroup":
+            self.groups.pop(group, None)
+            self.offsets.pop(group, None)
+        else:
+            raise KeyError(kind)
+
+    def _compact(self) -> None:
+        tmp = self._path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for group, record in self.groups.items():
+                f.write(json.dumps(_group_line(group, record)) + "\n")
+            for group, offsets in self.offsets.items():
+                for (t, p), c in offsets.items():
+                    f.write(json.dumps(_offset_line(group, t, p, c)) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._path)
+        dir_fd = os.open(self._path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        self._file = open(self._path, "a", encoding="utf-8")
+
+
+def _group_line(group: str, r: GroupRecord) -> dict:
+    return {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
+            "created": r.creation_time_ms, "epoch": r.epoch}
+
+
+def _offset_line(group: str, topic: str, partition: int, c: Committed) -> dict:
+    return {"k": "offset", "g": group, "t": topic, "p": partition, "o": c.offset, "e": c.leader_epoch,
+            "m": c.metadata, "ts": c.commit_timestamp_ms, "id": c.topic_id}
