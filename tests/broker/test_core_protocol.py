@@ -1,0 +1,117 @@
+"""Framing, ApiVersions (KIP-511 fallback), bad input, pose-as, request counters."""
+
+from __future__ import annotations
+
+import struct
+
+from kcli.broker import EmbeddedCluster
+from kcli.broker.versions import advertised
+from kcli.protocol import RESPONSES
+
+from core_helpers import Wire, req
+
+
+def api_versions(wire_conn, version=3):
+    return wire_conn.send(req(18, version, client_software_name="kcli-tests",
+                              client_software_version="1.0"))
+
+
+def ranges(resp):
+    return {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+
+
+def test_api_versions_advertises_registered_ranges(broker1, wire):
+    resp = api_versions(wire(broker1))
+    assert resp.error_code == 0
+    got = ranges(resp)
+    assert got == {k: (lo, hi) for k, lo, hi in advertised(None)}
+    # Kafka 4.x minimums, old versions kcat uses still served, KIP versions present
+    assert got[0] == (3, 13) and got[1] == (4, 18) and got[2] == (1, 11)
+    assert got[3] == (0, 14) and got[75] == (0, 1)
+    assert 71 not in got and 72 not in got        # no telemetry: librdkafka would use it
+
+
+def test_kip511_fallback_for_newer_api_versions(broker1, wire):
+    w = wire(broker1)
+    # ApiVersions v7 (unknown to the broker): a v0 answer with UNSUPPORTED_VERSION and ranges
+    frame = struct.pack(">hhi", 18, 7, 42) + struct.pack(">h", 4) + b"test" + b"\x00"
+    payload = w.send_raw(struct.pack(">i", len(frame)) + frame)
+    resp = RESPONSES[18].decode(payload, version=0, header=True)
+    assert resp.header.correlation_id == 42
+    assert resp.error_code == 35
+    assert ranges(resp)[18] == (0, 4)
+    assert api_versions(w).error_code == 0        # the connection stays usable
+
+
+def test_invalid_client_software_name(broker1, wire):
+    w = wire(broker1)
+    request = req(18, 3, client_software_name="-bad name", client_software_version="1")
+    request.with_header(correlation_id=9, client_id="core-tests")
+    payload = w.send_raw(request.encode(header=True, framed=True))
+    # Kafka answers at the request's version (kafka-python's client decoder assumes v0 for any
+    # error, so decode with the generic message decoder)
+    cls = RESPONSES[18]
+    resp = super(cls, cls).decode(payload, version=3, header=True)
+    assert resp.error_code == 42 and resp.api_keys == []
+
+
+def _closed(w: Wire, frame: bytes) -> bool:
+    return w.send_raw(frame) is None
+
+
+def test_bad_input_closes_connection_and_broker_survives(broker1, wire):
+    # unknown API key
+    frame = struct.pack(">hhi", 9999, 0, 1) + struct.pack(">h", -1)
+    assert _closed(wire(broker1), struct.pack(">i", len(frame)) + frame)
+    # unsupported version of a known API (Produce v2 is below Kafka 4's minimum)
+    frame = struct.pack(">hhi", 0, 2, 1) + struct.pack(">h", -1)
+    assert _closed(wire(broker1), struct.pack(">i", len(frame)) + frame)
+    # oversized and negative frame sizes
+    assert _closed(wire(broker1), struct.pack(">i", 200 * 1024 * 1024) + b"\x00" * 16)
+    assert _closed(wire(broker1), struct.pack(">i", -5))
+    # a header followed by garbage that does not decode as Metadata v12
+    frame = struct.pack(">hhi", 3, 12, 1) + b"\xff\xff\xff\xff\xff\xff\xff"
+    assert _closed(wire(broker1), struct.pack(">i", len(frame)) + frame)
+    # still serving, state intact
+    broker1.create_topic("still-here", partitions=2)
+    md = wire(broker1).send(req(3, 12, topics=None, allow_auto_topic_creation=False,
+                                include_topic_authorized_operations=False))
+    assert [t.name for t in md.topics] == ["still-here"]
+    counts = broker1.request_counts()[1]
+    assert counts["Metadata"] == 1
+
+
+def test_pose_as_41_withholds_kip_versions(clock, wire):
+    with EmbeddedCluster(nodes=1, clock=clock, pose_as="4.1") as ec:
+        ec.create_topic("t", partitions=1)
+        got = ranges(api_versions(wire(ec)))
+        assert got[3] == (0, 13) and got[75] == (0, 0)
+        # asked anyway: the connection is closed as for any unsupported version
+        assert wire(ec).send(req(3, 14, topics=None, allow_auto_topic_creation=False,
+                                 include_topic_authorized_operations=False)) is None
+        dtp = req(75, 1, topics=[], response_partition_limit=10, cursor=None)
+        assert wire(ec).send(dtp) is None
+        # the old versions still answer, without the KIP fields
+        md = wire(ec).send(req(3, 13, topics=None, allow_auto_topic_creation=False,
+                               include_topic_authorized_operations=False))
+        assert md.topics[0].partitions[0].error_code == 0
+        dtp0 = wire(ec).send(req(75, 0, topics=[], response_partition_limit=10, cursor=None))
+        assert dtp0.topics[0].name == "t"
+        assert ec.cluster.topics["t"].partitions[0].creation_time_ms == clock.now_ms
+
+
+def test_unknown_pose_as_rejected():
+    try:
+        EmbeddedCluster(pose_as="3.0")
+    except ValueError as e:
+        assert "4.1" in str(e)
+    else:
+        raise AssertionError("pose_as=3.0 accepted")
+
+
+def test_request_counts_per_node(broker3, wire):
+    api_versions(wire(broker3, 2))
+    api_versions(wire(broker3, 2))
+    api_versions(wire(broker3, 3))
+    counts = broker3.request_counts()
+    assert counts[1] == {} and counts[2] == {"ApiVersions": 2} and counts[3] == {"ApiVersions": 1}
