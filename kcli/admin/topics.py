@@ -25,10 +25,10 @@ def topic_filter(patterns: list[str]) -> re.Pattern | None:
         raise UsageError(f"{'|'.join(cleaned)} is an invalid regex.") from None
 
 
-def select_topics(all_names: list[str], patterns: list[str], exclude_internal: bool,
-                  if_exists: bool) -> list[str]:
+def select_topics(admin, patterns: list[str], exclude_internal: bool, if_exists: bool) -> list[str]:
+    """The sorted topic names matching ``patterns``; the regexes are checked before any request."""
     rx = topic_filter(patterns)
-    names = sorted(n for n in all_names if rx is None or rx.fullmatch(n))
+    names = sorted(n for n in admin.topic_names() if rx is None or rx.fullmatch(n))
     if exclude_internal:
         names = [n for n in names if n not in INTERNAL_TOPICS]
     if rx is not None and not names and not if_exists:
@@ -83,7 +83,7 @@ def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=Fa
              with_overrides=False) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs and whether the summary
     lines are printed (not with a report filter)."""
-    names = select_topics(admin.topic_names(), patterns, exclude_internal, if_exists)
+    names = select_topics(admin, patterns, exclude_internal, if_exists)
     if not names:
         return [], True
     topics = admin.describe_topics(names)
@@ -116,7 +116,7 @@ def create(admin, name, partitions, replication_factor, configs, assignment, if_
 
 
 def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[str, int]]:
-    names = select_topics(admin.topic_names(), patterns, False, if_exists)
+    names = select_topics(admin, patterns, False, if_exists)
     current = {t.name: len(t.partitions) for t in admin.describe_topics(names)}
     for name in names:   # checked for every topic before any change
         if current[name] == total:
@@ -135,7 +135,7 @@ def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[
 
 
 def delete(admin, patterns, if_exists) -> list[str]:
-    names = select_topics(admin.topic_names(), patterns, False, if_exists)
+    names = select_topics(admin, patterns, False, if_exists)
     if not names:
         return []
     results = admin.delete_topics(names)

@@ -22,7 +22,7 @@ def list_topics(
 ):
     """List topic names (kafka-topics --list)."""
     admin = state().admin()
-    names = lib.select_topics(admin.topic_names(), patterns or [], exclude_internal, if_exists=True)
+    names = lib.select_topics(admin, patterns or [], exclude_internal, if_exists=True)
     view.render_list(out(), names)
 
 

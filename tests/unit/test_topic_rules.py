@@ -20,8 +20,16 @@ def test_invalid_regex_is_a_usage_error():
         topic_filter(["[foo"])
 
 
+class _Names:
+    def __init__(self, names):
+        self.names = names
+
+    def topic_names(self):
+        return self.names
+
+
 def test_select_topics():
-    names = ["__consumer_offsets", "b", "a"]
+    names = _Names(["__consumer_offsets", "b", "a"])
     assert select_topics(names, [], False, False) == ["__consumer_offsets", "a", "b"]
     assert select_topics(names, [], True, False) == ["a", "b"]
     assert select_topics(names, ["x"], False, True) == []

@@ -1,0 +1,124 @@
+"""describe/create/alter/delete topics and configs through the real entry point, against the
+embedded broker (normal and posing as 4.1)."""
+
+from __future__ import annotations
+
+import json
+
+from confluent_kafka.admin import AdminClient
+
+from tests.cli.conftest import run_kcli, run_kcli_process
+
+
+def _partition_lines(text: str) -> dict[int, str]:
+    lines = [l for l in text.splitlines() if l.startswith("\tTopic:")]
+    return {int(l.split("\tPartition: ")[1].split("\t")[0]): l for l in lines}
+
+
+def test_describe_after_expansion_shows_each_partitions_creation_time(cluster, clock):
+    b = cluster.bootstrap_servers
+    clock.now = 1_736_937_000_000
+    assert run_kcli(b, "create", "topic", "expand", "--partitions", "2", "--replication-factor", "3").code == 0
+    clock.now += 90_061_007           # 1 day 1 h 1 min 1.007 s later
+    r = run_kcli(b, "alter", "topic", "expand", "--partitions", "4")
+    assert r.code == 0, r.err
+    assert "partitions 2 -> 4" in r.out
+
+    r = run_kcli(b, "describe", "topics", "expand", "-o", "plain")
+    assert r.code == 0, r.err
+    summary = r.out.splitlines()[0]
+    assert summary.startswith("Topic: expand\tTopicId: ") and "\tPartitionCount: 4\tReplicationFactor: 3\tConfigs: " in summary
+    lines = _partition_lines(r.out)
+    assert sorted(lines) == [0, 1, 2, 3]
+    for p in (0, 1):
+        assert lines[p].endswith("\tCreationTimeMs: 2025-01-15T10:30:00.000Z")
+    for p in (2, 3):
+        assert lines[p].endswith("\tCreationTimeMs: 2025-01-16T11:31:01.007Z")
+    assert "\tElr: \tLastKnownElr: \t" in lines[0]
+
+    doc = json.loads(run_kcli(b, "describe", "topics", "expand", "-o", "json").out)
+    assert doc["schema"] == "kcli.topics/v1"
+    parts = doc["topics"][0]["partitions"]
+    assert [p["creationTimeMs"] for p in parts] == [1_736_937_000_000] * 2 + [1_737_027_061_007] * 2
+    assert parts[3]["creationTime"] == "2025-01-16T11:31:01.007Z"
+    assert all(len(p["replicas"]) == 3 and p["leader"] in p["replicas"] for p in parts)
+
+
+def test_unknown_creation_time_prints_dash(cluster):
+    cluster.create_topic("legacy", partitions=1, replication_factor=1, creation_time_ms=-1)
+    r = run_kcli(cluster.bootstrap_servers, "describe", "topics", "legacy", "-o", "plain")
+    assert _partition_lines(r.out)[0].endswith("\tCreationTimeMs: -")
+    doc = json.loads(run_kcli(cluster.bootstrap_servers, "describe", "topics", "legacy", "-o", "json").out)
+    assert doc["topics"][0]["partitions"][0]["creationTimeMs"] is None
+
+
+def test_older_broker_has_no_creation_time_field(old_cluster):
+    old_cluster.create_topic("t41", partitions=2)
+    r = run_kcli(old_cluster.bootstrap_servers, "describe", "topics", "t41", "-o", "plain")
+    assert r.code == 0, r.err
+    assert len(_partition_lines(r.out)) == 2 and "CreationTimeMs" not in r.out
+    doc = json.loads(run_kcli(old_cluster.bootstrap_servers, "describe", "topics", "-o", "json").out)
+    assert all("creationTimeMs" not in p for t in doc["topics"] for p in t["partitions"])
+
+
+def test_list_create_delete_and_their_errors(cluster):
+    b = cluster.bootstrap_servers
+    assert run_kcli(b, "create", "topic", "kafka.testTopic1", "--partitions", "1").code == 0
+    assert run_kcli(b, "create", "topic", "oooof.testTopic1").code == 0
+    r = run_kcli(b, "list", "topics", "kafka.*")
+    assert r.out.split() == ["kafka.testTopic1"]
+    dup = run_kcli(b, "create", "topic", "kafka.testTopic1")
+    assert dup.code == 1 and dup.err.splitlines()[-1] == "Error: Topic 'kafka.testTopic1' already exists."
+    assert run_kcli(b, "create", "topic", "kafka.testTopic1", "--if-not-exists").code == 0
+
+    same = run_kcli(b, "alter", "topic", "kafka.testTopic1", "--partitions", "1")
+    assert same.code == 2 and "Topic already has 1 partition(s)." in same.err
+    r = run_kcli(b, "delete", "topic", "oooof.*")
+    assert r.code == 0 and "oooof.testTopic1" in r.out
+    assert "oooof.testTopic1" not in AdminClient({"bootstrap.servers": b}).list_topics(timeout=10).topics
+    missing = run_kcli(b, "delete", "topic", "nope")
+    assert missing.code == 1 and "Topic 'nope' does not exist as expected" in missing.err
+    assert run_kcli(b, "delete", "topic", "nope", "--if-exists").code == 0
+
+
+def test_bad_input_is_one_line_and_exit_2_with_nothing_sent(cluster):
+    b = cluster.bootstrap_servers
+    before = dict(cluster.request_counts())
+    for args in (["describe", "topics", "[bad"], ["list-offsets", "-t", "t:x"],
+                 ["list-offsets", "--time", "not-a-time"], ["create", "topic", "x", "--partitions", "0"],
+                 ["create", "topic", "x", "--config", "novalue"]):
+        r = run_kcli(b, *args)
+        assert r.code == 2, (args, r)
+        assert r.err.startswith("Error: ") and r.err.count("\n") == 1 and "Traceback" not in r.err
+    assert run_kcli(b, "describe", "topics", "[bad").err == "Error: [bad is an invalid regex.\n"
+    assert _totals(cluster.request_counts()) == _totals(before)
+
+
+def _totals(counts) -> int:
+    return sum(v if isinstance(v, int) else _totals(v) for v in counts.values())
+
+
+def test_unreachable_cluster_exits_1_in_json_too():
+    r = run_kcli("127.0.0.1:1", "list", "topics", "--timeout", "1s", "-o", "json")
+    assert r.code == 1
+    doc = json.loads(r.err)
+    assert doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 1 and "Cannot reach" in doc["error"]
+
+
+def test_configs_explain_kip937_bounds(cluster):
+    b = cluster.bootstrap_servers
+    assert run_kcli(b, "create", "topic", "bounded").code == 0
+    r = run_kcli(b, "alter", "configs", "--topic", "bounded", "--set", "message.timestamp.after.max.ms=3600000")
+    assert r.code == 0, r.err
+    doc = json.loads(run_kcli(b, "describe", "configs", "--topic", "bounded", "-o", "json").out)
+    cfg = {c["name"]: c for c in doc["resources"][0]["configs"]}
+    after = cfg["message.timestamp.after.max.ms"]
+    assert after["value"] == "3600000" and after["effective"] == 3600000 and not after["default"]
+    assert "1h in the future" in after["meaning"]
+    before = cfg["message.timestamp.before.max.ms"]
+    assert before["effective"] == 9223372036854775807 and "no limit" in before["meaning"]
+
+
+def test_entry_point_runs_as_a_process(cluster):
+    r = run_kcli_process(cluster.bootstrap_servers, "list", "topics", "expand|legacy")
+    assert r.code == 0 and r.out.split() == ["expand", "legacy"]
