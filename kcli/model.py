@@ -156,3 +156,21 @@ class GroupPlan:
     group: str
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GroupOffsetRow:
+    """One row of ``describe groups --offsets`` (kafka-consumer-groups --describe)."""
+    group: str
+    topic: str
+    partition: int
+    current: int | None              # committed offset; None: none
+    log_end: int | None              # None: unknown (no leader)
+    leader_epoch: int | None = None
+    consumer_id: str | None = None   # None: not assigned to a member ("-")
+    host: str | None = None
+    client_id: str | None = None
+
+    @property
+    def lag(self) -> int | None:
+        return None if self.current is None or self.log_end is None else self.log_end - self.current

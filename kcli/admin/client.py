@@ -13,7 +13,8 @@ from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry a
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import (INTERNAL_TOPICS, ConfigEntry, OffsetInfo, PartitionInfo, ResourceConfig,
+from kcli.model import (INTERNAL_TOPICS, BrokerInfo, CommittedOffset, ConfigEntry, GroupDescription,
+                        GroupListing, GroupMember, OffsetInfo, PartitionInfo, ResourceConfig,
                         TopicInfo)
 
 _quiet = logging.getLogger("kcli.librdkafka")
@@ -33,8 +34,15 @@ def _err(exc: BaseException) -> str:
 class KafkaAdmin:
     def __init__(self, settings: ClientSettings):
         self.settings = settings
-        self._admin = AdminClient(settings.librdkafka_config(), logger=_quiet)
+        self._client = None
         self._kip = None
+
+    @property
+    def _admin(self) -> AdminClient:
+        """Created on first use: librdkafka connects as soon as a client exists."""
+        if self._client is None:
+            self._client = AdminClient(self.settings.librdkafka_config(), logger=_quiet)
+        return self._client
 
     # -- plumbing -------------------------------------------------------------------------
     @property
@@ -155,6 +163,119 @@ class KafkaAdmin:
             out.append(OffsetInfo(tp.topic, tp.partition, r.offset, ts, r.leader_epoch))
         return sorted(out, key=lambda o: (o.topic, o.partition))
 
+    def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
+        """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
+        md = self._admin.list_topics(timeout=self.settings.timeout_s)
+        return {n: {p.id: (p.leader if p.leader >= 0 else None) for p in md.topics[n].partitions.values()}
+                for n in names if n in md.topics and md.topics[n].error is None}
+
+    # -- consumer groups ------------------------------------------------------------------
+    def list_groups(self) -> list[GroupListing]:
+        """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
+        try:
+            res = self._admin.list_consumer_groups(request_timeout=self.settings.timeout_s).result(
+                timeout=self.settings.timeout_s)
+        except Exception as exc:  # noqa: BLE001
+            raise OperationError(f"Cannot list consumer groups: {_err(exc)}") from None
+        return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
+                                    _type_name(getattr(g, "type", None))) for g in res.valid),
+                      key=lambda g: g.group_id)
+
+    def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+        """DescribeConsumerGroups; for consumer-protocol groups, ConsumerGroupDescribe adds the
+        epochs, target assignments, the exact state and (v2, KIP-1282) the creation time.
+        A group the broker does not know comes back with ``exists=False``."""
+        futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self.settings.timeout_s)
+        out: dict[str, GroupDescription] = {}
+        for gid, fut in futures.items():
+            try:
+                d = fut.result(timeout=self.settings.timeout_s)
+            except Exception as exc:  # noqa: BLE001
+                if "GROUP_ID_NOT_FOUND" in _code(exc):
+                    out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
+                    continue
+                raise OperationError(f"Cannot describe group '{gid}': {_err(exc)}") from None
+            state = _state_name(d.state)
+            coord = d.coordinator
+            out[gid] = GroupDescription(
+                gid, state, _type_name(getattr(d, "type", None)), d.partition_assignor or "",
+                BrokerInfo(coord.id, coord.host, coord.port) if coord is not None else None,
+                [GroupMember(m.member_id, m.client_id, m.host, _tps(m.assignment),
+                             m.group_instance_id) for m in d.members],
+                exists=not (state == "Dead" and not d.members))
+        consumer = [g for g, d in out.items() if d.exists and d.type != "Classic"]
+        if consumer:
+            self._overlay_consumer_protocol(out, consumer)
+        return [out[g] for g in group_ids]
+
+    def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:
+        version = self.kip.consumer_group_describe_version()
+        for gid, g in self.kip.describe_consumer_groups_v2(group_ids).items():
+            d = out[gid]
+            d.type, d.state = "Consumer", g.group_state
+            d.assignor = g.assignor_name or d.assignor
+            d.group_epoch, d.target_assignment_epoch = g.group_epoch, g.assignment_epoch
+            d.creation_time_ms = g.group_creation_time_ms if version >= 2 else None
+            d.members = [GroupMember(
+                m.member_id, m.client_id, m.client_host, _assigned(m.assignment), m.instance_id,
+                member_epoch=m.member_epoch, target_assignment=_assigned(m.target_assignment),
+                upgraded={0: False, 1: True}.get(m.member_type) if version >= 1 else None)
+                for m in g.members]
+
+    def committed_offsets(self, group_id: str,
+                          partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
+        """One OffsetFetch: the given partitions, or every partition with a commit (None)."""
+        from confluent_kafka import ConsumerGroupTopicPartitions
+
+        tps = [TopicPartition(t, p) for t, p in partitions] if partitions is not None else None
+        if tps == []:
+            return []
+        req = [ConsumerGroupTopicPartitions(group_id, tps)]
+        fut = self._admin.list_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
+        try:
+            res = fut.result(timeout=self.settings.timeout_s)
+        except Exception as exc:  # noqa: BLE001
+            if "GROUP_ID_NOT_FOUND" in _code(exc):
+                return []
+            raise OperationError(f"Cannot fetch committed offsets of group '{group_id}': {_err(exc)}") from None
+        out = []
+        for tp in res.topic_partitions:
+            if tp.error is not None and tp.error.code() != 0:
+                raise OperationError(f"Cannot fetch the committed offset of {tp.topic}-{tp.partition} "
+                                     f"for group '{group_id}': {tp.error.str()}")
+            committed = tp.offset if tp.offset >= 0 else None
+            if partitions is None and committed is None:
+                continue
+            epoch = tp.leader_epoch if tp.leader_epoch is not None and tp.leader_epoch >= 0 else None
+            out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
+        return sorted(out, key=lambda c: (c.topic, c.partition))
+
+    def alter_group_offsets(self, group_id: str,
+                            offsets: dict[tuple[str, int], int]) -> dict[tuple[str, int], str | None]:
+        """One OffsetCommit for the group; the error (or None) per partition."""
+        from confluent_kafka import ConsumerGroupTopicPartitions
+
+        req = [ConsumerGroupTopicPartitions(group_id, [TopicPartition(t, p, o) for (t, p), o in offsets.items()])]
+        fut = self._admin.alter_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
+        try:
+            res = fut.result(timeout=self.settings.timeout_s)
+        except Exception as exc:  # noqa: BLE001 - the whole request failed: every partition did
+            return {tp: _err(exc) for tp in offsets}
+        result = {tp: None for tp in offsets}
+        for tp in res.topic_partitions:
+            if tp.error is not None and tp.error.code() != 0:
+                result[(tp.topic, tp.partition)] = tp.error.str()
+        return result
+
+    def delete_groups(self, group_ids: list[str]) -> dict[str, str | None]:
+        futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self.settings.timeout_s)
+        return self._per_item(futures)
+
+    def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
+        """OffsetDelete: (group-level error or None, {(topic, partition): error or None}); an
+        error is the pair (NAME, description)."""
+        return self.kip.delete_offsets(group_id, partitions)
+
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():
@@ -172,6 +293,36 @@ class KafkaAdmin:
             except Exception as exc:  # noqa: BLE001
                 result[key] = _err(exc)
         return result
+
+
+_STATES = {"STABLE": "Stable", "EMPTY": "Empty", "DEAD": "Dead",
+           "PREPARING_REBALANCING": "PreparingRebalance", "COMPLETING_REBALANCING": "CompletingRebalance"}
+
+
+def _state_name(state) -> str:
+    return _STATES.get(getattr(state, "name", ""), "Unknown")
+
+
+def _type_name(gtype) -> str:
+    return "Consumer" if getattr(gtype, "name", "") == "CONSUMER" else "Classic"
+
+
+def _code(exc: BaseException) -> str:
+    if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "name"):
+        return exc.args[0].name()
+    return str(exc)
+
+
+def _tps(assignment) -> list[tuple[str, int]]:
+    tps = assignment.topic_partitions if assignment is not None else []
+    return sorted((tp.topic, tp.partition) for tp in tps)
+
+
+def _assigned(assignment) -> list[tuple[str, int]]:
+    """A ConsumerGroupDescribe Assignment as (topic, partition) pairs."""
+    if assignment is None:
+        return []
+    return sorted((t.topic_name, p) for t in assignment.topic_partitions for p in t.partitions)
 
 
 def _config_entry(e) -> ConfigEntry:

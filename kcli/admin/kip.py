@@ -93,3 +93,96 @@ class KipClient:
         for info in by_name.values():
             info.partitions.sort(key=lambda p: p.partition)
         return [by_name[n] for n in names if n in by_name]
+
+    # -- groups: coordinators -------------------------------------------------------------
+    def find_coordinators(self, group_ids: list[str]) -> dict[str, int]:
+        """Coordinator node id per group: one FindCoordinator (v4+ batches every key; older
+        versions take one request per group)."""
+        from kafka.errors import for_code
+
+        Req = self.proto.REQUESTS[10]
+        version = self.max_version(Req)
+        if version is None:
+            raise UnsupportedByBroker("The broker does not support FindCoordinator")
+        found: dict[str, int] = {}
+        if version >= 4:
+            resp = self.send(Req(version=version, key_type=0, coordinator_keys=list(group_ids)))
+            answers = [(c.key, c.error_code, c.node_id) for c in resp.coordinators]
+        else:
+            answers = []
+            for g in group_ids:
+                resp = self.send(Req(version=version, key=g, key_type=0) if version >= 1
+                                 else Req(version=version, key=g))
+                answers.append((g, resp.error_code, resp.node_id))
+        for key, code, node in answers:
+            if code:
+                raise OperationError(f"Cannot find the coordinator of group '{key}': "
+                                     f"{for_code(code).description}")
+            found[key] = node
+        return found
+
+    # -- KIP-1282 -------------------------------------------------------------------------
+    def consumer_group_describe_version(self) -> int | None:
+        return self.max_version(self.proto.ConsumerGroupDescribeRequest)
+
+    def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, object]:
+        """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
+        one request per coordinator. Returns the described group per id, for the groups the
+        broker knows as consumer-protocol groups (others come back with an error and are left
+        out)."""
+        Req = self.proto.ConsumerGroupDescribeRequest
+        version = self.max_version(Req)
+        if version is None or not group_ids:
+            return {}
+        by_node: dict[int, list[str]] = {}
+        for g, node in self.find_coordinators(group_ids).items():
+            by_node.setdefault(node, []).append(g)
+        out = {}
+        for node, groups in by_node.items():
+            resp = self.send(Req(version=version, group_ids=groups,
+                                 include_authorized_operations=False), node)
+            for g in resp.groups:
+                if not g.error_code:
+                    out[g.group_id] = g
+        return out
+
+    # -- KIP-1327: partition age ----------------------------------------------------------
+    def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
+        """PartitionAgeMs per partition (-1 unknown) from one Metadata v14 request."""
+        Req = self.proto.MetadataRequest
+        version = self.max_version(Req)
+        if version is None or version < 14:
+            raise UnsupportedByBroker(
+                "The broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which "
+                "--max-age needs; nothing was reset")
+        resp = self.send(Req(version=14, topics=[Req.MetadataRequestTopic(name=t) for t in topics],
+                             allow_auto_topic_creation=False,
+                             include_topic_authorized_operations=False))
+        return {(t.name, p.partition_index): p.partition_age_ms
+                for t in resp.topics for p in t.partitions}
+
+    # -- delete-offsets (OffsetDelete; no client library exposes it) ---------------------
+    def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:
+        """(group-level error or None, {(topic, partition): error or None}); an error is the
+        pair (NAME, description)."""
+        from kafka.errors import for_code
+
+        Req = self.proto.REQUESTS[47]
+        version = self.max_version(Req)
+        if version is None:
+            raise UnsupportedByBroker("The broker does not support OffsetDelete")
+        node = self.find_coordinators([group_id])[group_id]
+        topics: dict[str, list[int]] = {}
+        for t, p in partitions:
+            topics.setdefault(t, []).append(p)
+        req = Req(version=version, group_id=group_id, topics=[
+            Req.OffsetDeleteRequestTopic(name=t, partitions=[
+                Req.OffsetDeleteRequestTopic.OffsetDeleteRequestPartition(partition_index=p)
+                for p in ps]) for t, ps in topics.items()])
+        resp = self.send(req, node)
+
+        def error(code):
+            return (for_code(code).message, for_code(code).description) if code else None
+
+        per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
+        return error(resp.error_code), per

@@ -34,7 +34,7 @@ app.add_typer(apps.delete_app, name="delete")
 app.add_typer(apps.broker_app, name="broker")
 
 # Command families register themselves on the verb groups and on ``app``.
-from kcli.cli import topics, configs, offsets, broker  # noqa: E402,F401
+from kcli.cli import topics, configs, offsets, broker, groups  # noqa: E402,F401
 
 app.command("demo")(broker.demo)
 

@@ -1,0 +1,282 @@
+"""Consumer groups (kafka-consumer-groups): list filters, describe views, reset-offsets from
+selection to commit, delete groups and offsets. Talks to the cluster only through the admin
+adapter; planning is ``kcli.offsets``. Request counts do not grow with the partition count: every
+lookup is one batched call per group (OffsetFetch/OffsetCommit) or per reset (Metadata,
+ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from kcli.admin.offsets import parse_topic_spec
+from kcli.errors import OperationError, PartialFailure, UnsupportedByBroker, UsageError
+from kcli.model import GroupDescription, GroupOffsetRow, GroupPlan, PartitionPosition
+from kcli.offsets import plan as planner
+from kcli.offsets.csvfile import export_csv
+
+STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
+TYPES = ("Classic", "Consumer")
+RESETTABLE = ("Empty", "Dead")
+REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+
+TOO_OLD_FOR_START_TIME = (
+    "Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
+    "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.")
+NO_CREATION_TIME = (
+    "Cannot reset offsets using --to-start-time. The group creation time is not available for "
+    "group '{group}'. The group may have been created before KIP-1282 was enabled. Please delete "
+    "and recreate the group.")
+
+
+def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> set[str]:
+    """Comma-separated, trimmed, case-insensitive; trailing empty items dropped, blank ones invalid
+    (kafka-consumer-groups' --state / --type parsing)."""
+    items = text.split(",")
+    while items and items[-1] == "":
+        items.pop()
+    by_lower = {v.lower(): v for v in valid}
+    chosen = set()
+    for item in items:
+        v = by_lower.get(item.strip().lower())
+        if v is None:
+            raise UsageError(f"Invalid {what} list '{text}'. Valid {plural} are: {', '.join(valid)}")
+        chosen.add(v)
+    if not chosen:
+        raise UsageError(f"Invalid {what} list '{text}'. Valid {plural} are: {', '.join(valid)}")
+    return chosen
+
+
+def parse_states(text: str) -> set[str]:
+    return _parse_list(text, STATES, "state", "states")
+
+
+def parse_types(text: str) -> set[str]:
+    return _parse_list(text, TYPES, "types", "types")
+
+
+def list_groups(admin, states: set[str] | None, types: set[str] | None):
+    return [g for g in admin.list_groups()
+            if (not states or g.state in states) and (not types or g.type in types)]
+
+
+def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
+    if bool(groups) == all_groups:
+        raise UsageError("Give one or more groups, or --all-groups")
+    return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
+
+
+# -- describe ---------------------------------------------------------------------------------
+
+def describe(admin, ids: list[str]) -> list[GroupDescription]:
+    """Sorted by group id; a missing group fails the whole command (as the Java tool, 4.0+)."""
+    descs = admin.describe_groups(ids)
+    for d in descs:
+        if not d.exists:
+            raise OperationError(f"Group {d.group_id} not found.")
+    return sorted(descs, key=lambda d: d.group_id)
+
+
+def state_notice(d: GroupDescription) -> str | None:
+    """The Java tool's per-group notice (stderr), or None."""
+    if d.state == "Empty":
+        return f"Consumer group '{d.group_id}' has no active members."
+    if d.state in REBALANCING:
+        return f"Warning: Consumer group '{d.group_id}' is rebalancing."
+    return None
+
+
+def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
+    """Assigned partitions of each member (most partitions first), then committed partitions no
+    member holds; committed offsets from one OffsetFetch, log ends from one ListOffsets."""
+    committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
+    rows: list[GroupOffsetRow] = []
+    assigned: set[tuple[str, int]] = set()
+    for m in sorted(d.members, key=lambda m: -len(m.assignment)):
+        for tp in sorted(m.assignment):
+            assigned.add(tp)
+            rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
+                                       m.member_id, m.host, m.client_id))
+    for tp in sorted(set(committed) - assigned):
+        rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
+    ends = {(o.topic, o.partition): o.offset for o in
+            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
+    for r in rows:
+        c = committed.get((r.topic, r.partition))
+        if c is not None:
+            r.current, r.leader_epoch = c.offset, c.leader_epoch
+        end = ends.get((r.topic, r.partition))
+        r.log_end = end if end is not None and end >= 0 else None
+    return rows
+
+
+# -- reset-offsets ----------------------------------------------------------------------------
+
+@dataclass
+class ResetResult:
+    plans: list[GroupPlan]
+    executed: bool = False
+    rollback_file: str | None = None
+    failures: dict[tuple[str, str, int], str] = field(default_factory=dict)
+
+
+def check_resettable(descs: list[GroupDescription]) -> None:
+    refused = [d for d in descs if d.exists and d.state not in RESETTABLE]
+    if refused:
+        raise OperationError("\n".join(
+            f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
+            f"current state is {d.state}." for d in refused))
+
+
+def creation_times(admin, ids: list[str]) -> dict[str, int]:
+    """KIP-1282: each group's creation time, or the KIP's error (nothing is reset)."""
+    version = admin.kip.consumer_group_describe_version()
+    if version is None or version < 2:
+        raise UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+    described = admin.kip.describe_consumer_groups_v2(ids)
+    times = {}
+    for g in ids:
+        ms = described[g].group_creation_time_ms if g in described else -1
+        if ms is None or ms < 0:
+            raise OperationError(NO_CREATION_TIME.format(group=g))
+        times[g] = ms
+    return times
+
+
+def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
+    parsed = [parse_topic_spec(s) for s in specs]
+    leaders = admin.partition_leaders(sorted({t for t, _ in parsed}))
+    selected, missing, leaderless = set(), [], []
+    for topic, parts in parsed:
+        known = leaders.get(topic, {})
+        for p in (sorted(known) if parts is None else parts):
+            if p not in known:
+                missing.append(f"{topic}-{p}")
+            elif known[p] is None:
+                leaderless.append(f"{topic}-{p}")
+            else:
+                selected.add((topic, p))
+        if parts is None and not known:
+            missing.append(topic)
+    if missing:
+        raise OperationError(f'The partitions "{",".join(missing)}" do not exist')
+    if leaderless:
+        raise OperationError(f'The partitions "{",".join(leaderless)}" have no leader')
+    return sorted(selected)
+
+
+def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
+               scenario: planner.Scenario, now_ms: int,
+               file_offsets: dict[str, dict[tuple[str, int], int]] | None = None) -> list[GroupPlan]:
+    """Every check that can refuse the reset runs before any offset is looked up."""
+    check_resettable(admin.describe_groups(ids))
+    created = creation_times(admin, ids) if scenario.kind == planner.START_TIME else {}
+
+    if scenario.kind == planner.FILE:
+        selection = {g: sorted((file_offsets or {}).get(g, {})) for g in ids}
+        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g, sel)}
+                     for g, sel in selection.items()}
+    elif all_topics:
+        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g)} for g in ids}
+        selection = {g: sorted(c) for g, c in committed.items()}
+    else:
+        tps = _select_topics(admin, specs)
+        selection = {g: tps for g in ids}
+        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g, tps)}
+                     for g in ids}
+
+    every = sorted({tp for sel in selection.values() for tp in sel})
+    ages = admin.kip.partition_ages(sorted({t for t, _ in every})) if scenario.kind == planner.MAX_AGE else None
+    starts = _offsets(admin, every, -2)
+    ends = _offsets(admin, every, -1)
+    lookups_by_ts: dict[int, dict] = {}
+    if scenario.is_time:
+        targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
+        for ts in sorted(set(targets.values())):
+            wanted = sorted({tp for g in ids if targets[g] == ts for tp in selection[g]})
+            lookups_by_ts[ts] = {(o.topic, o.partition): (o.offset, o.timestamp_ms)
+                                 for o in admin.list_offsets(wanted, ts) if o.error is None}
+
+    plans = []
+    for g in ids:
+        positions = [PartitionPosition(t, p, committed[g].get((t, p)), starts[(t, p)], ends[(t, p)])
+                     for t, p in selection[g]]
+        lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
+        plan = planner.plan_group(g, scenario, positions, lookups=lookups, ages=ages,
+                                  file_offsets=(file_offsets or {}).get(g))
+        if scenario.kind == planner.FILE and g not in (file_offsets or {}):
+            plan.warnings.append(f"No reset plan for group {g} found")
+        plans.append(plan)
+    return plans
+
+
+def _offsets(admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
+    what = "starting" if time == -2 else "ending"
+    found = {}
+    for o in admin.list_offsets(partitions, time):
+        if o.error is not None or o.offset < 0:
+            raise OperationError(f"Error getting {what} offset of topic partition: "
+                                 f"{o.topic}-{o.partition}: {o.error or 'no offset'}")
+        found[(o.topic, o.partition)] = o.offset
+    return found
+
+
+def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
+    """The current committed offsets of the planned partitions, as a --from-file CSV (partitions
+    without a commit cannot be expressed there and are left out)."""
+    current = [GroupPlan(plan.group, [replace(p, new=p.current) for p in plan.partitions
+                                      if p.current is not None]) for plan in plans]
+    return export_csv(current, with_group)
+
+
+def execute(admin, plans: list[GroupPlan], rollback_path: str, with_group: bool) -> ResetResult:
+    """Writes the rollback file, then commits each group's plan (one OffsetCommit per group);
+    failed partitions are in ``failures`` (see ``raise_for_failures``)."""
+    with open(rollback_path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(rollback_csv(plans, with_group))
+    result = ResetResult(plans, executed=True, rollback_file=rollback_path)
+    for plan in plans:
+        if plan.partitions:
+            offsets = {(p.topic, p.partition): p.new for p in plan.partitions}
+            for (t, p), err in admin.alter_group_offsets(plan.group, offsets).items():
+                if err is not None:
+                    result.failures[(plan.group, t, p)] = err
+    return result
+
+
+def raise_for_failures(result: ResetResult) -> None:
+    """PartialFailure (exit 3) naming every failed partition; OperationError (exit 1) when no
+    partition was committed."""
+    if not result.failures:
+        return
+    total = sum(len(p.partitions) for p in result.plans)
+    n = len(result.failures)
+    detail = "; ".join(f"group '{g}' {t}-{p}: {e}" for (g, t, p), e in sorted(result.failures.items()))
+    if n == total:
+        raise OperationError(f"No offsets were committed ({n} of {total} partitions failed): {detail}")
+    raise PartialFailure(f"{n} of {total} partitions failed to commit (the others were reset): {detail}")
+
+
+# -- delete -----------------------------------------------------------------------------------
+
+def delete_offsets(admin, group: str, specs: list[str]):
+    """(group-level error or None, [(topic, partition or -1, error or None)]) sorted as the Java
+    tool sorts (by the string topic+partition); an error is (NAME, description). A group-level
+    error applies to every partition."""
+    parsed = [parse_topic_spec(s) for s in specs]
+    leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
+    partitions, rows = [], []
+    for topic, parts in parsed:
+        if parts is not None:
+            partitions += [(topic, p) for p in parts]
+        elif topic in leaders:
+            partitions += [(topic, p) for p in sorted(leaders[topic])]
+        else:
+            rows.append((topic, -1, UNKNOWN_TOPIC))
+    group_error, per = admin.delete_group_offsets(group, partitions) if partitions else (None, {})
+    rows += [(t, p, per.get((t, p)) or group_error) for t, p in partitions]
+    return group_error, sorted(rows, key=lambda r: f"{r[0]}{r[1]}")
+
+
+UNKNOWN_TOPIC = ("UNKNOWN_TOPIC_OR_PARTITION",
+                 "This server does not host this topic-partition.")

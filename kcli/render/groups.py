@@ -1,0 +1,355 @@
+"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, reference §2–3),
+tables, JSON (schemas kcli.group-list, kcli.group-offsets, kcli.group-members, kcli.group-state,
+kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
+
+from __future__ import annotations
+
+from kcli.model import GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan
+from kcli.render.output import Output, Table, json_document
+from kcli.times import format_ms, time_field
+
+MISSING = "-"
+
+
+def _v(value) -> str:
+    return MISSING if value is None else str(value)
+
+
+def _pad(value: str, width: int) -> str:
+    return value.ljust(width)
+
+
+# -- list -------------------------------------------------------------------------------------
+
+def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_type: bool) -> None:
+    if out.format == "json":
+        out.json(json_document("group-list", groups=[
+            {"group": g.group_id, "type": g.type, "state": g.state} for g in groups]))
+        return
+    if out.format == "plain":
+        if not (show_state or show_type):
+            for g in groups:
+                out.line(g.group_id)
+            return
+        width = max([15] + [len(g.group_id) for g in groups]) + 10
+        def line(gid, gtype, state):
+            text = _pad(gid, width)
+            if show_type:
+                text += " " + _pad(gtype, 20)
+            if show_state:
+                text += " " + _pad(state, 20)
+            return text
+        out.line(line("GROUP", "TYPE", "STATE"))
+        for g in groups:
+            out.line(line(g.group_id, g.type, g.state))
+        return
+    out.table(Table(["GROUP", "TYPE", "STATE"], [[g.group_id, g.type, g.state] for g in groups]))
+
+
+# -- describe --offsets -----------------------------------------------------------------------
+
+def plain_offsets(rows: list[GroupOffsetRow], verbose: bool) -> str:
+    gw = max([15] + [len(r.group) for r in rows])
+    tw = max([15] + [len(r.topic) for r in rows])
+    cw = max([15] + [len(_v(r.consumer_id)) for r in rows])
+    hw = max([15] + [len(_v(r.host)) for r in rows])
+
+    def line(cells: list[str]) -> str:
+        widths = [gw, tw, 10] + ([15] if verbose else []) + [15, 15, 15, cw, hw]
+        return " ".join(_pad(c, w) for c, w in zip(cells, widths)) + " " + cells[-1]
+
+    header = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
+        "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+    lines = [line(header)]
+    for r in rows:
+        lines.append(line([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
+                          + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host),
+                             _v(r.client_id)]))
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupOffsetRow]]],
+                   verbose: bool) -> None:
+    if out.format == "json":
+        out.json(json_document("group-offsets", groups=[{
+            "group": d.group_id, "state": d.state,
+            "totalLag": _total_lag(rows),
+            "partitions": [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
+                            "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
+                            "consumerId": r.consumer_id, "host": r.host, "clientId": r.client_id}
+                           for r in rows]} for d, rows in groups]))
+        return
+    if out.format == "plain":
+        for _, rows in groups:
+            if rows:
+                out.write(plain_offsets(rows, verbose))
+        return
+    columns = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
+        "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+    for d, rows in groups:
+        table = Table(list(columns), title=None)
+        for r in rows:
+            table.rows.append([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
+                              + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id),
+                                 _v(r.host), _v(r.client_id)])
+        if rows:
+            out.table(table)
+        if out.format == "table":
+            out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
+
+
+def _total_lag(rows: list[GroupOffsetRow]) -> int | None:
+    lags = [r.lag for r in rows if r.lag is not None]
+    return sum(lags) if lags else None
+
+
+# -- describe --members -----------------------------------------------------------------------
+
+def assignment_text(tps: list[tuple[str, int]] | None) -> str:
+    """``topic:p,p;topic2:p`` (partitions numeric, topics as strings); ``-`` when empty."""
+    if not tps:
+        return MISSING
+    by_topic: dict[str, list[int]] = {}
+    for t, p in tps:
+        by_topic.setdefault(t, []).append(p)
+    return ";".join(sorted(f"{t}:{','.join(str(p) for p in sorted(ps))}" for t, ps in by_topic.items()))
+
+
+def _member_cells(d: GroupDescription, m: GroupMember, verbose: bool, with_instance: bool,
+                  upgraded: bool) -> list[str]:
+    cells = [d.group_id, m.member_id] + ([m.group_instance_id or ""] if with_instance else []) + [
+        m.host, m.client_id, str(len(m.assignment))]
+    if verbose:
+        consumer = d.type == "Consumer"
+        cells += [_v(m.member_epoch) if consumer else MISSING, assignment_text(m.assignment),
+                  _v(d.target_assignment_epoch) if consumer else MISSING,
+                  assignment_text(m.target_assignment) if consumer else MISSING]
+        if upgraded:
+            cells.append(MISSING if m.upgraded is None else str(m.upgraded).lower())
+    return cells
+
+
+def _mixed(d: GroupDescription) -> bool:
+    return {m.upgraded for m in d.members} >= {True, False}
+
+
+def plain_members(d: GroupDescription, verbose: bool) -> str:
+    """Header line starts with a newline; every line ends with one; padded cells (§2.6)."""
+    with_instance = any(m.group_instance_id for m in d.members)
+    upgraded = verbose and _mixed(d)
+    header = ["GROUP", "CONSUMER-ID"] + (["GROUP-INSTANCE-ID"] if with_instance else []) + [
+        "HOST", "CLIENT-ID", "#PARTITIONS"]
+    if verbose:
+        header += ["CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT"]
+        if upgraded:
+            header.append("UPGRADED")
+    rows = [_member_cells(d, m, verbose, with_instance, upgraded) for m in d.members]
+    widths = [max([15, len(d.group_id)]), max([15] + [len(m.member_id) for m in d.members])]
+    if with_instance:
+        widths.append(max([17] + [len(m.group_instance_id or "") for m in d.members]))
+    widths += [max([15] + [len(m.host) for m in d.members]),
+               max([15] + [len(m.client_id) for m in d.members]), 15]
+    if verbose:
+        current, target = len(widths) + 1, len(widths) + 3      # the two assignment cells
+        widths += [15, max([20] + [len(r[current]) for r in rows]), 15,
+                   max([20] + [len(r[target]) for r in rows])]
+
+    def line(cells):
+        text = "".join(_pad(c, w) + " " for c, w in zip(cells, widths))
+        if verbose:
+            text = text[:-1]                       # the verbose format ends with the padded TA cell
+        if upgraded:
+            text += " " + cells[-1]
+        return text + "\n"
+
+    return "\n" + line(header) + "".join(line(r) for r in rows)
+
+
+def render_members(out: Output, groups: list[GroupDescription], verbose: bool) -> None:
+    if out.format == "json":
+        out.json(json_document("group-members", groups=[{
+            "group": d.group_id, "state": d.state, "type": d.type,
+            "targetAssignmentEpoch": d.target_assignment_epoch,
+            "members": [{"consumerId": m.member_id, "groupInstanceId": m.group_instance_id,
+                         "host": m.host, "clientId": m.client_id, "partitions": len(m.assignment),
+                         "memberEpoch": m.member_epoch,
+                         "assignment": [{"topic": t, "partition": p} for t, p in m.assignment],
+                         "targetAssignment": None if m.target_assignment is None else
+                         [{"topic": t, "partition": p} for t, p in m.target_assignment],
+                         "upgraded": m.upgraded} for m in d.members]} for d in groups]))
+        return
+    if out.format == "plain":
+        for d in groups:
+            out.write(plain_members(d, verbose))
+        return
+    for d in groups:
+        with_instance = any(m.group_instance_id for m in d.members)
+        upgraded = verbose and _mixed(d)
+        cols = ["GROUP", "CONSUMER-ID"] + (["GROUP-INSTANCE-ID"] if with_instance else []) + [
+            "HOST", "CLIENT-ID", "#PARTITIONS"]
+        if verbose:
+            cols += ["CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT"]
+            cols += ["UPGRADED"] if upgraded else []
+        out.table(Table(cols, [_member_cells(d, m, verbose, with_instance, upgraded) for m in d.members]))
+
+
+# -- describe --state -------------------------------------------------------------------------
+
+def _coordinator(d: GroupDescription) -> str:
+    c = d.coordinator
+    return f"{c.host}:{c.port}  ({c.node_id})" if c else MISSING
+
+
+def _state_cells(d: GroupDescription, verbose: bool) -> list[str]:
+    cells = [d.group_id, _coordinator(d), d.assignor or MISSING, d.state]
+    if verbose:
+        cells += [_v(d.group_epoch), _v(d.target_assignment_epoch)]
+    cells.append(str(len(d.members)))
+    if verbose:
+        cells.append(format_ms(d.creation_time_ms))       # KIP-1282; "-" unknown or not offered
+    return cells
+
+
+def plain_state(d: GroupDescription, verbose: bool) -> str:
+    header = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
+    header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]
+    widths = [max(15, len(d.group_id)), max(25, len(_coordinator(d))), 20, 20]
+    widths += [15, 25, 10] if verbose else []
+
+    def line(cells):
+        return "".join(_pad(c, w) + " " for c, w in zip(cells, widths)) + cells[-1]
+
+    return "\n" + line(header) + "\n" + line(_state_cells(d, verbose)) + "\n"
+
+
+def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> None:
+    if out.format == "json":
+        docs = []
+        for d in groups:
+            c = d.coordinator
+            doc = {"group": d.group_id, "type": d.type,
+                   "coordinator": None if c is None else {"id": c.node_id, "host": c.host, "port": c.port},
+                   "assignmentStrategy": d.assignor or None, "state": d.state, "members": len(d.members),
+                   "groupEpoch": d.group_epoch, "targetAssignmentEpoch": d.target_assignment_epoch}
+            ct = time_field(d.creation_time_ms)
+            doc["groupCreationTimeMs"], doc["groupCreationTime"] = ct["ms"], ct["iso"]
+            docs.append(doc)
+        out.json(json_document("group-state", groups=docs))
+        return
+    if out.format == "plain":
+        for d in groups:
+            out.write(plain_state(d, verbose))
+        return
+    cols = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
+    cols += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]
+    out.table(Table(cols, [_state_cells(d, verbose) for d in groups]))
+
+
+# -- reset-offsets ----------------------------------------------------------------------------
+
+def plain_plan(plans: list[GroupPlan]) -> str:
+    """Trunk layout (§3.3): header only when there is at least one group; final newline."""
+    if not plans:
+        return "\n"
+    rows = [p for plan in plans for p in plan.partitions]
+    gw = max([15] + [len(p.group) for p in plans])
+    tw = max([15] + [len(r.topic) for r in rows])
+    lines = [f"{_pad('GROUP', gw)} {_pad('TOPIC', tw)} {_pad('PARTITION', 10)} NEW-OFFSET"]
+    lines += [f"{_pad(r.group, gw)} {_pad(r.topic, tw)} {_pad(str(r.partition), 10)} {r.new}" for r in rows]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, with_rule: bool,
+                scenario: str, executed: bool, rollback_file: str | None) -> None:
+    rows = [p for plan in plans for p in plan.partitions]
+    if out.format == "json":
+        def item(p):
+            doc = {"topic": p.topic, "partition": p.partition, "currentOffset": p.current,
+                   "newOffset": p.new, "delta": p.delta, "logStartOffset": p.log_start,
+                   "logEndOffset": p.log_end}
+            if time_scenario:
+                ts = time_field(p.timestamp_ms)
+                doc["recordTimestampMs"], doc["recordTimestamp"] = ts["ms"], ts["iso"]
+            if with_rule:
+                doc["rule"] = p.rule
+            return doc
+        out.json(json_document("reset-plan", scenario=scenario, executed=executed,
+                               rollbackFile=rollback_file, groups=[
+                                   {"group": plan.group, "partitions": [item(p) for p in plan.partitions],
+                                    "warnings": plan.warnings} for plan in plans]))
+        return
+    if out.format == "plain":
+        out.write(plain_plan(plans))
+        return
+    cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA", "LOG-START", "LOG-END"]
+    cols += ["RECORD-TIMESTAMP"] if time_scenario else []
+    cols += ["RULE"] if with_rule else []
+    table = Table(cols)
+    for p in rows:
+        delta = p.delta
+        row = [p.group, p.topic, str(p.partition), _v(p.current), str(p.new),
+               MISSING if delta is None else f"{delta:+d}", str(p.log_start), str(p.log_end)]
+        row += [format_ms(p.timestamp_ms)] if time_scenario else []
+        row += [p.rule or ""] if with_rule else []
+        table.rows.append(row)
+    out.table(table)
+
+
+# -- delete -----------------------------------------------------------------------------------
+
+def render_delete_groups(out: Output, results: dict[str, str | None]) -> None:
+    ok = [g for g, e in results.items() if e is None]
+    failed = {g: e for g, e in results.items() if e is not None}
+    if out.format == "json":
+        out.json(json_document("group-delete", groups=[
+            {"group": g, "deleted": e is None, "error": e} for g, e in results.items()]))
+        return
+    if out.format == "table":
+        out.table(Table(["GROUP", "RESULT"], [[g, "Deleted" if e is None else f"Error: {e}"]
+                                              for g, e in results.items()]))
+        return
+    quoted = ", ".join(f"'{g}'" for g in ok)
+    if not failed:
+        out.line(f"Deletion of requested consumer groups ({quoted}) was successful.")
+        return
+    out.line("\nError: Deletion of some consumer groups failed:")
+    for g, e in failed.items():
+        out.line(f"* Group '{g}' could not be deleted due to: {e}")
+    if ok:
+        out.line(f"\nThese consumer groups were deleted successfully: {quoted}")
+
+
+_GROUP_LEVEL = ("INVALID_GROUP_ID", "GROUP_ID_NOT_FOUND", "GROUP_AUTHORIZATION_FAILED", "NON_EMPTY_GROUP")
+_PARTITION_LEVEL = ("GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "UNKNOWN_TOPIC_OR_PARTITION")
+
+
+def delete_offsets_summary(group: str, group_error, rows) -> str:
+    """The Java tool's top line (4.1+, §2.9)."""
+    name = group_error[0] if group_error else None
+    if name in _GROUP_LEVEL:
+        return f"Error: {group_error[1]}"
+    if name in _PARTITION_LEVEL or (name is None and any(e for _, _, e in rows)):
+        return "Error: Encountered some partition-level error, see the follow-up details."
+    if name:
+        return f"Error: Encountered some unknown error: {name}"
+    return f"Request succeeded for deleting offsets from group {group}."
+
+
+def render_delete_offsets(out: Output, group: str, group_error, rows) -> None:
+    if out.format == "json":
+        out.json(json_document("offset-delete", group=group,
+                               error=None if group_error is None else group_error[0], partitions=[
+                                   {"topic": t, "partition": None if p < 0 else p,
+                                    "error": None if e is None else e[0]} for t, p, e in rows]))
+        return
+    status = [(t, MISSING if p < 0 else str(p), "Successful" if e is None else f"Error: {e[1]}")
+              for t, p, e in rows]
+    summary = delete_offsets_summary(group, group_error, rows)
+    if out.format == "table":
+        out.line(summary)
+        out.table(Table(["TOPIC", "PARTITION", "STATUS"], [list(s) for s in status]))
+        return
+    out.line(summary if not summary.startswith("Error") else "\n" + summary)
+    tw = max([15] + [len(t) for t, _, _ in rows])
+    out.write("".join(f"\n{_pad(t, tw)} {_pad(p, 10)} {_pad(s, 15)}"
+                      for t, p, s in [("TOPIC", "PARTITION", "STATUS")] + status) + "\n")
