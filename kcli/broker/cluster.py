@@ -77,9 +77,9 @@ class Topic:
     configs: dict[str, str]            # overrides only
     _cluster: "Cluster" = field(default=None, repr=False)
 
-    def config(self, name: str) -> str:
-        """The effective value of a topic config."""
-        return cfg.topic_value(name, self.configs, self._cluster.broker_configs)
+    def config(self, name: str, node_id: int | None = None) -> str:
+        """The effective value of a topic config (on ``node_id``, see configs.topic_value)."""
+        return cfg.topic_value(name, self.configs, self._cluster.broker_configs, node_id)
 
 
 def validate_topic_name(name: str) -> None:

@@ -191,16 +191,20 @@ def topic_entry(name: str, overrides: dict[str, str], broker: BrokerConfigs,
     return ConfigEntry(name, found[0].value, found[0].source, False, d.type, tuple(found))
 
 
-def topic_value(name: str, overrides: dict[str, str], broker: BrokerConfigs) -> str:
+def topic_value(name: str, overrides: dict[str, str], broker: BrokerConfigs,
+                node_id: int | None = None) -> str:
+    """The effective value of a topic config on ``node_id`` (per-node dynamic broker configs
+    apply to the partitions that node leads)."""
     if name in overrides:
         return overrides[name]
-    return broker.value(TOPIC_TO_BROKER[name])
+    return broker.value(TOPIC_TO_BROKER[name], node_id)
 
 
-def timestamp_bounds(overrides: dict[str, str], broker: BrokerConfigs) -> tuple[int, int]:
+def timestamp_bounds(overrides: dict[str, str], broker: BrokerConfigs,
+                     node_id: int | None = None) -> tuple[int, int]:
     """KIP-937 (before, after) in ms; each falls back to the deprecated difference.max.ms when
     it is left at its default (Long.MAX_VALUE), as Kafka's LogConfig does."""
-    diff = int(topic_value("message.timestamp.difference.max.ms", overrides, broker))
-    before = int(topic_value("message.timestamp.before.max.ms", overrides, broker))
-    after = int(topic_value("message.timestamp.after.max.ms", overrides, broker))
+    diff = int(topic_value("message.timestamp.difference.max.ms", overrides, broker, node_id))
+    before = int(topic_value("message.timestamp.before.max.ms", overrides, broker, node_id))
+    after = int(topic_value("message.timestamp.after.max.ms", overrides, broker, node_id))
     return (before if before != LONG_MAX else diff), (after if after != LONG_MAX else diff)

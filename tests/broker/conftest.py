@@ -30,7 +30,7 @@ def wire():
     opened = []
 
     def connect(ec, node_id=1):
-        w = Wire(ec, node_id)
+        w = Wire(ec.cluster.node_address(node_id))
         opened.append(w)
         return w
     yield connect

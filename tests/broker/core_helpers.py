@@ -8,7 +8,6 @@ import socket
 import struct
 import time
 
-from kcli.broker import EmbeddedCluster
 from kcli.protocol import REQUESTS, RESPONSES
 
 
@@ -26,9 +25,8 @@ class Wire:
     """One connection to one node; ``send`` returns the decoded response (None when the broker
     closed the connection)."""
 
-    def __init__(self, ec: EmbeddedCluster, node_id: int = 1):
-        host, port = ec.cluster.node_address(node_id)
-        self.sock = socket.create_connection((host, port), timeout=10)
+    def __init__(self, address: tuple[str, int]):
+        self.sock = socket.create_connection(address, timeout=10)
         self.correlation_id = 0
 
     def send_raw(self, frame: bytes) -> bytes | None:

@@ -64,12 +64,12 @@ def _single_batch(records) -> DefaultRecordBatch:
     return batch
 
 
-def _validate_timestamps(batch: DefaultRecordBatch, topic: Topic, now: int) -> None:
+def _validate_timestamps(batch: DefaultRecordBatch, topic: Topic, now: int, node_id: int) -> None:
     """KIP-937: every record of a CreateTime batch within [now - before, now + after]."""
     if batch.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME:
         raise BrokerError(Err.INVALID_TIMESTAMP, "Invalid timestamp type in message. Producer "
                           "should not set timestamp type to LogAppendTime.")
-    before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs)
+    before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs, node_id)
     if before == LONG_MAX and after == LONG_MAX:
         return
     try:
@@ -88,24 +88,24 @@ def _validate_timestamps(batch: DefaultRecordBatch, topic: Topic, now: int) -> N
 def _append(ctx: RequestContext, topic: Topic, pd, acks: int, now: int) -> tuple[int, int, Partition]:
     """Validate and append one partition's batch: (base offset, log append time, partition)."""
     p = _leader_partition(ctx, topic, pd.index)
-    if acks == -1 and len(p.isr) < int(topic.config("min.insync.replicas")):
+    if acks == -1 and len(p.isr) < int(topic.config("min.insync.replicas", ctx.node_id)):
         raise BrokerError(Err.NOT_ENOUGH_REPLICAS, "The size of the current ISR "
                           f"{set(p.isr)} is insufficient to satisfy the min.isr requirement of "
-                          f"{topic.config('min.insync.replicas')} for partition "
+                          f"{topic.config('min.insync.replicas', ctx.node_id)} for partition "
                           f"{topic.name}-{p.index}")
     batch = _single_batch(pd.records)
-    if batch.size_in_bytes > int(topic.config("max.message.bytes")):
+    if batch.size_in_bytes > int(topic.config("max.message.bytes", ctx.node_id)):
         raise BrokerError(Err.MESSAGE_TOO_LARGE)
     if batch.is_transactional or batch.is_control_batch:
         raise BrokerError(INVALID_TXN_STATE, "Transactions are not supported by this broker")
     code, duplicate_of = p.log.check_producer(batch)
     if code:
         raise BrokerError(Err(code))
-    log_append_time = now if topic.config("message.timestamp.type") == "LogAppendTime" else None
+    log_append_time = now if topic.config("message.timestamp.type", ctx.node_id) == "LogAppendTime" else None
     if duplicate_of is not None:
         return duplicate_of, log_append_time or -1, p
     if log_append_time is None:
-        _validate_timestamps(batch, topic, now)
+        _validate_timestamps(batch, topic, now, ctx.node_id)
     base = p.log.append(pd.records, p.leader_epoch, log_append_time)
     return base, log_append_time or -1, p
 
