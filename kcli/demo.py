@@ -25,10 +25,11 @@ def _say(text: str) -> None:
 
 def _kcli(bootstrap: str, line: str) -> int:
     """Run one kcli command in this process, printing it first as an operator would type it."""
+    from kcli.cli.globals import hoist
     from kcli.cli.main import app
 
     print(f"$ kcli {line}", flush=True)
-    args = ["-b", bootstrap] + shlex.split(line)
+    args = hoist(["-b", bootstrap] + shlex.split(line))
     try:
         rv = app(args=args, prog_name="kcli", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
@@ -73,11 +74,22 @@ def _consume_all(bootstrap: str, expected: int, deadline_s: float = 20.0) -> int
     return seen
 
 
+class _DemoClock:
+    """The broker's clock: real time, plus a jump that stands for hours passing in the story."""
+
+    def __init__(self):
+        self.shift_ms = 0
+
+    def __call__(self) -> int:
+        return int(time.time() * 1000) + self.shift_ms
+
+
 def run() -> int:
     from kcli.broker import EmbeddedCluster
 
     started = time.monotonic()
-    with EmbeddedCluster(nodes=3, configs=DEMO_BROKER_CONFIG) as cluster:
+    clock = _DemoClock()
+    with EmbeddedCluster(nodes=3, configs=DEMO_BROKER_CONFIG, clock=clock) as cluster:
         b = cluster.bootstrap_servers
         print(f"Embedded 3-node KIP broker on {b} (loopback only; stopped at the end).")
         _say("A topic with traffic, and a consumer-protocol group that reads it, commits, and stops.")
@@ -86,7 +98,9 @@ def run() -> int:
         read = _consume_all(b, 30)
         print(f"(group {GROUP} consumed {read} records and left)")
 
-        _say("The topic is expanded; 10 records land on each new partition before the group is back.")
+        clock.shift_ms = 2 * 3_600_000
+        _say("Two hours later (the demo broker's clock jumps ahead), the topic is expanded and 10\n"
+             "# records land on each new partition before the group is back.")
         _kcli(b, f"alter topic {TOPIC} --partitions 6")
         _produce(b, range(3, 6), 10)
         _produce(b, range(3), 2)
@@ -99,8 +113,8 @@ def run() -> int:
         _kcli(b, f"reset-offsets --group {GROUP} --topic {TOPIC} --to-latest --dry-run")
         _say("... --to-start-time replays them from offset 0, and keeps the old partitions' position.")
         _kcli(b, f"reset-offsets --group {GROUP} --topic {TOPIC} --to-start-time --dry-run")
-        _say("... and --to-latest --max-age takes earliest only for partitions younger than 10 minutes.")
-        _kcli(b, f"reset-offsets --group {GROUP} --topic {TOPIC} --to-latest --max-age 10m --dry-run")
+        _say("... and --to-latest --max-age takes earliest only for partitions younger than 1 hour.")
+        _kcli(b, f"reset-offsets --group {GROUP} --topic {TOPIC} --to-latest --max-age 1h --dry-run")
 
         _say("KIP-734: the offset and time of the record with the highest timestamp, per partition.")
         _kcli(b, f"list-offsets --topic {TOPIC} --max-timestamp")

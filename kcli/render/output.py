@@ -43,8 +43,10 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
+            tty = hasattr(self.stdout, "isatty") and self.stdout.isatty()
+            # Off a terminal nothing is folded to 80 columns: scripts and pagers get whole cells.
             self._console = Console(file=self.stdout, no_color="NO_COLOR" in os.environ,
-                                    highlight=False, soft_wrap=True)
+                                    highlight=False, soft_wrap=True, width=None if tty else 4096)
         return self._console
 
     def write(self, text: str) -> None:
