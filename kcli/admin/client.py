@@ -9,7 +9,7 @@ from typing import Iterable
 
 from confluent_kafka import KafkaException, TopicPartition
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry as CkConfigEntry,
-                                   ConfigResource, NewPartitions, NewTopic, OffsetSpec)
+                                   ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec)
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker
@@ -325,11 +325,17 @@ def _assigned(assignment) -> list[tuple[str, int]]:
     return sorted((t.topic_name, p) for t in assignment.topic_partitions for p in t.partitions)
 
 
+def _source(value) -> str:
+    """confluent-kafka reports a config source as an int; kcli prints Kafka's name for it."""
+    try:
+        return ConfigSource(value).name
+    except ValueError:
+        return str(value)
+
+
 def _config_entry(e) -> ConfigEntry:
-    source = e.source.name if hasattr(e.source, "name") else str(e.source)
     return ConfigEntry(
-        name=e.name, value=e.value, source=source, is_default=e.is_default,
+        name=e.name, value=e.value, source=_source(e.source), is_default=e.is_default,
         is_sensitive=e.is_sensitive, read_only=e.is_read_only,
-        synonyms=[(s.name, s.value, s.source.name if hasattr(s.source, "name") else str(s.source))
-                  for s in e.synonyms.values()],
+        synonyms=[(s.name, s.value, _source(s.source)) for s in e.synonyms.values()],
     )
