@@ -178,7 +178,8 @@ def _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s):
     configured: dict[str, dict[str, Any]] = {t: {} for t in topics}
     if before_max_ms is None or after_max_ms is None:
         resources = [ConfigResource(ResourceType.TOPIC, t) for t in topics]
-        futures = _admin(conf).describe_configs(resources, request_timeout=timeout_s)
+        admin = _admin(conf)  # must outlive its futures
+        futures = admin.describe_configs(resources, request_timeout=timeout_s)
         for resource, future in futures.items():
             try:
                 configured[resource.name] = future.result(timeout=timeout_s)
@@ -213,7 +214,7 @@ def _broker_answers(conf, ranges, target_ms, timeout_s):
     from confluent_kafka import KafkaException, TopicPartition
     from confluent_kafka.admin import OffsetSpec
 
-    admin = _admin(conf)
+    admin = _admin(conf)  # must outlive its futures
 
     def ask(spec):
         requests = {TopicPartition(r.topic, r.partition): spec for r in ranges}

@@ -1,0 +1,146 @@
+"""``audit_timestamps`` against the embedded broker with crafted timestamps; every count and offset
+is worked out by hand in the comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from kcli.pipeline.audit import audit_timestamps
+from kcli.pipeline.result import AGREE, PARTIAL
+from tests.pipeline.conftest import NOW, admin, produce
+
+pytestmark = pytest.mark.spark
+
+H = 3_600_000
+TOPIC = "audit-data"
+# partition 0, offsets 0..9; reference NOW, bounds 1h each side, target NOW+15
+P0 = [0, 10, 5, 20, 20, -10, 2 * H, 30, -2 * H, 2 * H]
+#       ooo 5      ooo 30  future  ooo   past    future (= max, later offset)
+#  out of order: offsets 2, 5, 7, 8 (back 5, 30, 2h-30, 4h); max 2h first at offset 6
+#  too old: offset 8; too new: offsets 6, 9
+#  target NOW+15: first offset with ts >= NOW+15 is 3; replayed (offset >= 3, ts < NOW+15): 5, 8
+P1 = [i * 1000 for i in range(20)]   # DeleteRecords before offset 6: offsets 6..19 remain
+P3 = [-100, 100, -50]                # the partition added by expansion; offset 2 out of order
+TARGET = NOW + 15
+
+
+@pytest.fixture(scope="module")
+def data(broker):
+    from confluent_kafka import TopicPartition
+    from confluent_kafka.admin import NewPartitions
+
+    bootstrap = broker.bootstrap_servers
+    broker.create_topic(TOPIC, partitions=3)
+    produce(bootstrap, TOPIC, [(0, NOW + d, None, b"v") for d in P0]
+            + [(1, NOW + d, b"k", b"v") for d in P1])
+    client = admin(bootstrap)
+    for f in client.delete_records([TopicPartition(TOPIC, 1, 6)]).values():
+        assert f.result(timeout=30).low_watermark == 6
+    for f in client.create_partitions([NewPartitions(TOPIC, 4)]).values():
+        f.result(timeout=30)
+    produce(bootstrap, TOPIC, [(3, NOW + d, None, None) for d in P3])
+    return bootstrap
+
+
+def audit(spark, bootstrap, topics=(TOPIC,), **kw):
+    args = dict(before_max_ms=H, after_max_ms=H, reference_ms=NOW, target_ms=TARGET)
+    args.update(kw)
+    return audit_timestamps(spark, bootstrap, list(topics), **args, timeout_s=30,
+                            max_records_per_task=4)
+
+
+def fields(p, *names):
+    return tuple(getattr(p, n) for n in names)
+
+
+def test_per_partition_and_total(spark, data):
+    events = []
+    result = audit(spark, data, progress=events.append)
+    p0, p1, p2, p3 = result.partitions
+    assert [(p.topic, p.partition) for p in result.partitions] == [(TOPIC, i) for i in range(4)]
+
+    assert fields(p0, "start_offset", "end_offset", "log_start_offset", "log_end_offset",
+                  "records") == (0, 10, 0, 10, 10)
+    assert fields(p0, "min_timestamp", "max_timestamp", "max_timestamp_offset") == (
+        NOW - 2 * H, NOW + 2 * H, 6)
+    assert fields(p0, "before_max_ms", "after_max_ms", "too_old", "too_new") == (H, H, 1, 2)
+    assert fields(p0, "out_of_order", "max_out_of_order_ms") == (4, 4 * H)
+    assert fields(p0, "target_offset", "data_target_offset", "replayed", "skipped") == (
+        3, 3, 2, 0)
+    assert fields(p0, "broker_max_timestamp", "broker_max_timestamp_offset") == (
+        NOW + 2 * H, 6)
+    assert (p0.max_timestamp_check, p0.target_check) == (AGREE, AGREE)
+
+    assert fields(p1, "start_offset", "end_offset", "log_start_offset", "log_end_offset",
+                  "records") == (6, 20, 6, 20, 14)
+    assert fields(p1, "min_timestamp", "max_timestamp", "max_timestamp_offset") == (
+        NOW + 6000, NOW + 19000, 19)
+    assert fields(p1, "too_old", "too_new", "out_of_order", "max_out_of_order_ms") == (
+        0, 0, 0, None)
+    assert fields(p1, "target_offset", "data_target_offset", "replayed", "skipped") == (
+        6, 6, 0, 0)
+    assert (p1.max_timestamp_check, p1.target_check) == (AGREE, AGREE)
+
+    assert fields(p2, "start_offset", "end_offset", "records", "min_timestamp",
+                  "max_timestamp", "max_timestamp_offset", "out_of_order") == (
+        0, 0, 0, None, None, None, 0)
+    assert fields(p2, "target_offset", "data_target_offset", "replayed", "skipped") == (
+        None, None, 0, 0)
+    assert fields(p2, "broker_max_timestamp", "broker_max_timestamp_offset") == (None, None)
+    assert (p2.max_timestamp_check, p2.target_check) == (AGREE, AGREE)
+
+    assert fields(p3, "start_offset", "end_offset", "records", "min_timestamp",
+                  "max_timestamp", "max_timestamp_offset") == (0, 3, 3, NOW - 100, NOW + 100, 1)
+    assert fields(p3, "too_old", "too_new", "out_of_order", "max_out_of_order_ms") == (
+        0, 0, 1, 150)
+    assert fields(p3, "target_offset", "data_target_offset", "replayed", "skipped") == (
+        1, 1, 1, 0)
+    assert (p3.max_timestamp_check, p3.target_check) == (AGREE, AGREE)
+
+    t = result.total
+    assert fields(t, "partitions", "records", "too_old", "too_new", "out_of_order",
+                  "max_out_of_order_ms", "replayed", "skipped", "disagreements") == (
+        4, 27, 1, 2, 5, 4 * H, 3, 0, 0)
+    assert fields(t, "min_timestamp", "max_timestamp", "max_timestamp_topic",
+                  "max_timestamp_partition", "max_timestamp_offset") == (
+        NOW - 2 * H, NOW + 2 * H, TOPIC, 0, 6)
+
+    assert events and events[-1].tasks_total > 0
+    assert events[-1].tasks_done + events[-1].tasks_failed <= events[-1].tasks_total
+    assert max(e.tasks_done for e in events) > 0
+
+
+def test_partial_range_and_no_target(spark, data):
+    result = audit(spark, data, from_={TOPIC: {0: 3}}, target_ms=None)
+    assert [(p.partition, p.start_offset, p.end_offset, p.records) for p in result.partitions] \
+        == [(0, 3, 10, 7)]
+    p0 = result.partitions[0]
+    # offsets 3..9: [20, 20, -10, 2h, 30, -2h, 2h]; the running max starts afresh at offset 3
+    assert fields(p0, "out_of_order", "max_out_of_order_ms", "too_old", "too_new") == (
+        3, 4 * H, 1, 2)
+    assert p0.max_timestamp_check == PARTIAL
+    assert fields(p0, "target_check", "target_offset", "replayed", "skipped") == (
+        None, None, None, None)
+    assert result.to_json_dict()["total"]["replayed"] is None
+
+
+def test_bounds_default_to_the_topic_config_and_save(spark, broker, tmp_path):
+    import pyarrow.parquet as pq
+
+    topic = "audit-bounded"
+    broker.create_topic(topic, partitions=1, configs={
+        "message.timestamp.before.max.ms": str(H), "message.timestamp.after.max.ms": str(H)})
+    produce(broker.bootstrap_servers, topic,
+            [(0, NOW - H // 2, None, b"v"), (0, NOW, None, b"v"), (0, NOW + H // 2, None, b"v")])
+    later = audit(spark, broker.bootstrap_servers, [topic], before_max_ms=None, after_max_ms=None,
+                  reference_ms=NOW + 3 * H // 4, save_dir=str(tmp_path / "out"))
+    (p,) = later.partitions
+    # reference +45min: accepted [NOW-15min, NOW+105min]: NOW-30min is too old
+    assert fields(p, "before_max_ms", "after_max_ms", "too_old", "too_new") == (H, H, 1, 0)
+    earlier = audit(spark, broker.bootstrap_servers, [topic], before_max_ms=None,
+                    after_max_ms=None, reference_ms=NOW - 3 * H // 4)
+    # reference -45min: accepted [NOW-105min, NOW+15min]: NOW+30min is too new
+    assert fields(earlier.partitions[0], "too_old", "too_new") == (0, 1)
+
+    saved = pq.read_table(tmp_path / "out").to_pylist()
+    assert saved == [dict(p.__dict__)]

@@ -1,0 +1,100 @@
+"""The kcli-kafka data source against the embedded broker: exact ranges, splitting, columns."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.pipeline.conftest import NOW, admin, produce
+
+pytestmark = pytest.mark.spark
+
+TOPIC = "source-data"
+# partition 0: 100 records, partition 1: 37, partition 2: none
+P0 = [(0, NOW + (i * 7919) % 1000 - 500, None if i % 10 == 0 else b"k%d" % i, b"v" * i)
+      for i in range(100)]
+P1 = [(1, NOW + i, b"key", None if i % 3 == 0 else b"x") for i in range(37)]
+
+
+@pytest.fixture(scope="module")
+def data(broker):
+    broker.create_topic(TOPIC, partitions=3)
+    produce(broker.bootstrap_servers, TOPIC, P0 + P1)
+    return broker.bootstrap_servers
+
+
+def read(spark, bootstrap, **options):
+    reader = spark.read.format("kcli-kafka").option("kafka.bootstrap.servers", bootstrap)
+    return reader.options(**{"topics": TOPIC, **options}).load()
+
+
+def expected_rows(records, partition):
+    return [
+        (TOPIC, partition, offset, ts, 0, -1 if key is None else len(key),
+         -1 if value is None else len(value))
+        for offset, (_, ts, key, value) in enumerate(records)
+    ]
+
+
+def test_split_into_many_tasks_returns_each_record_once(spark, data):
+    df = read(spark, data, maxRecordsPerTask="7")
+    assert df.rdd.getNumPartitions() == 15 + 6      # ceil(100/7) + ceil(37/7); none for p2
+    rows = [tuple(r) for r in df.collect()]
+    assert len(rows) == 137
+    assert sorted(rows, key=lambda r: (r[1], r[2])) == (
+        expected_rows(P0, 0) + expected_rows(P1, 1))
+
+
+def test_key_and_value_only_on_request(spark, data):
+    assert read(spark, data).columns == [
+        "topic", "partition", "offset", "timestamp", "timestampType", "keySize", "valueSize"]
+    df = read(spark, data, columns="offset,key,value", maxRecordsPerTask="10",
+              startingOffsets=json.dumps({TOPIC: {"1": 0}}))
+    assert df.columns == ["offset", "key", "value"]
+    got = sorted(tuple(r) for r in df.collect())
+    assert got == [(i, b"key", None if i % 3 == 0 else b"x") for i in range(37)]
+
+
+def test_schema_given_by_the_caller_selects_columns(spark, data):
+    df = (spark.read.format("kcli-kafka").schema("partition int, offset bigint")
+          .option("kafka.bootstrap.servers", data).option("topics", TOPIC).load())
+    assert sorted(tuple(r) for r in df.collect()) == (
+        [(0, i) for i in range(100)] + [(1, i) for i in range(37)])
+
+
+def test_offset_json_range(spark, data):
+    df = read(spark, data, columns="partition,offset", maxRecordsPerTask="4",
+              startingOffsets=json.dumps({TOPIC: {"0": 10, "1": -2}}),
+              endingOffsets=json.dumps({TOPIC: {"0": 23, "1": 5}}))
+    assert sorted(tuple(r) for r in df.collect()) == (
+        [(0, i) for i in range(10, 23)] + [(1, i) for i in range(5)])
+
+
+def test_timestamp_range(spark, data):
+    def first_at(records, ts):
+        return next((i for i, r in enumerate(records) if r[1] >= ts), len(records))
+
+    df = read(spark, data, columns="partition,offset", startingTimestamp=str(NOW + 5),
+              endingTimestamp=str(NOW + 9))
+    expected = []
+    for partition, records in ((0, P0), (1, P1)):
+        start, end = first_at(records, NOW + 5), first_at(records, NOW + 9)
+        expected += [(partition, i) for i in range(start, max(start, end))]
+    assert (1, 5) in expected and (1, 9) not in expected
+    assert sorted(tuple(r) for r in df.collect()) == expected
+
+
+def test_start_after_delete_records(spark, broker):
+    from confluent_kafka import TopicPartition
+
+    topic = "source-deleted"
+    broker.create_topic(topic, partitions=1)
+    produce(broker.bootstrap_servers, topic, [(0, NOW + i, None, b"v") for i in range(30)])
+    client = admin(broker.bootstrap_servers)   # kept alive until its futures complete
+    for f in client.delete_records([TopicPartition(topic, 0, 12)]).values():
+        assert f.result(timeout=30).low_watermark == 12
+    df = (spark.read.format("kcli-kafka").option("kafka.bootstrap.servers", broker.bootstrap_servers)
+          .option("topics", topic).option("columns", "offset").option("maxRecordsPerTask", "5")
+          .load())
+    assert sorted(r.offset for r in df.collect()) == list(range(12, 30))
