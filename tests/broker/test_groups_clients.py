@@ -158,3 +158,20 @@ def test_admin_operations_on_both_group_types():
 
 def _states(admin) -> set:
     return {(g.group_id, g.state) for g in admin.list_consumer_groups().result(15).valid}
+
+
+@pytest.mark.parametrize("protocol", ["classic-range", "consumer"])
+def test_static_member_restarts_and_resumes_from_its_commits(protocol):
+    with fast_cluster(1) as ec:
+        ec.create_topic("static", 2)
+        produce(ec, "static", 10, 2, "before")
+        first = consumer(ec, "g-static", protocol, **{"group.instance.id": "instance-1"})
+        first.subscribe(["static"])
+        assert len(consume([first], 10)[0]) == 10
+        first.close()
+        second = consumer(ec, "g-static", protocol, **{"group.instance.id": "instance-1"})
+        second.subscribe(["static"])
+        produce(ec, "static", 4, 2, "after")
+        received = consume([second], 4)[0]
+        assert sorted(v for _, _, _, v in received) == [f"after-{i}".encode() for i in range(4)]
+        second.close()
