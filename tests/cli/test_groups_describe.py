@@ -1,0 +1,76 @@
+"""list/describe/delete groups and delete-offsets through the real entry point, groups made by
+real consumers of both protocols (reference §2.3–2.9, §7.2–7.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.broker.groups_fixtures import consume, fast_cluster
+from tests.cli.conftest import run_kcli
+from tests.cli.test_groups_reset import consumer, consume_and_commit, produce
+
+
+@pytest.fixture(scope="module")
+def ec():
+    with fast_cluster(1) as c:
+        c.create_topic("d", 2)
+        for p in (0, 1):
+            produce(c.bootstrap_servers, "d", p, 5, "r")
+        yield c
+
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_describe_views_of_a_stable_then_empty_group(ec, protocol):
+    b, group = ec.bootstrap_servers, f"desc-{protocol}"
+    c = consumer(b, group, protocol)
+    c.subscribe(["d"])
+    consume([c], 10)
+    c.commit(asynchronous=False)
+    try:
+        r = run_kcli(b, "describe", "groups", group, "-o", "plain")
+        assert r.code == 0 and r.err == ""
+        lines = r.out.splitlines()
+        assert lines[0] == "" and lines[1].split()[:6] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
+                                                          "LOG-END-OFFSET", "LAG"]
+        assert [l.split()[:6] for l in lines[2:]] == [[group, "d", str(p), "5", "5", "0"] for p in (0, 1)]
+        assert all(l.split()[7] == "/127.0.0.1" for l in lines[2:])
+        r = run_kcli(b, "describe", "groups", group, "--members", "--verbose", "-o", "plain")
+        row = r.out.splitlines()[2].split()
+        assert row[4:] == (["2", "-", "d:0,1", "-", "-"] if protocol == "classic" else ["2", row[5], "d:0,1", row[7], "d:0,1"])
+        r = run_kcli(b, "describe", "groups", group, "--state", "--verbose", "-o", "plain")
+        header, row = r.out.splitlines()[1:]
+        assert header.split()[-2:] == ["#MEMBERS", "GROUP-CREATION-TIME"]
+        assert row.split()[4] == "Stable" and row.split()[-2] == "1"
+        assert (row.split()[-1] == "-") == (protocol == "classic")
+        r = run_kcli(b, "reset-offsets", "-g", group, "--all-topics", "--to-earliest", "--execute")
+        assert r.code == 1 and "is inactive, but the current state is Stable." in r.err
+    finally:
+        c.close()
+    r = run_kcli(b, "describe", "groups", group, "-o", "plain")
+    assert r.code == 0 and f"Consumer group '{group}' has no active members." in r.err
+    assert [l.split()[6:] for l in r.out.splitlines()[2:]] == [["-", "-", "-"]] * 2
+    r = run_kcli(b, "list", "groups", "--state", "empty", "-o", "plain")
+    assert group in [l.split()[0] for l in r.out.splitlines()[1:]]
+
+
+def test_missing_group_and_bad_input(ec):
+    b = ec.bootstrap_servers
+    r = run_kcli(b, "describe", "groups", "missing.group", "--state")
+    assert (r.code, r.err) == (1, "Error: Group missing.group not found.\n")
+    r = run_kcli(b, "list", "groups", "--type", "share")
+    assert (r.code, r.err) == (2, "Error: Invalid types list 'share'. Valid types are: Classic, Consumer\n")
+
+
+def test_delete_offsets_and_groups(ec):
+    b = ec.bootstrap_servers
+    consume_and_commit(b, "del-g", ["d"], 10)
+    r = run_kcli(b, "delete-offsets", "-g", "del-g", "-t", "d:0", "-o", "plain")
+    assert r.code == 0
+    assert r.out.startswith("Request succeeded for deleting offsets from group del-g.\n")
+    assert "\nd               0          Successful     " in r.out
+    r = run_kcli(b, "delete-offsets", "-g", "nope-group", "-t", "d", "-o", "plain")
+    assert r.code == 1 and "Error: The group id does not exist." in r.out
+    r = run_kcli(b, "delete", "groups", "del-g", "-o", "plain")
+    assert (r.code, r.out) == (0, "Deletion of requested consumer groups ('del-g') was successful.\n")
+    r = run_kcli(b, "delete", "groups", "del-g", "-o", "plain")
+    assert r.code == 1 and "* Group 'del-g' could not be deleted due to:" in r.out

@@ -1,0 +1,327 @@
+"""reset-offsets through the real entry point against the embedded broker, with groups made by
+real confluent-kafka consumers: the partition-expansion story (KIP-1282 --to-start-time, KIP-1327
+--max-age), the degraded paths, reference §7.1 scenarios, CSV round trip, active-group refusal and
+request counts that do not grow with the partition count."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewPartitions
+
+from kcli.admin.groups import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
+from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator, wait_until
+from tests.cli.conftest import run_kcli
+
+PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
+                        "heartbeat.interval.ms": 300},
+            "consumer": {"group.protocol": "consumer"}}
+
+
+def produce(b, topic, partition, n, tag, ts=None):
+    p = Producer({"bootstrap.servers": b, "linger.ms": 0})
+    for i in range(n):
+        kw = {"timestamp": ts} if ts is not None else {}
+        p.produce(topic, f"{tag}-{i}".encode(), partition=partition, **kw)
+    assert p.flush(10) == 0
+
+
+def consumer(b, group, protocol, reset="earliest"):
+    return Consumer({"bootstrap.servers": b, "group.id": group, "auto.offset.reset": reset,
+                     "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500,
+                     **PROTOCOL[protocol]})
+
+
+def consume_and_commit(b, group, topics, expected, protocol="classic"):
+    """A real consumer of the group reads ``expected`` records, commits and leaves."""
+    c = consumer(b, group, protocol)
+    c.subscribe(topics)
+    got = consume([c], expected)[0]
+    assert len(got) == expected
+    c.commit(asynchronous=False)
+    c.close()
+    return got
+
+
+def committed(b, group) -> dict:
+    admin = AdminClient({"bootstrap.servers": b})
+    res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
+    return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}
+
+
+def plan(r) -> dict:
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    return {(g["group"], p["topic"], p["partition"]): p for g in doc["groups"] for p in g["partitions"]}
+
+
+def new_offsets(r) -> dict:
+    return {k: v["newOffset"] for k, v in plan(r).items()}
+
+
+# -- the partition-expansion story ------------------------------------------------------------
+
+def test_partition_expansion_story():
+    hour = 3_600_000
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        now = int(time.time() * 1000)
+        ec.create_topic("story", 2, creation_time_ms=now - 2 * hour)      # an old topic
+        for p in (0, 1):
+            produce(b, "story", p, 5, f"old{p}", ts=now - hour)             # history before the group
+
+        # A consumer-protocol group starts at latest, reads what comes after it, and stops.
+        c = consumer(b, "story-g", "consumer", reset="latest")
+        c.subscribe(["story"])
+        wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == 2, what="assignment")
+        deadline = time.monotonic() + 1.5             # its reset to latest: one ListOffsets away
+        while time.monotonic() < deadline:
+            assert c.poll(0.1) is None
+        time.sleep(0.05)
+        for p in (0, 1):
+            produce(b, "story", p, 3, f"new{p}")
+        assert len(consume([c], 6)[0]) == 6
+        c.commit(asynchronous=False)
+        c.close()
+
+        # Partitions are added and written to before the group catches up.
+        admin = AdminClient({"bootstrap.servers": b})
+        admin.create_partitions([NewPartitions("story", 4)])["story"].result(10)
+        for p in (2, 3):
+            produce(b, "story", p, 4, f"exp{p}")
+
+        start = plan(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "-o", "json"))
+        assert {k[2]: v["newOffset"] for k, v in start.items()} == {0: 5, 1: 5, 2: 0, 3: 0}
+        assert start[("story-g", "story", 2)]["currentOffset"] is None
+        assert all(v["recordTimestampMs"] is not None for v in start.values())
+
+        latest = new_offsets(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-latest", "-o", "json"))
+        assert {k[2]: v for k, v in latest.items()} == {0: 8, 1: 8, 2: 4, 3: 4}   # skips exp records
+
+        aged = plan(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-latest",
+                             "--max-age", "1m", "-o", "json"))
+        assert {k[2]: (v["newOffset"], v["rule"].split(" ")[0]) for k, v in aged.items()} == {
+            0: (8, "latest"), 1: (8, "latest"), 2: (0, "earliest"), 3: (0, "earliest")}
+        assert aged[("story-g", "story", 0)]["rule"].startswith("latest (cold, age 2h")
+
+        r = run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "--execute",
+                     "--rollback-file", "/dev/null")
+        assert r.code == 0, r.err
+        assert committed(b, "story-g") == {("story", 0): 5, ("story", 1): 5, ("story", 2): 0, ("story", 3): 0}
+
+        # Record by record: the group now reads everything produced since it started, nothing older.
+        c = consumer(b, "story-g", "consumer")
+        c.subscribe(["story"])
+        got = sorted((p, o, v.decode()) for _, p, o, v in consume([c], 14)[0])
+        c.close()
+        assert got == ([(p, 5 + i, f"new{p}-{i}") for p in (0, 1) for i in range(3)]
+                       + [(p, i, f"exp{p}-{i}") for p in (2, 3) for i in range(4)])
+
+
+# -- degraded paths ---------------------------------------------------------------------------
+
+def test_to_start_time_and_max_age_on_a_broker_posing_as_4_1():
+    with fast_cluster(1, pose_as="4.1") as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t41", 2)
+        produce(b, "t41", 0, 10, "r")
+        consume_and_commit(b, "g41", ["t41"], 10)
+        before = committed(b, "g41")
+        r = run_kcli(b, "reset-offsets", "-g", "g41", "-t", "t41", "--to-start-time", "--execute")
+        assert (r.code, r.err) == (1, f"Error: {TOO_OLD_FOR_START_TIME}\n")
+        assert r.out == ""
+        r = run_kcli(b, "reset-offsets", "-g", "g41", "-t", "t41", "--to-latest", "--max-age", "1h", "--execute")
+        assert r.code == 1 and "Metadata v14" in r.err
+        assert committed(b, "g41") == before == {("t41", 0): 10}
+        r = run_kcli(b, "describe", "groups", "g41", "--state", "--verbose", "-o", "plain")
+        assert r.code == 0 and r.out.splitlines()[2].split()[-1] == "-"
+
+
+def test_to_start_time_with_unknown_group_creation_time():
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("tl", 1)
+        produce(b, "tl", 0, 10, "r")
+        on_coordinator(ec, lambda co: co.create_consumer_group("legacy", creation_time_ms=-1))
+        consume_and_commit(b, "legacy", ["tl"], 10, protocol="consumer")
+        assert committed(b, "legacy") == {("tl", 0): 10}
+        r = run_kcli(b, "reset-offsets", "-g", "legacy", "--all-topics", "--to-start-time", "--execute")
+        assert (r.code, r.err) == (1, "Error: " + NO_CREATION_TIME.format(group="legacy") + "\n")
+        assert "The group creation time is not available for group 'legacy'" in r.err
+        assert committed(b, "legacy") == {("tl", 0): 10}
+        r = run_kcli(b, "describe", "groups", "legacy", "--state", "--verbose", "-o", "plain")
+        assert r.out.splitlines()[2].split()[-1] == "-"
+
+
+# -- reference §7.1 ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ec():
+    with fast_cluster(1) as c:
+        b = c.bootstrap_servers
+        c.create_topic("t", 1)
+        c.create_topic("t2p", 2)
+        c.create_topic("u2p", 2)
+        c.create_topic("empty", 1)
+        produce(b, "t", 0, 50, "a")
+        c.checkpoint = int(time.time() * 1000)
+        time.sleep(0.05)
+        produce(b, "t", 0, 50, "b")
+        for p in (0, 1):
+            produce(b, "t2p", p, 10, "x")
+            produce(b, "u2p", p, 10, "y")
+        consume_and_commit(b, "g1", ["t"], 100)
+        consume_and_commit(b, "g2", ["t"], 100, protocol="consumer")
+        consume_and_commit(b, "g3", ["t2p", "u2p"], 40)
+        yield c
+
+
+def reset(ec, *args):
+    return run_kcli(ec.bootstrap_servers, "reset-offsets", *args, "-o", "json")
+
+
+def test_missing_group_all_topics_plans_nothing(ec):
+    assert plan(reset(ec, "-g", "missing.group", "--all-topics", "--to-current", "--execute",
+                      "--rollback-file", "/dev/null")) == {}
+    assert committed(ec.bootstrap_servers, "missing.group") == {}
+
+
+def test_to_offset_dry_run_by_default_then_execute(ec):
+    b = ec.bootstrap_servers
+    for extra in ([], ["--dry-run"]):
+        assert new_offsets(reset(ec, "-g", "new.group", "-t", "t", "--to-offset", "50", *extra)) == {
+            ("new.group", "t", 0): 50}
+        assert committed(b, "new.group") == {}
+    assert new_offsets(reset(ec, "-g", "new.group", "-t", "t", "--to-offset", "50", "--execute",
+                             "--rollback-file", "/dev/null"))
+    assert committed(b, "new.group") == {("t", 0): 50}
+
+
+def test_several_groups_and_all_groups(ec):
+    got = new_offsets(reset(ec, "-g", "g1", "-g", "g2", "-t", "t", "--to-offset", "50"))
+    assert got == {("g1", "t", 0): 50, ("g2", "t", 0): 50}
+    got = new_offsets(reset(ec, "--all-groups", "-t", "t", "--to-offset", "50"))
+    assert {k for k, v in got.items() if v == 50} >= {("g1", "t", 0), ("g2", "t", 0), ("g3", "t", 0)}
+    got = new_offsets(reset(ec, "-g", "g3", "--all-topics", "--to-offset", "3"))
+    assert got == {("g3", t, p): 3 for t in ("t2p", "u2p") for p in (0, 1)}
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["--to-earliest"], 0),
+    (["--to-latest"], 100),
+    (["--to-current"], 100),
+    (["--to-offset", "1"], 1),
+    (["--shift-by", "-50"], 50),
+    (["--shift-by", "-150"], 0),
+    (["--shift-by", "150"], 100),
+    (["--by-duration", "PT1H"], 0),
+    (["--by-duration", "PT0S"], 100),
+    (["--to-datetime", "2000-01-01T00:00:00.000"], 0),
+])
+def test_scenarios_on_one_partition(ec, args, expected):
+    assert new_offsets(reset(ec, "-g", "g1", "-t", "t", *args)) == {("g1", "t", 0): expected}
+
+
+def test_to_datetime_at_checkpoint_and_empty_topic(ec):
+    r = reset(ec, "-g", "g1", "-t", "t", "--to-datetime", str(ec.checkpoint))
+    assert plan(r)[("g1", "t", 0)]["newOffset"] == 50
+    r = reset(ec, "-g", "new.empty", "-t", "empty", "--by-duration", "PT1M")
+    assert new_offsets(r) == {("new.empty", "empty", 0): 0}
+    assert "Partition 0 from topic empty is empty. Falling back to latest known offset." in r.err
+
+
+def test_clamping_warns(ec):
+    r = reset(ec, "-g", "g1", "-t", "t", "--to-offset", "500")
+    assert new_offsets(r) == {("g1", "t", 0): 100}
+    assert ("New offset (500) is higher than latest offset for topic partition t-0. "
+            "Value will be set to 100") in r.err
+
+
+def test_partition_scopes(ec):
+    assert new_offsets(reset(ec, "-g", "g3", "-t", "t2p:1", "--to-earliest")) == {("g3", "t2p", 1): 0}
+    got = new_offsets(reset(ec, "-g", "g3", "-t", "t2p:1", "-t", "u2p:1", "--to-earliest"))
+    assert got == {("g3", "t2p", 1): 0, ("g3", "u2p", 1): 0}
+    r = run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", "g3", "-t", "t:2,3", "--to-earliest")
+    assert (r.code, r.err) == (1, 'Error: The partitions "t-2,t-3" do not exist\n')
+
+
+def test_shift_by_without_commit_is_usage_error(ec):
+    r = reset(ec, "-g", "nocommit", "-t", "t", "--shift-by", "1")
+    assert r.code == 2 and "Cannot shift offset for partition t-0 since there is no current committed offset" in r.err
+
+
+def test_csv_round_trip_single_and_multi_group(ec, tmp_path):
+    b = ec.bootstrap_servers
+    r = run_kcli(b, "reset-offsets", "-g", "g3", "-t", "t2p", "--to-offset", "2", "--export")
+    assert r.out == "t2p,0,2\nt2p,1,2\n\n"
+    (tmp_path / "one.csv").write_text(r.out)
+    assert new_offsets(reset(ec, "-g", "g3", "--from-file", str(tmp_path / "one.csv"))) == {
+        ("g3", "t2p", 0): 2, ("g3", "t2p", 1): 2}
+    r = run_kcli(b, "reset-offsets", "-g", "g1", "-g", "g2", "-t", "t", "--to-offset", "7", "--export")
+    assert r.out == "g1,t,0,7\ng2,t,0,7\n\n"
+    (tmp_path / "multi.csv").write_text(r.out)
+    assert new_offsets(reset(ec, "-g", "g1", "-g", "g2", "--from-file", str(tmp_path / "multi.csv"))) == {
+        ("g1", "t", 0): 7, ("g2", "t", 0): 7}
+    assert new_offsets(reset(ec, "-g", "g1", "--from-file", str(tmp_path / "multi.csv"))) == {("g1", "t", 0): 7}
+
+
+def test_execute_writes_rollback_file_first(ec, tmp_path):
+    b = ec.bootstrap_servers
+    consume_and_commit(b, "rb", ["t"], 100)
+    path = tmp_path / "rollback.csv"
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "-t", "t", "--to-offset", "10", "--execute",
+                 "--rollback-file", str(path))
+    assert r.code == 0 and str(path) in r.err
+    assert path.read_text() == "t,0,100\n"
+    assert committed(b, "rb") == {("t", 0): 10}
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute",
+                 "--rollback-file", str(tmp_path / "second.csv"))
+    assert r.code == 0 and committed(b, "rb") == {("t", 0): 100}
+
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_active_group_is_refused(ec, protocol):
+    b = ec.bootstrap_servers
+    group = f"active-{protocol}"
+    c = consumer(b, group, protocol)
+    c.subscribe(["t"])
+    consume([c], 100)
+    c.commit(asynchronous=False)
+    try:
+        r = run_kcli(b, "reset-offsets", "-g", group, "-t", "t", "--to-earliest", "--execute")
+        assert r.code == 1
+        assert r.err == (f"Error: Assignments can only be reset if the group '{group}' is inactive, "
+                         "but the current state is Stable.\n")
+        assert committed(b, group) == {("t", 0): 100}
+    finally:
+        c.close()
+
+
+# -- requests do not grow with partitions -----------------------------------------------------
+
+def _requests(ec, *args) -> dict:
+    before = ec.request_counts()[1]
+    r = run_kcli(ec.bootstrap_servers, *args)
+    assert r.code == 0, r.err
+    after = ec.request_counts()[1]
+    return {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+
+
+def test_request_count_is_independent_of_partition_count(tmp_path):
+    with fast_cluster(1) as ec:
+        counts = {}
+        for n in (4, 64):
+            ec.create_topic(f"wide{n}", n)
+            args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", "--to-datetime", "2000-01-01T00:00:00.000",
+                    "--execute", "--rollback-file", str(tmp_path / f"{n}.csv")]
+            _requests(ec, *args)                       # first run creates the group's commits
+            counts[n] = _requests(ec, *args)
+        # librdkafka looks coordinators up again on its own timing: bounded, not per partition
+        lookups = [counts[n].pop("FindCoordinator", 0) for n in (4, 64)]
+        assert max(lookups) <= 3
+        assert counts[4] == counts[64]
+        assert counts[64]["OffsetCommit"] == 1 and counts[64]["OffsetFetch"] == 1
+        assert counts[64]["ListOffsets"] <= 3                # log start, log end, the time lookup
