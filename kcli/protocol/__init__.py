@@ -98,7 +98,14 @@ def _collect():
     return requests, responses
 
 
-REQUESTS, RESPONSES = _collect()
+def __getattr__(name):
+    """REQUESTS and RESPONSES are built on first use: walking every kafka-python message module
+    is the broker's need, not a client command's (it costs start-up time)."""
+    if name in ("REQUESTS", "RESPONSES"):
+        requests, responses = _collect()
+        globals().update(REQUESTS=requests, RESPONSES=responses)
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ApiMessage", "REQUESTS", "RESPONSES",
