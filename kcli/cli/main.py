@@ -12,7 +12,8 @@ from typer._click.globals import get_current_context
 import typer
 
 from kcli import __version__
-from kcli.admin.settings import DEFAULT_BOOTSTRAP, ClientSettings, read_properties
+from kcli.admin.settings import (DEFAULT_BOOTSTRAP, ClientSettings, read_properties, redact_text,
+                                 secret_values)
 from kcli.cli import apps
 from kcli.cli.context import state
 from kcli.cli.globals import hoist
@@ -37,6 +38,7 @@ app.add_typer(apps.broker_app, name="broker")
 from kcli.cli import topics, configs, offsets, broker, groups  # noqa: E402,F401
 
 app.command("demo")(broker.demo)
+from kcli.cli import audit  # noqa: E402,F401
 
 
 def _version(value: bool):
@@ -55,6 +57,10 @@ def root(
     output: str = typer.Option("table", "--output", "-o", help="table, plain (Kafka tools' layout), json or csv."),
     timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command: 30s, 500ms, PT1M; a bare number is seconds."),
     verbose: bool = typer.Option(False, "--verbose", help="More detail (extra columns, error detail; never secrets)."),
+    profile: Optional[str] = typer.Option(
+        None, "--profile", envvar="KCLI_PROFILE",
+        help="A named cluster from $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml); "
+             "-b, KCLI_BOOTSTRAP_SERVER and --command-config override it key by key."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ):
     st = state()
@@ -67,13 +73,29 @@ def root(
         raise UsageError(f"--timeout: {exc}") from None
     if timeout_ms <= 0:
         raise UsageError("--timeout must be positive")
-    props = read_properties(command_config) if command_config else {}
-    st.settings = ClientSettings(bootstrap_server or DEFAULT_BOOTSTRAP, props, timeout_ms)
+    from kcli import profiles
+
+    chosen = profiles.load_profile(profile)
+    _SECRETS[:] = secret_values(chosen.properties) if chosen else []
+    cmd_props = read_properties(command_config) if command_config else {}
+    _SECRETS[:] = sorted(set(_SECRETS) | set(secret_values(cmd_props)), key=len, reverse=True)
+    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
+    st.settings = ClientSettings(servers, props, timeout_ms)
     st.verbose = verbose
     get_current_context().call_on_close(st.close)
 
 
+# Secret property values of this invocation (profile and --command-config): no message kcli prints
+# may contain one, whatever exception it was built from.
+_SECRETS: list[str] = []
+
+
+def _report(fmt: str, message: str, exit_code: int) -> None:
+    Output(fmt).error(redact_text(message, _SECRETS), exit_code)
+
+
 def main(argv: list[str] | None = None) -> None:
+    _SECRETS.clear()
     args = hoist(list(sys.argv[1:] if argv is None else argv))
     fmt = "json" if any(a in ("-o", "--output") and i + 1 < len(args) and args[i + 1] == "json"
                         or a == "--output=json" for i, a in enumerate(args)) else "table"
@@ -84,15 +106,15 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Exit as exc:
         code = exc.exit_code
     except click_exc.NoArgsIsHelpError as exc:
-        sys.stdout.write(exc.format_message().rstrip() + "\n")
+        sys.stdout.write(redact_text(exc.format_message().rstrip(), _SECRETS) + "\n")
         code = EXIT_USAGE
     except click_exc.UsageError as exc:
-        Output(fmt).error(exc.format_message().strip().splitlines()[-1], EXIT_USAGE)
+        _report(fmt, exc.format_message().strip().splitlines()[-1], EXIT_USAGE)
         code = EXIT_USAGE
     except typer.Abort:
         code = 130
     except KcliError as exc:
-        Output(fmt).error(exc.message, exc.exit_code)
+        _report(fmt, exc.message, exc.exit_code)
         code = exc.exit_code
     except KeyboardInterrupt:
         code = 130
@@ -101,8 +123,8 @@ def main(argv: list[str] | None = None) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
         verbose = "--verbose" in args
-        Output(fmt).error(f"{type(exc).__name__}: {exc}" if verbose else str(exc) or type(exc).__name__,
-                          EXIT_FAILED)
+        _report(fmt, f"{type(exc).__name__}: {exc}" if verbose else str(exc) or type(exc).__name__,
+                EXIT_FAILED)
         code = EXIT_FAILED
     sys.stdout.flush()
     sys.exit(code)

@@ -1,0 +1,80 @@
+"""kcli audit timestamps: what timestamp-based operations will meet in the data (Spark)."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from kcli.cli.context import out, state
+from kcli.cli.main import app
+from kcli.errors import UsageError
+from kcli.render.audit import render_audit
+from kcli.times import TimeParseError, parse_datetime_ms
+
+audit_app = typer.Typer(help="Scan topic data on Spark (local by default, a cluster via --master).",
+                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app.add_typer(audit_app, name="audit")
+
+
+def _position(text: str, ends: tuple[str, ...]) -> object:
+    if text in ends or text.lstrip().startswith("{"):
+        return text
+    try:
+        return parse_datetime_ms(text)
+    except TimeParseError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _time(text: str | None, flag: str) -> int | None:
+    if text is None or text == "now":
+        return None
+    try:
+        return parse_datetime_ms(text)
+    except TimeParseError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
+@audit_app.command("timestamps")
+def timestamps(
+    topic: List[str] = typer.Option(..., "--topic", "-t", help="Topic to scan (repeatable)."),
+    from_: str = typer.Option("earliest", "--from", help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),
+    to: str = typer.Option("latest", "--to", help="latest, a datetime/epoch ms, or offsets as JSON."),
+    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", help="KIP-937 past bound (default: the topic's config)."),
+    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", help="KIP-937 future bound (default: the topic's config)."),
+    reference: str = typer.Option("now", "--reference", help="The broker time the KIP-937 bounds are measured from."),
+    target: Optional[str] = typer.Option(None, "--target", help="A reset target time: what would a reset to it replay or skip."),
+    group: Optional[str] = typer.Option(None, "--group", help="Use the group's creation time (KIP-1282) as the target."),
+    master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port."),
+    save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
+):
+    """Per partition and in total: records, min/max timestamp and the max's offset, records outside
+    the KIP-937 bounds, out-of-order records, what a reset to a time would replay or skip, and
+    whether the broker's ListOffsets answers agree with the data."""
+    if target and group:
+        raise UsageError("--target can't be used with --group")
+    st = state()
+    opts_from, opts_to = _position(from_, ("earliest",)), _position(to, ("latest",))
+    reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
+    if group:
+        from kcli.admin.groups import creation_times
+
+        target_ms = creation_times(st.admin(), [group])[group]
+    from kcli.pipeline import AuditOptions, run_audit
+
+    options = AuditOptions(bootstrap=st.settings.bootstrap_servers, topics=list(topic), from_=opts_from,
+                           to=opts_to, before_max_ms=before_max_ms, after_max_ms=after_max_ms,
+                           reference_ms=reference_ms, target_ms=target_ms,
+                           client_config=dict(st.settings.properties), master=master, save_dir=save,
+                           timeout_s=st.settings.timeout_s)
+    if sys.stderr.isatty() and out().format != "json":
+        from rich.progress import Progress as Bar
+
+        with Bar(transient=True) as bar:
+            task = bar.add_task("Spark tasks", total=None)
+            options.progress = lambda p: bar.update(task, total=p.tasks_total or None, completed=p.tasks_done)
+            result = run_audit(options)
+    else:
+        result = run_audit(options)
+    render_audit(out(), result)

@@ -1,0 +1,47 @@
+"""The audit view: per-partition rows and a total (schema kcli.audit-timestamps/v1)."""
+
+from __future__ import annotations
+
+from kcli.render.output import Output, Table, json_document
+from kcli.times import format_duration_ms, format_ms
+
+
+def _n(v) -> str:
+    return "-" if v is None else str(v)
+
+
+def _ms(v) -> str:
+    return "-" if v is None else format_ms(v)
+
+
+def render_audit(out: Output, result) -> None:
+    if out.format == "json":
+        out.json(json_document("audit-timestamps", **result.to_json_dict()))
+        return
+    with_target = result.target_ms is not None
+    cols = ["TOPIC", "PARTITION", "RECORDS", "MIN-TIMESTAMP", "MAX-TIMESTAMP", "MAX-TS-OFFSET",
+            "TOO-OLD", "TOO-NEW", "OUT-OF-ORDER", "MAX-BACK"]
+    if with_target:
+        cols += ["TARGET-OFFSET", "REPLAYED", "SKIPPED", "TARGET-CHECK"]
+    cols.append("MAX-TS-CHECK")
+    table = Table(cols, title=None)
+    for p in result.partitions:
+        row = [p.topic, str(p.partition), str(p.records), _ms(p.min_timestamp), _ms(p.max_timestamp),
+               _n(p.max_timestamp_offset), str(p.too_old), str(p.too_new), str(p.out_of_order),
+               "-" if p.max_out_of_order_ms is None else format_duration_ms(p.max_out_of_order_ms)]
+        if with_target:
+            row += [_n(p.target_offset), _n(p.replayed), _n(p.skipped), _n(p.target_check)]
+        row.append(p.max_timestamp_check)
+        table.rows.append(row)
+    t = result.total
+    total = ["(total)", str(t.partitions), str(t.records), _ms(t.min_timestamp), _ms(t.max_timestamp),
+             "-", str(t.too_old), str(t.too_new), str(t.out_of_order),
+             "-" if t.max_out_of_order_ms is None else format_duration_ms(t.max_out_of_order_ms)]
+    if with_target:
+        total += ["-", _n(t.replayed), _n(t.skipped), "-"]
+    total.append(f"{t.disagreements} disagreement(s)")
+    table.rows.append(total)
+    out.table(table)
+    if with_target:
+        out.note(f"Target time {format_ms(result.target_ms)}: a reset to it replays REPLAYED records older "
+                 "than the target and skips SKIPPED records at or after it.")
