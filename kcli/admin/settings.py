@@ -4,6 +4,7 @@ client kcli uses: librdkafka (confluent-kafka) and kafka-python's protocol clien
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from kcli.errors import UsageError
@@ -50,6 +51,65 @@ def redact(key: str, value: str) -> str:
     return "[redacted]" if any(s in key.lower() for s in SECRET_KEYS) else value
 
 
+JAAS_MODULES = {
+    "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
+    "org.apache.kafka.common.security.scram.ScramLoginModule": None,   # SCRAM-SHA-256 or -512
+}
+_JAAS = re.compile(r'^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)'
+                   r'(?P<options>.*?);?\s*$', re.S)
+_JAAS_OPTION = re.compile(r'\s*(?P<key>[\w.-]+)\s*=\s*(?:"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s;"]+))')
+
+
+def parse_jaas(value: str) -> tuple[str | None, dict[str, str]]:
+    """``<LoginModule> required key="value" ...;`` -> (the SASL mechanism it implies, options).
+    Only the PLAIN and SCRAM modules are understood: librdkafka has no JAAS."""
+    m = _JAAS.match(value)
+    if not m or m["module"] not in JAAS_MODULES:
+        module = m["module"] if m else "an unparsable value"
+        raise UsageError(f"sasl.jaas.config: {module} is not supported (only PlainLoginModule and "
+                         "ScramLoginModule); give sasl.username/sasl.password instead")
+    options, rest = {}, m["options"]
+    pos = 0
+    while pos < len(rest.rstrip()):
+        om = _JAAS_OPTION.match(rest, pos)
+        if not om:
+            raise UsageError("sasl.jaas.config: expected key=\"value\" options after the login module")
+        raw = om["quoted"] if om["quoted"] is not None else om["bare"]
+        options[om["key"]] = re.sub(r"\\(.)", r"\1", raw)
+        pos = om.end()
+    return JAAS_MODULES[m["module"]], options
+
+
+def normalize_properties(props: dict[str, str]) -> dict[str, str]:
+    """Java client properties as both clients kcli uses need them: ``sasl.jaas.config`` (PLAIN,
+    SCRAM) becomes ``sasl.username``/``sasl.password`` (explicit ones win); ``sasl.mechanism`` is
+    kept (librdkafka accepts it as ``sasl.mechanisms``), PLAIN is implied by PlainLoginModule."""
+    out = {k: v for k, v in props.items() if k != "sasl.jaas.config"}
+    if "sasl.jaas.config" in props:
+        mechanism, options = parse_jaas(props["sasl.jaas.config"])
+        for opt, key in (("username", "sasl.username"), ("password", "sasl.password")):
+            if opt in options:
+                out.setdefault(key, options[opt])
+        if mechanism and "sasl.mechanism" not in out and "sasl.mechanisms" not in out:
+            out["sasl.mechanism"] = mechanism
+    return out
+
+
+def is_secret(key: str) -> bool:
+    return any(s in key.lower() for s in SECRET_KEYS)
+
+
+def secret_values(props: dict[str, str]) -> list[str]:
+    """Every secret value in ``props`` (longest first), for redacting free text."""
+    return sorted({v for k, v in props.items() if is_secret(k) and v}, key=len, reverse=True)
+
+
+def redact_text(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
 def read_properties(path: str) -> dict[str, str]:
     """A Java-style properties file: ``key=value`` or ``key: value``, ``#``/``!`` comments."""
     if not os.path.isfile(path):
@@ -70,4 +130,4 @@ def read_properties(path: str) -> dict[str, str]:
                 raise UsageError(f"Invalid line in '{path}': expected key=value")
             i = min(seps)
             props[line[:i].strip()] = line[i + 1:].strip()
-    return props
+    return normalize_properties(props)
