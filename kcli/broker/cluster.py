@@ -148,12 +148,6 @@ class Cluster:
     def controller_id(self) -> int:
         return min(self._up, default=-1)
 
-    def partition(self, topic: str, index: int) -> Partition | None:
-        t = self.topics.get(topic)
-        if t is None or not 0 <= index < len(t.partitions):
-            return None
-        return t.partitions[index]
-
     # -- nodes -----------------------------------------------------------------------------
 
     def set_node_up(self, node_id: int, up: bool) -> None:
