@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Iterable
 
-from confluent_kafka import KafkaException, TopicPartition
+from confluent_kafka import KafkaError, KafkaException, TopicCollection, TopicPartition
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry as CkConfigEntry,
                                    ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec)
 
@@ -89,10 +89,29 @@ class KafkaAdmin:
     def describe_topics(self, names: list[str]) -> list[TopicInfo]:
         """Leader, replicas, ISR, ELR and CreationTimeMs per partition, through
         DescribeTopicPartitions (v1 when offered; CreationTimeMs is None below v1)."""
-        topics = self.kip.describe_topic_partitions(names)
+        try:
+            topics = self.kip.describe_topic_partitions(names)
+        except UnsupportedByBroker:
+            topics = self._describe_topics_by_metadata(names)
         for t in topics:
             t.internal = t.name in INTERNAL_TOPICS
         return topics
+
+    def _describe_topics_by_metadata(self, names: list[str]) -> list[TopicInfo]:
+        """Brokers without DescribeTopicPartitions (before 3.8): Metadata, so ELR is N/A and
+        CreationTimeMs is not reported at all (KIP-1327: the field is omitted)."""
+        futures = self._admin.describe_topics(TopicCollection(names), request_timeout=self.settings.timeout_s)
+        out = []
+        for name in names:
+            try:
+                d = futures[name].result(timeout=self.settings.timeout_s)
+            except Exception as exc:  # noqa: BLE001
+                raise OperationError(f"Topic '{name}': {_err(exc)}") from None
+            out.append(TopicInfo(name, str(d.topic_id) if d.topic_id else None, [
+                PartitionInfo(p.id, p.leader.id if p.leader is not None and p.leader.id >= 0 else None,
+                              [r.id for r in p.replicas], [r.id for r in p.isr])
+                for p in sorted(d.partitions, key=lambda p: p.id)]))
+        return out
 
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
@@ -153,7 +172,7 @@ class KafkaAdmin:
                 r = fut.result(timeout=self.settings.timeout_s)
             except Exception as exc:  # noqa: BLE001
                 msg = _err(exc)
-                if time == -3 and "UNSUPPORTED_VERSION" in msg.upper().replace(" ", "_"):
+                if time == -3 and _is_unsupported_version(exc):
                     raise UnsupportedByBroker(
                         "The broker does not support ListOffsets v7, which --max-timestamp "
                         "(KIP-734) needs") from None
@@ -323,6 +342,11 @@ def _assigned(assignment) -> list[tuple[str, int]]:
     if assignment is None:
         return []
     return sorted((t.topic_name, p) for t in assignment.topic_partitions for p in t.partitions)
+
+
+def _is_unsupported_version(exc: BaseException) -> bool:
+    err = exc.args[0] if isinstance(exc, KafkaException) and exc.args else None
+    return err is not None and hasattr(err, "code") and err.code() == KafkaError.UNSUPPORTED_VERSION
 
 
 def _source(value) -> str:

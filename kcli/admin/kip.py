@@ -8,6 +8,7 @@ kafka-python is imported only here on the client side (its response registry is 
 
 from __future__ import annotations
 
+import base64
 import logging
 
 from kcli.admin.settings import ClientSettings
@@ -18,6 +19,13 @@ logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
 
 PARTITION_LIMIT = 2000
+
+
+def kafka_uuid(value) -> str | None:
+    """A topic id as Kafka prints it (Uuid.toString: URL-safe base64, no padding)."""
+    if value is None or value.int == 0:
+        return None
+    return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
 
 
 class KipClient:
@@ -74,8 +82,7 @@ class KipClient:
                     from kafka.errors import for_code
 
                     raise OperationError(f"Topic '{t.name}': {for_code(t.error_code).message}")
-                info = by_name.setdefault(t.name, TopicInfo(
-                    t.name, str(t.topic_id) if t.topic_id else None, []))
+                info = by_name.setdefault(t.name, TopicInfo(t.name, kafka_uuid(t.topic_id), []))
                 for p in t.partitions:
                     info.partitions.append(PartitionInfo(
                         partition=p.partition_index,

@@ -13,6 +13,15 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
         69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
     },
+    # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
+    # -1 withholds an API entirely.
+    "2.8": {
+        2: 6,    # ListOffsets: no v7 max-timestamp (KIP-734)
+        3: 11,   # Metadata
+        75: -1,  # DescribeTopicPartitions
+        68: -1,  # ConsumerGroupHeartbeat
+        69: -1,  # ConsumerGroupDescribe
+    },
 }
 
 
@@ -26,9 +35,12 @@ def version_range(pose_as: str | None, api_key: int) -> tuple[int, int] | None:
     if handler is None:
         return None
     limit = POSE_AS_LIMITS.get(pose_as or "", {}).get(api_key, handler.max_version)
+    if limit < handler.min_version:
+        return None
     return handler.min_version, min(handler.max_version, limit)
 
 
 def advertised(pose_as: str | None) -> list[tuple[int, int, int]]:
     """(api_key, min_version, max_version) for every served API, by key."""
-    return [(key, *version_range(pose_as, key)) for key in sorted(HANDLERS)]
+    return [(key, *served) for key in sorted(HANDLERS)
+            if (served := version_range(pose_as, key)) is not None]

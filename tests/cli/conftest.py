@@ -66,3 +66,10 @@ def cluster(clock):
 def old_cluster():
     with EmbeddedCluster(nodes=1, pose_as="4.1") as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def pre_kip_cluster():
+    """A broker posing as 2.8: no ListOffsets v7 (KIP-734), no DescribeTopicPartitions."""
+    with EmbeddedCluster(nodes=1, pose_as="2.8") as c:
+        yield c

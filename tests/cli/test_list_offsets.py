@@ -53,3 +53,11 @@ def test_plain_order_is_kafka_get_offsets_string_order(cluster):
 def test_no_match_is_an_error(cluster):
     r = run_kcli(cluster.bootstrap_servers, "list-offsets", "-t", "does-not-exist")
     assert r.code == 1 and "Could not match any topic-partitions" in r.err
+
+
+def test_max_timestamp_needs_list_offsets_v7(pre_kip_cluster):
+    pre_kip_cluster.create_topic("nov7", partitions=1)
+    r = run_kcli(pre_kip_cluster.bootstrap_servers, "list-offsets", "-t", "nov7", "--max-timestamp")
+    assert r.code == 1
+    assert r.err == "Error: The broker does not support ListOffsets v7, which --max-timestamp (KIP-734) needs\n"
+    assert run_kcli(pre_kip_cluster.bootstrap_servers, "list-offsets", "-t", "nov7", "-o", "plain").out == "nov7:0:0\n"

@@ -122,3 +122,20 @@ def test_configs_explain_kip937_bounds(cluster):
 def test_entry_point_runs_as_a_process(cluster):
     r = run_kcli_process(cluster.bootstrap_servers, "list", "topics", "expand|legacy")
     assert r.code == 0 and r.out.split() == ["expand", "legacy"]
+
+
+def test_topic_ids_print_as_kafka_does(cluster):
+    import base64
+
+    doc = json.loads(run_kcli(cluster.bootstrap_servers, "describe", "topics", "expand", "-o", "json").out)
+    tid = doc["topics"][0]["topicId"]
+    assert len(tid) == 22 and len(base64.urlsafe_b64decode(tid + "==")) == 16   # Uuid.toString
+
+
+def test_broker_without_describe_topic_partitions_falls_back_to_metadata(pre_kip_cluster):
+    pre_kip_cluster.create_topic("old", partitions=2)
+    r = run_kcli(pre_kip_cluster.bootstrap_servers, "describe", "topics", "old", "-o", "plain")
+    assert r.code == 0, r.err
+    lines = _partition_lines(r.out)
+    assert sorted(lines) == [0, 1]
+    assert all(l.endswith("\tElr: N/A\tLastKnownElr: N/A") for l in lines.values())
