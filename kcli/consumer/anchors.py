@@ -1,0 +1,71 @@
+"""The broker-side anchors of the KIP policies, read through ``kcli.admin.kip.KipClient``:
+the group creation time (ConsumerGroupDescribe v2, KIP-1282) and the partition ages
+(Metadata v14 PartitionAgeMs, KIP-1327). The client connects on first use."""
+
+from __future__ import annotations
+
+from kcli.admin.settings import ClientSettings
+from kcli.consumer.errors import (BROKER_TOO_OLD, METADATA_V14_MISSING, NO_CREATION_TIME,
+                                  GroupCreationTimeNotAvailable, UnsupportedVersion)
+from kcli.errors import UnsupportedByBroker
+
+# librdkafka properties that reach kafka-python (the rest are librdkafka-only)
+_SHARED_KEYS = ("client.id", "security.protocol", "sasl.mechanism", "sasl.mechanisms",
+                "sasl.username", "sasl.password", "ssl.ca.location", "ssl.certificate.location",
+                "ssl.key.location", "ssl.key.password")
+
+
+def settings_for(config: dict, timeout_ms: int) -> ClientSettings:
+    servers = config.get("bootstrap.servers") or config.get("metadata.broker.list") or ""
+    props = {k: str(config[k]) for k in _SHARED_KEYS if k in config}
+    return ClientSettings(bootstrap_servers=str(servers), properties=props, timeout_ms=timeout_ms)
+
+
+class BrokerAnchors:
+    def __init__(self, settings: ClientSettings, group_id: str):
+        self.settings = settings
+        self.group_id = group_id
+        self._kip = None
+        self._creation: int | None = None
+        self._creation_missing: str | None = None   # definitive: the time never appears later
+
+    @property
+    def kip(self):
+        if self._kip is None:
+            from kcli.admin.kip import KipClient
+
+            self._kip = KipClient(self.settings)
+        return self._kip
+
+    def group_creation_time(self) -> int:
+        """GroupCreationTimeMs, fetched once (it never changes), or the KIP-1282 exception."""
+        if self._creation is not None:
+            return self._creation
+        if self._creation_missing is None:
+            version = self.kip.consumer_group_describe_version()
+            if version is None or version < 2:
+                self._creation_missing = BROKER_TOO_OLD
+            else:
+                described = self.kip.describe_consumer_groups_v2([self.group_id])
+                group = described.get(self.group_id)
+                message = NO_CREATION_TIME.format(group=self.group_id)
+                if group is None:       # not described (yet): asked again next time
+                    raise GroupCreationTimeNotAvailable(message)
+                ms = group.group_creation_time_ms
+                if ms is not None and ms >= 0:
+                    self._creation = ms
+                    return ms
+                self._creation_missing = message
+        raise GroupCreationTimeNotAvailable(self._creation_missing)
+
+    def partition_ages(self, topics: list[str], max_age_ms: int) -> dict[tuple[str, int], int]:
+        """PartitionAgeMs per (topic, partition), -1 unknown, computed by the broker now."""
+        try:
+            return self.kip.partition_ages(topics)
+        except UnsupportedByBroker:
+            raise UnsupportedVersion(METADATA_V14_MISSING.format(max_age_ms=max_age_ms)) from None
+
+    def close(self) -> None:
+        if self._kip is not None:
+            self._kip.close()
+            self._kip = None

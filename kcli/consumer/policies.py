@@ -1,0 +1,118 @@
+"""Start-offset policies: what a consumer does for a partition with no committed offset, and for
+a position that is out of range.
+
+``earliest`` and ``latest`` are librdkafka's own ``auto.offset.reset``. ``to_start_time``
+(KIP-1282) and ``latest(max_age=D)`` (KIP-1327) need broker anchors, so librdkafka runs with
+``auto.offset.reset=error`` and :class:`kcli.consumer.Consumer` positions the partitions itself.
+
+| policy | no committed offset | out of range |
+|---|---|---|
+| earliest | log start | log start |
+| latest | log end | log end |
+| to_start_time | first record at/after the group creation time, else log end | the same |
+| latest(max_age) | log start if 0 <= PartitionAgeMs <= max age, else log end | log end |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kcli.consumer.errors import ConfigurationError
+from kcli.times import TimeParseError, parse_duration_ms
+
+EARLIEST, LATEST, TO_START_TIME = "earliest", "latest", "to_start_time"
+_ALIASES = {"earliest": EARLIEST, "smallest": EARLIEST, "beginning": EARLIEST,
+            "latest": LATEST, "largest": LATEST, "end": LATEST, "to_start_time": TO_START_TIME}
+
+
+@dataclass(frozen=True)
+class StartPolicy:
+    name: str
+    max_age_ms: int = -1          # latest only; -1 = disabled (plain latest)
+
+    @property
+    def native(self) -> bool:
+        """librdkafka's ``auto.offset.reset`` implements this policy exactly."""
+        return self.name != TO_START_TIME and self.max_age_ms < 0
+
+    @property
+    def needs_consumer_protocol(self) -> bool:
+        return not self.native
+
+    @property
+    def librdkafka_reset(self) -> str:
+        return self.name if self.native else "error"
+
+    def __str__(self) -> str:
+        return f"latest(max_age={self.max_age_ms}ms)" if self.max_age_ms >= 0 else self.name
+
+
+def earliest() -> StartPolicy:
+    return StartPolicy(EARLIEST)
+
+
+def to_start_time() -> StartPolicy:
+    return StartPolicy(TO_START_TIME)
+
+
+def latest(max_age: int | str | None = None) -> StartPolicy:
+    """Plain ``latest``, or with ``max_age`` (milliseconds, or a duration such as ``"30s"`` or
+    ``"PT5M"``) KIP-1327's rule: a partition younger than that starts at its beginning. ``-1``
+    disables it, as ``auto.offset.reset.latest.max.age=-1``."""
+    return StartPolicy(LATEST, _max_age_ms(max_age))
+
+
+def _max_age_ms(value: int | str | None) -> int:
+    if value is None:
+        return -1
+    if isinstance(value, bool):
+        raise ConfigurationError(f"Invalid max age {value!r}")
+    if isinstance(value, int):
+        ms = value
+    else:
+        text = str(value).strip()
+        try:
+            ms = int(text) if text.lstrip("-").isdigit() else parse_duration_ms(text)
+        except TimeParseError as exc:
+            raise ConfigurationError(f"Invalid max age: {exc}") from None
+    if ms < -1:
+        raise ConfigurationError(f"Invalid max age {value!r}: must be at least -1 (disabled)")
+    return ms
+
+
+def parse_policy(value: StartPolicy | str) -> StartPolicy:
+    """A policy object, or a name as ``auto.offset.reset`` spells it."""
+    if isinstance(value, StartPolicy):
+        return value
+    name = _ALIASES.get(str(value).strip().lower())
+    if name is None:
+        raise ConfigurationError(
+            f"Invalid start-offset policy {value!r}: use earliest, latest, to_start_time or "
+            "latest(max_age=...)")
+    return StartPolicy(name)
+
+
+def from_config(config: dict, start: StartPolicy | str | None) -> StartPolicy:
+    """The policy, from ``start=`` or from the Kafka keys ``auto.offset.reset`` and
+    ``auto.offset.reset.latest.max.age`` (removed from ``config``: the library owns them)."""
+    reset = config.pop("auto.offset.reset", None)
+    max_age = config.pop("auto.offset.reset.latest.max.age", None)
+    if start is not None:
+        if reset is not None or max_age is not None:
+            raise ConfigurationError(
+                "Set the start-offset policy once: start= or auto.offset.reset "
+                "(with auto.offset.reset.latest.max.age), not both")
+        return parse_policy(start)
+    policy = parse_policy(reset if reset is not None else LATEST)
+    if policy.name == LATEST and max_age is not None:   # KIP-1327: ignored for other policies
+        return latest(max_age)
+    return policy
+
+
+def check_protocol(policy: StartPolicy, config: dict) -> None:
+    """KIP-1282/KIP-1327: these policies exist only for consumer-protocol groups."""
+    protocol = str(config.get("group.protocol", "classic")).strip().lower()
+    if policy.needs_consumer_protocol and protocol != "consumer":
+        raise ConfigurationError(
+            f"The start-offset policy {policy} requires group.protocol=consumer; it is not "
+            f"available for classic consumer groups (group.protocol={protocol})")

@@ -1,0 +1,81 @@
+"""Start offsets for the policies librdkafka cannot apply itself (``to_start_time``,
+``latest(max_age)``), resolved with the consumer's own lookups plus the broker anchors."""
+
+from __future__ import annotations
+
+import time
+
+from confluent_kafka import OFFSET_BEGINNING, OFFSET_END, KafkaError, KafkaException, TopicPartition
+
+from kcli.consumer.anchors import BrokerAnchors
+from kcli.consumer.policies import TO_START_TIME, StartPolicy
+
+Key = tuple[str, int]
+
+# right after a KIP-848 assignment librdkafka may not know a new partition yet
+_RETRIABLE = frozenset({KafkaError._UNKNOWN_PARTITION, KafkaError._UNKNOWN_TOPIC,
+                        KafkaError.UNKNOWN_TOPIC_OR_PART, KafkaError.LEADER_NOT_AVAILABLE,
+                        KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError._TRANSPORT})
+
+
+class Resolver:
+    def __init__(self, consumer, policy: StartPolicy, anchors: BrokerAnchors, timeout_s: float):
+        self.consumer = consumer
+        self.policy = policy
+        self.anchors = anchors
+        self.timeout_s = timeout_s
+
+    def initial(self, keys: list[Key]) -> dict[Key, int]:
+        """Offsets for partitions that have no committed offset."""
+        if not keys:
+            return {}
+        if self.policy.name == TO_START_TIME:
+            return self._at_group_creation(keys)
+        topics = sorted({t for t, _ in keys})
+        ages = self.anchors.partition_ages(topics, self.policy.max_age_ms)
+        return {k: OFFSET_BEGINNING if 0 <= ages.get(k, -1) <= self.policy.max_age_ms
+                else OFFSET_END for k in keys}
+
+    def out_of_range(self, keys: list[Key]) -> dict[Key, int]:
+        """Offsets for positions the broker reported out of range (KIP-1327: latest)."""
+        if not keys:
+            return {}
+        if self.policy.name == TO_START_TIME:
+            return self._at_group_creation(keys)
+        return {k: OFFSET_END for k in keys}
+
+    def _at_group_creation(self, keys: list[Key]) -> dict[Key, int]:
+        """First offset at/after the group creation time; log end when no record is. The
+        watermarks are read before the time lookup: a high watermark read first is a safe log
+        end (every record below it predates the lookup), a later one could skip records."""
+        created = self.anchors.group_creation_time()
+        marks = {k: self._watermarks(k) for k in keys}
+        found = self._retrying(self.consumer.offsets_for_times,
+                               [TopicPartition(t, p, created) for t, p in keys],
+                               timeout=self.timeout_s)
+        offsets = {}
+        for tp in found:
+            if tp.error is not None:
+                raise KafkaException(tp.error)
+            low, high = marks[(tp.topic, tp.partition)]
+            offsets[(tp.topic, tp.partition)] = max(low, tp.offset if tp.offset >= 0 else high)
+        return offsets
+
+    def _watermarks(self, key: Key) -> tuple[int, int]:
+        marks = self._retrying(self.consumer.get_watermark_offsets, TopicPartition(*key),
+                               timeout=self.timeout_s, cached=False)
+        if marks is None:
+            raise KafkaException(KafkaError(KafkaError._TIMED_OUT,
+                                            f"Timed out reading the watermarks of {key[0]}-{key[1]}"))
+        return marks
+
+    def _retrying(self, fn, *args, **kwargs):
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            try:
+                return fn(*args, **kwargs)
+            except KafkaException as exc:
+                if exc.args[0].code() not in _RETRIABLE or time.monotonic() > deadline:
+                    raise
+            self.consumer.list_topics(timeout=self.timeout_s)
+            time.sleep(0.1)
