@@ -169,6 +169,8 @@ def test_to_start_time_without_a_recorded_creation_time_raises_and_never_falls_b
             "created before KIP-1282 was enabled. Please delete and recreate the group.")
         produce(ec, "t", "new", [0, 1])
         _assert_keeps_raising(c, GroupCreationTimeNotAvailable, message)
+        with pytest.raises(GroupCreationTimeNotAvailable, match="not available for group 'legacy'"):
+            c.consume(10, 0.5)
         c.close()
 
 
