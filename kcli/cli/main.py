@@ -38,6 +38,7 @@ app.add_typer(apps.broker_app, name="broker")
 from kcli.cli import topics, configs, offsets, broker, groups  # noqa: E402,F401
 
 app.command("demo")(broker.demo)
+from kcli.cli import complete  # noqa: E402 - the hidden __complete-names command
 from kcli.cli import audit  # noqa: E402,F401
 
 
@@ -97,6 +98,8 @@ def _report(fmt: str, message: str, exit_code: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     _SECRETS.clear()
     args = hoist(list(sys.argv[1:] if argv is None else argv))
+    if complete.COMMAND in args:
+        sys.exit(complete.run(args))
     fmt = "json" if any(a in ("-o", "--output") and i + 1 < len(args) and args[i + 1] == "json"
                         or a == "--output=json" for i, a in enumerate(args)) else "table"
     code = 0

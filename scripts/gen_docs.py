@@ -1,0 +1,540 @@
+#!/usr/bin/env python3
+"""Generates ``man/`` (kcli.1 and one page per command) and ``completions/`` (bash, zsh, fish,
+PowerShell) from kcli's click command tree. ``python scripts/gen_docs.py`` rewrites them;
+``--check`` exits 1 when a committed file differs (tests/unit/test_generated_docs.py does the same
+in-process). No dependencies beyond kcli itself: the roff and the shell scripts are written here."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import typer  # noqa: E402
+
+from kcli import __version__  # noqa: E402
+from kcli.errors import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE  # noqa: E402
+from kcli.render.output import FORMATS  # noqa: E402
+
+EXIT_CODES = [
+    (EXIT_OK, "success"),
+    (EXIT_FAILED, "the operation failed (nothing applied, or as the message states)"),
+    (EXIT_USAGE, "bad usage or input; nothing was sent to the cluster"),
+    (EXIT_PARTIAL, "partly applied; the output names exactly what was and was not applied"),
+]
+ENVIRONMENT = [
+    ("KCLI_BOOTSTRAP_SERVER", "bootstrap servers when -b is not given; overrides the profile's"),
+    ("KCLI_PROFILE", "the profile to use when --profile is not given"),
+    ("XDG_CONFIG_HOME", "where kcli/config.toml (the profiles) is read; default ~/.config"),
+    ("NO_COLOR", "when set, no colour even on a terminal"),
+]
+FILES = [("$XDG_CONFIG_HOME/kcli/config.toml",
+          "profiles: [profiles.NAME] tables with bootstrap_servers, properties = {...} and/or "
+          "properties_file = \"path\"; an optional top-level default_profile")]
+
+# What a value or an argument names, for dynamic completion.
+OPTION_KINDS = {"--topic": "topics", "-t": "topics", "--group": "groups", "-g": "groups",
+                "--profile": "profiles", "--output": "=" + " ".join(FORMATS), "-o": "=" + " ".join(FORMATS),
+                "--command-config": "file", "--from-file": "file", "--rollback-file": "file",
+                "--data-dir": "file", "--save": "file"}
+CONNECTION_OPTIONS = ("-b", "--bootstrap-server", "--command-config", "--profile")
+
+
+# -- the command tree -------------------------------------------------------------------------
+@dataclass
+class Cmd:
+    path: list[str]
+    command: object
+    subcommands: list["Cmd"] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return " ".join(["kcli", *self.path])
+
+    @property
+    def page(self) -> str:
+        return "-".join(["kcli", *self.path])
+
+    @property
+    def params(self):
+        return [p for p in self.command.params if not getattr(p, "hidden", False)]
+
+    def walk(self):
+        yield self
+        for sub in self.subcommands:
+            yield from sub.walk()
+
+
+def command_tree() -> Cmd:
+    from kcli.cli.main import app
+
+    def build(cmd, path):
+        node = Cmd(path, cmd)
+        for name in sorted(getattr(cmd, "commands", {}) or {}):
+            sub = cmd.commands[name]
+            if not getattr(sub, "hidden", False):
+                node.subcommands.append(build(sub, [*path, name]))
+        return node
+
+    return build(typer.main.get_command(app), [])
+
+
+def _help(cmd) -> str:
+    return inspect.cleandoc(cmd.help or "")
+
+
+def _short(cmd) -> str:
+    text = (getattr(cmd, "short_help", None) or _help(cmd)).split("\n\n")[0].replace("\n", " ")
+    return text.rstrip(".")
+
+
+def _is_option(p) -> bool:
+    return p.param_type_name == "option"
+
+
+def _takes_value(p) -> bool:
+    return _is_option(p) and not p.is_flag and not p.count
+
+
+def _metavar(p) -> str:
+    if p.metavar:
+        return p.metavar
+    if _is_option(p):
+        td = getattr(p, "type_descriptor", None)
+        return {int: "N", float: "X"}.get(getattr(td, "annotation", None), "VALUE")
+    return p.name.upper() + ("..." if p.nargs == -1 else "")
+
+
+def _arg_kind(p) -> str:
+    mv = (p.metavar or "").upper()
+    return "topics" if "TOPIC" in mv else "groups" if "GROUP" in mv else ""
+
+
+# -- man pages --------------------------------------------------------------------------------
+def _roff(text: str) -> str:
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return "\n".join("\\&" + line if line[:1] in (".", "'") else line for line in text.split("\n"))
+
+
+def _paragraphs(text: str) -> str:
+    return "\n.PP\n".join(_roff(" ".join(par.split())) for par in text.split("\n\n") if par.strip())
+
+
+def _option_entry(p) -> str:
+    if _is_option(p):
+        names = ", ".join(f"\\fB{_roff(o)}\\fR" for o in [*p.opts, *p.secondary_opts])
+        head = names + (f" \\fI{_roff(_metavar(p))}\\fR" if _takes_value(p) else "")
+    else:
+        head = f"\\fI{_roff(_metavar(p))}\\fR"
+    text = " ".join((p.help or "").split())
+    extras = []
+    if _is_option(p) and p.multiple:
+        extras.append("repeatable")
+    if p.envvar:
+        extras.append(f"env {p.envvar}")
+    if _takes_value(p) and p.default not in (None, (), []) and not callable(p.default):
+        extras.append(f"default: {p.default}")
+    if extras:
+        text += f" [{'; '.join(extras)}]"
+    return f".TP\n{head}\n{_roff(text) or '.'}".replace("\n.\n", "\n")
+
+
+def _common_sections(see_also: list[str]) -> list[str]:
+    lines = [".SH EXIT STATUS"]
+    for code, meaning in EXIT_CODES:
+        lines += [".TP", f".B {code}", _roff(meaning)]
+    lines += [".PP", _roff("Errors are one line on stderr; with -o json, a JSON document "
+                           "{\"schema\": \"kcli.error/v1\", \"error\": ..., \"exit_code\": N} on stderr.")]
+    lines += [".SH ENVIRONMENT"]
+    for name, meaning in ENVIRONMENT:
+        lines += [".TP", f".B {name}", _roff(meaning)]
+    lines += [".SH FILES"]
+    for name, meaning in FILES:
+        lines += [".TP", f".I {_roff(name)}", _roff(meaning)]
+    lines += [".SH SEE ALSO", ",\n".join(f".BR {p} (1)" for p in see_also)]
+    return lines
+
+
+def _header(page: str, summary: str) -> list[str]:
+    return [f'.\\" Generated by scripts/gen_docs.py from the kcli command tree; do not edit.',
+            f'.TH {page.upper()} 1 "" "kcli {__version__}" "kcli manual"',
+            ".SH NAME", f"{_roff(page)} \\- {_roff(summary)}"]
+
+
+def man_root(tree: Cmd) -> str:
+    root = tree.command
+    lines = _header("kcli", "operate Apache Kafka topics, consumer groups and offsets")
+    lines += [".SH SYNOPSIS", ".B kcli", "[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]...",
+              ".SH DESCRIPTION", _paragraphs(_help(root)), ".SH COMMANDS"]
+    leaves = [c for c in tree.walk() if not c.subcommands]
+    for c in leaves:
+        lines += [".TP", f".B {_roff(c.name)}", _roff(_short(c.command)) + f". See \\fB{_roff(c.page)}\\fR(1)."]
+    lines += [".SH GLOBAL OPTIONS", _roff("Accepted anywhere on the command line.")]
+    lines += [_option_entry(p) for p in tree.params]
+    lines += [".SH PROFILES", _paragraphs(
+        "Named clusters live in $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml), "
+        "one [profiles.NAME] table each with bootstrap_servers, properties = { \"key\" = \"value\" } "
+        "and/or properties_file = \"path\" (relative to the config file). The profile is chosen by "
+        "--profile, else KCLI_PROFILE, else the top-level default_profile. -b, KCLI_BOOTSTRAP_SERVER "
+        "and --command-config override the profile key by key.\n\n"
+        "Client properties are Kafka's (security.protocol, sasl.mechanism, sasl.username, "
+        "sasl.password, ssl.*). A Java sasl.jaas.config with PlainLoginModule or ScramLoginModule is "
+        "translated to sasl.username and sasl.password. Secret values never appear in kcli's output.")]
+    lines += _common_sections([c.page for c in leaves])
+    return "\n".join(lines) + "\n"
+
+
+def man_command(c: Cmd) -> str:
+    lines = _header(c.page, _short(c.command))
+    args = [p for p in c.params if not _is_option(p)]
+    opts = [p for p in c.params if _is_option(p)]
+    synopsis = " ".join(f"\\fI{_roff(_metavar(p))}\\fR" if p.required or _metavar(p).startswith("[")
+                        else f"[\\fI{_roff(_metavar(p))}\\fR]" for p in args)
+    lines += [".SH SYNOPSIS", f".B {_roff(c.name)}", f"[\\fIOPTIONS\\fR] {synopsis}".rstrip(),
+              ".SH DESCRIPTION", _paragraphs(_help(c.command)) or _roff(_short(c.command))]
+    if args:
+        lines += [".SH ARGUMENTS"] + [_option_entry(p) for p in args]
+    if opts:
+        lines += [".SH OPTIONS"] + [_option_entry(p) for p in opts]
+    lines += [".SH GLOBAL OPTIONS", _roff(
+        "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
+        "anywhere on the line; see kcli(1).")]
+    lines += _common_sections(["kcli"])
+    return "\n".join(lines) + "\n"
+
+
+def man_pages(tree: Cmd) -> dict[str, str]:
+    pages = {"man/kcli.1": man_root(tree)}
+    for c in tree.walk():
+        if c.path and not c.subcommands:
+            pages[f"man/{c.page}.1"] = man_command(c)
+    return pages
+
+
+# -- completion spec --------------------------------------------------------------------------
+def completion_spec(tree: Cmd) -> dict[str, str]:
+    """Flat key -> words table every shell script embeds: ``subs:PATH``, ``opts:PATH``,
+    ``vopts:PATH`` (options taking a value), ``arg:PATH`` (what positionals name) and
+    ``kind:PATH OPTION`` (what an option's value names); PATH ``global`` holds the global options."""
+    spec: dict[str, str] = {}
+    spec["opts:global"] = " ".join(o for p in tree.params if _is_option(p) for o in p.opts) + " --help"
+    spec["vopts:global"] = " ".join(o for p in tree.params if _takes_value(p) for o in p.opts)
+    for p in tree.params:
+        for o in p.opts if _is_option(p) else []:
+            if _takes_value(p) and o in OPTION_KINDS:
+                spec[f"kind:global {o}"] = OPTION_KINDS[o]
+    for c in tree.walk():
+        if c.subcommands:
+            spec[f"subs:{c.name}"] = " ".join(s.path[-1] for s in c.subcommands)
+        if not c.path:
+            continue
+        opts = [p for p in c.params if _is_option(p)]
+        if opts:
+            spec[f"opts:{c.name}"] = " ".join(o for p in opts for o in p.opts)
+        vopts = [o for p in opts if _takes_value(p) for o in p.opts]
+        if vopts:
+            spec[f"vopts:{c.name}"] = " ".join(vopts)
+        for o in vopts:
+            if o in OPTION_KINDS:
+                spec[f"kind:{c.name} {o}"] = OPTION_KINDS[o]
+        kinds = {_arg_kind(p) for p in c.params if not _is_option(p)} - {""}
+        if kinds:
+            spec[f"arg:{c.name}"] = kinds.pop()
+    return spec
+
+
+HEADER = "Generated by scripts/gen_docs.py from the kcli command tree; do not edit."
+
+
+def _sh_case(spec: dict[str, str], indent: str) -> str:
+    return "\n".join(f"{indent}'{k}') echo '{v}' ;;" for k, v in sorted(spec.items()))
+
+
+def bash_script(spec: dict[str, str]) -> str:
+    return f"""# kcli completion for bash. {HEADER}
+# Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/kcli
+_kcli_spec() {{
+    case "$1" in
+{_sh_case(spec, "        ")}
+    esac
+}}
+
+_kcli_has() {{  # word list, word
+    [[ " $1 " == *" $2 "* ]]
+}}
+
+_kcli_completion() {{
+    local cur="${{COMP_WORDS[COMP_CWORD]}}" path="kcli" w i skip="" opt="" vopt=""
+    local -a conn=()
+    COMPREPLY=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w="${{COMP_WORDS[i]}}"
+        if [[ -n $skip ]]; then skip=""; [[ $w == "=" ]] && skip=1; continue; fi
+        if [[ $w == -* ]]; then
+            if [[ $w != *=* ]] && {{ _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; }}; then
+                skip=1 vopt="$w"
+                _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "$w" && conn+=("$w" "${{COMP_WORDS[i+1]}}")
+            fi
+            continue
+        fi
+        _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
+    done
+    if [[ -n $skip ]]; then
+        opt="$vopt"                     # COMP_WORDBREAKS splits --opt=value into --opt, =, value
+        [[ $cur == "=" ]] && cur=""
+    elif [[ $cur == "=" || ${{COMP_WORDS[COMP_CWORD-1]}} == "=" ]]; then
+        [[ $cur == "=" ]] && {{ opt="${{COMP_WORDS[COMP_CWORD-1]}}"; cur=""; }} || opt="${{COMP_WORDS[COMP_CWORD-2]}}"
+    fi
+    local kind=""
+    if [[ -n $opt ]]; then
+        kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
+        [[ -z $kind ]] && return 0
+    elif [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:global")" -- "$cur"))
+        return 0
+    elif [[ -n "$(_kcli_spec "subs:$path")" ]]; then
+        COMPREPLY=($(compgen -W "$(_kcli_spec "subs:$path")" -- "$cur"))
+        return 0
+    else
+        kind="$(_kcli_spec "arg:$path")"
+    fi
+    case "$kind" in
+        topics|groups|profiles)
+            local names
+            names="$("${{COMP_WORDS[0]}}" __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)"
+            local IFS=$'\\n'
+            COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
+        file) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        =*) COMPREPLY=($(compgen -W "${{kind#=}}" -- "$cur")) ;;
+    esac
+    return 0
+}}
+
+complete -o default -F _kcli_completion kcli
+"""
+
+
+def zsh_script(spec: dict[str, str]) -> str:
+    return f"""#compdef kcli
+# kcli completion for zsh. {HEADER}
+# Install: copy to a directory in $fpath as _kcli (e.g. ~/.zfunc/_kcli with fpath+=~/.zfunc), then compinit
+_kcli_spec() {{
+    case "$1" in
+{_sh_case(spec, "        ")}
+    esac
+}}
+
+_kcli() {{
+    local kpath="kcli" w i skip="" opt="" kind="" cur="${{words[CURRENT]}}"
+    local -a conn names
+    for ((i = 2; i < CURRENT; i++)); do
+        w="${{words[i]}}"
+        if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $w == -* ]]; then
+            if [[ $w != *=* && ( " $(_kcli_spec "vopts:$kpath") $(_kcli_spec "vopts:global") " == *" $w "* ) ]]; then
+                skip=1
+                [[ " {' '.join(CONNECTION_OPTIONS)} " == *" $w "* ]] && conn+=("$w" "${{words[i+1]}}")
+            fi
+            continue
+        fi
+        [[ " $(_kcli_spec "subs:$kpath") " == *" $w "* ]] && kpath="$kpath $w"
+    done
+    if [[ -n $skip ]]; then
+        opt="${{words[CURRENT-1]}}"
+    elif [[ $cur == --*=* ]]; then
+        opt="${{cur%%=*}}"; compset -P '*='
+    fi
+    if [[ -n $opt ]]; then
+        kind="$(_kcli_spec "kind:$kpath $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
+        [[ -z $kind ]] && return 1
+    elif [[ $cur == -* ]]; then
+        compadd -- ${{=$(_kcli_spec "opts:$kpath")}} ${{=$(_kcli_spec "opts:global")}}
+        return
+    elif [[ -n "$(_kcli_spec "subs:$kpath")" ]]; then
+        compadd -- ${{=$(_kcli_spec "subs:$kpath")}}
+        return
+    else
+        kind="$(_kcli_spec "arg:$kpath")"
+    fi
+    case "$kind" in
+        topics|groups|profiles)
+            names=("${{(@f)$(${{words[1]}} __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)}}")
+            compadd -- ${{names:#}} ;;
+        file) _files ;;
+        '='*) compadd -- ${{=kind#=}} ;;
+        *) _files ;;
+    esac
+}}
+
+if [[ "$funcstack[1]" == "_kcli" ]]; then
+    _kcli "$@"
+else
+    compdef _kcli kcli
+fi
+"""
+
+
+def fish_script(spec: dict[str, str]) -> str:
+    cases = "\n".join(f"        case '{k}'\n            echo '{v}'" for k, v in sorted(spec.items()))
+    conn = " ".join(CONNECTION_OPTIONS)
+    return f"""# kcli completion for fish. {HEADER}
+# Install: copy to ~/.config/fish/completions/kcli.fish
+function __kcli_spec
+    switch $argv[1]
+{cases}
+    end
+end
+
+function __kcli_complete
+    set -l words (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l path kcli
+    set -l skip 0
+    set -l conn
+    set -l i 2
+    while test $i -le (count $words)
+        set -l w $words[$i]
+        if test $skip -eq 1
+            set skip 0
+        else if string match -q -- '-*' $w
+            if not string match -q -- '*=*' $w; and contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
+                set skip 1
+                if contains -- $w {conn}; and test $i -lt (count $words)
+                    set conn $conn $w $words[(math $i + 1)]
+                end
+            end
+        else if contains -- $w (string split ' ' -- (__kcli_spec "subs:$path"))
+            set path "$path $w"
+        end
+        set i (math $i + 1)
+    end
+    set -l kind ''
+    if test $skip -eq 1
+        set kind (__kcli_spec "kind:$path $words[-1]")
+        test -z "$kind"; and set kind (__kcli_spec "kind:global $words[-1]")
+        test -z "$kind"; and return
+    else if string match -q -- '-*' $cur
+        string split ' ' -- (__kcli_spec "opts:$path") (__kcli_spec "opts:global")
+        return
+    else if test -n "$(__kcli_spec "subs:$path")"
+        string split ' ' -- (__kcli_spec "subs:$path")
+        return
+    else
+        set kind (__kcli_spec "arg:$path")
+    end
+    switch "$kind"
+        case topics groups profiles
+            $words[1] __complete-names $kind $conn 2>/dev/null
+        case file
+            __fish_complete_path $cur
+        case '=*'
+            string split ' ' -- (string sub -s 2 -- $kind)
+    end
+end
+
+complete -c kcli -f -a '(__kcli_complete)'
+"""
+
+
+def powershell_script(spec: dict[str, str]) -> str:
+    table = "\n".join(f"    '{k}' = '{v}'" for k, v in sorted(spec.items()))
+    conn = ", ".join(f"'{o}'" for o in CONNECTION_OPTIONS)
+    return f"""# kcli completion for PowerShell. {HEADER}
+# Install: . /path/to/kcli.ps1 from your $PROFILE
+$script:KcliSpec = @{{
+{table}
+}}
+
+Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {{
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $spec = $script:KcliSpec
+    function Get-Spec([string]$key) {{ if ($spec.ContainsKey($key)) {{ $spec[$key] -split ' ' }} else {{ @() }} }}
+    $words = @($commandAst.CommandElements | Where-Object {{ $_.Extent.EndOffset -lt $cursorPosition -or ($_.Extent.EndOffset -eq $cursorPosition -and $wordToComplete -eq '') }} | ForEach-Object {{ $_.ToString() }})
+    if ($wordToComplete -ne '' -and $words.Count -gt 0 -and $words[-1] -eq $wordToComplete) {{ $words = $words[0..($words.Count - 2)] }}
+    $path = 'kcli'; $skip = $false; $conn = @()
+    for ($i = 1; $i -lt $words.Count; $i++) {{
+        $w = $words[$i]
+        if ($skip) {{ $skip = $false; continue }}
+        if ($w.StartsWith('-')) {{
+            if (-not $w.Contains('=') -and ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {{
+                $skip = $true
+                if (@({conn}) -contains $w -and $i + 1 -lt $words.Count) {{ $conn += @($w, $words[$i + 1]) }}
+            }}
+            continue
+        }}
+        if ((Get-Spec "subs:$path") -contains $w) {{ $path = "$path $w" }}
+    }}
+    $kind = ''
+    if ($skip) {{
+        $opt = $words[-1]
+        $kind = $spec["kind:$path $opt"]; if (-not $kind) {{ $kind = $spec["kind:global $opt"] }}
+        if (-not $kind) {{ return }}
+        $candidates = @()
+    }} elseif ($wordToComplete.StartsWith('-')) {{
+        $candidates = (Get-Spec "opts:$path") + (Get-Spec 'opts:global')
+    }} elseif ($spec.ContainsKey("subs:$path")) {{
+        $candidates = Get-Spec "subs:$path"
+    }} else {{
+        $kind = $spec["arg:$path"]; $candidates = @()
+    }}
+    if ($kind -in @('topics', 'groups', 'profiles')) {{
+        $exe = $commandAst.CommandElements[0].ToString()
+        $candidates = @(& $exe __complete-names $kind @conn 2>$null)
+    }} elseif ($kind -eq 'file') {{
+        return
+    }} elseif ($kind -and $kind.StartsWith('=')) {{
+        $candidates = $kind.Substring(1) -split ' '
+    }}
+    $candidates | Where-Object {{ $_ -and $_ -like "$wordToComplete*" }} | ForEach-Object {{
+        [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+    }}
+}}
+"""
+
+
+def completions(tree: Cmd) -> dict[str, str]:
+    spec = completion_spec(tree)
+    return {"completions/kcli.bash": bash_script(spec), "completions/_kcli": zsh_script(spec),
+            "completions/kcli.fish": fish_script(spec), "completions/kcli.ps1": powershell_script(spec)}
+
+
+def generate() -> dict[str, str]:
+    """Every generated file: repository-relative path -> content."""
+    tree = command_tree()
+    return {**man_pages(tree), **completions(tree)}
+
+
+def stale(files: dict[str, str], root: Path = ROOT) -> list[str]:
+    """Generated files that differ from (or are missing in) the tree, and stale leftovers."""
+    diff = [p for p, text in files.items()
+            if not (root / p).is_file() or (root / p).read_text(encoding="utf-8") != text]
+    for folder in ("man", "completions"):
+        diff += [str(f.relative_to(root)) for f in sorted((root / folder).glob("*"))
+                 if f.is_file() and str(f.relative_to(root)) not in files]
+    return diff
+
+
+def main(argv: list[str]) -> int:
+    files = generate()
+    if "--check" in argv:
+        diff = stale(files)
+        for p in diff:
+            print(f"out of date: {p}", file=sys.stderr)
+        return 1 if diff else 0
+    for folder in ("man", "completions"):
+        for f in (ROOT / folder).glob("*"):
+            if f.is_file() and str(f.relative_to(ROOT)) not in files:
+                f.unlink()
+    for path, text in files.items():
+        (ROOT / path).parent.mkdir(parents=True, exist_ok=True)
+        (ROOT / path).write_text(text, encoding="utf-8")
+    print(f"wrote {len(files)} files under man/ and completions/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
