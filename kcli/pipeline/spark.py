@@ -3,6 +3,7 @@ job progress from Spark's status tracker."""
 
 from __future__ import annotations
 
+import sys
 import os
 import shutil
 import threading
@@ -47,6 +48,10 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
 
     builder = SparkSession.builder.master(master).appName(app_name)
     if master.startswith("local"):
+        # Local Python workers must run this interpreter (the one that has kcli, confluent-kafka
+        # and pyarrow), not whatever `python3` is first on PATH. On a cluster, PYSPARK_PYTHON
+        # names the executors' interpreter and is left to the user.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = (builder.config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.ui.enabled", "false"))
