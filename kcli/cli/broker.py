@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import List, Optional
 
 import typer
@@ -9,6 +10,7 @@ import typer
 from kcli.admin.topics import parse_config_pairs
 from kcli.cli.apps import broker_app
 from kcli.errors import UsageError
+from kcli.render.output import json_document
 
 
 @broker_app.command("start")
@@ -27,10 +29,18 @@ def start(
         raise UsageError("--nodes must be at least 1")
     from kcli.broker import run_forever
 
-    def ready(bootstrap: str) -> None:
-        print(f"bootstrap: {bootstrap}", flush=True)
+    from kcli.cli.context import out
 
-    run_forever(listen=(host, int(port)), nodes=nodes, data_dir=data_dir,
+    o = out()      # the ready callback may run on the broker's thread, outside click's context
+
+    def ready(bootstrap: str) -> None:
+        if o.format == "json":
+            o.line(json.dumps(json_document("broker", bootstrap=bootstrap, nodes=nodes)))  # one line
+            o.stdout.flush()
+        else:
+            print(f"bootstrap: {bootstrap}", flush=True)
+
+    run_forever(listen=f"{host}:{port}", nodes=nodes, data_dir=data_dir,
                 configs=parse_config_pairs(config or [], "broker config"), pose_as=pose_as,
                 ready_callback=ready)
 

@@ -10,7 +10,7 @@ from kcli.admin.topics import parse_config_pairs
 from kcli.cli.apps import alter_app, describe_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
-from kcli.render.configs import render_configs
+from kcli.render.configs import render_altered, render_configs
 
 
 def _resources(topic: list[str] | None, broker: list[str] | None) -> list[tuple[str, str]]:
@@ -50,4 +50,4 @@ def alter_configs(
     (rtype, name), = _resources([topic] if topic else None, [broker] if broker else None)
     pairs = parse_config_pairs(set_ or [])
     state().admin().alter_configs(rtype, name, pairs, list(delete or []))
-    out().line(f"Completed updating config for {rtype} {name}.")
+    render_altered(out(), rtype, name, pairs, list(delete or []))

@@ -68,13 +68,12 @@ def create_topic(
         raise UsageError("The partitions must be greater than 0")
     configs = lib.parse_config_pairs(config or [])
     assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
-    if "." in name or "_" in name:
+    if ("." in name or "_" in name) and out().format != "json":
         out().note("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
                    "('_') could collide. To avoid issues it is best to use either, but not both.")
     created = lib.create(state().admin(), name, partitions, replication_factor, configs, assignment,
                          if_not_exists)
-    if created:
-        out().line(f"Created topic {name}.")
+    view.render_created(out(), name, created)
 
 
 @alter_app.command("topic")
@@ -88,8 +87,8 @@ def alter_topic(
     if partitions < 1:
         raise UsageError("The partitions must be greater than 0")
     assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
-    for name, before in lib.add_partitions(state().admin(), patterns, partitions, assignment, if_exists):
-        out().line(f"Topic {name}: partitions {before} -> {partitions}")
+    changes = lib.add_partitions(state().admin(), patterns, partitions, assignment, if_exists)
+    view.render_altered(out(), changes, partitions)
 
 
 @delete_app.command("topic")
@@ -98,5 +97,4 @@ def delete_topic(
     if_exists: bool = typer.Option(False, "--if-exists"),
 ):
     """Delete every matching topic (kafka-topics --delete)."""
-    for name in lib.delete(state().admin(), patterns, if_exists):
-        out().line(f"Deleted topic {name}.")
+    view.render_deleted(out(), lib.delete(state().admin(), patterns, if_exists))

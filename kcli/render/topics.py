@@ -84,3 +84,29 @@ def render_list(out: Output, names: list[str]) -> None:
         out.write("\n".join(names) + "\n")
     else:
         out.table(Table(["TOPIC"], [[n] for n in names]))
+
+
+# -- changes (create/alter/delete): the Kafka tools' lines, or one JSON document --------------
+def render_created(out: Output, name: str, created: bool) -> None:
+    if out.format == "json":
+        out.json(json_document("topic-create", topic=name, created=created))
+    elif created:
+        out.line(f"Created topic {name}.")
+
+
+def render_altered(out: Output, changes: list[tuple[str, int]], partitions: int) -> None:
+    if out.format == "json":
+        out.json(json_document("topic-alter", topics=[
+            {"topic": name, "partitions_before": before, "partitions_after": partitions}
+            for name, before in changes]))
+        return
+    for name, before in changes:
+        out.line(f"Topic {name}: partitions {before} -> {partitions}")
+
+
+def render_deleted(out: Output, names: list[str]) -> None:
+    if out.format == "json":
+        out.json(json_document("topic-delete", topics=names))
+        return
+    for name in names:
+        out.line(f"Deleted topic {name}.")
