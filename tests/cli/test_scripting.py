@@ -99,14 +99,14 @@ def test_usage_errors_are_json_on_stderr(args):
     assert doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 2 and doc["error"]
 
 
-def _subprocess(args, stdin, timeout=25, **env):
+def _subprocess(args, stdin, timeout=25, cwd=ROOT, **env):
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("KCLI_")}
     full_env.update(XDG_CONFIG_HOME="/nonexistent", **env)
     return subprocess.run([sys.executable, "-m", "kcli", *args], stdin=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=full_env, cwd=ROOT)
+                          text=True, timeout=timeout, env=full_env, cwd=cwd)
 
 
-def test_no_command_prompts_without_a_terminal(node):
+def test_no_command_prompts_without_a_terminal(node, tmp_path):
     b = node.bootstrap_servers
     node.create_topic("doomed", partitions=1)
     runs = [
@@ -122,7 +122,7 @@ def test_no_command_prompts_without_a_terminal(node):
         for i, args in enumerate(runs):
             t0 = time.monotonic()
             r = _subprocess([*args, "--timeout", "5s"] if "--timeout" not in args else args,
-                            stdin=subprocess.DEVNULL if i % 2 else read)
+                            stdin=subprocess.DEVNULL if i % 2 else read, cwd=tmp_path)  # rollback file
             assert time.monotonic() - t0 < 20, args
             assert "?" not in r.stdout.splitlines()[-1:] and "[y/N]" not in r.stdout + r.stderr, args
     finally:
