@@ -9,7 +9,12 @@ import io
 import json
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+# progress(done, total): total None while unknown.
+ProgressUpdate = Callable[[int, "int | None"], None]
 
 FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."
@@ -77,6 +82,21 @@ class Output:
         for row in table.rows:
             rich_table.add_row(*row)
         self.console.print(rich_table)
+
+    @contextmanager
+    def progress(self, description: str) -> Iterator[ProgressUpdate]:
+        """A transient rich progress bar on stderr for a long operation, shown only when stderr is
+        a terminal and the output is not JSON; elsewhere the update function does nothing."""
+        if self.format == "json" or not (hasattr(self.stderr, "isatty") and self.stderr.isatty()):
+            yield lambda done, total=None: None
+            return
+        from rich.console import Console
+        from rich.progress import Progress
+
+        console = Console(file=self.stderr, no_color="NO_COLOR" in os.environ)
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(description, total=None)
+            yield lambda done, total=None: bar.update(task, completed=done, total=total or None)
 
     def json(self, document: dict) -> None:
         self.write(json.dumps(document, indent=2, sort_keys=False) + "\n")
