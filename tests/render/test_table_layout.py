@@ -1,0 +1,72 @@
+"""Off a terminal, ``Output.table`` lays simple tables out itself (rich needs about a millisecond
+per row): the text must be exactly what rich prints, and rich must still get every table whose
+layout could differ."""
+
+import io
+import random
+
+import pytest
+from rich.errors import MarkupError
+
+from kcli.render.output import Output, Table, simple_layout
+
+PIECES = ["a", "Z", "0", "42", "-", ".", "_", "orders", " ", "[", "]", ":", "/", "é", "≤", "中",
+          "\t", "\n", "[bold]", "[/bold]", "[/]", ":smile:", ":thumbs_up:", "\\[", "[red]x[/red]",
+          "2025-01-15T10:30:00.000Z", "latest (cold, age 2h)", "", "\u0301", "\xa0", "x" * 30]
+
+
+def printed(fn, table):
+    """What ``fn`` (an Output method) writes for ``table``, or the exception type it raises."""
+    out = Output("table", stdout=io.StringIO(), stderr=io.StringIO())
+    try:
+        getattr(out, fn)(table)
+    except Exception as exc:  # noqa: BLE001 - rich's MarkupError must stay the same error
+        return type(exc)
+    return out.stdout.getvalue()
+
+
+def simple(table) -> bool:
+    try:
+        return simple_layout(table, Output("table", stdout=io.StringIO()).console) is not None
+    except MarkupError:              # rich raises the same (compared below)
+        return False
+
+
+def random_table(rng: random.Random, weird: float) -> Table:
+    def cell():
+        pieces = PIECES if rng.random() < weird else PIECES[:13]
+        return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+    ncols = rng.randint(1, 6)
+    columns = [rng.choice(["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET", "RULE", "X"]) for _ in range(ncols)]
+    return Table(columns, [[cell() for _ in range(ncols)] for _ in range(rng.randint(0, 8))])
+
+
+def test_same_text_as_rich_for_random_tables():
+    rng = random.Random(1282)
+    fast = 0
+    for _ in range(600):
+        table = random_table(rng, weird=rng.choice([0.0, 0.1, 0.5]))
+        assert printed("table", table) == printed("_rich_table", table), table
+        fast += simple(table)
+    assert 200 < fast < 600          # both paths are exercised
+
+
+@pytest.mark.parametrize("table", [
+    Table(["A"], [["x"]], title="T"),
+    Table(["A", "B"], [["x"]]),
+    Table(["A"], [["x" * 5000]]),
+    Table(["A"], [["中文"]]),
+    Table(["A"], [["two\nlines"]]),
+])
+def test_rich_lays_out_what_could_differ(table):
+    assert not simple(table)
+    assert printed("table", table) == printed("_rich_table", table)
+
+
+def test_plan_sized_table_takes_the_simple_layout():
+    rows = [["g", "t", str(p), "1", "0", "-1", "0", "2", "2025-01-15T10:30:00.000Z", "earliest (hot, age 1s ≤ 1m)"]
+            for p in range(2000)]
+    table = Table(["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA", "LOG-START",
+                   "LOG-END", "RECORD-TIMESTAMP", "RULE"], rows)
+    assert simple(table)
+    assert printed("table", table) == printed("_rich_table", table)
