@@ -104,8 +104,7 @@ def _metavar(p) -> str:
     if p.metavar:
         return p.metavar
     if _is_option(p):
-        td = getattr(p, "type_descriptor", None)
-        return {int: "N", float: "X"}.get(getattr(td, "annotation", None), "VALUE")
+        return {"int": "N", "float": "X"}.get(getattr(p.type, "name", None), "VALUE")
     return p.name.upper() + ("..." if p.nargs == -1 else "")
 
 
