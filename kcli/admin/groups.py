@@ -143,6 +143,14 @@ def creation_times(admin, ids: list[str]) -> dict[str, int]:
     return times
 
 
+def _refuse_invalid(missing: list[str], leaderless: list[str]) -> None:
+    """Java 4.2+ (checkAllTopicPartitionsValid): every partition to reset exists and has a leader."""
+    if missing:
+        raise OperationError(f'The partitions "{",".join(missing)}" do not exist')
+    if leaderless:
+        raise OperationError(f'The partitions "{",".join(leaderless)}" have no leader')
+
+
 def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
     parsed = [parse_topic_spec(s) for s in specs]
     leaders = admin.partition_leaders(sorted({t for t, _ in parsed}))
@@ -158,11 +166,17 @@ def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
                 selected.add((topic, p))
         if parts is None and not known:
             missing.append(topic)
-    if missing:
-        raise OperationError(f'The partitions "{",".join(missing)}" do not exist')
-    if leaderless:
-        raise OperationError(f'The partitions "{",".join(leaderless)}" have no leader')
+    _refuse_invalid(missing, leaderless)
     return sorted(selected)
+
+
+def _check_committed(admin, partitions: list[tuple[str, int]]) -> None:
+    """--all-topics: the committed partitions are checked as --topic's are."""
+    if partitions:
+        leaders = admin.partition_leaders(sorted({t for t, _ in partitions}))
+        known = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
+        _refuse_invalid([f"{t}-{p}" for t, p in partitions if (t, p) not in known],
+                        [f"{t}-{p}" for t, p in partitions if (t, p) in known and known[(t, p)] is None])
 
 
 def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
@@ -179,6 +193,7 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
     elif all_topics:
         committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g)} for g in ids}
         selection = {g: sorted(c) for g, c in committed.items()}
+        _check_committed(admin, sorted({tp for sel in selection.values() for tp in sel}))
     else:
         tps = _select_topics(admin, specs)
         selection = {g: tps for g in ids}

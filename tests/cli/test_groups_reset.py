@@ -1,17 +1,20 @@
 """reset-offsets through the real entry point against the embedded broker, with groups made by
 real confluent-kafka consumers: the partition-expansion story (KIP-1282 --to-start-time, KIP-1327
---max-age), the degraded paths, reference §7.1 scenarios, CSV round trip, active-group refusal and
-request counts that do not grow with the partition count."""
+--max-age), the degraded paths, reference §7.1 scenarios (including partitions without a leader),
+CSV round trip, active-group refusal, commits the broker rejects in part (exit 3) or in full
+(exit 1), and request counts that do not grow with the partition count."""
 
 from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions
 
+from kcli.admin import groups as lib
 from kcli.admin.groups import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator, wait_until
 from tests.cli.conftest import run_kcli
@@ -176,6 +179,10 @@ def ec():
         consume_and_commit(b, "g1", ["t"], 100)
         consume_and_commit(b, "g2", ["t"], 100, protocol="consumer")
         consume_and_commit(b, "g3", ["t2p", "u2p"], 40)
+        c.create_topic("grow", 1)                      # g4 read 100 records, 100 more came after
+        produce(b, "grow", 0, 100, "c")
+        consume_and_commit(b, "g4", ["grow"], 100)
+        produce(b, "grow", 0, 100, "d")
         yield c
 
 
@@ -207,27 +214,51 @@ def test_several_groups_and_all_groups(ec):
     assert {k for k, v in got.items() if v == 50} >= {("g1", "t", 0), ("g2", "t", 0), ("g3", "t", 0)}
     got = new_offsets(reset(ec, "-g", "g3", "--all-topics", "--to-offset", "3"))
     assert got == {("g3", t, p): 3 for t in ("t2p", "u2p") for p in (0, 1)}
+    got = new_offsets(reset(ec, "--all-groups", "--all-topics", "--to-offset", "50"))   # scenario 6
+    assert got.items() >= {("g1", "t", 0): 50, ("g2", "t", 0): 50, ("g4", "grow", 0): 50,
+                           **{("g3", t, p): 10 for t in ("t2p", "u2p") for p in (0, 1)}}.items()
 
 
-@pytest.mark.parametrize("args,expected", [
-    (["--to-earliest"], 0),
-    (["--to-latest"], 100),
-    (["--to-current"], 100),
-    (["--to-offset", "1"], 1),
-    (["--shift-by", "-50"], 50),
-    (["--shift-by", "-150"], 0),
-    (["--shift-by", "150"], 100),
-    (["--by-duration", "PT1H"], 0),
-    (["--by-duration", "PT0S"], 100),
-    (["--to-datetime", "2000-01-01T00:00:00.000"], 0),
+def test_several_groups_execute(ec):
+    b = ec.bootstrap_servers
+    got = new_offsets(reset(ec, "-g", "m1", "-g", "m2", "-t", "t", "--to-offset", "50", "--execute",
+                            "--rollback-file", "/dev/null"))
+    assert got == {("m1", "t", 0): 50, ("m2", "t", 0): 50}
+    assert committed(b, "m1") == committed(b, "m2") == {("t", 0): 50}
+
+
+AT_END = ("g1", "t")         # committed 100 = the log end
+BEHIND = ("g4", "grow")      # committed 100, the log end at 200 (scenarios 13, 14, 16, 17)
+
+
+@pytest.mark.parametrize("where,args,expected", [
+    (AT_END, ["--to-earliest"], 0),
+    (AT_END, ["--to-latest"], 100),
+    (AT_END, ["--to-current"], 100),
+    (AT_END, ["--to-offset", "1"], 1),
+    (AT_END, ["--shift-by", "-50"], 50),
+    (AT_END, ["--shift-by", "-150"], 0),
+    (AT_END, ["--shift-by", "150"], 100),
+    (AT_END, ["--by-duration", "PT1H"], 0),
+    (AT_END, ["--by-duration", "PT0S"], 100),
+    (AT_END, ["--to-datetime", "2000-01-01T00:00:00.000"], 0),
+    (BEHIND, ["--to-latest"], 200),
+    (BEHIND, ["--to-current"], 100),
+    (BEHIND, ["--shift-by", "50"], 150),
+    (BEHIND, ["--shift-by", "-50"], 50),
+    (BEHIND, ["--shift-by", "150"], 200),
 ])
-def test_scenarios_on_one_partition(ec, args, expected):
-    assert new_offsets(reset(ec, "-g", "g1", "-t", "t", *args)) == {("g1", "t", 0): expected}
+def test_scenarios_on_one_partition(ec, where, args, expected):
+    group, topic = where
+    assert new_offsets(reset(ec, "-g", group, "-t", topic, *args)) == {(group, topic, 0): expected}
 
 
 def test_to_datetime_at_checkpoint_and_empty_topic(ec):
     r = reset(ec, "-g", "g1", "-t", "t", "--to-datetime", str(ec.checkpoint))
     assert plan(r)[("g1", "t", 0)]["newOffset"] == 50
+    at = datetime.fromtimestamp(ec.checkpoint / 1000, timezone(timedelta(hours=2)))
+    r = reset(ec, "-g", "g1", "-t", "t", "--to-datetime", at.isoformat(timespec="milliseconds"))
+    assert plan(r)[("g1", "t", 0)]["newOffset"] == 50          # scenario 8: a zone offset
     r = reset(ec, "-g", "new.empty", "-t", "empty", "--by-duration", "PT1M")
     assert new_offsets(r) == {("new.empty", "empty", 0): 0}
     assert "Partition 0 from topic empty is empty. Falling back to latest known offset." in r.err
@@ -246,6 +277,20 @@ def test_partition_scopes(ec):
     assert got == {("g3", "t2p", 1): 0, ("g3", "u2p", 1): 0}
     r = run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", "g3", "-t", "t:2,3", "--to-earliest")
     assert (r.code, r.err) == (1, 'Error: The partitions "t-2,t-3" do not exist\n')
+
+
+def test_one_partition_reset_keeps_the_others(ec):
+    """Scenario 19, executed: t2p-1 goes to 0, t2p-0 keeps its commit."""
+    b = ec.bootstrap_servers
+    consume_and_commit(b, "g19", ["t2p"], 20)
+    r = reset(ec, "-g", "g19", "-t", "t2p:1", "--to-earliest", "--execute", "--rollback-file", "/dev/null")
+    assert new_offsets(r) == {("g19", "t2p", 1): 0}
+    assert committed(b, "g19") == {("t2p", 0): 10, ("t2p", 1): 0}
+
+
+def test_unknown_option_is_usage_error(ec):
+    r = run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", "g1", "-t", "t", "--to-earliest", "--new-consumer")
+    assert r.code == 2 and "--new-consumer" in r.err           # scenario 24
 
 
 def test_shift_by_without_commit_is_usage_error(ec):
@@ -300,6 +345,56 @@ def test_active_group_is_refused(ec, protocol):
         c.close()
 
 
+# -- partitions without a leader (§7.1 scenarios 2 and 25) ----------------------------------
+
+def leaders(b, topic) -> dict[int, int]:
+    admin = AdminClient({"bootstrap.servers": b})
+    return {p.id: p.leader for p in admin.list_topics(topic, timeout=10).topics[topic].partitions.values()}
+
+
+def test_offline_partition_outside_the_scope_does_not_matter(tmp_path):
+    """Scenario 2: partition 1's broker is down; resetting only partition 0 works."""
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("half", 2)
+        produce(b, "half", 0, 10, "r")
+        lead = leaders(b, "half")
+        assert lead[0] != lead[1]
+        ec.stop_node(lead[1])
+        r = reset(ec, "-g", "new.group", "-t", "half:0", "--to-earliest", "--execute",
+                  "--rollback-file", str(tmp_path / "rb.csv"))
+        assert new_offsets(r) == {("new.group", "half", 0): 0}
+        assert committed(b, "new.group") == {("half", 0): 0}
+
+
+def test_partition_without_leader_in_scope_refuses_the_reset(tmp_path):
+    """Scenario 25: the reset works on three partitions; once the broker leading one of them is
+    down, every scope that includes it fails with the Java tool's message (exit 1), nothing
+    committed; the other partitions can still be reset."""
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("three", 3)
+        for p in range(3):
+            produce(b, "three", p, 10, "r")
+        consume_and_commit(b, "g25", ["three"], 30)
+        rollback = ["--rollback-file", str(tmp_path / "rb.csv")]
+        r = reset(ec, "-g", "g25", "-t", "three:0,1,2", "--to-earliest", "--execute", *rollback)
+        assert new_offsets(r) == {("g25", "three", p): 0 for p in range(3)}
+        assert committed(b, "g25") == {("three", p): 0 for p in range(3)}
+
+        lead = leaders(b, "three")
+        ec.stop_node(lead[1])
+        others = [p for p in range(3) if lead[p] != lead[1]]
+        for scope in (["-t", "three:0,1,2"], ["-t", "three"], ["--all-topics"]):
+            r = run_kcli(b, "reset-offsets", "-g", "g25", *scope, "--to-latest", "--execute", *rollback)
+            assert (r.code, r.err) == (1, 'Error: The partitions "three-1" have no leader\n'), scope
+        assert committed(b, "g25") == {("three", p): 0 for p in range(3)}
+        spec = "three:" + ",".join(map(str, others))
+        r = reset(ec, "-g", "g25", "-t", spec, "--to-latest", "--execute", *rollback)
+        assert new_offsets(r) == {("g25", "three", p): 10 for p in others}
+        assert committed(b, "g25") == {("three", p): 10 if p in others else 0 for p in range(3)}
+
+
 # -- requests do not grow with partitions -----------------------------------------------------
 
 def _requests(ec, *args) -> dict:
@@ -310,18 +405,93 @@ def _requests(ec, *args) -> dict:
     return {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
 
 
-def test_request_count_is_independent_of_partition_count(tmp_path):
+@pytest.mark.parametrize("scenario", [["--to-datetime", "2000-01-01T00:00:00.000"], ["--to-start-time"],
+                                      ["--to-latest", "--max-age", "1h"]])
+def test_request_count_is_independent_of_partition_count(tmp_path, scenario):
     with fast_cluster(1) as ec:
         counts = {}
-        for n in (4, 64):
+        for n in (4, 256):
             ec.create_topic(f"wide{n}", n)
-            args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", "--to-datetime", "2000-01-01T00:00:00.000",
+            on_coordinator(ec, lambda co: co.create_consumer_group(f"w{n}"))
+            args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", *scenario,
                     "--execute", "--rollback-file", str(tmp_path / f"{n}.csv")]
             _requests(ec, *args)                       # first run creates the group's commits
             counts[n] = _requests(ec, *args)
         # librdkafka looks coordinators up again on its own timing: bounded, not per partition
-        lookups = [counts[n].pop("FindCoordinator", 0) for n in (4, 64)]
-        assert max(lookups) <= 3
-        assert counts[4] == counts[64]
-        assert counts[64]["OffsetCommit"] == 1 and counts[64]["OffsetFetch"] == 1
-        assert counts[64]["ListOffsets"] <= 3                # log start, log end, the time lookup
+        lookups = [counts[n].pop("FindCoordinator", 0) for n in (4, 256)]
+        assert max(lookups) <= 5
+        assert counts[4] == counts[256]
+        assert counts[256]["OffsetCommit"] == 1 and counts[256]["OffsetFetch"] == 1
+        assert counts[256]["ListOffsets"] <= 3                # log start, log end, the time lookup
+        assert sum(counts[256].values()) <= 20
+
+
+# -- partial commit failure on the broker -----------------------------------------------------
+
+def between_plan_and_commit(monkeypatch, action):
+    """Run ``action`` (real changes to the cluster) after the plan is made, before it is executed."""
+    execute = lib.execute
+
+    def interleaved(*args, **kwargs):
+        action()
+        return execute(*args, **kwargs)
+    monkeypatch.setattr(lib, "execute", interleaved)
+
+
+def delete_topic(b, topic):
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.delete_topics([topic])[topic].result(10)
+
+
+def test_partial_commit_failure_is_exit_3(tmp_path, monkeypatch):
+    """Two groups planned while both are Empty; before the commits, a topic of the plan is deleted
+    and a consumer joins one group. The broker takes the other group's commit on the surviving
+    topic and rejects the rest: exit 3, each failed partition named with the broker's error, the
+    rollback file holding what was committed before."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        for topic in ("keep", "gone"):
+            ec.create_topic(topic, 1)
+            produce(b, topic, 0, 10, topic)
+        consume_and_commit(b, "pf-a", ["keep", "gone"], 20)
+        consume_and_commit(b, "pf-b", ["keep"], 10)
+        joiner = consumer(b, "pf-b", "classic")
+
+        def interfere():
+            delete_topic(b, "gone")
+            joiner.subscribe(["keep"])
+            wait_until(lambda: joiner.poll(0.1) is None and joiner.assignment(), what="pf-b active")
+        between_plan_and_commit(monkeypatch, interfere)
+        rollback = tmp_path / "rollback.csv"
+        try:
+            r = run_kcli(b, "reset-offsets", "-g", "pf-a", "-g", "pf-b", "-t", "keep", "-t", "gone",
+                         "--to-offset", "3", "--execute", "--rollback-file", str(rollback))
+            assert r.code == 3, r.err
+            head, _, detail = r.err.splitlines()[-1].partition(": group ")
+            assert head == "Error: 3 of 4 partitions failed to commit (the others were reset)"
+            assert dict(("group " + item).split(": ", 1) for item in detail.split("; group ")) == {
+                "group 'pf-a' gone-0": "Broker: Unknown topic or partition",
+                "group 'pf-b' gone-0": "Broker: Unknown member",
+                "group 'pf-b' keep-0": "Broker: Unknown member"}
+            assert rollback.read_text() == "pf-a,gone,0,10\npf-a,keep,0,10\npf-b,keep,0,10\n"
+            assert f"Rollback file (current offsets before this reset): {rollback}" in r.err
+            after = committed(b, "pf-a")
+            assert after[("keep", 0)] == 3 and after.get(("gone", 0)) != 3
+            assert committed(b, "pf-b") == {("keep", 0): 10}
+        finally:
+            joiner.close()
+
+
+def test_every_commit_failing_is_exit_1(tmp_path, monkeypatch):
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("brief", 2)
+        produce(b, "brief", 0, 5, "x")
+        consume_and_commit(b, "all-fail", ["brief"], 5)
+        between_plan_and_commit(monkeypatch, lambda: delete_topic(b, "brief"))
+        r = run_kcli(b, "reset-offsets", "-g", "all-fail", "-t", "brief", "--to-earliest", "--execute",
+                     "--rollback-file", str(tmp_path / "rb.csv"))
+        assert r.code == 1
+        assert r.err.splitlines()[-1].startswith("Error: No offsets were committed (2 of 2 partitions failed): "
+                                                 "group 'all-fail' brief-0: ")
+        assert (tmp_path / "rb.csv").read_text() == "brief,0,5\n"
