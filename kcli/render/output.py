@@ -40,13 +40,11 @@ def simple_layout(table: Table, console) -> str | None:
     """What rich prints for ``table`` off a terminal (box SIMPLE_HEAD without edges, one space of
     padding, no styles), computed directly: rich takes about a millisecond per row, too slow for a
     plan over 10k partitions. None where rich's layout could differ: a title, a row of another
-    width, a cell that is not one line of single-width characters once rich has read its markup,
-    an empty column, a table wider than the console, a console without box-drawing characters."""
+    width, a cell that is not one line of single-width characters, an empty column, a table wider
+    than the console, a console without box-drawing characters."""
     from rich.cells import cell_len
 
     def plain(cell: str) -> str | None:
-        if "[" in cell or ":" in cell:          # markup or an emoji code: what rich prints
-            cell = console.render_str(cell).plain
         if not cell.isprintable() or not (cell.isascii() or cell_len(cell) == len(cell)):
             return None                         # line breaks, tabs, wide characters
         return cell
@@ -113,15 +111,18 @@ class Output:
         self._rich_table(table)
 
     def _rich_table(self, table: Table) -> None:
+        """Cells are data, printed as they are (a group id "[x]" or a value "[redacted]" is no
+        markup, ":smile:" no emoji)."""
         from rich.table import Table as RichTable
+        from rich.text import Text
         from rich import box
 
         rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAD, show_edge=False,
                                header_style="bold" if self.console.is_terminal else None)
         for col in table.columns:
-            rich_table.add_column(col, overflow="fold")
+            rich_table.add_column(Text(col), overflow="fold")
         for row in table.rows:
-            rich_table.add_row(*row)
+            rich_table.add_row(*(Text(c) for c in row))
         self.console.print(rich_table)
 
     @contextmanager
