@@ -7,10 +7,9 @@ from typing import List, Optional
 
 import typer
 
+from kcli.cli.apps import root_app as app
 from kcli.cli.context import out, state
-from kcli.cli.main import app
 from kcli.errors import UsageError
-from kcli.render.audit import render_audit
 from kcli.times import TimeParseError, parse_datetime_ms
 
 audit_app = typer.Typer(help="Scan topic data on Spark (local by default, a cluster via --master).",
@@ -52,6 +51,8 @@ def timestamps(
     """Per partition and in total: records, min/max timestamp and the max's offset, records outside
     the KIP-937 bounds, out-of-order records, what a reset to a time would replay or skip, and
     whether the broker's ListOffsets answers agree with the data."""
+    from kcli.render.audit import render_audit
+
     if target and group:
         raise UsageError("--target can't be used with --group")
     st = state()

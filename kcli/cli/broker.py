@@ -7,10 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from kcli.admin.topics import parse_config_pairs
-from kcli.cli.apps import broker_app
+from kcli.cli.apps import broker_app, root_app
 from kcli.errors import UsageError
-from kcli.render.output import json_document
 
 
 @broker_app.command("start")
@@ -27,9 +25,10 @@ def start(
         raise UsageError(f"Invalid --listen '{listen}': expected HOST:PORT")
     if nodes < 1:
         raise UsageError("--nodes must be at least 1")
+    from kcli.admin.topics import parse_config_pairs
     from kcli.broker import run_forever
-
     from kcli.cli.context import out
+    from kcli.render.output import json_document
 
     o = out()      # the ready callback may run on the broker's thread, outside click's context
 
@@ -45,6 +44,7 @@ def start(
                 ready_callback=ready)
 
 
+@root_app.command("demo")
 def demo() -> None:
     """Play the partition-expansion story on a 3-node embedded broker and show every KIP feature."""
     from kcli.demo import run

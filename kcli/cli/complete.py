@@ -11,10 +11,10 @@ import threading
 
 import typer
 
+from kcli.cli.apps import root_app as app
 from kcli.cli.context import state
-from kcli.cli.main import app
+from kcli.cli.main import COMPLETE_COMMAND as COMMAND
 
-COMMAND = "__complete-names"
 KINDS = ("topics", "groups", "profiles")
 TIMEOUT_MS = 2000
 

@@ -6,11 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from kcli.admin.topics import parse_config_pairs
 from kcli.cli.apps import alter_app, describe_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
-from kcli.render.configs import render_altered, render_configs
 
 
 def _resources(topic: list[str] | None, broker: list[str] | None) -> list[tuple[str, str]]:
@@ -31,6 +29,8 @@ def describe_configs(
 ):
     """Non-default configs (all with --all); the KIP-937 timestamp bounds always, with their
     effective value and meaning."""
+    from kcli.render.configs import render_configs
+
     resources = state().admin().describe_configs(_resources(topic, broker))
     render_configs(out(), resources, show_all)
 
@@ -43,6 +43,9 @@ def alter_configs(
     delete: Optional[List[str]] = typer.Option(None, "--delete", help="key to reset to default (repeatable)."),
 ):
     """Set or delete config overrides (incremental)."""
+    from kcli.admin.topics import parse_config_pairs
+    from kcli.render.configs import render_altered
+
     if bool(topic) == bool(broker):
         raise UsageError("Give exactly one of --topic or --broker")
     if not set_ and not delete:

@@ -10,17 +10,12 @@ from typing import List, Optional
 
 import typer
 
-from kcli.admin import groups as lib
-from kcli.admin.offsets import parse_topic_spec
-from kcli.cli.apps import delete_app, describe_app, list_app
+from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
-from kcli.cli.main import app
 from kcli.errors import EXIT_FAILED, EXIT_PARTIAL, KcliError, UsageError
-from kcli.offsets import plan as planner
-from kcli.offsets.csvfile import export_csv, parse_csv
-from kcli.render import groups as view
 from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms
 
+# Each command imports the library and view modules it needs: `kcli --help` loads none.
 GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids.")
 ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
@@ -31,6 +26,9 @@ def list_groups(
     types: Optional[str] = typer.Option(None, "--type", help="Only groups of these types: classic, consumer."),
 ):
     """List consumer groups (kafka-consumer-groups --list)."""
+    from kcli.admin import groups as lib
+    from kcli.render import groups as view
+
     wanted_states = lib.parse_states(states) if states is not None else None
     wanted_types = lib.parse_types(types) if types is not None else None
     groups = lib.list_groups(state().admin(), wanted_states, wanted_types)
@@ -46,6 +44,9 @@ def describe_groups(
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
 ):
     """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
+    from kcli.admin import groups as lib
+    from kcli.render import groups as view
+
     if offsets + members + show_state > 1:
         raise UsageError("Option [describe] takes at most one of these options: [members], [offsets], [state]")
     st = state()
@@ -66,6 +67,8 @@ def describe_groups(
 
 def _scenario(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration,
               from_file, to_start_time, max_age) -> tuple[planner.Scenario, str]:
+    from kcli.offsets import plan as planner
+
     given = [name for name, on in (
         ("to-earliest", to_earliest), ("to-latest", to_latest), ("to-current", to_current),
         ("to-offset", to_offset is not None), ("shift-by", shift_by is not None),
@@ -121,6 +124,12 @@ def reset_offsets(
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first."),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
+    from kcli.admin import groups as lib
+    from kcli.admin.offsets import parse_topic_spec
+    from kcli.offsets import plan as planner
+    from kcli.offsets.csvfile import export_csv, parse_csv
+    from kcli.render import groups as view
+
     if dry_run and execute:
         raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
     if group and all_groups:
@@ -173,6 +182,9 @@ def reset_offsets(
 @delete_app.command("groups")
 def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_GROUPS):
     """Delete consumer groups (kafka-consumer-groups --delete)."""
+    from kcli.admin import groups as lib
+    from kcli.render import groups as view
+
     admin = state().admin()
     ids = lib.group_ids(admin, groups or [], all_groups)
     results = admin.delete_groups(ids)
@@ -189,6 +201,10 @@ def delete_offsets(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
     """Delete committed offsets of a group (kafka-consumer-groups --delete-offsets)."""
+    from kcli.admin import groups as lib
+    from kcli.admin.offsets import parse_topic_spec
+    from kcli.render import groups as view
+
     for spec in topic:
         parse_topic_spec(spec)
     group_error, rows = lib.delete_offsets(state().admin(), group, topic)

@@ -1,8 +1,10 @@
-"""kcli's entry point: the root Typer app, global options, and the mapping of every error to one
-line on stderr and a documented exit code (0 ok, 1 failed, 2 bad usage/input, 3 partly applied)."""
+"""kcli's entry point: global options, the command modules a command line needs (only those are
+imported), and the mapping of every error to one line on stderr and a documented exit code (0 ok,
+1 failed, 2 bad usage/input, 3 partly applied)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Optional
@@ -12,34 +14,65 @@ from typer._click.globals import get_current_context
 import typer
 
 from kcli import __version__
-from kcli.admin.settings import (DEFAULT_BOOTSTRAP, ClientSettings, read_properties, redact_text,
-                                 secret_values)
-from kcli.cli import apps
-from kcli.cli.context import state
-from kcli.cli.globals import hoist
+from kcli.admin.settings import DEFAULT_BOOTSTRAP, redact_text
+from kcli.cli.apps import root_app
+from kcli.cli.globals import FLAGS, WITH_VALUE, hoist
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
-from kcli.render.output import FORMATS, Output
-from kcli.times import TimeParseError, parse_duration_ms
 
-app = typer.Typer(
-    name="kcli", no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-    help="Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
-         "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
-         "bounds (KIP-937). Global options may be given anywhere on the line.",
-)
-app.add_typer(apps.list_app, name="list")
-app.add_typer(apps.describe_app, name="describe")
-app.add_typer(apps.create_app, name="create")
-app.add_typer(apps.alter_app, name="alter")
-app.add_typer(apps.delete_app, name="delete")
-app.add_typer(apps.broker_app, name="broker")
+COMPLETE_COMMAND = "__complete-names"
 
-# Command families register themselves on the verb groups and on ``app``.
-from kcli.cli import topics, configs, offsets, broker, groups  # noqa: E402,F401
+# Every command by its words on the command line, in help order, with the module (kcli.cli.*) that
+# registers it. A command line naming one of these imports that module only; anything else (help
+# of the root or of a group, a mistyped command) imports them all, so help and errors see the
+# whole tree.
+COMMANDS = {
+    "list-offsets": "offsets", "reset-offsets": "groups", "delete-offsets": "groups",
+    "demo": "broker", COMPLETE_COMMAND: "complete",
+    "list topics": "topics", "list groups": "groups",
+    "describe topics": "topics", "describe configs": "configs", "describe groups": "groups",
+    "create topic": "topics",
+    "alter topic": "topics", "alter configs": "configs",
+    "delete topic": "topics", "delete groups": "groups",
+    "broker start": "broker",
+    "audit timestamps": "audit",
+}
 
-app.command("demo")(broker.demo)
-from kcli.cli import complete  # noqa: E402 - the hidden __complete-names command
-from kcli.cli import audit  # noqa: E402,F401
+
+def command_words(args: list[str]) -> list[str]:
+    """The first two words of a hoisted command line, global options skipped: the command's path."""
+    words, i = [], 0
+    while i < len(args) and len(words) < 2:
+        arg = args[i]
+        if not arg.startswith("-"):
+            words.append(arg)
+        elif arg in WITH_VALUE:
+            i += 1                                  # and its value
+        elif arg not in FLAGS and arg.split("=", 1)[0] not in WITH_VALUE:
+            break
+        i += 1
+    return words
+
+
+def load_commands(words: list[str] | None = None) -> None:
+    """Imports the module registering the command ``words`` name, or every command module."""
+    words = words or [""]
+    module = COMMANDS.get(" ".join(words)) or COMMANDS.get(words[0])
+    for name in [module] if module else dict.fromkeys(COMMANDS.values()):
+        importlib.import_module(f"kcli.cli.{name}")
+    # Help order, whatever order the modules came in (tests run many command lines in one process).
+    order = {path: i for i, path in enumerate(COMMANDS)}
+    for prefix, group in [("", root_app), *((f"{g.name} ", g.typer_instance)
+                                            for g in root_app.registered_groups)]:
+        group.registered_commands.sort(key=lambda c: order.get(prefix + c.name, len(order)))
+
+
+def __getattr__(name: str):
+    """``app``: the whole command tree (docs generator, demo, tests); ``main`` loads only what
+    its command line needs."""
+    if name == "app":
+        load_commands()
+        return root_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _version(value: bool):
@@ -48,7 +81,7 @@ def _version(value: bool):
         raise typer.Exit()
 
 
-@app.callback()
+@root_app.callback()
 def root(
     bootstrap_server: Optional[str] = typer.Option(
         None, "--bootstrap-server", "-b", envvar="KCLI_BOOTSTRAP_SERVER",
@@ -64,6 +97,12 @@ def root(
              "-b, KCLI_BOOTSTRAP_SERVER and --command-config override it key by key."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ):
+    from kcli import profiles
+    from kcli.admin.settings import ClientSettings, read_properties, secret_values
+    from kcli.cli.context import state
+    from kcli.render.output import FORMATS, Output
+    from kcli.times import TimeParseError, parse_duration_ms
+
     st = state()
     if output not in FORMATS:
         raise UsageError(f"Invalid --output '{output}': use one of {', '.join(FORMATS)}")
@@ -74,8 +113,6 @@ def root(
         raise UsageError(f"--timeout: {exc}") from None
     if timeout_ms <= 0:
         raise UsageError("--timeout must be positive")
-    from kcli import profiles
-
     chosen = profiles.load_profile(profile)
     _SECRETS[:] = secret_values(chosen.properties) if chosen else []
     cmd_props = read_properties(command_config) if command_config else {}
@@ -92,19 +129,24 @@ _SECRETS: list[str] = []
 
 
 def _report(fmt: str, message: str, exit_code: int) -> None:
+    from kcli.render.output import Output
+
     Output(fmt).error(redact_text(message, _SECRETS), exit_code)
 
 
 def main(argv: list[str] | None = None) -> None:
     _SECRETS.clear()
     args = hoist(list(sys.argv[1:] if argv is None else argv))
-    if complete.COMMAND in args:
+    if COMPLETE_COMMAND in args:
+        from kcli.cli import complete
+
         sys.exit(complete.run(args))
+    load_commands(command_words(args))
     fmt = "json" if any(a in ("-o", "--output") and i + 1 < len(args) and args[i + 1] == "json"
                         or a == "--output=json" for i, a in enumerate(args)) else "table"
     code = 0
     try:
-        rv = app(args=args, prog_name="kcli", standalone_mode=False)
+        rv = root_app(args=args, prog_name="kcli", standalone_mode=False)
         code = rv if isinstance(rv, int) else 0
     except typer.Exit as exc:
         code = exc.exit_code

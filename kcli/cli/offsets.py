@@ -6,11 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from kcli.admin import offsets as lib
+from kcli.cli.apps import root_app as app
 from kcli.cli.context import out, state
-from kcli.cli.main import app
 from kcli.errors import UsageError
-from kcli.render.offsets import render_offsets
 
 
 @app.command("list-offsets")
@@ -21,6 +19,9 @@ def list_offsets(
     exclude_internal: bool = typer.Option(False, "--exclude-internal-topics"),
 ):
     """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
+    from kcli.admin import offsets as lib
+    from kcli.render.offsets import render_offsets
+
     if max_timestamp and time not in (None, "max-timestamp", "-3"):
         raise UsageError("--max-timestamp can't be used with --time")
     label = "max-timestamp" if max_timestamp else (time or "latest")

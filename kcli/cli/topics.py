@@ -6,11 +6,11 @@ from typing import List, Optional
 
 import typer
 
-from kcli.admin import topics as lib
 from kcli.cli.apps import alter_app, create_app, delete_app, describe_app, list_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
-from kcli.render import topics as view
+
+# Each command imports its library and view modules itself: only the command being run loads any.
 
 PATTERNS = typer.Argument(None, metavar="[TOPIC-REGEX]...", help="Regexes matching whole topic names (default: all).")
 
@@ -21,6 +21,9 @@ def list_topics(
     exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
 ):
     """List topic names (kafka-topics --list)."""
+    from kcli.admin import topics as lib
+    from kcli.render import topics as view
+
     admin = state().admin()
     names = lib.select_topics(admin, patterns or [], exclude_internal, if_exists=True)
     view.render_list(out(), names)
@@ -41,6 +44,9 @@ def describe_topics(
 
     CreationTimeMs is shown when the broker offers DescribeTopicPartitions v1; `-` when it does
     not know a partition's creation time; omitted when the broker cannot report it."""
+    from kcli.admin import topics as lib
+    from kcli.render import topics as view
+
     if with_overrides and (under_replicated or under_min_isr or at_min_isr or unavailable):
         raise UsageError("--topics-with-overrides can't be used with the partition report filters")
     pairs, summaries = lib.describe(
@@ -60,6 +66,9 @@ def create_topic(
     if_not_exists: bool = typer.Option(False, "--if-not-exists"),
 ):
     """Create a topic (kafka-topics --create)."""
+    from kcli.admin import topics as lib
+    from kcli.render import topics as view
+
     if replica_assignment and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
     if replication_factor is not None and not 1 <= replication_factor <= 32767:
@@ -84,6 +93,9 @@ def alter_topic(
     if_exists: bool = typer.Option(False, "--if-exists"),
 ):
     """Increase the partition count (kafka-topics --alter); prints the before/after count."""
+    from kcli.admin import topics as lib
+    from kcli.render import topics as view
+
     if partitions < 1:
         raise UsageError("The partitions must be greater than 0")
     assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
@@ -97,4 +109,7 @@ def delete_topic(
     if_exists: bool = typer.Option(False, "--if-exists"),
 ):
     """Delete every matching topic (kafka-topics --delete)."""
+    from kcli.admin import topics as lib
+    from kcli.render import topics as view
+
     view.render_deleted(out(), lib.delete(state().admin(), patterns, if_exists))

@@ -1,0 +1,62 @@
+"""A command line imports only the module of the command it runs (kcli.cli.main.COMMANDS), and
+help imports no client library: checked in fresh interpreters, as the console script starts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+
+from kcli.cli.main import COMMANDS, command_words
+
+
+def _leaves(cmd, path=()):
+    for name, sub in cmd.commands.items():
+        if hasattr(sub, "commands"):
+            yield from _leaves(sub, (*path, name))
+        else:
+            yield " ".join((*path, name)), sub.callback.__module__
+
+
+def test_the_table_names_every_command_and_its_module():
+    from kcli.cli.main import app
+
+    assert dict(_leaves(typer.main.get_command(app))) == {
+        words: f"kcli.cli.{module}" for words, module in COMMANDS.items()}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-b", "h:1", "--verbose", "describe", "topics", "t"], ["describe", "topics"]),
+    (["--output=json", "list-offsets", "-t", "t"], ["list-offsets"]),
+    (["--help"], []),
+    (["describe", "--help"], ["describe"]),
+])
+def test_command_words(args, words):
+    assert command_words(args) == words
+
+
+def _loaded_after(args: list[str]) -> set[str]:
+    """The modules a fresh ``python -m kcli ARGS`` has imported when it exits."""
+    code = ("import atexit, json, runpy, sys\n"
+            "atexit.register(lambda: sys.__stdout__.write(json.dumps(sorted(sys.modules))))\n"
+            f"sys.argv = ['kcli', *{args!r}]\n"
+            "runpy.run_module('kcli', run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return set(json.loads(proc.stdout[proc.stdout.rindex("["):]))
+
+
+def test_help_imports_no_client_library_nor_command_code():
+    loaded = _loaded_after(["--help"])
+    for heavy in ("confluent_kafka", "kafka", "rich", "kcli.model", "kcli.admin.client",
+                  "kcli.admin.groups", "kcli.render.groups"):
+        assert heavy not in loaded
+
+
+def test_a_command_imports_its_own_module_only():
+    loaded = _loaded_after(["describe", "topics", "-b", "127.0.0.1:1", "--timeout", "1ms"])
+    assert {m for m in loaded if m.startswith("kcli.cli.") and m.count(".") == 2} == {
+        "kcli.cli.apps", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics"}
+    assert "kcli.admin.groups" not in loaded
