@@ -8,8 +8,9 @@ created one hour ago with a committed offset on every partition, and two records
 the calls confluent-kafka offers for the same plan (DescribeConsumerGroups, Metadata, OffsetFetch,
 ListOffsets earliest and latest, plus ListOffsets at the creation time for --to-start-time) and
 prints one line per partition. Reported: median wall time over alternated runs and peak RSS of
-each process (ru_maxrss from wait4), both as kcli/baseline ratios, and the requests kcli sent as
-counted by the embedded broker (the same at 1k and 10k when nothing grows with partitions).
+each process (ru_maxrss from wait4 in a small launcher), both as kcli/baseline ratios, and the
+requests kcli sent as counted by the embedded broker (the same at 1k and 10k when nothing grows
+with partitions).
 
     .venv/bin/python bench/reset_scale.py [--partitions 1000 10000] [--runs 3] [-o table]
 """
@@ -17,7 +18,6 @@ counted by the embedded broker (the same at 1k and 10k when nothing grows with p
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -75,19 +75,29 @@ def prepare(ec: EmbeddedCluster, n: int) -> tuple[str, str, int]:
     return group, topic, now - HOUR
 
 
+# A child's ru_maxrss starts at the RSS of the process that forked it (Linux keeps the high-water
+# mark across exec), and this process holds the broker: children are started by a small launcher.
+LAUNCHER = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write(f"{time.perf_counter() - start} {usage.ru_maxrss}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def measure(cmd: list[str], min_lines: int) -> tuple[float, int]:
     """(wall seconds, peak RSS in KiB) of one run; its stdout must have ``min_lines`` lines."""
-    with tempfile.TemporaryFile("w+") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as result:
+        code = subprocess.call([sys.executable, "-c", LAUNCHER, result.name, *cmd], stdout=out)
         out.seek(0)
         lines = sum(1 for _ in out)
-    if proc.returncode != 0 or lines < min_lines:
-        raise RuntimeError(f"{cmd[:6]}... exited {proc.returncode} with {lines} lines")
-    return elapsed, usage.ru_maxrss
+        elapsed, rss = result.read().split()
+    if code != 0 or lines < min_lines:
+        raise RuntimeError(f"{cmd[:6]}... exited {code} with {lines} lines")
+    return float(elapsed), int(rss)
 
 
 def request_delta(ec: EmbeddedCluster, run) -> tuple[object, dict[str, int]]:
