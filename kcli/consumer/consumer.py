@@ -21,14 +21,12 @@ from __future__ import annotations
 import time
 
 import confluent_kafka
-from confluent_kafka import KafkaError, TopicPartition
+from confluent_kafka import TopicPartition
 
 from kcli.consumer.anchors import BrokerAnchors, settings_for
 from kcli.consumer.errors import ConfigurationError
 from kcli.consumer.policies import StartPolicy, check_protocol, from_config
-from kcli.consumer.positions import Key, Resolver
-
-INITIAL, OUT_OF_RANGE = "initial", "out-of-range"
+from kcli.consumer.positions import Key, Positioner, Resolver
 
 
 class Consumer:
@@ -47,9 +45,8 @@ class Consumer:
         self._consumer = confluent_kafka.Consumer(conf)
         self._anchors = BrokerAnchors(settings_for(conf, lookup_timeout_ms), conf.get("group.id", ""))
         self._resolver = Resolver(self._consumer, self.policy, self._anchors, lookup_timeout_ms / 1000)
+        self._positioner = Positioner(self._consumer, self._resolver)
         self._errors: list[BaseException] = []
-        self._unresolved_initial: set[Key] = set()    # assigned without a resolved start offset
-        self._unpositioned: dict[Key, str] = {}       # waiting for the library to position them
         self._callbacks: dict = {}
 
     # -- subscription and callbacks ---------------------------------------------------------
@@ -68,7 +65,8 @@ class Consumer:
         self._consumer.subscribe(list(topics), **kwargs)
 
     def unsubscribe(self) -> None:
-        self._forget(list(self._unpositioned) + list(self._unresolved_initial))
+        self._positioner.forget([*self._positioner.unpositioned,
+                                 *self._positioner.unresolved_initial])
         self._consumer.unsubscribe()
 
     def _notifier(self, cb):
@@ -91,7 +89,8 @@ class Consumer:
         except Exception as exc:  # noqa: BLE001 - recorded, raised from poll()
             self._errors.append(exc)
             offsets = {}
-            self._unresolved_initial.update(keys)   # librdkafka will report those without a commit
+            # librdkafka reports those without a commit
+            self._positioner.unresolved_initial.update(keys)
         try:
             consumer.incremental_assign([TopicPartition(t, p, offsets[(t, p)]) if (t, p) in offsets
                                          else TopicPartition(t, p) for t, p in keys])
@@ -102,28 +101,16 @@ class Consumer:
     def _start_offsets(self, keys: list[Key]) -> dict[Key, int]:
         """Resolved offsets of the partitions without a committed offset (the others are left
         to librdkafka, which starts at the commit)."""
-        committed = self._consumer.committed([TopicPartition(t, p) for t, p in keys],
-                                             timeout=self._resolver.timeout_s)
-        missing = []
-        for tp in committed:
-            if tp.error is not None:
-                raise confluent_kafka.KafkaException(tp.error)
-            if tp.offset < 0:
-                missing.append((tp.topic, tp.partition))
-        return self._resolver.initial(missing)
+        committed = self._resolver.committed(keys)
+        return self._resolver.initial([k for k in keys if k not in committed])
 
     def _on_revoke(self, _consumer, partitions) -> None:
         self._notify(self._callbacks.get("revoke"), partitions)
-        self._forget([(p.topic, p.partition) for p in partitions])
+        self._positioner.forget([(p.topic, p.partition) for p in partitions])
 
     def _on_lost(self, _consumer, partitions) -> None:
         self._notify(self._callbacks.get("lost") or self._callbacks.get("revoke"), partitions)
-        self._forget([(p.topic, p.partition) for p in partitions])
-
-    def _forget(self, keys: list[Key]) -> None:
-        for k in keys:
-            self._unpositioned.pop(k, None)
-            self._unresolved_initial.discard(k)
+        self._positioner.forget([(p.topic, p.partition) for p in partitions])
 
     # -- poll / consume ---------------------------------------------------------------------
 
@@ -134,11 +121,11 @@ class Consumer:
         while True:
             self._raise_recorded()
             msg = self._consumer.poll(_remaining(deadline))
-            if msg is None or not self._is_reset(msg):
+            if msg is None or not self._positioner.is_reset(msg):
                 if msg is None:
                     self._raise_recorded()
                 return msg
-            self._note_reset(msg)
+            self._positioner.note_reset(msg)
             if deadline is not None and time.monotonic() >= deadline:
                 self._raise_recorded()
                 return None
@@ -149,56 +136,21 @@ class Consumer:
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         while True:
             self._raise_recorded()
-            batch = self._consumer.consume(num_messages, _remaining(deadline))
-            out = []
-            for msg in batch:
-                if self._is_reset(msg):
-                    self._note_reset(msg)
-                else:
-                    out.append(msg)
+            out = self._positioner.sift(self._consumer.consume(num_messages, _remaining(deadline)))
             if out:
                 return out
             if deadline is not None and time.monotonic() >= deadline:
                 self._raise_recorded()
                 return out
 
-    def _is_reset(self, msg) -> bool:
-        err = msg.error()
-        return (not self.policy.native and err is not None
-                and err.code() == KafkaError._AUTO_OFFSET_RESET and msg.topic() is not None)
-
-    def _note_reset(self, msg) -> None:
-        key = (msg.topic(), msg.partition())
-        if key in self._unpositioned:
-            return
-        self._unpositioned[key] = INITIAL if key in self._unresolved_initial else OUT_OF_RANGE
-        self._unresolved_initial.discard(key)
-
     def _raise_recorded(self) -> None:
-        if not self._errors and self._unpositioned:
-            self._position()
+        if not self._errors and self._positioner.unpositioned:
+            try:
+                self._positioner.position()
+            except Exception as exc:  # noqa: BLE001 - raised below, and again on each poll
+                self._errors.append(fresh(exc))
         if self._errors:
             raise self._errors.pop(0)
-
-    def _position(self) -> None:
-        """Resolve and re-assign the partitions librdkafka could not position (outside any
-        callback). On failure they stay unpositioned and the error is recorded."""
-        owned = {(tp.topic, tp.partition) for tp in self._consumer.assignment()}
-        for k in [k for k in self._unpositioned if k not in owned]:
-            del self._unpositioned[k]
-        if not self._unpositioned:
-            return
-        try:
-            offsets = self._resolver.initial(
-                [k for k, why in self._unpositioned.items() if why == INITIAL])
-            offsets.update(self._resolver.out_of_range(
-                [k for k, why in self._unpositioned.items() if why == OUT_OF_RANGE]))
-            self._consumer.incremental_unassign([TopicPartition(t, p) for t, p in offsets])
-            self._consumer.incremental_assign([TopicPartition(t, p, o) for (t, p), o in offsets.items()])
-        except Exception as exc:  # noqa: BLE001 - raised by the caller
-            self._errors.append(_fresh(exc))
-            return
-        self._unpositioned.clear()
 
     # -- the rest -----------------------------------------------------------------------------
 
@@ -236,7 +188,7 @@ def _remaining(deadline: float | None) -> float:
     return -1 if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-def _fresh(exc: BaseException) -> BaseException:
+def fresh(exc: BaseException) -> BaseException:
     """A new instance for an error raised again on each poll (no growing traceback chain)."""
     try:
         return type(exc)(*exc.args)

@@ -109,9 +109,13 @@ def from_config(config: dict, start: StartPolicy | str | None) -> StartPolicy:
     return policy
 
 
+def group_protocol(config: dict) -> str:
+    return str(config.get("group.protocol", "classic")).strip().lower()
+
+
 def check_protocol(policy: StartPolicy, config: dict) -> None:
     """KIP-1282/KIP-1327: these policies exist only for consumer-protocol groups."""
-    protocol = str(config.get("group.protocol", "classic")).strip().lower()
+    protocol = group_protocol(config)
     if policy.needs_consumer_protocol and protocol != "consumer":
         raise ConfigurationError(
             f"The start-offset policy {policy} requires group.protocol=consumer; it is not "

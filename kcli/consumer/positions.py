@@ -8,9 +8,10 @@ import time
 from confluent_kafka import OFFSET_BEGINNING, OFFSET_END, KafkaError, KafkaException, TopicPartition
 
 from kcli.consumer.anchors import BrokerAnchors
-from kcli.consumer.policies import TO_START_TIME, StartPolicy
+from kcli.consumer.policies import EARLIEST, TO_START_TIME, StartPolicy
 
 Key = tuple[str, int]
+INITIAL, OUT_OF_RANGE = "initial", "out-of-range"
 
 # right after a KIP-848 assignment librdkafka may not know a new partition yet
 _RETRIABLE = frozenset({KafkaError._UNKNOWN_PARTITION, KafkaError._UNKNOWN_TOPIC,
@@ -25,10 +26,26 @@ class Resolver:
         self.anchors = anchors
         self.timeout_s = timeout_s
 
+    def committed(self, keys: list[Key]) -> dict[Key, int]:
+        """The group's committed offsets of those partitions that have one."""
+        if not keys:
+            return {}
+        found = {}
+        for tp in self.consumer.committed([TopicPartition(t, p) for t, p in keys],
+                                          timeout=self.timeout_s):
+            if tp.error is not None:
+                raise KafkaException(tp.error)
+            if tp.offset >= 0:
+                found[(tp.topic, tp.partition)] = tp.offset
+        return found
+
     def initial(self, keys: list[Key]) -> dict[Key, int]:
         """Offsets for partitions that have no committed offset."""
         if not keys:
             return {}
+        if self.policy.native:
+            native = OFFSET_BEGINNING if self.policy.name == EARLIEST else OFFSET_END
+            return dict.fromkeys(keys, native)
         if self.policy.name == TO_START_TIME:
             return self._at_group_creation(keys)
         topics = sorted({t for t, _ in keys})
@@ -79,3 +96,58 @@ class Resolver:
                     raise
             self.consumer.list_topics(timeout=self.timeout_s)
             time.sleep(0.1)
+
+
+class Positioner:
+    """Positions, outside any callback, the partitions of ``consumer`` that librdkafka could not
+    (``auto.offset.reset=error``): it reports ``_AUTO_OFFSET_RESET`` for a partition assigned
+    without a resolved offset (``unresolved_initial``) or whose position is out of range. They are
+    resolved by ``resolver`` and re-assigned locally (``seek`` is refused in that state)."""
+
+    def __init__(self, consumer, resolver: Resolver):
+        self.consumer = consumer
+        self.resolver = resolver
+        self.unresolved_initial: set[Key] = set()   # assigned without a resolved start offset
+        self.unpositioned: dict[Key, str] = {}      # waiting to be positioned: INITIAL/OUT_OF_RANGE
+
+    def is_reset(self, msg) -> bool:
+        err = msg.error()
+        return (not self.resolver.policy.native and err is not None
+                and err.code() == KafkaError._AUTO_OFFSET_RESET and msg.topic() is not None)
+
+    def note_reset(self, msg) -> None:
+        key = (msg.topic(), msg.partition())
+        if key in self.unpositioned:
+            return
+        self.unpositioned[key] = INITIAL if key in self.unresolved_initial else OUT_OF_RANGE
+        self.unresolved_initial.discard(key)
+
+    def sift(self, batch: list) -> list:
+        """The messages of ``batch`` that are not reset events (those are noted)."""
+        out = []
+        for msg in batch:
+            if self.is_reset(msg):
+                self.note_reset(msg)
+            else:
+                out.append(msg)
+        return out
+
+    def forget(self, keys) -> None:
+        for k in keys:
+            self.unpositioned.pop(k, None)
+            self.unresolved_initial.discard(k)
+
+    def position(self) -> None:
+        """Resolve and re-assign the unpositioned partitions still assigned. On failure they stay
+        unpositioned and the error is raised."""
+        owned = {(tp.topic, tp.partition) for tp in self.consumer.assignment()}
+        self.forget([k for k in self.unpositioned if k not in owned])
+        if not self.unpositioned:
+            return
+        offsets = self.resolver.initial(
+            [k for k, why in self.unpositioned.items() if why == INITIAL])
+        offsets.update(self.resolver.out_of_range(
+            [k for k, why in self.unpositioned.items() if why == OUT_OF_RANGE]))
+        self.consumer.incremental_unassign([TopicPartition(t, p) for t, p in offsets])
+        self.consumer.incremental_assign([TopicPartition(t, p, o) for (t, p), o in offsets.items()])
+        self.unpositioned.clear()
