@@ -30,9 +30,8 @@ def kafka_uuid(value) -> str | None:
 
 class KipClient:
     def __init__(self, settings: ClientSettings):
+        import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
         from kafka.net.compat import KafkaNetClient
-
-        import kcli.protocol as proto
 
         self.proto = proto
         self.settings = settings

@@ -14,14 +14,44 @@ KIP versions (as the seeds state them, see DESIGN.md "Decisions already taken"):
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import sys
 
-import kafka.protocol as _kp
-from kafka.protocol.api_message import ApiMessage
-from kafka.protocol.admin import topics as _topics
-from kafka.protocol.metadata import metadata as _metadata
 
-from kcli.protocol import schemas as _schemas
+def _register_kafka_package() -> None:
+    """Lets kafka-python's submodules (``kafka.protocol``, ``kafka.net``, ``kafka.record``) import
+    without its package ``__init__``, which imports the whole client (KafkaConsumer, KafkaProducer,
+    KafkaAdminClient and their message classes: ~50 ms of start-up kcli does not use). The package
+    is registered as the import system would, minus running ``__init__``; looking up a name only
+    ``__init__`` defines (``from kafka import KafkaConsumer``) runs it then."""
+    if "kafka" in sys.modules:
+        return
+    spec = importlib.util.find_spec("kafka")
+    package = importlib.util.module_from_spec(spec)
+
+    def __getattr__(name: str):
+        try:                                    # ``from kafka import errors``: just the submodule
+            return importlib.import_module(f"kafka.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"kafka.{name}":
+                raise
+        del package.__getattr__
+        spec.loader.exec_module(package)
+        return getattr(package, name)
+
+    package.__getattr__ = __getattr__
+    sys.modules["kafka"] = package
+
+
+_register_kafka_package()
+
+import kafka.protocol as _kp  # noqa: E402 - after the package is registered
+from kafka.protocol.api_message import ApiMessage  # noqa: E402
+from kafka.protocol.admin import topics as _topics  # noqa: E402
+from kafka.protocol.metadata import metadata as _metadata  # noqa: E402
+
+from kcli.protocol import schemas as _schemas  # noqa: E402
 
 
 def _find(fields, name):

@@ -1,0 +1,36 @@
+"""kcli.protocol lets kafka-python's protocol and network modules load without the package
+``__init__`` (its whole client); each check runs in a fresh interpreter, as kcli starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def _run(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_the_protocol_client_loads_without_kafka_pythons_client():
+    out = _run("import sys, kcli.protocol, kafka.net.compat\n"
+               "print(sorted(m for m in ('kafka.admin', 'kafka.consumer', 'kafka.producer') if m in sys.modules))")
+    assert out == "[]"
+
+
+def test_names_only_the_package_init_defines_still_resolve():
+    out = _run("import kcli.protocol\n"
+               "from kafka import KafkaConsumer, errors\n"
+               "import kafka, kafka.version\n"
+               "print(KafkaConsumer.__name__, errors.__name__, kafka.__version__ == kafka.version.__version__)")
+    assert out == "KafkaConsumer kafka.errors True"
+
+
+TABLES = ("import json, kcli.protocol as p\n"
+          "print(json.dumps([sorted((k, f'{c.__module__}.{c.__qualname__}') for k, c in t.items())"
+          " for t in (p.REQUESTS, p.RESPONSES)]))")
+
+
+def test_the_message_tables_are_those_of_a_full_kafka_import():
+    assert _run(TABLES) == _run("import kafka\n" + TABLES)
