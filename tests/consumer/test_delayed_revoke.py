@@ -180,6 +180,30 @@ def test_start_policy_plugs_in_and_its_errors_come_from_poll():
         c.close()
 
 
+def test_an_out_of_range_commit_resumes_where_the_policy_says():
+    """With a policy librdkafka cannot apply, the fetcher runs with auto.offset.reset=error and
+    the library re-positions it: to_start_time resumes at the first record that survived."""
+    with fast_cluster() as ec:
+        ec.create_topic("t", 1)
+        conf = _conf(ec, "g-oor", "consumer")
+        a = DelayRevokeConsumer(conf, start=to_start_time())
+        a.subscribe(["t"])
+        _poll_until([a], a.assignment, 20, "A owning the partition")
+        _produce(ec, "t", [0], 10)
+        got = []
+        _poll_until([a], lambda: len(got) == 10, 20, "A reading 10 records", got)
+        assert len(a.commit([TopicPartition("t", 0, 3)])) == 1
+        a.close()
+        admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
+        list(admin.delete_records([TopicPartition("t", 0, 6)]).values())[0].result(15)
+        b = DelayRevokeConsumer(conf, start=to_start_time())
+        b.subscribe(["t"])
+        again = []
+        _poll_until([b], lambda: len(again) >= 4, 20, "B reading what survived", again)
+        assert [o for *_, o, _ in again] == [6, 7, 8, 9]
+        b.close()
+
+
 def _readme_example() -> str:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme.split("### Delayed revoke", 1)[1]
