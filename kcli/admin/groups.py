@@ -181,29 +181,32 @@ def _check_committed(admin, partitions: list[tuple[str, int]]) -> None:
 
 def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
-               file_offsets: dict[str, dict[tuple[str, int], int]] | None = None) -> list[GroupPlan]:
-    """Every check that can refuse the reset runs before any offset is looked up."""
+               file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
+               progress=None) -> list[GroupPlan]:
+    """Every check that can refuse the reset runs before any offset is looked up. ``progress``
+    (done, total) is told of each request round: one per group, then the log offsets."""
+    steps = _Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     check_resettable(admin.describe_groups(ids))
     created = creation_times(admin, ids) if scenario.kind == planner.START_TIME else {}
 
     if scenario.kind == planner.FILE:
         selection = {g: sorted((file_offsets or {}).get(g, {})) for g in ids}
-        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g, sel)}
-                     for g, sel in selection.items()}
+        committed = {g: steps.after(_committed(admin, g, sel)) for g, sel in selection.items()}
     elif all_topics:
-        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g)} for g in ids}
+        committed = {g: steps.after(_committed(admin, g)) for g in ids}
         selection = {g: sorted(c) for g, c in committed.items()}
         _check_committed(admin, sorted({tp for sel in selection.values() for tp in sel}))
     else:
         tps = _select_topics(admin, specs)
         selection = {g: tps for g in ids}
-        committed = {g: {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g, tps)}
-                     for g in ids}
+        committed = {g: steps.after(_committed(admin, g, tps)) for g in ids}
 
     every = sorted({tp for sel in selection.values() for tp in sel})
-    ages = admin.kip.partition_ages(sorted({t for t, _ in every})) if scenario.kind == planner.MAX_AGE else None
-    starts = _offsets(admin, every, -2)
-    ends = _offsets(admin, every, -1)
+    ages = None
+    if scenario.kind == planner.MAX_AGE:
+        ages = steps.after(admin.kip.partition_ages(sorted({t for t, _ in every})))
+    starts = steps.after(_offsets(admin, every, -2))
+    ends = steps.after(_offsets(admin, every, -1))
     lookups_by_ts: dict[int, dict] = {}
     if scenario.is_time:
         targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
@@ -211,6 +214,7 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
             wanted = sorted({tp for g in ids if targets[g] == ts for tp in selection[g]})
             lookups_by_ts[ts] = {(o.topic, o.partition): (o.offset, o.timestamp_ms)
                                  for o in admin.list_offsets(wanted, ts) if o.error is None}
+        steps.after(None)
 
     plans = []
     for g in ids:
@@ -223,6 +227,23 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
             plan.warnings.append(f"No reset plan for group {g} found")
         plans.append(plan)
     return plans
+
+
+class _Steps:
+    """Counts finished request rounds for a progress callback (done, total)."""
+
+    def __init__(self, progress, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+
+    def after(self, value):
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+        return value
+
+
+def _committed(admin, group: str, partitions=None) -> dict[tuple[str, int], int]:
+    return {(c.topic, c.partition): c.offset for c in admin.committed_offsets(group, partitions)}
 
 
 def _offsets(admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
@@ -244,9 +265,12 @@ def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
     return export_csv(current, with_group)
 
 
-def execute(admin, plans: list[GroupPlan], rollback_path: str, with_group: bool) -> ResetResult:
+def execute(admin, plans: list[GroupPlan], rollback_path: str, with_group: bool,
+            progress=None) -> ResetResult:
     """Writes the rollback file, then commits each group's plan (one OffsetCommit per group);
-    failed partitions are in ``failures`` (see ``raise_for_failures``)."""
+    failed partitions are in ``failures`` (see ``raise_for_failures``). ``progress`` (done,
+    total) counts the groups committed."""
+    steps = _Steps(progress, len(plans))
     with open(rollback_path, "w", encoding="utf-8", newline="") as fh:
         fh.write(rollback_csv(plans, with_group))
     result = ResetResult(plans, executed=True, rollback_file=rollback_path)
@@ -256,6 +280,7 @@ def execute(admin, plans: list[GroupPlan], rollback_path: str, with_group: bool)
             for (t, p), err in admin.alter_group_offsets(plan.group, offsets).items():
                 if err is not None:
                     result.failures[(plan.group, t, p)] = err
+        steps.after(None)
     return result
 
 
