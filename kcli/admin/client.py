@@ -1,30 +1,33 @@
 """The admin adapter: the one interface commands call. Implemented on confluent-kafka's
 AdminClient; the KIP requests no client library exposes go through ``kcli.admin.kip`` (kafka-python's
-protocol layer), loaded only by the operations that need them."""
+protocol layer). Each client library is imported by the operations that use it, so a command loads
+only the one it needs (``describe topics`` runs on the KIP client alone)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Iterable
 
-from confluent_kafka import KafkaError, KafkaException, TopicCollection, TopicPartition
-from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry as CkConfigEntry,
-                                   ConfigResource, ConfigSource, NewPartitions, NewTopic, OffsetSpec)
-
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import (INTERNAL_TOPICS, BrokerInfo, CommittedOffset, ConfigEntry, GroupDescription,
-                        GroupListing, GroupMember, OffsetInfo, PartitionInfo, ResourceConfig,
-                        TopicInfo)
+from kcli.model import (BrokerInfo, CommittedOffset, ConfigEntry, GroupDescription, GroupListing,
+                        GroupMember, OffsetInfo, ResourceConfig, TopicInfo)
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
 _quiet.propagate = False
 
 SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
+# librdkafka holds a client's first connection to a broker learned from metadata for its
+# sparse-connection interval, reconnect.backoff.ms / 2 (50 ms by default, 11 at least): the first
+# request after bootstrap waits that long. A one-shot command takes the minimum; the user's
+# properties (--command-config, profiles) still win.
+LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
 def _err(exc: BaseException) -> str:
+    from confluent_kafka import KafkaException
+
     if isinstance(exc, KafkaException) and exc.args:
         e = exc.args[0]
         return e.str() if hasattr(e, "str") else str(e)
@@ -38,10 +41,13 @@ class KafkaAdmin:
         self._kip = None
 
     @property
-    def _admin(self) -> AdminClient:
+    def _admin(self):
         """Created on first use: librdkafka connects as soon as a client exists."""
         if self._client is None:
-            self._client = AdminClient(self.settings.librdkafka_config(), logger=_quiet)
+            from confluent_kafka.admin import AdminClient
+
+            self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config()},
+                                       logger=_quiet)
         return self._client
 
     # -- plumbing -------------------------------------------------------------------------
@@ -69,53 +75,33 @@ class KafkaAdmin:
         return {"ok": results, "errors": errors}
 
     # -- topics ---------------------------------------------------------------------------
-    def topic_names(self) -> list[str]:
+    def _metadata(self):
+        """Every topic's metadata, from one Metadata request."""
+        from confluent_kafka import KafkaException
+
         try:
-            md = self._admin.list_topics(timeout=self.settings.timeout_s)
+            return self._admin.list_topics(timeout=self.settings.timeout_s)
         except KafkaException as exc:
             raise OperationError(
                 f"Cannot reach the cluster at {self.settings.bootstrap_servers} "
                 f"within {self.settings.timeout_ms} ms: {_err(exc)}") from None
-        return sorted(md.topics)
 
-    def partition_counts(self, names: list[str]) -> dict[str, int]:
-        md = self._admin.list_topics(timeout=self.settings.timeout_s)
-        return {n: len(md.topics[n].partitions) for n in names if n in md.topics}
+    def topic_names(self) -> list[str]:
+        return sorted(self._metadata().topics)
 
-    def live_broker_ids(self) -> list[int]:
-        md = self._admin.list_topics(timeout=self.settings.timeout_s)
-        return sorted(md.brokers)
+    def partition_counts(self) -> dict[str, int]:
+        """Partition count per topic, every topic: one Metadata request."""
+        return {name: len(t.partitions) for name, t in self._metadata().topics.items()}
 
     def describe_topics(self, names: list[str]) -> list[TopicInfo]:
-        """Leader, replicas, ISR, ELR and CreationTimeMs per partition, through
-        DescribeTopicPartitions (v1 when offered; CreationTimeMs is None below v1)."""
-        try:
-            topics = self.kip.describe_topic_partitions(names)
-        except UnsupportedByBroker:
-            topics = self._describe_topics_by_metadata(names)
-        for t in topics:
-            t.internal = t.name in INTERNAL_TOPICS
-        return topics
-
-    def _describe_topics_by_metadata(self, names: list[str]) -> list[TopicInfo]:
-        """Brokers without DescribeTopicPartitions (before 3.8): Metadata, so ELR is N/A and
-        CreationTimeMs is not reported at all (KIP-1327: the field is omitted)."""
-        futures = self._admin.describe_topics(TopicCollection(names), request_timeout=self.settings.timeout_s)
-        out = []
-        for name in names:
-            try:
-                d = futures[name].result(timeout=self.settings.timeout_s)
-            except Exception as exc:  # noqa: BLE001
-                raise OperationError(f"Topic '{name}': {_err(exc)}") from None
-            out.append(TopicInfo(name, str(d.topic_id) if d.topic_id else None, [
-                PartitionInfo(p.id, p.leader.id if p.leader is not None and p.leader.id >= 0 else None,
-                              [r.id for r in p.replicas], [r.id for r in p.isr])
-                for p in sorted(d.partitions, key=lambda p: p.id)]))
-        return out
+        """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient)."""
+        return self.kip.describe_topics(names)
 
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
                      validate_only: bool = False) -> None:
+        from confluent_kafka.admin import NewTopic
+
         kwargs = {"config": configs}
         if assignment:
             kwargs["replica_assignment"] = assignment
@@ -128,6 +114,8 @@ class KafkaAdmin:
         self._raise_first(futures)
 
     def create_partitions(self, name: str, total: int, assignment: list[list[int]] | None) -> None:
+        from confluent_kafka.admin import NewPartitions
+
         np = NewPartitions(name, total, assignment) if assignment else NewPartitions(name, total)
         self._raise_first(self._admin.create_partitions([np], request_timeout=self.settings.timeout_s))
 
@@ -138,6 +126,8 @@ class KafkaAdmin:
 
     # -- configs --------------------------------------------------------------------------
     def describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
+        from confluent_kafka.admin import ConfigResource
+
         crs = [ConfigResource(rtype, name) for rtype, name in resources]
         futures = self._admin.describe_configs(crs, request_timeout=self.settings.timeout_s)
         out = []
@@ -151,6 +141,8 @@ class KafkaAdmin:
         return out
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
+        from confluent_kafka.admin import AlterConfigOpType, ConfigEntry as CkConfigEntry, ConfigResource
+
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
         entries += [CkConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
         cr = ConfigResource(rtype, name, incremental_configs=entries)
@@ -159,6 +151,9 @@ class KafkaAdmin:
     # -- offsets --------------------------------------------------------------------------
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
         """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), else epoch ms."""
+        from confluent_kafka import TopicPartition
+        from confluent_kafka.admin import OffsetSpec
+
         spec = {-1: OffsetSpec.latest, -2: OffsetSpec.earliest,
                 -3: OffsetSpec.max_timestamp}.get(time)
         spec = spec() if spec else OffsetSpec.for_timestamp(time)
@@ -184,7 +179,7 @@ class KafkaAdmin:
 
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
-        md = self._admin.list_topics(timeout=self.settings.timeout_s)
+        md = self._metadata()
         return {n: {p.id: (p.leader if p.leader >= 0 else None) for p in md.topics[n].partitions.values()}
                 for n in names if n in md.topics and md.topics[n].error is None}
 
@@ -244,7 +239,7 @@ class KafkaAdmin:
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
         """One OffsetFetch: the given partitions, or every partition with a commit (None)."""
-        from confluent_kafka import ConsumerGroupTopicPartitions
+        from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 
         tps = [TopicPartition(t, p) for t, p in partitions] if partitions is not None else None
         if tps == []:
@@ -272,7 +267,7 @@ class KafkaAdmin:
     def alter_group_offsets(self, group_id: str,
                             offsets: dict[tuple[str, int], int]) -> dict[tuple[str, int], str | None]:
         """One OffsetCommit for the group; the error (or None) per partition."""
-        from confluent_kafka import ConsumerGroupTopicPartitions
+        from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 
         req = [ConsumerGroupTopicPartitions(group_id, [TopicPartition(t, p, o) for (t, p), o in offsets.items()])]
         fut = self._admin.alter_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
@@ -327,6 +322,8 @@ def _type_name(gtype) -> str:
 
 
 def _code(exc: BaseException) -> str:
+    from confluent_kafka import KafkaException
+
     if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "name"):
         return exc.args[0].name()
     return str(exc)
@@ -345,12 +342,16 @@ def _assigned(assignment) -> list[tuple[str, int]]:
 
 
 def _is_unsupported_version(exc: BaseException) -> bool:
+    from confluent_kafka import KafkaError, KafkaException
+
     err = exc.args[0] if isinstance(exc, KafkaException) and exc.args else None
     return err is not None and hasattr(err, "code") and err.code() == KafkaError.UNSUPPORTED_VERSION
 
 
 def _source(value) -> str:
     """confluent-kafka reports a config source as an int; kcli prints Kafka's name for it."""
+    from confluent_kafka.admin import ConfigSource
+
     try:
         return ConfigSource(value).name
     except ValueError:

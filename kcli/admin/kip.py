@@ -1,6 +1,8 @@
 """The KIP requests no client library exposes, sent with kafka-python's protocol layer after
 ApiVersions negotiation: DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), Metadata v14
-(PartitionAgeMs, KIP-1327), ConsumerGroupDescribe v2 (GroupCreationTimeMs, KIP-1282).
+(PartitionAgeMs, KIP-1327), ConsumerGroupDescribe v2 (GroupCreationTimeMs, KIP-1282). Beside
+them, what ``describe topics`` also needs (the topic names, the Metadata fallback for brokers
+without DescribeTopicPartitions, the topics' configs), so that command opens one connection.
 
 kafka-python is imported only here on the client side (its response registry is process-global;
 ``kcli.protocol`` declares the KIP classes once). ``KafkaNetClient`` is semi-internal, hence the pin.
@@ -13,12 +15,18 @@ import logging
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import PartitionInfo, TopicInfo
+from kcli.model import INTERNAL_TOPICS, ConfigEntry, PartitionInfo, ResourceConfig, TopicInfo
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
 
 PARTITION_LIMIT = 2000
+TOPIC_RESOURCE = 2
+# Kafka's ConfigSource ids (DescribeConfigs v1+), by the names the Java tools print.
+CONFIG_SOURCES = ("UNKNOWN_CONFIG", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONFIG",
+                  "DYNAMIC_DEFAULT_BROKER_CONFIG", "STATIC_BROKER_CONFIG", "DEFAULT_CONFIG",
+                  "DYNAMIC_BROKER_LOGGER_CONFIG", "CLIENT_METRICS_CONFIG", "GROUP_CONFIG")
+DEFAULT_CONFIG = CONFIG_SOURCES.index("DEFAULT_CONFIG")
 
 
 def kafka_uuid(value) -> str | None:
@@ -55,6 +63,12 @@ class KipClient:
         top = min(broker[1], request_class.max_version)
         return top if top >= broker[0] else None
 
+    def _version(self, request_class, what: str) -> int:
+        version = self.max_version(request_class)
+        if version is None:
+            raise UnsupportedByBroker(f"The broker does not support {what}")
+        return version
+
     def send(self, request, node_id=None):
         if node_id is None:
             node_id = self._client.least_loaded_node(bootstrap_fallback=True)
@@ -66,9 +80,7 @@ class KipClient:
     # -- KIP-1327 -------------------------------------------------------------------------
     def describe_topic_partitions(self, names: list[str]) -> list[TopicInfo]:
         Req = self.proto.DescribeTopicPartitionsRequest
-        version = self.max_version(Req)
-        if version is None:
-            raise UnsupportedByBroker("The broker does not support DescribeTopicPartitions")
+        version = self._version(Req, "DescribeTopicPartitions")
         by_name: dict[str, TopicInfo] = {}
         cursor = None
         pending = list(names)
@@ -78,9 +90,7 @@ class KipClient:
             resp = self.send(req)
             for t in resp.topics:
                 if t.error_code:
-                    from kafka.errors import for_code
-
-                    raise OperationError(f"Topic '{t.name}': {for_code(t.error_code).message}")
+                    raise OperationError(f"Topic '{t.name}': {_error_name(t.error_code)}")
                 info = by_name.setdefault(t.name, TopicInfo(t.name, kafka_uuid(t.topic_id), []))
                 for p in t.partitions:
                     info.partitions.append(PartitionInfo(
@@ -99,6 +109,67 @@ class KipClient:
         for info in by_name.values():
             info.partitions.sort(key=lambda p: p.partition)
         return [by_name[n] for n in names if n in by_name]
+
+    # -- describe topics: the rest of what it needs, on the same connection ---------------
+    def _metadata(self, topics: list[str] | None, version: int | None = None):
+        """One Metadata request (every topic for None), never creating a topic."""
+        Req = self.proto.MetadataRequest
+        topics_field = None if topics is None else [Req.MetadataRequestTopic(name=t) for t in topics]
+        return self.send(Req(version=self._version(Req, "Metadata") if version is None else version,
+                             topics=topics_field, allow_auto_topic_creation=False,
+                             include_topic_authorized_operations=False))
+
+    def topic_names(self) -> list[str]:
+        return sorted(t.name for t in self._metadata(None).topics)
+
+    def broker_ids(self) -> list[int]:
+        """The live brokers: those in the cluster metadata."""
+        return sorted(b.node_id for b in self._metadata([]).brokers)
+
+    def describe_topics(self, names: list[str]) -> list[TopicInfo]:
+        """DescribeTopicPartitions (v1 when offered: CreationTimeMs; None below v1); on brokers
+        without it (before 3.8) Metadata, so ELR is N/A and CreationTimeMs is not reported at all
+        (KIP-1327: the field is omitted)."""
+        try:
+            topics = self.describe_topic_partitions(names)
+        except UnsupportedByBroker:
+            topics = self._describe_topics_by_metadata(names)
+        for t in topics:
+            t.internal = t.name in INTERNAL_TOPICS
+        return topics
+
+    def _describe_topics_by_metadata(self, names: list[str]) -> list[TopicInfo]:
+        found = {t.name: t for t in self._metadata(names).topics}
+        out = []
+        for name in names:
+            t = found.get(name)
+            if t is None or t.error_code:
+                raise OperationError(f"Topic '{name}': {_error_name(t.error_code if t else 3)}")
+            out.append(TopicInfo(name, kafka_uuid(getattr(t, "topic_id", None)), [
+                PartitionInfo(p.partition_index, p.leader_id if p.leader_id >= 0 else None,
+                              list(p.replica_nodes), list(p.isr_nodes), leader_epoch=p.leader_epoch)
+                for p in sorted(t.partitions, key=lambda p: p.partition_index)]))
+        return out
+
+    def topic_configs(self, names: list[str]) -> list[ResourceConfig]:
+        """Every config of each topic, sorted by name: one DescribeConfigs, without synonyms."""
+        from kafka.protocol.admin import DescribeConfigsRequest as Req
+
+        version = self._version(Req, "DescribeConfigs")
+        resp = self.send(Req(version=version, include_synonyms=False, include_documentation=False,
+                             resources=[Req.DescribeConfigsResource(
+                                 resource_type=TOPIC_RESOURCE, resource_name=n, configuration_keys=None)
+                                 for n in names]))
+        out = []
+        for r in resp.results:
+            if r.error_code:
+                raise OperationError(f"Cannot describe configs of topic '{r.resource_name}': "
+                                     f"{r.error_message or _error_name(r.error_code)}")
+            entries = [ConfigEntry(c.name, c.value, _config_source(c.config_source),
+                                   c.config_source == DEFAULT_CONFIG if version else c.is_default,
+                                   c.is_sensitive, c.read_only) for c in r.configs]
+            out.append(ResourceConfig("topic", r.resource_name, sorted(entries, key=lambda e: e.name)))
+        return out
 
     # -- groups: coordinators -------------------------------------------------------------
     def find_coordinators(self, group_ids: list[str]) -> dict[str, int]:
@@ -161,9 +232,7 @@ class KipClient:
             raise UnsupportedByBroker(
                 "The broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which "
                 "--max-age needs; nothing was reset")
-        resp = self.send(Req(version=14, topics=[Req.MetadataRequestTopic(name=t) for t in topics],
-                             allow_auto_topic_creation=False,
-                             include_topic_authorized_operations=False))
+        resp = self._metadata(topics, version=14)
         return {(t.name, p.partition_index): p.partition_age_ms
                 for t in resp.topics for p in t.partitions}
 
@@ -192,3 +261,13 @@ class KipClient:
 
         per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
         return error(resp.error_code), per
+
+
+def _error_name(code: int) -> str:
+    from kafka.errors import for_code
+
+    return for_code(code).message
+
+
+def _config_source(source: int) -> str:
+    return CONFIG_SOURCES[source] if 0 <= source < len(CONFIG_SOURCES) else "UNKNOWN_CONFIG"

@@ -46,16 +46,15 @@ def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[t
     """Topics are regexes (whole-name match, as kafka-get-offsets); none given means all topics."""
     parsed = [parse_topic_spec(s) for s in specs]
     topic_filter([t for t, _ in parsed])          # validates every regex before any request
-    names = admin.topic_names()
-    counts = admin.partition_counts(names)
+    counts = admin.partition_counts()
     selected: set[tuple[str, int]] = set()
     for pattern, parts in parsed or [(".*", None)]:
         rx = topic_filter([pattern])
-        for name in names:
+        for name, count in counts.items():
             if exclude_internal and name in INTERNAL_TOPICS:
                 continue
             if rx.fullmatch(name):
-                wanted = range(counts[name]) if parts is None else [p for p in parts if p < counts[name]]
+                wanted = range(count) if parts is None else [p for p in parts if p < count]
                 selected.update((name, p) for p in wanted)
     if not selected:
         raise OperationError("Could not match any topic-partitions with the specified filters")

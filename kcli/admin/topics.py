@@ -82,19 +82,22 @@ def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=Fa
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
              with_overrides=False) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs and whether the summary
-    lines are printed (not with a report filter)."""
-    names = select_topics(admin, patterns, exclude_internal, if_exists)
+    lines are printed (not with a report filter). Every request goes through the KIP client, which
+    DescribeTopicPartitions needs anyway: one connection."""
+    topic_filter(patterns)                          # a bad regex fails before any connection
+    kip = admin.kip
+    names = select_topics(kip, patterns, exclude_internal, if_exists)
     if not names:
         return [], True
-    topics = admin.describe_topics(names)
-    configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in names])}
+    topics = kip.describe_topics(names)
+    configs = {rc.name: rc for rc in kip.topic_configs(names)}
     min_isr: dict[str, int] = {}
     for t in topics:
         rc = configs.get(t.name)
         if rc:
             t.configs = {e.name: e.value for e in rc.entries if not e.is_default and e.value is not None}
             min_isr[t.name] = int(next((e.value for e in rc.entries if e.name == "min.insync.replicas"), "1") or 1)
-    live = set(admin.live_broker_ids()) if unavailable else set()
+    live = set(kip.broker_ids()) if unavailable else set()
     keep = report_filter(under_replicated, under_min_isr, at_min_isr, unavailable, live)
     if with_overrides:
         return [(t, []) for t in topics if t.configs], True

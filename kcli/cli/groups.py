@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -14,6 +14,9 @@ from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import EXIT_FAILED, EXIT_PARTIAL, KcliError, UsageError
 from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms
+
+if TYPE_CHECKING:
+    from kcli.offsets import plan as planner
 
 # Each command imports the library and view modules it needs: `kcli --help` loads none.
 GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids.")
