@@ -1,8 +1,10 @@
-"""A command line imports only the module of the command it runs (kcli.cli.main.COMMANDS), and
-help imports no client library: checked in fresh interpreters, as the console script starts."""
+"""Start-up and exit of the kcli process: a command line imports only the module of the command it
+runs (kcli.cli.main.COMMANDS), help imports no client library, and only the process's own entry
+point freezes the garbage collector before exiting. Checked in fresh interpreters, as kcli starts."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -10,7 +12,7 @@ import sys
 import pytest
 import typer
 
-from kcli.cli.main import COMMANDS, command_words
+from kcli.cli.main import COMMANDS, command_words, main
 
 
 def _leaves(cmd, path=()):
@@ -38,14 +40,18 @@ def test_command_words(args, words):
     assert command_words(args) == words
 
 
-def _loaded_after(args: list[str]) -> set[str]:
-    """The modules a fresh ``python -m kcli ARGS`` has imported when it exits."""
-    code = ("import atexit, json, runpy, sys\n"
-            "atexit.register(lambda: sys.__stdout__.write(json.dumps(sorted(sys.modules))))\n"
+def _at_exit(args: list[str], expression: str):
+    """``expression`` evaluated when a fresh ``python -m kcli ARGS`` exits (in an atexit handler)."""
+    code = ("import atexit, gc, json, runpy, sys\n"
+            f"atexit.register(lambda: sys.__stdout__.write('\\n' + json.dumps({expression})))\n"
             f"sys.argv = ['kcli', *{args!r}]\n"
             "runpy.run_module('kcli', run_name='__main__')\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    return set(json.loads(proc.stdout[proc.stdout.rindex("["):]))
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def _loaded_after(args: list[str]) -> set[str]:
+    return set(_at_exit(args, "sorted(sys.modules)"))
 
 
 def test_help_imports_no_client_library_nor_command_code():
@@ -60,3 +66,11 @@ def test_a_command_imports_its_own_module_only():
     assert {m for m in loaded if m.startswith("kcli.cli.") and m.count(".") == 2} == {
         "kcli.cli.apps", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics"}
     assert "kcli.admin.groups" not in loaded
+
+
+def test_only_the_process_entry_point_freezes_the_collector_before_exit():
+    assert _at_exit(["--version"], "gc.get_freeze_count() > 0") is True
+    frozen = gc.get_freeze_count()
+    with pytest.raises(SystemExit):
+        main(["--version"])                      # in-process callers (tests, the demo) keep theirs
+    assert gc.get_freeze_count() == frozen
