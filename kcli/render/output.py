@@ -11,6 +11,7 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Callable, Iterator
 
 # progress(done, total): total None while unknown.
@@ -19,6 +20,7 @@ ProgressUpdate = Callable[[int, "int | None"], None]
 FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."
 SCHEMA_VERSION = 1
+OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
 @dataclass
@@ -42,11 +44,14 @@ def simple_layout(table: Table, console) -> str | None:
     plan over 10k partitions. None where rich's layout could differ: a title, a row of another
     width, a cell that is not one line of single-width characters, an empty column, a table wider
     than the console, a console without box-drawing characters."""
-    from rich.cells import cell_len
-
     def plain(cell: str) -> str | None:
-        if not cell.isprintable() or not (cell.isascii() or cell_len(cell) == len(cell)):
-            return None                         # line breaks, tabs, wide characters
+        if not cell.isprintable():
+            return None                         # line breaks, tabs
+        if not cell.isascii():
+            from rich.cells import cell_len
+
+            if cell_len(cell) != len(cell):
+                return None                     # wide characters
         return cell
 
     if (table.title is not None or not table.columns or console.legacy_windows
@@ -80,10 +85,21 @@ class Output:
             from rich.console import Console
 
             tty = hasattr(self.stdout, "isatty") and self.stdout.isatty()
-            # Off a terminal nothing is folded to 80 columns: scripts and pagers get whole cells.
             self._console = Console(file=self.stdout, no_color="NO_COLOR" in os.environ,
-                                    highlight=False, soft_wrap=True, width=None if tty else 4096)
+                                    highlight=False, soft_wrap=True,
+                                    width=None if tty else OFF_TERMINAL_WIDTH)
         return self._console
+
+    def _plain_console(self):
+        """What simple_layout reads of the console, when it is sure without loading rich (~25 ms of
+        start-up) that stdout is no terminal: not a tty, neither TTY_COMPATIBLE nor FORCE_COLOR
+        (rich's overrides) set, a UTF encoding, not Windows. None when rich has to decide."""
+        encoding = (getattr(self.stdout, "encoding", None) or "utf-8").lower()
+        if (os.name == "nt" or "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ
+                or not encoding.startswith("utf") or (hasattr(self.stdout, "isatty") and self.stdout.isatty())):
+            return None
+        return SimpleNamespace(width=OFF_TERMINAL_WIDTH, legacy_windows=False,
+                               options=SimpleNamespace(ascii_only=False))
 
     def write(self, text: str) -> None:
         self.stdout.write(text)
@@ -103,8 +119,9 @@ class Output:
             writer.writerows(table.rows)
             self.write(buf.getvalue())
             return
-        if not self.console.is_terminal:
-            text = simple_layout(table, self.console)
+        plain_console = self._plain_console()
+        if plain_console is not None or not self.console.is_terminal:
+            text = simple_layout(table, plain_console or self.console)
             if text is not None:
                 self.write(text)
                 return
