@@ -2,8 +2,10 @@
 
 The broker is asked (confluent-kafka) for the partitions' offsets, the topics' KIP-937 bounds and
 its ListOffsets answers; the records are read through the ``kcli-kafka`` data source and every
-per-record computation is a Spark SQL aggregation (a window for the running maximum), so it scales
-out with the Spark master. The result types and their JSON are in ``kcli.pipeline.result``.
+per-record computation is a Spark SQL aggregation, so it scales out with the Spark master. One task
+per partition reads its range in offset order and gives each record the highest timestamp before it
+(the one order-dependent value); everything else is hash-aggregated without moving records. The
+result types and their JSON are in ``kcli.pipeline.result``.
 
 pyspark is imported only when an audit runs.
 """
@@ -58,7 +60,6 @@ class AuditOptions:
     master: str = "local[*]"
     spark_conf: dict[str, str] = field(default_factory=dict)
     save_dir: str | None = None
-    max_records_per_task: int = 1_000_000
     timeout_s: float = 30.0
     progress: ProgressHook | None = None
 
@@ -70,7 +71,7 @@ def run_audit(options: AuditOptions) -> AuditResult:
         spark, options.bootstrap, options.topics, options.from_, options.to,
         options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
         options.client_config, progress=options.progress, save_dir=options.save_dir,
-        max_records_per_task=options.max_records_per_task, timeout_s=options.timeout_s,
+        timeout_s=options.timeout_s,
     )
 
 
@@ -88,10 +89,11 @@ def audit_timestamps(
     *,
     progress: ProgressHook | None = None,
     save_dir: str | None = None,
-    max_records_per_task: int = 1_000_000,
     timeout_s: float = 30.0,
 ) -> AuditResult:
     """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring)."""
+    from confluent_kafka.admin import AdminClient
+
     from kcli.pipeline.source import SourceOptionError, plan_ranges
 
     if not topics:
@@ -99,14 +101,14 @@ def audit_timestamps(
     conf = {**(client_config or {}), "bootstrap.servers": bootstrap}
     reference_ms = int(time.time() * 1000) if reference_ms is None else reference_ms
     try:
-        ranges = plan_ranges(conf, list(topics), _bound(from_), _bound(to), timeout_s)
-        watermarks = _watermarks(conf, ranges, timeout_s)
+        ranges, watermarks = plan_ranges(conf, list(topics), _bound(from_), _bound(to), timeout_s)
     except SourceOptionError as e:
         raise UsageError(str(e)) from None
     except RuntimeError as e:
         raise OperationError(str(e)) from None
-    bounds = _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s)
-    broker_max, broker_target = _broker_answers(conf, ranges, target_ms, timeout_s)
+    admin = AdminClient(dict(conf))  # one client for both: each new one sets up its connections
+    bounds = _bounds(admin, topics, before_max_ms, after_max_ms, timeout_s)
+    broker_max, broker_target = _broker_answers(admin, ranges, target_ms, timeout_s)
 
     parts = [
         PartitionAudit(
@@ -119,8 +121,7 @@ def audit_timestamps(
     ]
     stats = run_with_progress(
         spark,
-        lambda: _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
-                           max_records_per_task, timeout_s),
+        lambda: _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, timeout_s),
         progress,
     )
     for p in parts:
@@ -148,29 +149,7 @@ def _bound(position: Position):
         raise UsageError(f"bad position {text!r}: {e}") from None
 
 
-def _admin(conf: Mapping[str, Any]):
-    from confluent_kafka.admin import AdminClient
-
-    return AdminClient(dict(conf))
-
-
-def _watermarks(conf, ranges, timeout_s) -> dict[tuple[str, int], tuple[int, int]]:
-    from confluent_kafka import Consumer, TopicPartition
-
-    from kcli.pipeline.source import scan_config
-
-    consumer = Consumer(scan_config(conf))
-    try:
-        return {
-            (r.topic, r.partition): consumer.get_watermark_offsets(
-                TopicPartition(r.topic, r.partition), timeout=timeout_s)
-            for r in ranges
-        }
-    finally:
-        consumer.close()
-
-
-def _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s):
+def _bounds(admin, topics, before_max_ms, after_max_ms, timeout_s):
     """Per topic (before, after) in ms, None = no limit; explicit values win over the topic's."""
     from confluent_kafka import KafkaException
     from confluent_kafka.admin import ConfigResource, ResourceType
@@ -178,7 +157,6 @@ def _bounds(conf, topics, before_max_ms, after_max_ms, timeout_s):
     configured: dict[str, dict[str, Any]] = {t: {} for t in topics}
     if before_max_ms is None or after_max_ms is None:
         resources = [ConfigResource(ResourceType.TOPIC, t) for t in topics]
-        admin = _admin(conf)  # must outlive its futures
         futures = admin.describe_configs(resources, request_timeout=timeout_s)
         for resource, future in futures.items():
             try:
@@ -208,13 +186,11 @@ def _effective(entries, key: str) -> int:
     return int(own.value) if own is not None and own.value is not None else LONG_MAX
 
 
-def _broker_answers(conf, ranges, target_ms, timeout_s):
+def _broker_answers(admin, ranges, target_ms, timeout_s):
     """ListOffsets max-timestamp (KIP-734) and, with a target, the target lookup, per partition:
     (offset, timestamp) with -1 as None, or "unavailable" when the broker did not answer."""
     from confluent_kafka import KafkaException, TopicPartition
     from confluent_kafka.admin import OffsetSpec
-
-    admin = _admin(conf)  # must outlive its futures
 
     def ask(spec):
         requests = {TopicPartition(r.topic, r.partition): spec for r in ranges}
@@ -237,12 +213,14 @@ def _broker_answers(conf, ranges, target_ms, timeout_s):
     return broker_max, broker_target
 
 
-def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, max_records_per_task,
+def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
                timeout_s) -> dict[tuple[str, int], Any]:
-    """One Spark job: per partition, every count of the audit, as Rows keyed by (topic, partition)."""
-    from pyspark.sql import Window
+    """One Spark job: per partition, every count of the audit, as Rows keyed by (topic, partition).
+
+    The source reads each partition's range in one task, in offset order, and gives every record
+    the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
+    aggregation, so no record is shuffled or sorted."""
     from pyspark.sql import functions as F
-    from pyspark.sql.types import LongType, StringType, IntegerType, StructField, StructType
 
     scanned = [p for p in parts if p.end_offset > p.start_offset]
     if not scanned:
@@ -252,53 +230,62 @@ def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, max_r
     for p in scanned:
         start[p.topic][str(p.partition)] = p.start_offset
         end[p.topic][str(p.partition)] = p.end_offset
+    topics = sorted({p.topic for p in scanned})
+    # with one topic the partition alone is the key: no string to carry and hash per record
+    keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
     reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in conf.items()})
-    df = (reader.option("columns", "topic,partition,offset,timestamp")
+    columns = keys + ["offset", "timestamp", "precedingMaxTimestamp"]
+    df = (reader.option("columns", ",".join(columns))
           .option("startingOffsets", json.dumps(start))
           .option("endingOffsets", json.dumps(end))
-          .option("maxRecordsPerTask", str(max_records_per_task))
           .option("timeoutMs", str(int(timeout_s * 1000)))
           .load())
 
-    params_schema = StructType([
-        StructField("topic", StringType(), False),
-        StructField("partition", IntegerType(), False),
-        StructField("lower", LongType(), False),
-        StructField("upper", LongType(), False),
-        StructField("target_offset", LongType(), True),
-    ])
-    params = spark.createDataFrame(
-        [(p.topic, p.partition, *_window(reference_ms, p.before_max_ms, p.after_max_ms),
-          _reset_offset(p, broker_target)) for p in scanned],
-        params_schema,
-    )
-    ts, off = F.col("timestamp"), F.col("offset")
-    prior = Window.partitionBy("topic", "partition").orderBy("offset").rowsBetween(
-        Window.unboundedPreceding, -1)
-    rows = df.join(F.broadcast(params), ["topic", "partition"]).withColumn(
-        "prev_max", F.max(ts).over(prior))
-    late = ts < F.col("prev_max")
-    count_if = lambda cond: F.sum(F.when(cond, 1).otherwise(0))  # noqa: E731
+    # The per-topic bounds and per-partition reset offsets enter as literal expressions, not as a
+    # joined table: no extra job to build and broadcast one.
+    lower, upper, reset = _by_partition(F, {
+        (p.topic, p.partition): (*_window(reference_ms, p.before_max_ms, p.after_max_ms),
+                                 _reset_offset(p, broker_target))
+        for p in scanned})
+    ts, off, before = F.col("timestamp"), F.col("offset"), F.col("precedingMaxTimestamp")
+    late = ts < before
     aggs = [
         F.count(F.lit(1)).alias("records"),
         F.min(ts).alias("min_ts"),
-        # max of (timestamp, -offset): the highest timestamp at its earliest offset
-        F.max(F.struct(ts.alias("ts"), (-off).alias("neg_offset"))).alias("max_at"),
-        count_if(ts < F.col("lower")).alias("too_old"),
-        count_if(ts > F.col("upper")).alias("too_new"),
-        count_if(late).alias("out_of_order"),
-        F.max(F.when(late, F.col("prev_max") - ts)).alias("max_back"),
+        F.max(ts).alias("max_ts"),
+        # the last record above every earlier one holds the maximum at its earliest offset
+        F.max(F.when(before.isNull() | (ts > before), off)).alias("max_ts_offset"),
+        F.count_if(ts < lower).alias("too_old"),
+        F.count_if(ts > upper).alias("too_new"),
+        F.count_if(late).alias("out_of_order"),
+        F.max(F.when(late, before - ts)).alias("max_back"),
     ]
     if target_ms is not None:
         target = F.lit(target_ms)
-        reset = F.col("target_offset")
         aggs += [
-            count_if((off >= reset) & (ts < target)).alias("replayed"),
-            count_if((off < reset) & (ts >= target)).alias("skipped"),
+            F.count_if((off >= reset) & (ts < target)).alias("replayed"),
+            F.count_if((off < reset) & (ts >= target)).alias("skipped"),
             F.min(F.when(ts >= target, off)).alias("data_target_offset"),
         ]
-    result = rows.groupBy("topic", "partition").agg(*aggs).collect()
-    return {(r["topic"], r["partition"]): r for r in result}
+    result = df.groupBy(*keys).agg(*aggs).collect()
+    return {(r["topic"] if len(topics) > 1 else topics[0], r["partition"]): r for r in result}
+
+
+def _by_partition(F, values: dict[tuple[str, int], tuple[int, ...]]) -> list:
+    """Per position in the tuples, a column with the value for the row's (topic, partition): a
+    literal array indexed by partition, chosen by topic when there are several."""
+    topics = sorted({topic for topic, _ in values})
+    columns = []
+    for i in range(len(next(iter(values.values())))):
+        column = None
+        for topic in topics:
+            mine = {partition: v[i] for (t, partition), v in values.items() if t == topic}
+            array = F.lit([mine.get(n) for n in range(max(mine) + 1)]).cast("array<bigint>")
+            here = F.element_at(array, F.col("partition") + 1)
+            column = here if column is None else (
+                F.when(F.col("topic") == topic, here).otherwise(column))
+        columns.append(column)
+    return columns
 
 
 def _window(reference_ms: int, before: int | None, after: int | None) -> tuple[int, int]:
@@ -320,8 +307,7 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
     if row is not None:
         p.records = row["records"]
         p.min_timestamp = row["min_ts"]
-        p.max_timestamp = row["max_at"]["ts"]
-        p.max_timestamp_offset = -row["max_at"]["neg_offset"]
+        p.max_timestamp, p.max_timestamp_offset = row["max_ts"], row["max_ts_offset"]
         p.too_old, p.too_new = row["too_old"], row["too_new"]
         p.out_of_order, p.max_out_of_order_ms = row["out_of_order"], row["max_back"]
     full = p.start_offset <= p.log_start_offset and p.end_offset >= p.log_end_offset

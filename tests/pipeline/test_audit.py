@@ -45,8 +45,7 @@ def data(broker):
 def audit(spark, bootstrap, topics=(TOPIC,), **kw):
     args = dict(before_max_ms=H, after_max_ms=H, reference_ms=NOW, target_ms=TARGET)
     args.update(kw)
-    return audit_timestamps(spark, bootstrap, list(topics), **args, timeout_s=30,
-                            max_records_per_task=4)
+    return audit_timestamps(spark, bootstrap, list(topics), **args, timeout_s=30)
 
 
 def fields(p, *names):
@@ -144,3 +143,30 @@ def test_bounds_default_to_the_topic_config_and_save(spark, broker, tmp_path):
 
     saved = pq.read_table(tmp_path / "out").to_pylist()
     assert saved == [dict(p.__dict__)]
+
+
+def test_several_topics_in_one_audit(spark, broker, data):
+    other = "audit-other"
+    broker.create_topic(other, partitions=2, configs={
+        "message.timestamp.before.max.ms": str(H), "message.timestamp.after.max.ms": str(H)})
+    produce(broker.bootstrap_servers, other,
+            [(1, NOW - H // 2, None, b"v"), (1, NOW + H // 2, None, b"v"), (1, NOW, None, b"v")])
+    reference = NOW + 3 * H // 4
+    both = audit(spark, data, [TOPIC, other], before_max_ms=None, after_max_ms=None,
+                 reference_ms=reference)
+    alone = audit(spark, data, [TOPIC], before_max_ms=None, after_max_ms=None,
+                  reference_ms=reference)
+    assert both.partitions[:4] == alone.partitions
+    assert [(p.topic, p.partition) for p in both.partitions[4:]] == [(other, 0), (other, 1)]
+    o0, o1 = both.partitions[4:]
+    assert fields(o0, "records", "out_of_order", "replayed", "skipped") == (0, 0, 0, 0)
+    # TOPIC has no bounds; other's accepted window is [NOW - H/4, NOW + 7H/4]: NOW - H/2 is too old
+    assert fields(o1, "before_max_ms", "after_max_ms", "too_old", "too_new") == (H, H, 1, 0)
+    assert fields(o1, "records", "max_timestamp", "max_timestamp_offset", "out_of_order",
+                  "max_out_of_order_ms") == (3, NOW + H // 2, 1, 1, H // 2)
+    # target NOW+15: the broker answers offset 1; offset 2 (NOW) is replayed
+    assert fields(o1, "target_offset", "data_target_offset", "replayed", "skipped") == (
+        1, 1, 1, 0)
+    assert (o1.max_timestamp_check, o1.target_check) == (AGREE, AGREE)
+    assert fields(both.total, "partitions", "records", "too_old", "too_new", "out_of_order",
+                  "replayed") == (6, 30, 1, 0, 6, 4)

@@ -98,3 +98,38 @@ def test_start_after_delete_records(spark, broker):
           .option("topics", topic).option("columns", "offset").option("maxRecordsPerTask", "5")
           .load())
     assert sorted(r.offset for r in df.collect()) == list(range(12, 30))
+
+
+def running_max_before(records):
+    out, high = [], None
+    for _, ts, _, _ in records:
+        out.append(high)
+        high = ts if high is None else max(high, ts)
+    return out
+
+
+def test_preceding_max_timestamp_reads_each_partition_in_one_task(spark, data):
+    df = read(spark, data, columns="partition,offset,timestamp,precedingMaxTimestamp",
+              maxRecordsPerTask="7")
+    assert df.rdd.getNumPartitions() == 2           # p0 and p1 whole; nothing for empty p2
+    got = sorted(tuple(r) for r in df.collect())
+    assert got == [(partition, offset, r[1], before)
+                   for partition, records in ((0, P0), (1, P1))
+                   for offset, (r, before) in enumerate(zip(records, running_max_before(records)))]
+
+
+def test_preceding_max_timestamp_carries_across_batches(data, monkeypatch):
+    import pyarrow as pa
+
+    from kcli.pipeline import source
+
+    monkeypatch.setattr(source, "_CONSUME_BATCH", 5)  # many Arrow batches for one range
+    monkeypatch.setattr(source, "_FLUSH_ROWS", 8)
+    conf = source.scan_config({"bootstrap.servers": data})
+    (rng,), _ = source.plan_ranges(conf, [], source.parse_bound(
+        json.dumps({TOPIC: {"0": 3}}), None, "earliest", "starting"), source.Bound("latest"))
+    columns = ["precedingMaxTimestamp"]
+    batches = list(source.read_range(conf, rng, columns, pa.schema([("p", pa.int64())]), 30))
+    assert len(batches) >= 5
+    got = [v for b in batches for v in b.column(0).to_pylist()]
+    assert got == running_max_before(P0[3:])
