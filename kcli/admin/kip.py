@@ -22,6 +22,7 @@ logging.getLogger("kafka").propagate = False
 
 PARTITION_LIMIT = 2000
 TOPIC_RESOURCE = 2
+UNKNOWN_TOPIC_OR_PARTITION = 3
 # Kafka's ConfigSource ids (DescribeConfigs v1+), by the names the Java tools print.
 CONFIG_SOURCES = ("UNKNOWN_CONFIG", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONFIG",
                   "DYNAMIC_DEFAULT_BROKER_CONFIG", "STATIC_BROKER_CONFIG", "DEFAULT_CONFIG",
@@ -144,7 +145,8 @@ class KipClient:
         for name in names:
             t = found.get(name)
             if t is None or t.error_code:
-                raise OperationError(f"Topic '{name}': {_error_name(t.error_code if t else 3)}")
+                raise OperationError(f"Topic '{name}': "
+                                     f"{_error_name(t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION)}")
             out.append(TopicInfo(name, kafka_uuid(getattr(t, "topic_id", None)), [
                 PartitionInfo(p.partition_index, p.leader_id if p.leader_id >= 0 else None,
                               list(p.replica_nodes), list(p.isr_nodes), leader_epoch=p.leader_epoch)
