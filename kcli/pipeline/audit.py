@@ -13,6 +13,7 @@ pyspark is imported only when an audit runs.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -119,7 +120,7 @@ def audit_timestamps(
         )
         for r in ranges
     ]
-    stats = run_with_progress(
+    stats = _spark_job(
         spark,
         lambda: _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, timeout_s),
         progress,
@@ -129,8 +130,31 @@ def audit_timestamps(
     result = AuditResult(list(topics), reference_ms, target_ms, parts,
                          AuditTotal.of(parts, target_ms is not None))
     if save_dir:
-        save_partitions(spark, result, save_dir)
+        _spark_job(spark, lambda: save_partitions(spark, result, save_dir), None)
     return result
+
+
+def _spark_job(spark, action, progress: ProgressHook | None):
+    """``run_with_progress``; a failed Spark job becomes one line: the Python error that ended it
+    (a worker's traceback is in Spark's message), else the message's first line."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    try:
+        return run_with_progress(spark, action, progress)
+    except (PySparkException, Py4JJavaError) as e:
+        lines = str(e).strip().splitlines() or [type(e).__name__]
+        reason, in_traceback = lines[0], False
+        for line in lines:
+            if line.endswith("Traceback (most recent call last):"):
+                in_traceback = True
+            elif in_traceback and line and not line[0].isspace():
+                reason, in_traceback = line, False
+        if reason.startswith("ModuleNotFoundError"):
+            python = os.environ.get("PYSPARK_PYTHON", "python3")
+            reason += (f" (Spark's Python workers run {python}: on a cluster, every executor "
+                       "needs kcli[spark] for that interpreter)")
+        raise OperationError(f"Spark job failed: {reason}") from None
 
 
 def _bound(position: Position):

@@ -46,12 +46,13 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
 
     from kcli.pipeline.source import KafkaDataSource
 
+    # Spark runs its Python workers with PYSPARK_PYTHON (else the first `python3` on PATH), on the
+    # driver too, where the data source plans the read: make that this interpreter, which has kcli,
+    # confluent-kafka and pyarrow. Executors on a cluster then need them at the same path, unless
+    # the user names another interpreter in PYSPARK_PYTHON.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.master(master).appName(app_name)
     if master.startswith("local"):
-        # Local Python workers must run this interpreter (the one that has kcli, confluent-kafka
-        # and pyarrow), not whatever `python3` is first on PATH. On a cluster, PYSPARK_PYTHON
-        # names the executors' interpreter and is left to the user.
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = (builder.config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.ui.enabled", "false"))

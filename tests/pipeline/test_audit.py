@@ -170,3 +170,34 @@ def test_several_topics_in_one_audit(spark, broker, data):
     assert (o1.max_timestamp_check, o1.target_check) == (AGREE, AGREE)
     assert fields(both.total, "partitions", "records", "too_old", "too_new", "out_of_order",
                   "replayed") == (6, 30, 1, 0, 6, 4)
+
+
+def test_a_failed_spark_job_is_one_line(spark):
+    from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+
+    from kcli.errors import OperationError
+    from kcli.pipeline.audit import _spark_job
+
+    class Reader(DataSourceReader):
+        def partitions(self):
+            return [InputPartition(0)]
+
+        def read(self, partition):
+            raise RuntimeError("reading t-0 from offset 5: Broker: Offset out of range")
+
+    class Failing(DataSource):
+        @classmethod
+        def name(cls):
+            return "kcli-test-failing"
+
+        def schema(self):
+            return "x long"
+
+        def reader(self, schema):
+            return Reader()
+
+    spark.dataSource.register(Failing)
+    with pytest.raises(OperationError) as failed:
+        _spark_job(spark, lambda: spark.read.format("kcli-test-failing").load().collect(), None)
+    assert str(failed.value) == (
+        "Spark job failed: RuntimeError: reading t-0 from offset 5: Broker: Offset out of range")
