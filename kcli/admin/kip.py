@@ -79,7 +79,8 @@ class KipClient:
             raise OperationError(f"{type(request).__name__} failed: {exc}") from None
 
     # -- KIP-1327 -------------------------------------------------------------------------
-    def describe_topic_partitions(self, names: list[str]) -> list[TopicInfo]:
+    def describe_topic_partitions(self, names: list[str], progress=None) -> list[TopicInfo]:
+        """DescribeTopicPartitions page by page; ``progress`` (done, total) counts the topics."""
         Req = self.proto.DescribeTopicPartitionsRequest
         version = self._version(Req, "DescribeTopicPartitions")
         by_name: dict[str, TopicInfo] = {}
@@ -104,6 +105,8 @@ class KipClient:
                         leader_epoch=p.leader_epoch))
             if resp.next_cursor is None:
                 break
+            if progress is not None:
+                progress(names.index(resp.next_cursor.topic_name), len(names))
             cursor = Req.Cursor(topic_name=resp.next_cursor.topic_name,
                                 partition_index=resp.next_cursor.partition_index)
             pending = names[names.index(resp.next_cursor.topic_name):]
@@ -127,12 +130,12 @@ class KipClient:
         """The live brokers: those in the cluster metadata."""
         return sorted(b.node_id for b in self._metadata([]).brokers)
 
-    def describe_topics(self, names: list[str]) -> list[TopicInfo]:
+    def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """DescribeTopicPartitions (v1 when offered: CreationTimeMs; None below v1); on brokers
         without it (before 3.8) Metadata, so ELR is N/A and CreationTimeMs is not reported at all
         (KIP-1327: the field is omitted)."""
         try:
-            topics = self.describe_topic_partitions(names)
+            topics = self.describe_topic_partitions(names, progress)
         except UnsupportedByBroker:
             topics = self._describe_topics_by_metadata(names)
         for t in topics:

@@ -80,16 +80,17 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
 
 def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
-             with_overrides=False) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
+             with_overrides=False, progress=None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs and whether the summary
     lines are printed (not with a report filter). Every request goes through the KIP client, which
-    DescribeTopicPartitions needs anyway: one connection."""
+    DescribeTopicPartitions needs anyway: one connection. ``progress`` (done, total) counts the
+    topics described."""
     topic_filter(patterns)                          # a bad regex fails before any connection
     kip = admin.kip
     names = select_topics(kip, patterns, exclude_internal, if_exists)
     if not names:
         return [], True
-    topics = kip.describe_topics(names)
+    topics = kip.describe_topics(names, progress)
     configs = {rc.name: rc for rc in kip.topic_configs(names)}
     min_isr: dict[str, int] = {}
     for t in topics:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
@@ -69,13 +68,8 @@ def timestamps(
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
                            timeout_s=st.settings.timeout_s)
-    if sys.stderr.isatty() and out().format != "json":
-        from rich.progress import Progress as Bar
-
-        with Bar(transient=True) as bar:
-            task = bar.add_task("Spark tasks", total=None)
-            options.progress = lambda p: bar.update(task, total=p.tasks_total or None, completed=p.tasks_done)
-            result = run_audit(options)
-    else:
+    with out().progress("Spark tasks") as progress:
+        if progress is not None:
+            options.progress = lambda p: progress(p.tasks_done, p.tasks_total)
         result = run_audit(options)
     render_audit(out(), result)

@@ -160,8 +160,9 @@ def reset_offsets(
     admin = state().admin()
     ids = lib.group_ids(admin, group or [], all_groups)
     file_offsets = parse_csv(file_text, ids) if file_text is not None else None
-    plans = lib.plan_reset(admin, ids, topic or [], all_topics, scenario, int(time.time() * 1000),
-                           file_offsets)
+    with out().progress("Planning the reset") as progress:
+        plans = lib.plan_reset(admin, ids, topic or [], all_topics, scenario,
+                               int(time.time() * 1000), file_offsets, progress)
     for plan in plans:
         for w in plan.warnings:
             out().note(f"Warn: {w}")
@@ -169,7 +170,8 @@ def reset_offsets(
     result = lib.ResetResult(plans)
     if execute:
         path = rollback_file or os.path.abspath(f"kcli-rollback-{int(time.time() * 1000)}.csv")
-        result = lib.execute(admin, plans, path, with_group)
+        with out().progress("Committing offsets") as progress:
+            result = lib.execute(admin, plans, path, with_group, progress)
         out().note(f"Rollback file (current offsets before this reset): {path}")
     if export:
         out().write(export_csv(plans, with_group) + "\n")

@@ -49,10 +49,11 @@ def describe_topics(
 
     if with_overrides and (under_replicated or under_min_isr or at_min_isr or unavailable):
         raise UsageError("--topics-with-overrides can't be used with the partition report filters")
-    pairs, summaries = lib.describe(
-        state().admin(), patterns or [], exclude_internal=exclude_internal, if_exists=if_exists,
-        under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
-        unavailable=unavailable, with_overrides=with_overrides)
+    with out().progress("Describing topics") as progress:
+        pairs, summaries = lib.describe(
+            state().admin(), patterns or [], exclude_internal=exclude_internal, if_exists=if_exists,
+            under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
+            unavailable=unavailable, with_overrides=with_overrides, progress=progress)
     view.render_describe(out(), pairs, summaries)
 
 

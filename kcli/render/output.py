@@ -143,11 +143,12 @@ class Output:
         self.console.print(rich_table)
 
     @contextmanager
-    def progress(self, description: str) -> Iterator[ProgressUpdate]:
+    def progress(self, description: str) -> Iterator["ProgressUpdate | None"]:
         """A transient rich progress bar on stderr for a long operation, shown only when stderr is
-        a terminal and the output is not JSON; elsewhere the update function does nothing."""
+        a terminal and the output is not JSON; elsewhere it yields None instead of an update function
+        (so the operation skips its progress bookkeeping)."""
         if self.format == "json" or not (hasattr(self.stderr, "isatty") and self.stderr.isatty()):
-            yield lambda done, total=None: None
+            yield None
             return
         from rich.console import Console
         from rich.progress import Progress

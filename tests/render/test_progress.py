@@ -30,8 +30,9 @@ def _run_on_terminal(fmt: str) -> tuple[bytes, str]:
     with os.fdopen(slave, "w", closefd=True) as stderr:
         o = Output(fmt, stdout=stdout, stderr=stderr)
         with o.progress("Describing topics") as update:
-            update(0, 3)
-            update(3, 3)
+            if update is not None:
+                update(0, 3)
+                update(3, 3)
         stderr.flush()
         written = _drain(master)
     os.close(master)
@@ -53,5 +54,5 @@ def test_no_bar_off_a_terminal():
     stderr, stdout = io.StringIO(), io.StringIO()
     o = Output("table", stdout=stdout, stderr=stderr)
     with o.progress("Resetting offsets") as update:
-        update(1, 2)
+        assert update is None
     assert stderr.getvalue() == "" and stdout.getvalue() == ""
