@@ -239,7 +239,8 @@ def _broker_answers(admin, ranges, target_ms, timeout_s):
 
 def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
                timeout_s) -> dict[tuple[str, int], Any]:
-    """One Spark job: per partition, every count of the audit, as Rows keyed by (topic, partition).
+    """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
+    partition).
 
     The source reads each partition's range in one task, in offset order, and gives every record
     the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
