@@ -1,12 +1,15 @@
 """Long operations show a progress bar on a terminal's stderr and nothing extra elsewhere, run
 through the real entry point against the embedded broker."""
 
+import fcntl
 import os
 import pty
 import select
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 
 import pytest
 
@@ -29,6 +32,7 @@ def run_on_terminal(bootstrap: str, *args: str) -> tuple[int, str, str]:
     """Run kcli with stderr on a pseudo-terminal (stdout goes to a file); returns the exit code,
     stdout and what reached the terminal."""
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))  # rows, columns
     out = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "kcli", *args, "-b", bootstrap],
                             stdout=out, stderr=slave, stdin=subprocess.DEVNULL)
