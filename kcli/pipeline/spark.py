@@ -40,7 +40,8 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
             app_name: str = "kcli audit"):
     """A SparkSession (created or reused) with the kcli-kafka data source registered.
 
-    Local masters bind the driver to 127.0.0.1 and run without the web UI."""
+    Local masters bind the driver (and the JVM's SPARK_LOCAL_IP) to 127.0.0.1 and run without
+    the web UI."""
     check_java()
     from pyspark.sql import SparkSession
 
@@ -53,6 +54,7 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.master(master).appName(app_name)
     if master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # the JVM's own address: loopback too
         builder = (builder.config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.ui.enabled", "false"))
