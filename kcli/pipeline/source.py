@@ -463,18 +463,14 @@ class _Columns:
                 data["timestamp"] += map(_SECOND, stamps)
             if "timestampType" in data:
                 data["timestampType"] += map(_TS_TYPE.__getitem__, map(_FIRST, stamps))
-        if "keySize" in data or "key" in data:
-            keys = list(map(_KEY, records))
-            if "keySize" in data:
-                data["keySize"] += [-1 if k is None else len(k) for k in keys]
-            if "key" in data:
-                data["key"] += keys
-        if "valueSize" in data or "value" in data:
-            values = list(map(_VALUE, records))
-            if "valueSize" in data:
-                data["valueSize"] += [-1 if v is None else len(v) for v in values]
-            if "value" in data:
-                data["value"] += values
+        for name, getter in (("key", _KEY), ("value", _VALUE)):
+            size = f"{name}Size"
+            if size in data or name in data:
+                items = list(map(getter, records))
+                if size in data:
+                    data[size] += [-1 if x is None else len(x) for x in items]
+                if name in data:
+                    data[name] += items
         self.rows += len(records)
         return next_offset
 
