@@ -189,10 +189,15 @@ class Cluster:
                 raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT, "The manual partition "
                                   f"assignment includes broker(s) that are not registered: {unknown}")
 
+    def _creation_stamp(self, creation_time_ms: int | None) -> int:
+        """One stamp for every partition a request creates, as the controller writes their
+        records in one batch."""
+        if creation_time_ms is not None:
+            return creation_time_ms
+        return self.now_ms() if self.record_creation_times else -1
+
     def _new_partition(self, topic_id: uuid.UUID, index: int, replicas: list[int],
-                       creation_time_ms: int | None) -> Partition:
-        if creation_time_ms is None:
-            creation_time_ms = self.now_ms() if self.record_creation_times else -1
+                       creation_time_ms: int) -> Partition:
         return Partition(index, replicas, creation_time_ms, self._open_log(topic_id, index),
                          _cluster=self)
 
@@ -246,6 +251,7 @@ class Cluster:
             return Topic(name, topic_id, [Partition(i, r, -1, PartitionLog(), _cluster=self)
                                           for i, r in enumerate(assignment)], configs, self)
         topic = Topic(name, topic_id, [], configs, self)
+        creation_time_ms = self._creation_stamp(creation_time_ms)
         topic.partitions = [self._new_partition(topic_id, i, r, creation_time_ms)
                             for i, r in enumerate(assignment)]
         self.topics[name] = topic
@@ -275,6 +281,7 @@ class Cluster:
             assignment = self._place(current, additional, len(topic.partitions[0].replicas))
         if validate_only:
             return
+        creation_time_ms = self._creation_stamp(creation_time_ms)
         for i, replicas in enumerate(assignment, start=current):
             topic.partitions.append(self._new_partition(topic.topic_id, i, replicas,
                                                         creation_time_ms))

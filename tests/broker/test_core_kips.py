@@ -80,6 +80,17 @@ def test_partition_creation_time_stamped_once(broker1, wire, clock):
     assert {p.partition_age_ms for p in metadata(w, 13, ["orders"]).topics[0].partitions} == {-1}
 
 
+def test_one_request_stamps_its_partitions_alike(wire):
+    """A clock that moves on every read: the partitions one request creates still share a stamp."""
+    ticks = iter(range(1_700_000_000_000, 1_700_000_100_000))
+    with EmbeddedCluster(clock=lambda: next(ticks)) as ec:
+        ec.create_topic("t", partitions=2)
+        ec.call(ec.cluster.create_partitions, "t", 5)
+        first, _, third, fourth, fifth = creation_times(wire(ec), "t")
+        assert creation_times(wire(ec), "t")[:2] == [first, first]
+        assert third == fourth == fifth > first
+
+
 def test_unknown_creation_time(broker1, wire):
     w = wire(broker1)
     broker1.create_topic("legacy", partitions=2, creation_time_ms=-1)
