@@ -4,8 +4,8 @@ ApiVersions negotiation: DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), 
 them, what ``describe topics`` also needs (the topic names, the Metadata fallback for brokers
 without DescribeTopicPartitions, the topics' configs), so that command opens one connection.
 
-kafka-python is imported only here on the client side (its response registry is process-global;
-``kcli.protocol`` declares the KIP classes once). ``KafkaNetClient`` is semi-internal, hence the pin.
+kafka-python is imported only here and in ``kcli.admin.wire`` (the connections) on the client side:
+its response registry is process-global and ``kcli.protocol`` declares the KIP classes once.
 """
 
 from __future__ import annotations
@@ -40,25 +40,22 @@ def kafka_uuid(value) -> str | None:
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
-        from kafka.net.compat import KafkaNetClient
+        from kcli.admin.wire import Wire
 
         self.proto = proto
         self.settings = settings
         try:
-            self._client = KafkaNetClient(**settings.kafka_python_config())
-            self._client.check_version(timeout_ms=settings.timeout_ms)
+            self._wire = Wire(settings.kafka_python_config(), settings.timeout_ms)
         except Exception as exc:  # noqa: BLE001 - any failure to connect is one clear line
             raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
                                  f"within {settings.timeout_ms} ms: {exc}") from None
 
     def close(self) -> None:
-        self._client.close()
+        self._wire.close()
 
     def max_version(self, request_class) -> int | None:
         """The highest version both sides speak, or None when the broker lacks the API."""
-        data = self._client._manager.broker_version_data
-        ranges = data.api_versions if data else {}
-        broker = ranges.get(request_class.API_KEY)
+        broker = self._wire.api_versions.get(request_class.API_KEY)
         if broker is None:
             return None
         top = min(broker[1], request_class.max_version)
@@ -71,10 +68,8 @@ class KipClient:
         return version
 
     def send(self, request, node_id=None):
-        if node_id is None:
-            node_id = self._client.least_loaded_node(bootstrap_fallback=True)
         try:
-            return self._client.send_and_receive(node_id, request, timeout_ms=self.settings.timeout_ms)
+            return self._wire.send(request, node_id)
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"{type(request).__name__} failed: {exc}") from None
 
@@ -158,7 +153,7 @@ class KipClient:
 
     def topic_configs(self, names: list[str]) -> list[ResourceConfig]:
         """Every config of each topic, sorted by name: one DescribeConfigs, without synonyms."""
-        from kafka.protocol.admin import DescribeConfigsRequest as Req
+        from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
 
         version = self._version(Req, "DescribeConfigs")
         resp = self.send(Req(version=version, include_synonyms=False, include_documentation=False,
@@ -181,8 +176,8 @@ class KipClient:
         """Coordinator node id per group: one FindCoordinator (v4+ batches every key; older
         versions take one request per group)."""
         from kafka.errors import for_code
+        from kafka.protocol.metadata import FindCoordinatorRequest as Req
 
-        Req = self.proto.REQUESTS[10]
         version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker("The broker does not support FindCoordinator")
@@ -246,8 +241,8 @@ class KipClient:
         """(group-level error or None, {(topic, partition): error or None}); an error is the
         pair (NAME, description)."""
         from kafka.errors import for_code
+        from kafka.protocol.consumer.group import OffsetDeleteRequest as Req
 
-        Req = self.proto.REQUESTS[47]
         version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker("The broker does not support OffsetDelete")

@@ -44,6 +44,8 @@ class ClientSettings:
         for key, target in mapping.items():
             if key in p:
                 conf[target] = p[key].upper() if target == "security_protocol" else p[key]
+        if p.get("ssl.endpoint.identification.algorithm", "https").lower() == "none":
+            conf["ssl_check_hostname"] = False
         return conf
 
 

@@ -19,34 +19,41 @@ import pkgutil
 import sys
 
 
-def _register_kafka_package() -> None:
-    """Lets kafka-python's submodules (``kafka.protocol``, ``kafka.net``, ``kafka.record``) import
-    without its package ``__init__``, which imports the whole client (KafkaConsumer, KafkaProducer,
-    KafkaAdminClient and their message classes: ~50 ms of start-up kcli does not use). The package
-    is registered as the import system would, minus running ``__init__``; looking up a name only
-    ``__init__`` defines (``from kafka import KafkaConsumer``) runs it then."""
-    if "kafka" in sys.modules:
+def _bare_package(name: str) -> None:
+    """Registers package ``name`` as the import system would, minus running its ``__init__``, so
+    its submodules import alone. kafka-python's package ``__init__`` files import everything
+    below them: ``kafka`` the whole client (KafkaConsumer, KafkaProducer, KafkaAdminClient),
+    ``kafka.protocol.admin`` every admin message class, ``kafka.net`` the asyncio client; each is
+    start-up time kcli's commands do not use. Looking up a name only ``__init__`` defines
+    (``from kafka import KafkaConsumer``) runs it then."""
+    if name in sys.modules:
         return
-    spec = importlib.util.find_spec("kafka")
+    parent, _, child = name.rpartition(".")
+    spec = importlib.util.find_spec(name)
     package = importlib.util.module_from_spec(spec)
 
-    def __getattr__(name: str):
+    def __getattr__(attr: str):
         try:                                    # ``from kafka import errors``: just the submodule
-            return importlib.import_module(f"kafka.{name}")
+            return importlib.import_module(f"{name}.{attr}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"kafka.{name}":
+            if exc.name != f"{name}.{attr}":
                 raise
         del package.__getattr__
         spec.loader.exec_module(package)
-        return getattr(package, name)
+        return getattr(package, attr)
 
     package.__getattr__ = __getattr__
-    sys.modules["kafka"] = package
+    sys.modules[name] = package
+    if parent:
+        setattr(sys.modules[parent], child, package)
 
 
-_register_kafka_package()
-
+_bare_package("kafka")
 import kafka.protocol as _kp  # noqa: E402 - after the package is registered
+
+for _name in ("kafka.protocol.admin", "kafka.protocol.consumer", "kafka.net"):
+    _bare_package(_name)
+
 from kafka.protocol.api_message import ApiMessage  # noqa: E402
 from kafka.protocol.admin import topics as _topics  # noqa: E402
 from kafka.protocol.metadata import metadata as _metadata  # noqa: E402

@@ -1,5 +1,6 @@
-"""kcli.protocol lets kafka-python's protocol and network modules load without the package
-``__init__`` (its whole client); each check runs in a fresh interpreter, as kcli starts."""
+"""kcli.protocol lets kafka-python's protocol modules load without the packages' ``__init__``
+(the whole client, every admin message, the asyncio network client); each check runs in a fresh
+interpreter, as kcli starts."""
 
 from __future__ import annotations
 
@@ -13,18 +14,22 @@ def _run(code: str) -> str:
     return proc.stdout.strip()
 
 
-def test_the_protocol_client_loads_without_kafka_pythons_client():
-    out = _run("import sys, kcli.protocol, kafka.net.compat\n"
-               "print(sorted(m for m in ('kafka.admin', 'kafka.consumer', 'kafka.producer') if m in sys.modules))")
+def test_the_kip_client_loads_only_the_messages_it_sends():
+    out = _run("import sys, kcli.admin.kip, kcli.admin.wire\n"
+               "print(sorted(m for m in ('kafka.admin', 'kafka.consumer', 'kafka.producer', 'kafka.net.connection',"
+               " 'kafka.protocol.admin.acl', 'kafka.protocol.consumer.fetch') if m in sys.modules))")
     assert out == "[]"
 
 
 def test_names_only_the_package_init_defines_still_resolve():
     out = _run("import kcli.protocol\n"
                "from kafka import KafkaConsumer, errors\n"
-               "import kafka, kafka.version\n"
-               "print(KafkaConsumer.__name__, errors.__name__, kafka.__version__ == kafka.version.__version__)")
-    assert out == "KafkaConsumer kafka.errors True"
+               "from kafka.protocol.admin import DescribeConfigsRequest\n"
+               "from kafka.net import KafkaNetClient\n"
+               "import kafka, kafka.version, kafka.protocol.admin\n"
+               "print(KafkaConsumer.__name__, errors.__name__, kafka.__version__ == kafka.version.__version__,\n"
+               "      kafka.protocol.admin.DescribeConfigsRequest is DescribeConfigsRequest, KafkaNetClient.__name__)")
+    assert out == "KafkaConsumer kafka.errors True True KafkaNetClient"
 
 
 TABLES = ("import json, kcli.protocol as p\n"

@@ -1,0 +1,198 @@
+"""Blocking connections to the brokers for the requests kcli sends with kafka-python's protocol
+layer. kafka-python's sans-IO ``KafkaProtocol`` frames, correlates and decodes; kafka-python's SASL
+mechanisms compute the tokens; this module only moves the bytes (a socket, TLS when asked) and
+runs the ApiVersions and SASL exchanges in order. It stands in for kafka-python's asyncio client
+(``kafka.net``), whose import alone cost ~35 ms of every ``describe topics`` (bench/cli_latency.py):
+kcli sends a handful of requests one at a time and needs no event loop, metrics or reconnects.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import kcli.protocol as proto                    # first: it lets kafka-python's modules load alone
+from kafka.protocol.metadata import ApiVersionsRequest
+from kafka.protocol.parser import KafkaProtocol
+
+from kcli import __version__
+
+API_VERSIONS_KEY = ApiVersionsRequest.API_KEY
+UNSUPPORTED_VERSION = 35
+MAX_ROUNDS = 10_000                              # recv calls per response: bounded beside the deadline
+
+
+class WireError(Exception):
+    """A broker could not be reached or answered with a failure that ends the connection."""
+
+
+def split_host_port(server: str) -> tuple[str, int]:
+    host, sep, port = server.strip().rpartition(":")
+    if not sep or not port.isdigit():
+        raise WireError(f"'{server}' is not host:port")
+    return host.strip("[]"), int(port)
+
+
+class Connection:
+    """One socket to one broker, ready for requests once ApiVersions (and SASL) went through."""
+
+    def __init__(self, host: str, port: int, config: dict, deadline: float):
+        self.host, self.port, self.config = host, port, config
+        self._protocol = KafkaProtocol(client_id=config.get("client_id", "kcli"))
+        self._sock = None
+        try:
+            self._sock = socket.create_connection((host, port), timeout=_remaining(deadline))
+            if config.get("security_protocol", "PLAINTEXT") in ("SSL", "SASL_SSL"):
+                self._sock = _tls_context(config).wrap_socket(self._sock, server_hostname=host)
+        except OSError as exc:
+            self.close()
+            raise self._error(exc) from None
+        try:
+            self.api_versions = self._negotiate(deadline)
+            if config.get("security_protocol", "").startswith("SASL_"):
+                self._authenticate(deadline)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+
+    def _error(self, exc: OSError) -> WireError:
+        if isinstance(exc, TimeoutError):
+            return WireError(f"{self.host}:{self.port} did not answer in time")
+        return WireError(f"{self.host}:{self.port}: {exc.strerror or exc}")
+
+    def request(self, request, deadline: float):
+        """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic)."""
+        self._protocol.send_request(request)
+        try:
+            self._sock.settimeout(_remaining(deadline))
+            self._sock.sendall(self._protocol.send_bytes())
+            for _ in range(MAX_ROUNDS):
+                self._sock.settimeout(_remaining(deadline))
+                data = self._sock.recv(1 << 16)
+                if not data:
+                    raise WireError(f"{self.host}:{self.port} closed the connection")
+                responses = self._protocol.receive_bytes(data)
+                if responses:
+                    return responses[0][1]
+        except OSError as exc:
+            raise self._error(exc) from None
+        raise WireError(f"{self.host}:{self.port}: response too large")
+
+    def _negotiate(self, deadline: float) -> dict[int, tuple[int, int]]:
+        """ApiVersions at our highest version; a broker that does not speak it answers v0 with
+        UNSUPPORTED_VERSION and its own range, which the retry uses (KIP-511)."""
+        version = ApiVersionsRequest.max_version
+        for _ in range(2):
+            resp = self.request(ApiVersionsRequest(
+                version=version, client_software_name="kcli",
+                client_software_version=__version__), deadline)
+            ranges = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+            if resp.error_code != UNSUPPORTED_VERSION or API_VERSIONS_KEY not in ranges:
+                break
+            version = min(version, ranges[API_VERSIONS_KEY][1])
+        if resp.error_code:
+            raise WireError(f"{self.host}:{self.port}: ApiVersions failed with error {resp.error_code}")
+        return ranges
+
+    def _authenticate(self, deadline: float) -> None:
+        """SaslHandshake v1 then SaslAuthenticate rounds, the tokens from kafka-python's mechanism."""
+        from kafka.net.sasl import get_sasl_mechanism
+        from kafka.protocol.sasl import SaslAuthenticateRequest, SaslHandshakeRequest
+
+        name = self.config.get("sasl_mechanism", "PLAIN").upper()
+        resp = self.request(SaslHandshakeRequest(version=1, mechanism=name), deadline)
+        if resp.error_code:
+            raise WireError(f"the broker does not offer SASL mechanism {name} "
+                            f"(it offers {', '.join(resp.mechanisms) or 'none'})")
+        try:
+            mechanism = get_sasl_mechanism(name)(host=self.host, **self.config)
+        except KeyError:
+            raise WireError(f"unknown SASL mechanism {name}") from None
+        top = self.api_versions.get(SaslAuthenticateRequest.API_KEY, (0, 0))[1]
+        for _ in range(16):                      # SCRAM takes two rounds, PLAIN one
+            if mechanism.is_done():
+                break
+            resp = self.request(SaslAuthenticateRequest(
+                version=min(top, SaslAuthenticateRequest.max_version),
+                auth_bytes=mechanism.auth_bytes()), deadline)
+            if resp.error_code:
+                raise WireError(resp.error_message or f"SASL authentication failed ({resp.error_code})")
+            mechanism.receive(resp.auth_bytes)
+        if not mechanism.is_authenticated():
+            raise WireError(f"SASL {name} authentication failed")
+
+
+class Wire:
+    """Connections by node id, opened on first use; requests without a node go to the bootstrap
+    connection. Every call ends within ``timeout_ms``."""
+
+    def __init__(self, config: dict, timeout_ms: int):
+        self.config = config
+        self.timeout_s = timeout_ms / 1000.0
+        self._nodes: dict[int, Connection] = {}
+        self._addresses: dict[int, tuple[str, int]] = {}
+        deadline = self._deadline()
+        errors = []
+        for server in config["bootstrap_servers"]:
+            try:
+                self._bootstrap = Connection(*split_host_port(server), config, deadline)
+                break
+            except WireError as exc:
+                errors.append(str(exc))
+        else:
+            raise WireError("; ".join(errors))
+        self.api_versions = self._bootstrap.api_versions
+
+    def close(self) -> None:
+        for conn in {self._bootstrap, *self._nodes.values()}:
+            conn.close()
+
+    def send(self, request, node_id: int | None = None):
+        deadline = self._deadline()
+        conn = self._bootstrap if node_id is None else self._node(node_id, deadline)
+        return conn.request(request, deadline)
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.timeout_s
+
+    def _node(self, node_id: int, deadline: float) -> Connection:
+        if node_id in self._nodes:
+            return self._nodes[node_id]
+        if node_id not in self._addresses:
+            Req = proto.MetadataRequest
+            version = min(self.api_versions.get(Req.API_KEY, (0, 0))[1], Req.max_version)
+            resp = self._bootstrap.request(Req(version=version, topics=[],
+                                               allow_auto_topic_creation=False), deadline)
+            self._addresses = {b.node_id: (b.host, b.port) for b in resp.brokers}
+        if node_id not in self._addresses:
+            raise WireError(f"broker {node_id} is not in the cluster metadata")
+        address = self._addresses[node_id]
+        if address == (self._bootstrap.host, self._bootstrap.port):
+            conn = self._bootstrap
+        else:
+            conn = Connection(*address, self.config, deadline)
+        self._nodes[node_id] = conn
+        return conn
+
+
+def _remaining(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    return left
+
+
+def _tls_context(config: dict):
+    import ssl
+
+    context = ssl.create_default_context(cafile=config.get("ssl_cafile"))
+    if config.get("ssl_certfile"):
+        context.load_cert_chain(config["ssl_certfile"], config.get("ssl_keyfile"),
+                                config.get("ssl_password"))
+    if not config.get("ssl_check_hostname", True):
+        context.check_hostname = False
+    return context
