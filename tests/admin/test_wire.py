@@ -1,0 +1,101 @@
+"""kcli.admin.wire against real sockets on 127.0.0.1: the embedded broker, and listeners that
+never answer or hang up, so every failure path ends within the timeout with one message."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from kcli.admin.wire import Wire, WireError
+from kcli.broker import EmbeddedCluster
+from kcli.protocol import MetadataRequest
+
+
+@contextmanager
+def listener(behaviour: str):
+    """A loopback listener that accepts, then stays silent or reads the request and hangs up."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(5)
+    held = []
+
+    def serve():
+        try:
+            conn, _ = server.accept()
+        except OSError:
+            return
+        if behaviour == "close":
+            conn.settimeout(5)
+            conn.recv(1 << 16)
+            conn.close()
+        else:
+            held.append(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield "127.0.0.1:%d" % server.getsockname()[1]
+    finally:
+        server.close()
+        thread.join(6)
+        for conn in held:
+            conn.close()
+
+
+def config(*servers: str) -> dict:
+    return {"bootstrap_servers": [s for server in servers for s in server.split(",")],
+            "client_id": "kcli-test"}
+
+
+def closed_port() -> str:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        return "127.0.0.1:%d" % s.getsockname()[1]
+
+
+def test_a_silent_broker_ends_at_the_timeout():
+    with listener("silent") as address:
+        start = time.monotonic()
+        with pytest.raises(WireError, match="did not answer in time"):
+            Wire(config(address), timeout_ms=300)
+        assert time.monotonic() - start < 3
+
+
+def test_a_broker_that_hangs_up():
+    with listener("close") as address, pytest.raises(WireError, match="closed the connection"):
+        Wire(config(address), timeout_ms=5000)
+
+
+def test_every_bootstrap_server_is_tried_and_named():
+    dead = closed_port()
+    with pytest.raises(WireError, match=dead.split(":")[1]):
+        Wire(config(dead), timeout_ms=2000)
+    with pytest.raises(WireError, match="is not host:port"):
+        Wire(config("no-port"), timeout_ms=2000)
+    with EmbeddedCluster() as ec:
+        wire = Wire(config(dead, ec.bootstrap_servers), timeout_ms=5000)
+        try:
+            assert wire.api_versions[MetadataRequest.API_KEY][1] >= 12
+        finally:
+            wire.close()
+
+
+def test_requests_reach_the_node_asked_for():
+    with EmbeddedCluster(nodes=3) as ec:
+        wire = Wire(config(ec.bootstrap_servers), timeout_ms=5000)
+        try:
+            before = ec.request_counts()
+            req = MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False)
+            for node in (3, 2, 3):
+                assert {b.node_id for b in wire.send(req, node).brokers} == {1, 2, 3}
+            after = ec.request_counts()
+            served = {n: after[n].get("Metadata", 0) - before.get(n, {}).get("Metadata", 0)
+                      for n in after}
+            # node 1 is the bootstrap: it also answered the lookup of the others' addresses
+            assert served == {1: 1, 2: 1, 3: 2}
+            with pytest.raises(WireError, match="broker 9 is not in the cluster metadata"):
+                wire.send(req, 9)
+        finally:
+            wire.close()
