@@ -18,7 +18,6 @@ properties are the file's, then the inline table's (inline wins); the command li
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +42,8 @@ def config_path(environ=os.environ) -> Path:
 def _load(path: Path) -> dict:
     if not path.is_file():
         return {}
+    import tomllib                               # only when there is a file: start-up time
+
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
