@@ -2,8 +2,9 @@
 broker side). Public API, loaded lazily so that importing this package stays cheap:
 
 - ``EmbeddedCluster(nodes=1, data_dir=None, clock=None, configs=None, pose_as=None,
-  host="127.0.0.1", port=0)``: a context manager (or ``start()``/``stop()``) running the broker
-  on a background thread.
+  host="127.0.0.1", port=0, record_creation_times=True, sasl_users=None)``: a context manager (or
+  ``start()``/``stop()``) running the broker on a background thread; ``sasl_users={user:
+  password}`` makes its listeners SASL_PLAINTEXT (PLAIN).
 - ``run_forever(listen, nodes, data_dir, configs, pose_as, ready_callback)``: the foreground
   server behind ``kcli broker start``.
 """

@@ -98,12 +98,14 @@ def validate_topic_name(name: str) -> None:
 class Cluster:
     def __init__(self, node_ids: list[int], data_dir: Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
-                 pose_as: str | None = None, record_creation_times: bool = True):
+                 pose_as: str | None = None, record_creation_times: bool = True,
+                 sasl_users: dict[str, str] | None = None):
         self.node_ids = list(node_ids)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock or (lambda: int(time.time() * 1000))
         self.pose_as = pose_as
         self.record_creation_times = record_creation_times
+        self.sasl_users = None if sasl_users is None else dict(sasl_users)   # None: PLAINTEXT
         self.broker_configs = cfg.BrokerConfigs(configs)
         self.topics: dict[str, Topic] = {}
         self.cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")

@@ -26,17 +26,18 @@ class EmbeddedCluster:
     Use as a context manager, or call ``start()`` and ``stop()``. ``clock`` is a callable
     returning epoch milliseconds (the broker's notion of now: creation times, partition ages,
     KIP-937 bounds, LogAppendTime). ``record_creation_times=False`` creates partitions with an
-    unknown (-1) creation time, as after an upgrade.
+    unknown (-1) creation time, as after an upgrade. ``sasl_users`` ({user: password}) makes
+    every listener SASL_PLAINTEXT with mechanism PLAIN (default None: PLAINTEXT).
     """
 
     def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, host: str = "127.0.0.1", port: int = 0,
-                 record_creation_times: bool = True):
+                 record_creation_times: bool = True, sasl_users: dict[str, str] | None = None):
         check_pose_as(pose_as)
         self._args = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
                           configs=configs, pose_as=pose_as,
-                          record_creation_times=record_creation_times)
+                          record_creation_times=record_creation_times, sasl_users=sasl_users)
         self._host, self._port = host, port
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None

@@ -6,6 +6,10 @@ negative or above ``socket.request.max.bytes`` (100 MiB), an unknown API key, an
 version (other than ApiVersions) or an undecodable request closes the connection. ApiVersions
 above the served maximum gets the KIP-511 answer: v0, UNSUPPORTED_VERSION and the ranges.
 A handler that fails unexpectedly is logged and its connection closed; the broker keeps running.
+
+With ``Cluster.sasl_users`` set, every listener is SASL_PLAINTEXT: until a connection has
+authenticated (handlers/sasl.py), only the APIs of its SASL step are served and any other request
+closes it, as Kafka's SaslServerAuthenticator does.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections import Counter
 
 from kcli.broker import handlers  # noqa: F401  (registers every handler)
 from kcli.broker.cluster import Cluster
-from kcli.broker.dispatch import HANDLERS, RequestContext
+from kcli.broker.dispatch import HANDLERS, SASL_STEPS, Connection, RequestContext
 from kcli.broker.errors import Err
 from kcli.broker.versions import advertised, version_range
 from kcli.protocol import REQUESTS, RESPONSES
@@ -77,12 +81,13 @@ class NodeServer:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._connections[writer] = asyncio.current_task()
         peer = writer.get_extra_info("peername") or ("?", 0)
+        connection = Connection("done" if self.cluster.sasl_users is None else "handshake")
         try:
-            while True:
+            while not connection.close:
                 frame = await self._read_frame(reader)
                 if frame is None:
                     break
-                out = await self._handle(frame, f"/{peer[0]}")
+                out = await self._handle(frame, f"/{peer[0]}", connection)
                 if out is False:
                     break
                 if out is not None:
@@ -108,11 +113,16 @@ class NodeServer:
             return None
         return await reader.readexactly(size)
 
-    async def _handle(self, frame: bytes, client_host: str) -> bytes | None | bool:
+    async def _handle(self, frame: bytes, client_host: str,
+                      connection: Connection) -> bytes | None | bool:
         """The framed response, None for no response, False to close the connection."""
         api_key, api_version, correlation_id = _HEADER.unpack_from(frame)
         served = version_range(self.cluster.pose_as, api_key)
         if served is None:
+            return False
+        if connection.sasl != "done" and api_key not in SASL_STEPS[connection.sasl]:
+            log.info("node %d: %s request before SASL authentication; closing the connection",
+                     self.node_id, api_name(api_key))
             return False
         if api_key == API_VERSIONS and api_version > served[1]:
             self.counts[api_name(api_key)] += 1
@@ -128,7 +138,8 @@ class NodeServer:
         self.counts[api_name(api_key)] += 1
         ctx = RequestContext(cluster=self.cluster, node_id=self.node_id, api_key=api_key,
                              api_version=api_version, correlation_id=correlation_id,
-                             client_id=request.header.client_id, client_host=client_host)
+                             client_id=request.header.client_id, client_host=client_host,
+                             connection=connection)
         response = await HANDLERS[api_key].fn(ctx, request)
         if response is None:
             return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from kcli.broker.dispatch import HANDLERS
 
-# pose_as -> {api_key: highest version served}
+# pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
+# since Kafka 2.5) are the same in every posed version.
 POSE_AS_LIMITS: dict[str, dict[int, int]] = {
     "4.1": {
         75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
