@@ -1,0 +1,114 @@
+"""kcli with ``--command-config`` against a SASL_PLAINTEXT (PLAIN) embedded broker: the
+sasl.username/sasl.password properties and the Java sasl.jaas.config form, through every client
+kcli uses (kafka-python's protocol client for describe topics, librdkafka for the rest); a wrong
+password is one line on stderr, exit 1, never the password."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from confluent_kafka import Consumer, Producer
+
+from tests.broker.groups_fixtures import consume, fast_cluster
+from tests.cli.conftest import run_kcli, run_kcli_process
+
+PASSWORD = "alice-secret"
+WRONG = "hunter2-wrong"
+BASE_TS = 1_700_000_000_000
+
+
+def properties(form: str, password: str) -> str:
+    if form == "jaas":
+        return ("security.protocol=SASL_PLAINTEXT\n"
+                "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                f'required username="alice" password="{password}";\n')
+    return ("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+            f"sasl.username=alice\nsasl.password={password}\n")
+
+
+@pytest.fixture(scope="module")
+def ec():
+    """One node with SASL/PLAIN; topic "data" (2 partitions, timestamps out of order on 0) and a
+    group "sasl-group" that committed 3 records of partition 0, all through SASL clients."""
+    with fast_cluster(1, sasl_users={"alice": PASSWORD}) as c:
+        c.create_topic("data", partitions=2)
+        conf = {"bootstrap.servers": c.bootstrap_servers, "security.protocol": "SASL_PLAINTEXT",
+                "sasl.mechanism": "PLAIN", "sasl.username": "alice", "sasl.password": PASSWORD}
+        p = Producer({**conf, "linger.ms": 0})
+        for ts in (BASE_TS + 1000, BASE_TS + 5000, BASE_TS + 3000):
+            p.produce("data", b"v", partition=0, timestamp=ts)
+        assert p.flush(10) == 0
+        consumer = Consumer({**conf, "group.id": "sasl-group", "auto.offset.reset": "earliest",
+                             "enable.auto.commit": False, "group.protocol": "classic",
+                             "session.timeout.ms": 6000, "heartbeat.interval.ms": 300})
+        consumer.subscribe(["data"])
+        assert len(consume([consumer], 3)[0]) == 3
+        consumer.commit(asynchronous=False)
+        consumer.close()
+        yield c
+
+
+@pytest.fixture(params=["properties", "jaas"])
+def config_file(request, tmp_path):
+    def write(password: str) -> str:
+        path = tmp_path / f"{request.param}.properties"
+        path.write_text(properties(request.param, password))
+        return str(path)
+    write.form = request.param
+    return write
+
+
+def test_commands_authenticate_with_command_config(ec, config_file):
+    b, cfg, topic = ec.bootstrap_servers, config_file(PASSWORD), f"created-{config_file.form}"
+
+    def kcli(*args: str, note: str = ""):
+        r = run_kcli(b, "--command-config", cfg, *args)
+        assert (r.code, r.err) == (0, note), r.err
+        return r.out
+
+    assert kcli("create", "topic", topic, "--partitions", "3") == f"Created topic {topic}.\n"
+    stamps = ec.call(lambda: [p.creation_time_ms for p in ec.cluster.topics[topic].partitions])
+
+    doc = json.loads(kcli("describe", "topics", topic, "-o", "json"))      # kafka-python client
+    (described,) = doc["topics"]
+    assert [p["partition"] for p in described["partitions"]] == [0, 1, 2]
+    assert [p["creationTimeMs"] for p in described["partitions"]] == stamps
+
+    doc = json.loads(kcli("list-offsets", "-t", "data", "--max-timestamp", "-o", "json"))
+    p0, p1 = doc["offsets"]
+    assert (p0["partition"], p0["offset"], p0["timestampMs"]) == (0, 1, BASE_TS + 5000)
+    assert (p1["partition"], p1["offset"]) == (1, None)
+
+    lines = kcli("describe", "groups", "sasl-group", "-o", "plain",
+                 note="\nConsumer group 'sasl-group' has no active members.\n").splitlines()
+    assert [l.split()[:6] for l in lines[2:]] == [["sasl-group", "data", "0", "3", "3", "0"]]
+
+    counts = ec.request_counts()[1]
+    assert counts["SaslAuthenticate"] >= 4 and counts["DescribeTopicPartitions"] >= 1
+
+
+COMMANDS = {
+    "describe-topics": ("describe", "topics", "data"),
+    "list-offsets": ("list-offsets", "-t", "data", "--max-timestamp"),
+    "create-topic": ("create", "topic", "never-created"),
+    "describe-groups": ("describe", "groups", "sasl-group"),
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_wrong_password_is_one_line_and_exit_1(ec, config_file, command):
+    cfg = config_file(WRONG)
+    started = time.monotonic()
+    r = run_kcli_process(ec.bootstrap_servers, "--command-config", cfg, "--timeout", "2s",
+                         *COMMANDS[command], timeout=30)
+    assert r.code == 1, (r.out, r.err)
+    assert r.out == ""
+    assert r.err.startswith("Error: ") and r.err.endswith("\n") and r.err.count("\n") == 1, r.err
+    assert "Traceback" not in r.err
+    if command == "describe-topics":        # the KIP client reports the broker's message
+        assert r.err.endswith(": Authentication failed: Invalid username or password\n")
+    assert WRONG not in r.err and "PlainLoginModule" not in r.err
+    assert time.monotonic() - started < 25
+    assert "never-created" not in ec.call(lambda: list(ec.cluster.topics))
