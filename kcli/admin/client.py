@@ -6,6 +6,7 @@ only the one it needs (``describe topics`` runs on the KIP client alone)."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import Iterable
 
 from kcli.admin.settings import ClientSettings
@@ -25,6 +26,11 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
+class ClientFailure(Exception):
+    """librdkafka reported an error that no retry will cure (authentication, TLS, a fatal error):
+    every request of this client fails with it."""
+
+
 def _err(exc: BaseException) -> str:
     from confluent_kafka import KafkaException
 
@@ -39,6 +45,8 @@ class KafkaAdmin:
         self.settings = settings
         self._client = None
         self._kip = None
+        self._failure: str | None = None          # see _on_error
+        self._last_error: str | None = None
 
     @property
     def _admin(self):
@@ -46,9 +54,35 @@ class KafkaAdmin:
         if self._client is None:
             from confluent_kafka.admin import AdminClient
 
-            self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config()},
-                                       logger=_quiet)
+            self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
+                                        "error_cb": self._on_error}, logger=_quiet)
         return self._client
+
+    def _on_error(self, err) -> None:
+        """librdkafka's client-level errors (served by ``poll``): an authentication or TLS failure
+        or a fatal error ends every wait at once; others (a broker down) are retried by librdkafka
+        and only explain a timeout."""
+        from confluent_kafka import KafkaError
+
+        self._last_error = err.str()
+        if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
+            self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {err.str()}"
+
+    def _result(self, fut):
+        """``fut.result()`` within --timeout, serving librdkafka's error events meanwhile."""
+        deadline = time.monotonic() + self.settings.timeout_s
+        for _ in range(int(self.settings.timeout_s / 0.05) + 2):   # bounded: 50 ms slices
+            if self._failure:
+                raise ClientFailure(self._failure)
+            try:
+                return fut.result(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+            except TimeoutError:
+                self._admin.poll(0)
+                if time.monotonic() >= deadline:
+                    break
+        last = f" (last client error: {self._last_error})" if self._last_error else ""
+        raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
+                           f"within {self.settings.timeout_ms} ms{last}")
 
     # -- plumbing -------------------------------------------------------------------------
     @property
@@ -67,7 +101,7 @@ class KafkaAdmin:
         results, errors = {}, {}
         for key, fut in futures.items():
             try:
-                results[key] = fut.result(timeout=self.settings.timeout_s)
+                results[key] = self._result(fut)
             except Exception as exc:  # noqa: BLE001 - each future's error is reported per item
                 errors[key] = exc
         if errors and not results and len(errors) == len(futures) and len(futures) == 1:
@@ -76,15 +110,24 @@ class KafkaAdmin:
 
     # -- topics ---------------------------------------------------------------------------
     def _metadata(self):
-        """Every topic's metadata, from one Metadata request."""
+        """Every topic's metadata, from one Metadata request. list_topics blocks, so it runs in
+        slices that double (a large cluster's answer still fits one), serving librdkafka's
+        error events between them: an authentication failure ends the wait at once."""
         from confluent_kafka import KafkaException
 
-        try:
-            return self._admin.list_topics(timeout=self.settings.timeout_s)
-        except KafkaException as exc:
-            raise OperationError(
-                f"Cannot reach the cluster at {self.settings.bootstrap_servers} "
-                f"within {self.settings.timeout_ms} ms: {_err(exc)}") from None
+        deadline = time.monotonic() + self.settings.timeout_s
+        slice_s, reason = 0.25, ""
+        for _ in range(32):                       # bounded: the slices double until the deadline
+            try:
+                return self._admin.list_topics(timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
+            except KafkaException as exc:
+                reason = _err(exc)
+                self._admin.poll(0)
+                if self._failure or time.monotonic() >= deadline:
+                    break
+                slice_s *= 2
+        raise OperationError(self._failure or f"Cannot reach the cluster at {self.settings.bootstrap_servers} "
+                             f"within {self.settings.timeout_ms} ms: {reason}")
 
     def topic_names(self) -> list[str]:
         return sorted(self._metadata().topics)
@@ -133,7 +176,7 @@ class KafkaAdmin:
         out = []
         for (rtype, name), cr in zip(resources, crs):
             try:
-                entries = futures[cr].result(timeout=self.settings.timeout_s)
+                entries = self._result(futures[cr])
             except Exception as exc:  # noqa: BLE001
                 raise OperationError(f"Cannot describe configs of {rtype} '{name}': {_err(exc)}") from None
             out.append(ResourceConfig(rtype, name, [_config_entry(e) for e in
@@ -164,7 +207,7 @@ class KafkaAdmin:
         out = []
         for tp, fut in futures.items():
             try:
-                r = fut.result(timeout=self.settings.timeout_s)
+                r = self._result(fut)
             except Exception as exc:  # noqa: BLE001
                 msg = _err(exc)
                 if time == -3 and _is_unsupported_version(exc):
@@ -187,8 +230,7 @@ class KafkaAdmin:
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
         try:
-            res = self._admin.list_consumer_groups(request_timeout=self.settings.timeout_s).result(
-                timeout=self.settings.timeout_s)
+            res = self._result(self._admin.list_consumer_groups(request_timeout=self.settings.timeout_s))
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"Cannot list consumer groups: {_err(exc)}") from None
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
@@ -203,7 +245,7 @@ class KafkaAdmin:
         out: dict[str, GroupDescription] = {}
         for gid, fut in futures.items():
             try:
-                d = fut.result(timeout=self.settings.timeout_s)
+                d = self._result(fut)
             except Exception as exc:  # noqa: BLE001
                 if "GROUP_ID_NOT_FOUND" in _code(exc):
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
@@ -247,7 +289,7 @@ class KafkaAdmin:
         req = [ConsumerGroupTopicPartitions(group_id, tps)]
         fut = self._admin.list_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
         try:
-            res = fut.result(timeout=self.settings.timeout_s)
+            res = self._result(fut)
         except Exception as exc:  # noqa: BLE001
             if "GROUP_ID_NOT_FOUND" in _code(exc):
                 return []
@@ -272,7 +314,7 @@ class KafkaAdmin:
         req = [ConsumerGroupTopicPartitions(group_id, [TopicPartition(t, p, o) for (t, p), o in offsets.items()])]
         fut = self._admin.alter_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
         try:
-            res = fut.result(timeout=self.settings.timeout_s)
+            res = self._result(fut)
         except Exception as exc:  # noqa: BLE001 - the whole request failed: every partition did
             return {tp: _err(exc) for tp in offsets}
         result = {tp: None for tp in offsets}
@@ -294,7 +336,7 @@ class KafkaAdmin:
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():
             try:
-                fut.result(timeout=self.settings.timeout_s)
+                self._result(fut)
             except Exception as exc:  # noqa: BLE001
                 raise OperationError(_err(exc)) from None
 
@@ -302,7 +344,7 @@ class KafkaAdmin:
         result = {}
         for key, fut in futures.items():
             try:
-                fut.result(timeout=self.settings.timeout_s)
+                self._result(fut)
                 result[key] = None
             except Exception as exc:  # noqa: BLE001
                 result[key] = _err(exc)

@@ -40,15 +40,18 @@ def kafka_uuid(value) -> str | None:
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
-        from kcli.admin.wire import Wire
+        from kcli.admin.wire import Wire, WireTimeout
 
         self.proto = proto
         self.settings = settings
         try:
             self._wire = Wire(settings.kafka_python_config(), settings.timeout_ms)
-        except Exception as exc:  # noqa: BLE001 - any failure to connect is one clear line
+        except WireTimeout as exc:
             raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
                                  f"within {settings.timeout_ms} ms: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - any failure to connect is one clear line
+            raise OperationError(f"Cannot connect to the cluster at {settings.bootstrap_servers}: "
+                                 f"{exc}") from None
 
     def close(self) -> None:
         self._wire.close()

@@ -26,6 +26,10 @@ class WireError(Exception):
     """A broker could not be reached or answered with a failure that ends the connection."""
 
 
+class WireTimeout(WireError):
+    """A broker did not answer before the deadline."""
+
+
 def split_host_port(server: str) -> tuple[str, int]:
     host, sep, port = server.strip().rpartition(":")
     if not sep or not port.isdigit():
@@ -61,7 +65,7 @@ class Connection:
 
     def _error(self, exc: OSError) -> WireError:
         if isinstance(exc, TimeoutError):
-            return WireError(f"{self.host}:{self.port} did not answer in time")
+            return WireTimeout(f"{self.host}:{self.port} did not answer in time")
         return WireError(f"{self.host}:{self.port}: {exc.strerror or exc}")
 
     def request(self, request, deadline: float):
@@ -142,9 +146,10 @@ class Wire:
                 self._bootstrap = Connection(*split_host_port(server), config, deadline)
                 break
             except WireError as exc:
-                errors.append(str(exc))
+                errors.append(exc)
         else:
-            raise WireError("; ".join(errors))
+            kind = WireTimeout if all(isinstance(e, WireTimeout) for e in errors) else WireError
+            raise kind("; ".join(map(str, errors)))
         self.api_versions = self._bootstrap.api_versions
 
     def close(self) -> None:

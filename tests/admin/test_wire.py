@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from kcli.admin.wire import Wire, WireError
+from kcli.admin.wire import Wire, WireError, WireTimeout
 from kcli.broker import EmbeddedCluster
 from kcli.protocol import MetadataRequest
 
@@ -58,7 +58,7 @@ def closed_port() -> str:
 def test_a_silent_broker_ends_at_the_timeout():
     with listener("silent") as address:
         start = time.monotonic()
-        with pytest.raises(WireError, match="did not answer in time"):
+        with pytest.raises(WireTimeout, match="did not answer in time"):
             Wire(config(address), timeout_ms=300)
         assert time.monotonic() - start < 3
 

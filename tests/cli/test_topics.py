@@ -99,10 +99,18 @@ def _totals(counts) -> int:
 
 
 def test_unreachable_cluster_exits_1_in_json_too():
-    r = run_kcli("127.0.0.1:1", "list", "topics", "--timeout", "1s", "-o", "json")
+    r = run_kcli_process("127.0.0.1:1", "list", "topics", "--timeout", "1s", "-o", "json")
     assert r.code == 1
     doc = json.loads(r.err)
     assert doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 1 and "Cannot reach" in doc["error"]
+
+
+def test_unreachable_cluster_names_librdkafkas_reason():
+    """A request future that times out says why librdkafka got no answer (it was '' before)."""
+    r = run_kcli_process("127.0.0.1:1", "create", "topic", "t", "--timeout", "1s")
+    assert r.code == 1 and r.err.count("\n") == 1
+    assert r.err.startswith("Error: No answer from the cluster at 127.0.0.1:1 within 1000 ms "
+                            "(last client error: ") and "Connection refused" in r.err
 
 
 def test_configs_explain_kip937_bounds(cluster):
