@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import ssl
 import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from kcli.broker.cluster import Cluster, Topic
-from kcli.broker.server import Broker
+from kcli.broker.server import Broker, tls_context
 from kcli.broker.versions import check_pose_as
 
 
@@ -27,18 +28,22 @@ class EmbeddedCluster:
     returning epoch milliseconds (the broker's notion of now: creation times, partition ages,
     KIP-937 bounds, LogAppendTime). ``record_creation_times=False`` creates partitions with an
     unknown (-1) creation time, as after an upgrade. ``sasl_users`` ({user: password}) makes
-    every listener SASL_PLAINTEXT with mechanism PLAIN (default None: PLAINTEXT).
+    every listener SASL_PLAINTEXT with mechanism PLAIN (default None: PLAINTEXT). ``tls`` (a
+    (certfile, keyfile) pair of PEM paths, or a server-side ``ssl.SSLContext``) makes every
+    listener SSL, or SASL_SSL with ``sasl_users``; metadata still advertises ``host``.
     """
 
     def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, host: str = "127.0.0.1", port: int = 0,
-                 record_creation_times: bool = True, sasl_users: dict[str, str] | None = None):
+                 record_creation_times: bool = True, sasl_users: dict[str, str] | None = None,
+                 tls: ssl.SSLContext | tuple[str, str] | None = None):
         check_pose_as(pose_as)
         self._args = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
                           configs=configs, pose_as=pose_as,
                           record_creation_times=record_creation_times, sasl_users=sasl_users)
         self._host, self._port = host, port
+        self._tls = tls_context(tls)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._broker: Broker | None = None
@@ -52,7 +57,7 @@ class EmbeddedCluster:
         self._thread.start()
 
         async def boot():
-            broker = Broker(Cluster(**self._args), self._host, self._port)
+            broker = Broker(Cluster(**self._args), self._host, self._port, self._tls)
             await broker.start()
             return broker
 

@@ -9,13 +9,16 @@ A handler that fails unexpectedly is logged and its connection closed; the broke
 
 With ``Cluster.sasl_users`` set, every listener is SASL_PLAINTEXT: until a connection has
 authenticated (handlers/sasl.py), only the APIs of its SASL step are served and any other request
-closes it, as Kafka's SaslServerAuthenticator does.
+closes it, as Kafka's SaslServerAuthenticator does. With a TLS context (``tls_context``) every
+listener is SSL, or SASL_SSL with both: asyncio runs the handshake before a connection is served,
+and a client that fails it (an untrusted certificate, plaintext bytes) is dropped unserved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 import struct
 from collections import Counter
 
@@ -48,20 +51,33 @@ def api_versions_fallback(pose_as: str | None, correlation_id: int) -> bytes:
     return resp.encode(header=True, framed=True)
 
 
+def tls_context(tls: ssl.SSLContext | tuple[str, str] | None) -> ssl.SSLContext | None:
+    """A server-side TLS context: ``tls`` itself, or one serving a (certfile, keyfile) pair
+    (PEM; the certfile may hold the chain after the certificate)."""
+    if tls is None or isinstance(tls, ssl.SSLContext):
+        return tls
+    certfile, keyfile = tls
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certfile, keyfile)
+    return context
+
+
 class NodeServer:
     """The listening socket of one node id."""
 
-    def __init__(self, cluster: Cluster, node_id: int, host: str, port: int):
+    def __init__(self, cluster: Cluster, node_id: int, host: str, port: int,
+                 tls: ssl.SSLContext | None = None):
         self.cluster = cluster
         self.node_id = node_id
         self.host = host
         self.port = port
+        self.tls = tls
         self.counts: Counter[str] = Counter()
         self._server: asyncio.Server | None = None
         self._connections: dict[asyncio.StreamWriter, asyncio.Task] = {}
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, self.host, self.port)
+        self._server = await asyncio.start_server(self._serve, self.host, self.port, ssl=self.tls)
         self.port = self._server.sockets[0].getsockname()[1]
         self.cluster.addresses[self.node_id] = (self.host, self.port)
         self.cluster.set_node_up(self.node_id, True)
@@ -150,9 +166,10 @@ class NodeServer:
 class Broker:
     """All node servers of one cluster, on the running event loop."""
 
-    def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0,
+                 tls: ssl.SSLContext | None = None):
         self.cluster = cluster
-        self.nodes = {node_id: NodeServer(cluster, node_id, host, port + i if port else 0)
+        self.nodes = {node_id: NodeServer(cluster, node_id, host, port + i if port else 0, tls)
                       for i, node_id in enumerate(cluster.node_ids)}
 
     @property
