@@ -96,6 +96,10 @@ class KafkaAdmin:
     def close(self) -> None:
         if self._kip is not None:
             self._kip.close()
+        # Destroy the librdkafka client now (its last reference; its error_cb holds only self):
+        # left to process exit, its threads outlive the C atexit handlers and may crash in
+        # OpenSSL's cleanup while reconnecting to a TLS listener.
+        self._client = None
 
     def _wait(self, futures: dict, what: str) -> dict:
         results, errors = {}, {}
