@@ -135,6 +135,7 @@ class Wire:
     connection. Every call ends within ``timeout_ms``."""
 
     def __init__(self, config: dict, timeout_ms: int):
+        proto.claim_response_classes()
         self.config = config
         self.timeout_s = timeout_ms / 1000.0
         self._nodes: dict[int, Connection] = {}

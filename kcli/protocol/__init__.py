@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 import pkgutil
 import sys
+import weakref
 
 
 def _bare_package(name: str) -> None:
@@ -54,8 +55,8 @@ import kafka.protocol as _kp  # noqa: E402 - after the package is registered
 for _name in ("kafka.protocol.admin", "kafka.protocol.consumer", "kafka.net"):
     _bare_package(_name)
 
+from kafka.protocol.api_header import ResponseClassRegistry  # noqa: E402
 from kafka.protocol.api_message import ApiMessage  # noqa: E402
-from kafka.protocol.admin import topics as _topics  # noqa: E402
 from kafka.protocol.metadata import metadata as _metadata  # noqa: E402
 
 from kcli.protocol import schemas as _schemas  # noqa: E402
@@ -88,14 +89,16 @@ class MetadataResponse(_metadata.MetadataResponse):
         return json
 
 
-class DescribeTopicPartitionsRequest(_topics.DescribeTopicPartitionsRequest):
+# Declared on ApiMessage from kafka-python's own schema (loaded by class name), not as subclasses
+# of kafka.protocol.admin.topics' classes: that module builds 16 message classes kcli does not send.
+class DescribeTopicPartitionsRequest(ApiMessage):
     @classmethod
     def json_patch(cls, json):
         json["validVersions"] = "0-1"
         return json
 
 
-class DescribeTopicPartitionsResponse(_topics.DescribeTopicPartitionsResponse):
+class DescribeTopicPartitionsResponse(ApiMessage):
     @classmethod
     def json_patch(cls, json):
         json["validVersions"] = "0-1"
@@ -111,6 +114,16 @@ class ConsumerGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
+
+
+def claim_response_classes() -> None:
+    """Registers the KIP response classes again. kafka-python's registry is process-global and the
+    class declared last for an API key wins: kafka-python's stock DescribeTopicPartitions module,
+    imported after this one (the broker's tables, a kafka-python client in the same process),
+    would otherwise decode kcli's v1 responses. Connections call this before they send."""
+    for cls in (MetadataResponse, DescribeTopicPartitionsResponse,
+                ConsumerGroupHeartbeatResponse, ConsumerGroupDescribeResponse):
+        ResponseClassRegistry.register_response_class(weakref.proxy(cls))
 
 
 def _collect():

@@ -39,3 +39,19 @@ TABLES = ("import json, kcli.protocol as p\n"
 
 def test_the_message_tables_are_those_of_a_full_kafka_import():
     assert _run(TABLES) == _run("import kafka\n" + TABLES)
+
+
+def test_kip_responses_decode_after_kafka_pythons_stock_modules_load():
+    """kafka-python's stock DescribeTopicPartitions classes (v0 only), imported after kcli's,
+    take over its process-wide response registry; kcli's connection claims it back."""
+    out = _run("import kcli.admin.wire  # declares kcli's message classes\n"
+               "from kafka import KafkaAdminClient  # then the whole client: every stock class\n"
+               "from kcli.admin.kip import KipClient\n"
+               "from kcli.admin.settings import ClientSettings\n"
+               "from kcli.broker import EmbeddedCluster\n"
+               "with EmbeddedCluster() as c:\n"
+               "    c.create_topic('t', partitions=1, creation_time_ms=1234)\n"
+               "    kip = KipClient(ClientSettings(c.bootstrap_servers))\n"
+               "    print(kip.describe_topics(['t'])[0].partitions[0].creation_time_ms)\n"
+               "    kip.close()")
+    assert out == "1234"
