@@ -10,7 +10,9 @@ scripts' times are bimodal. kcli sets reconnect.backoff.ms=20 (LIBRDKAFKA_DEFAUL
 "tuned script" row runs the bare script with that setting too: the ratio against it is kcli's
 cost without librdkafka's default wait. The "typer floor" row is the tuned script that first
 imports typer, the CLI framework kcli is built on: no typer-based CLI making the same call can be
-faster, so its ratio shows how much of the target the framework's import alone takes.
+faster, so its ratio shows how much of the target the framework's import alone takes. The verdict
+compares kcli's median with the bare script's first quartile (its fast mode), so that kcli never
+meets the target by librdkafka's wait alone.
 
 kcli runs as installed: its modules are compiled to bytecode first (pip does that on install),
 since with PYTHONDONTWRITEBYTECODE set every run would otherwise compile kcli's sources while the
@@ -114,12 +116,14 @@ def main() -> None:
                 vs_kcat = f"{m / med['kcat -L']:7.1f}" if kcat else ""
                 print(f"{name:30} {r:12} {m * 1000:9.1f} {f'{q1 * 1000:.0f}-{q3 * 1000:.0f}':>11} "
                       f"{m / med['bare script']:7.2f} {vs_kcat}")
-            ratio = med["kcli"] / med["bare script"]
-            tuned = (f", {med['kcli'] / med['tuned script']:.2f}x the tuned script (typer floor "
-                     f"{med['typer floor'] / med['bare script']:.2f}x the bare script)") if "tuned script" in med else ""
-            print(f"{name:30} kcli {ratio:.2f}x the bare script{tuned}: target <= {TARGET}x "
-                  f"{'met' if ratio <= TARGET else 'NOT MET'}")
-
+            # The verdict takes the bare script's fast mode (its first quartile): its median lands
+            # in either mode from one run to the next, and kcli must not win by librdkafka's wait.
+            fast = statistics.quantiles(samples["bare script"], n=4)[0]
+            ratio, strict = med["kcli"] / med["bare script"], med["kcli"] / fast
+            floor = (f"; the typer floor is {med['typer floor'] / fast:.2f}x"
+                     if "typer floor" in med else "")
+            print(f"{name:30} kcli {ratio:.2f}x the bare script's median, {strict:.2f}x its fast "
+                  f"mode (p25){floor}: target <= {TARGET}x {'met' if strict <= TARGET else 'NOT MET'}")
 
 if __name__ == "__main__":
     main()
