@@ -80,6 +80,11 @@ class KafkaAdmin:
                 self._admin.poll(0)
                 if time.monotonic() >= deadline:
                     break
+            except Exception as exc:  # noqa: BLE001 - librdkafka's own request timeout is ours too
+                if _code(exc) != "_TIMED_OUT":
+                    raise
+                self._admin.poll(0)
+                break
         last = f" (last client error: {self._last_error})" if self._last_error else ""
         raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
                            f"within {self.settings.timeout_ms} ms{last}")
