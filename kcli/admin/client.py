@@ -10,7 +10,7 @@ import time
 from typing import Iterable
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import OperationError, UnsupportedByBroker
+from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (BrokerInfo, CommittedOffset, ConfigEntry, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, ResourceConfig, TopicInfo)
 
@@ -54,8 +54,13 @@ class KafkaAdmin:
         if self._client is None:
             from confluent_kafka.admin import AdminClient
 
-            self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
-                                        "error_cb": self._on_error}, logger=_quiet)
+            from confluent_kafka import KafkaException
+
+            try:
+                self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
+                                            "error_cb": self._on_error}, logger=_quiet)
+            except KafkaException as exc:     # an unknown property, a TLS file it cannot read
+                raise UsageError(f"Invalid client configuration: {_err(exc)}") from None
         return self._client
 
     def _on_error(self, err) -> None:

@@ -14,7 +14,7 @@ import base64
 import logging
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import OperationError, UnsupportedByBroker
+from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, ConfigEntry, PartitionInfo, ResourceConfig, TopicInfo
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
@@ -40,12 +40,14 @@ def kafka_uuid(value) -> str | None:
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
-        from kcli.admin.wire import Wire, WireTimeout
+        from kcli.admin.wire import Wire, WireConfigError, WireTimeout
 
         self.proto = proto
         self.settings = settings
         try:
             self._wire = Wire(settings.kafka_python_config(), settings.timeout_ms)
+        except WireConfigError as exc:
+            raise UsageError(f"Invalid client configuration: {exc}") from None
         except WireTimeout as exc:
             raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
                                  f"within {settings.timeout_ms} ms: {exc}") from None

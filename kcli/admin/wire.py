@@ -30,6 +30,10 @@ class WireTimeout(WireError):
     """A broker did not answer before the deadline."""
 
 
+class WireConfigError(WireError):
+    """The client properties cannot work (a TLS file that cannot be read, say)."""
+
+
 def split_host_port(server: str) -> tuple[str, int]:
     host, sep, port = server.strip().rpartition(":")
     if not sep or not port.isdigit():
@@ -40,14 +44,14 @@ def split_host_port(server: str) -> tuple[str, int]:
 class Connection:
     """One socket to one broker, ready for requests once ApiVersions (and SASL) went through."""
 
-    def __init__(self, host: str, port: int, config: dict, deadline: float):
+    def __init__(self, host: str, port: int, config: dict, tls, deadline: float):
         self.host, self.port, self.config = host, port, config
         self._protocol = KafkaProtocol(client_id=config.get("client_id", "kcli"))
         self._sock = None
         try:
             self._sock = socket.create_connection((host, port), timeout=_remaining(deadline))
-            if config.get("security_protocol", "PLAINTEXT") in ("SSL", "SASL_SSL"):
-                self._sock = _tls_context(config).wrap_socket(self._sock, server_hostname=host)
+            if tls is not None:
+                self._sock = tls.wrap_socket(self._sock, server_hostname=host)
         except OSError as exc:
             self.close()
             raise self._error(exc) from None
@@ -66,7 +70,9 @@ class Connection:
     def _error(self, exc: OSError) -> WireError:
         if isinstance(exc, TimeoutError):
             return WireTimeout(f"{self.host}:{self.port} did not answer in time")
-        return WireError(f"{self.host}:{self.port}: {exc.strerror or exc}")
+        if getattr(exc, "verify_message", None):          # ssl.SSLCertVerificationError
+            return WireError(f"{self.host}:{self.port}: certificate verify failed: {exc.verify_message}")
+        return WireError(f"{self.host}:{self.port}: {getattr(exc, 'reason', None) or exc.strerror or exc}")
 
     def request(self, request, deadline: float):
         """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic)."""
@@ -140,11 +146,12 @@ class Wire:
         self.timeout_s = timeout_ms / 1000.0
         self._nodes: dict[int, Connection] = {}
         self._addresses: dict[int, tuple[str, int]] = {}
+        self._tls = _tls_context(config)
         deadline = self._deadline()
         errors = []
         for server in config["bootstrap_servers"]:
             try:
-                self._bootstrap = Connection(*split_host_port(server), config, deadline)
+                self._bootstrap = Connection(*split_host_port(server), config, self._tls, deadline)
                 break
             except WireError as exc:
                 errors.append(exc)
@@ -180,7 +187,7 @@ class Wire:
         if address == (self._bootstrap.host, self._bootstrap.port):
             conn = self._bootstrap
         else:
-            conn = Connection(*address, self.config, deadline)
+            conn = Connection(*address, self.config, self._tls, deadline)
         self._nodes[node_id] = conn
         return conn
 
@@ -193,12 +200,18 @@ def _remaining(deadline: float) -> float:
 
 
 def _tls_context(config: dict):
+    """The TLS context for SSL and SASL_SSL (None otherwise), built once for every connection."""
+    if config.get("security_protocol", "PLAINTEXT") not in ("SSL", "SASL_SSL"):
+        return None
     import ssl
 
-    context = ssl.create_default_context(cafile=config.get("ssl_cafile"))
-    if config.get("ssl_certfile"):
-        context.load_cert_chain(config["ssl_certfile"], config.get("ssl_keyfile"),
-                                config.get("ssl_password"))
+    try:
+        context = ssl.create_default_context(cafile=config.get("ssl_cafile"))
+        if config.get("ssl_certfile"):
+            context.load_cert_chain(config["ssl_certfile"], config.get("ssl_keyfile"),
+                                    config.get("ssl_password"))
+    except (OSError, ValueError) as exc:             # ssl.SSLError is an OSError
+        raise WireConfigError(f"the TLS settings cannot be used: {getattr(exc, 'reason', None) or exc}") from None
     if not config.get("ssl_check_hostname", True):
         context.check_hostname = False
     return context

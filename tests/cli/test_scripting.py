@@ -167,3 +167,19 @@ def test_verbose_never_prints_a_secret_from_a_real_client_failure(node, tmp_path
                          "-b", node.bootstrap_servers, "--timeout", "2s"], stdin=subprocess.DEVNULL)
         assert r.returncode == 1, r.stderr
         assert "hunter2" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("props, command", [
+    ("no.such.property=1\n", ["list", "topics"]),                                   # librdkafka
+    ("security.protocol=SSL\nssl.ca.location=/nonexistent/ca.pem\n", ["list", "topics"]),
+    ("security.protocol=SSL\nssl.ca.location=/nonexistent/ca.pem\n", ["describe", "topics"]),  # wire
+])
+def test_unusable_client_properties_are_usage_errors(node, tmp_path, props, command):
+    cfg = tmp_path / "client.properties"
+    cfg.write_text(props)
+    before = node.request_counts()
+    r = _subprocess([*command, "--command-config", str(cfg), "-b", node.bootstrap_servers],
+                    stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("Error: Invalid client configuration: ") and r.stderr.count("\n") == 1
+    assert node.request_counts() == before            # nothing was sent
