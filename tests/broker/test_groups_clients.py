@@ -156,6 +156,23 @@ def test_admin_operations_on_both_group_types():
         assert "GROUP_ID_NOT_FOUND" in str(err.value)
 
 
+def test_deleting_a_topic_drops_its_committed_offsets():
+    """Kafka's coordinator forgets a deleted topic's offsets; the group's others stay."""
+    with fast_cluster(1) as ec:
+        for topic in ("gone", "kept"):
+            ec.create_topic(topic, 2)
+        admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
+        admin.alter_consumer_group_offsets([ConsumerGroupTopicPartitions("g", [
+            TopicPartition("gone", 0, 3), TopicPartition("gone", 1, 4),
+            TopicPartition("kept", 1, 5)])])["g"].result(15)
+        admin.delete_topics(["gone"])["gone"].result(15)
+
+        offsets = admin.list_consumer_group_offsets(
+            [ConsumerGroupTopicPartitions("g")])["g"].result(15)
+        assert {(tp.topic, tp.partition, tp.offset) for tp in offsets.topic_partitions} == {
+            ("kept", 1, 5)}
+
+
 def _states(admin) -> set:
     return {(g.group_id, g.state) for g in admin.list_consumer_groups().result(15).valid}
 

@@ -33,6 +33,14 @@ def coordinator_for(cluster) -> GroupCoordinator:
     return coordinator
 
 
+def forget_topic(cluster, name: str) -> None:
+    """A deleted topic's committed offsets leave every group, as Kafka's group coordinator does
+    when the controller deletes partitions (onPartitionsDeleted)."""
+    coordinator = _COORDINATORS.get(cluster)
+    if coordinator is not None:
+        coordinator.forget_topic(name)
+
+
 def _on_node_change_for(cluster):
     ref = weakref.ref(cluster)
 

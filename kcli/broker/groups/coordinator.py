@@ -138,6 +138,10 @@ class GroupCoordinator:
     def delete_offsets(self, group_id: str, keys: Iterable[tuple[str, int]]) -> None:
         self.store.delete_offsets(group_id, list(keys))
 
+    def forget_topic(self, topic: str) -> None:
+        for group_id, offsets in list(self.store.offsets.items()):
+            self.delete_offsets(group_id, [k for k in offsets if k[0] == topic])
+
     def close(self) -> None:
         for group in self.groups.values():
             group.shutdown()

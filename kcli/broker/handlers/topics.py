@@ -7,6 +7,7 @@ from collections import Counter
 from kcli.broker import configs as cfg
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
+from kcli.broker.groups import forget_topic
 from kcli.broker.handlers.meta import ZERO_UUID
 from kcli.protocol import RESPONSES
 
@@ -91,6 +92,7 @@ async def delete_topics(ctx: RequestContext, req):
                              Err.UNKNOWN_TOPIC_OR_PARTITION else None))
             continue
         cluster.delete_topic(topic.name)
+        forget_topic(cluster, topic.name)
         results.append(D(name=topic.name, topic_id=topic.topic_id, error_code=0,
                          error_message=None))
     return R(version=v, throttle_time_ms=0, responses=results)
