@@ -1,0 +1,55 @@
+"""Session-wide fixtures: real Apache Kafka clusters, started once per test session from the
+provisioned jars (``scripts/provision-kafka.sh``). They never skip: when Kafka cannot run here
+every test that needs it fails with one line saying why. A failing test that used a cluster gets
+the tail of its broker logs in the report."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.apache_kafka import ApacheKafka, RealKafkaUnavailable
+
+SASL_USERS = {"alice": "alice-secret", "bob": "bob-secret"}
+_STARTED: dict[str, ApacheKafka] = {}
+
+
+def _cluster(name: str, **kwargs):
+    try:
+        cluster = ApacheKafka(**kwargs).start()
+    except RealKafkaUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    _STARTED[name] = cluster
+    try:
+        yield cluster
+    finally:
+        _STARTED.pop(name, None)
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def apache_kafka():
+    """Apache Kafka 4.3, one combined broker+controller node: PLAINTEXT, and SASL_PLAINTEXT
+    with PLAIN and SCRAM-SHA-512 for ``SASL_USERS``."""
+    yield from _cluster("apache_kafka", nodes=1, sasl_users=SASL_USERS)
+
+
+@pytest.fixture(scope="session")
+def apache_kafka3():
+    """Apache Kafka 4.3, three combined nodes (leaders, replicas and coordinators spread)."""
+    yield from _cluster("apache_kafka3", nodes=3, heap="384m")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "apache_kafka" in item.fixturenames or "apache_kafka3" in item.fixturenames:
+            item.add_marker(pytest.mark.apache)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for name in ("apache_kafka", "apache_kafka3"):
+            if name in item.fixturenames and name in _STARTED:
+                report.sections.append((f"{name} broker log (tail)", _STARTED[name].log_tail(lines=40)))

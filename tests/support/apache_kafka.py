@@ -1,0 +1,411 @@
+"""Real Apache Kafka for tests and benches, from the jars ``scripts/provision-kafka.sh`` caches
+outside the work tree: KRaft clusters of combined broker+controller nodes (one JVM each, heap
+bounded) on 127.0.0.1 ephemeral ports with a temporary data directory, and the Java tools
+(``TopicCommand``, ``ConsumerGroupCommand``, ``GetOffsetShell``, ``ConfigCommand``) and small
+Java programs run from the same jars.
+
+Launch flags follow Kafka's ``bin/kafka-run-class.sh`` and ``bin/kafka-server-start.sh``: the same
+main classes, G1 options and a log4j2 configuration with the tools' layout (root WARN on stderr,
+``[%d] %p %m (%c)%n``), written here rather than taken from a distribution.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+KAFKA_VERSION = os.environ.get("KCLI_KAFKA_VERSION", "4.3.1")
+REPO = Path(__file__).resolve().parents[2]
+
+TOOLS = {
+    "kafka-topics": "org.apache.kafka.tools.TopicCommand",
+    "kafka-consumer-groups": "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+    "kafka-get-offsets": "org.apache.kafka.tools.GetOffsetShell",
+    "kafka-configs": "kafka.admin.ConfigCommand",
+    "kafka-streams-groups": "org.apache.kafka.tools.streams.StreamsGroupCommand",
+}
+# kafka-run-class.sh's defaults (KAFKA_JVM_PERFORMANCE_OPTS); the broker gets a bounded heap.
+G1 = ["-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+      "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true"]
+# The tools as kafka-run-class.sh starts them (the benches' baseline).
+TOOL_JVM = ["-Xmx256M", *G1]
+# The tools in tests: output is the same; start-up is about 30% shorter.
+FAST_TOOL_JVM = ["-Xmx256M", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                 "-Djava.awt.headless=true"]
+
+TOOLS_LOG4J = """\
+rootLogger.level = WARN
+rootLogger.appenderRef.stderr.ref = STDERR
+appender.stderr.type = Console
+appender.stderr.name = STDERR
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = [%d] %p %m (%c)%n
+"""
+BROKER_LOG4J = """\
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = FILE
+appender.file.type = File
+appender.file.name = FILE
+appender.file.fileName = {path}
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+logger.state.name = state.change.logger
+logger.state.level = WARN
+"""
+# Settings a test cluster needs (small internal topics, no initial rebalance delay, KIP-848
+# heartbeats every second); everything else is Kafka's default.
+TEST_CONFIGS = {
+    "offsets.topic.num.partitions": "5",
+    "group.initial.rebalance.delay.ms": "0",
+    "group.consumer.min.heartbeat.interval.ms": "500",
+    "group.consumer.heartbeat.interval.ms": "1000",
+    "group.min.session.timeout.ms": "1000",
+}
+
+
+class RealKafkaUnavailable(Exception):
+    """Apache Kafka cannot be run here; the message is one line saying why."""
+
+
+def kafka_libs() -> Path:
+    """The directory of the provisioned jars (raises RealKafkaUnavailable when missing)."""
+    if shutil.which("java") is None:
+        raise RealKafkaUnavailable("Apache Kafka tests need Java 17+: no `java` on PATH "
+                                   "(bash scripts/test.sh installs it)")
+    cache = Path(os.environ.get("KCLI_CACHE_DIR")
+                 or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kcli")
+    home = cache / f"kafka-{KAFKA_VERSION}"
+    if not (home / "complete").is_file():
+        raise RealKafkaUnavailable(f"Apache Kafka {KAFKA_VERSION} jars are not in {home}: "
+                                   f"run scripts/provision-kafka.sh (bash scripts/test.sh does)")
+    return home / "libs"
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct ports the kernel just handed out on 127.0.0.1 (all bound at once)."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies, so no JVM outlives a killed run."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    os.setsid()
+
+
+def _write_config(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_TOOLS_LOG4J_PATH: Path | None = None
+
+
+def _tools_log4j() -> Path:
+    global _TOOLS_LOG4J_PATH
+    if _TOOLS_LOG4J_PATH is None or not _TOOLS_LOG4J_PATH.exists():
+        _TOOLS_LOG4J_PATH = _write_config(Path(tempfile.mkdtemp(prefix="kcli-tools-")),
+                                          "tools-log4j2.properties", TOOLS_LOG4J)
+    return _TOOLS_LOG4J_PATH
+
+
+@dataclass
+class JavaResult:
+    code: int
+    out: str
+    err: str
+
+
+def java(main: str | Path, *args: str, jvm: list[str] | None = None, timeout: float = 120,
+         stdin: str | None = None, cwd: str | Path | None = None) -> JavaResult:
+    """``main`` (a class name, or a ``.java`` source file run as a single-file program) on the
+    provisioned classpath, with the tools' log4j2 configuration; its exit code and output."""
+    cmd = ["java", *(FAST_TOOL_JVM if jvm is None else jvm),
+           f"-Dlog4j2.configurationFile={_tools_log4j()}",
+           "-cp", f"{kafka_libs()}/*", str(main), *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=stdin,
+                              stdin=None if stdin is not None else subprocess.DEVNULL, cwd=cwd,
+                              preexec_fn=_die_with_parent)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"{main} {' '.join(args)} ran over {timeout}s: "
+                             f"{(exc.stderr or b'')[-2000:]!r}") from None
+    return JavaResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+def java_tool(tool: str, *args: str, **kwargs) -> JavaResult:
+    """One of Apache's command-line tools by its script name (``kafka-topics``...)."""
+    return java(TOOLS[tool], *args, **kwargs)
+
+
+def _kafka_uuid() -> str:
+    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+
+
+@dataclass
+class _Node:
+    node_id: int
+    port: int                  # PLAINTEXT
+    controller_port: int
+    sasl_port: int | None
+    directory: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def log(self) -> Path:
+        return self.directory / "server.log"
+
+
+class ApacheKafka:
+    """A KRaft cluster of ``nodes`` combined broker+controller JVMs on 127.0.0.1.
+
+    ``sasl_users`` ({user: password}) adds a SASL_PLAINTEXT listener offering PLAIN and
+    SCRAM-SHA-512 for those users (SCRAM credentials are written at format time). Stops every
+    JVM it started, by PID, and removes its data directory.
+    """
+
+    def __init__(self, nodes: int = 1, sasl_users: dict[str, str] | None = None,
+                 configs: dict[str, str] | None = None, heap: str = "512m",
+                 jvm: list[str] | None = None, start_timeout: float = 90):
+        self.libs = kafka_libs()
+        self.sasl_users = dict(sasl_users or {})
+        self.heap, self.jvm, self.start_timeout = heap, (G1 if jvm is None else jvm), start_timeout
+        self.configs = {**TEST_CONFIGS,
+                        "offsets.topic.replication.factor": str(min(3, nodes)),
+                        "transaction.state.log.replication.factor": str(min(3, nodes)),
+                        "transaction.state.log.min.isr": "1",
+                        "share.coordinator.state.topic.replication.factor": str(min(3, nodes)),
+                        "share.coordinator.state.topic.min.isr": "1",
+                        **(configs or {})}
+        self.directory = Path(tempfile.mkdtemp(prefix="kcli-apache-kafka-"))
+        ports = free_ports(nodes * (3 if self.sasl_users else 2))
+        self.nodes: dict[int, _Node] = {}
+        for i in range(nodes):
+            base = i * (3 if self.sasl_users else 2)
+            node_id = i + 1
+            self.nodes[node_id] = _Node(node_id, ports[base], ports[base + 1],
+                                        ports[base + 2] if self.sasl_users else None,
+                                        self.directory / f"node-{node_id}")
+        self.cluster_id = _kafka_uuid()
+        self.started_at: float | None = None
+
+    # -- addresses ------------------------------------------------------------------------
+    @property
+    def bootstrap_servers(self) -> str:
+        return ",".join(f"127.0.0.1:{n.port}" for n in self.nodes.values())
+
+    @property
+    def sasl_bootstrap_servers(self) -> str:
+        return ",".join(f"127.0.0.1:{n.sasl_port}" for n in self.nodes.values())
+
+    def node_address(self, node_id: int) -> str:
+        return f"127.0.0.1:{self.nodes[node_id].port}"
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def _properties(self, node: _Node) -> str:
+        voters = ",".join(f"{n.node_id}@127.0.0.1:{n.controller_port}" for n in self.nodes.values())
+        listeners = [f"PLAINTEXT://127.0.0.1:{node.port}"]
+        protocols = ["PLAINTEXT:PLAINTEXT", "CONTROLLER:PLAINTEXT"]
+        props = {}
+        if self.sasl_users:
+            listeners.append(f"SASL_PLAINTEXT://127.0.0.1:{node.sasl_port}")
+            protocols.append("SASL_PLAINTEXT:SASL_PLAINTEXT")
+            users = " ".join(f'user_{u}="{p}"' for u, p in self.sasl_users.items())
+            props.update({
+                "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-512",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config":
+                    f"org.apache.kafka.common.security.plain.PlainLoginModule required {users};",
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config":
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+            })
+        props.update({
+            "process.roles": "broker,controller",
+            "node.id": str(node.node_id),
+            "controller.quorum.voters": voters,
+            "listeners": ",".join(listeners + [f"CONTROLLER://127.0.0.1:{node.controller_port}"]),
+            "advertised.listeners": ",".join(listeners),
+            "controller.listener.names": "CONTROLLER",
+            "inter.broker.listener.name": "PLAINTEXT",
+            "listener.security.protocol.map": ",".join(protocols),
+            "log.dirs": str(node.directory / "data"),
+            **self.configs,
+        })
+        return "".join(f"{k}={v}\n" for k, v in props.items())
+
+    def _format(self, node: _Node) -> subprocess.Popen:
+        node.directory.mkdir(parents=True, exist_ok=True)
+        config = _write_config(node.directory, "server.properties", self._properties(node))
+        _write_config(node.directory, "log4j2.properties", BROKER_LOG4J.format(path=node.log))
+        scram = [a for u, p in self.sasl_users.items()
+                 for a in ("--add-scram", f"SCRAM-SHA-512=[name={u},password={p}]")]
+        return subprocess.Popen(
+            ["java", *FAST_TOOL_JVM, f"-Dlog4j2.configurationFile={_tools_log4j()}",
+             "-cp", f"{self.libs}/*", "kafka.tools.StorageTool", "format", "-t", self.cluster_id,
+             "-c", str(config), *scram],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+            preexec_fn=_die_with_parent)
+
+    def _launch(self, node: _Node) -> None:
+        console = open(node.directory / "console.log", "ab")
+        node.process = subprocess.Popen(
+            ["java", f"-Xmx{self.heap}", f"-Xms{self.heap}", *self.jvm,
+             f"-Dlog4j2.configurationFile={node.directory / 'log4j2.properties'}",
+             f"-Dkafka.logs.dir={node.directory}", "-cp", f"{self.libs}/*", "kafka.Kafka",
+             str(node.directory / "server.properties")],
+            stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent)
+        console.close()
+
+    def start(self) -> "ApacheKafka":
+        t0 = time.monotonic()
+        formats = [(n, self._format(n)) for n in self.nodes.values()]
+        for node, proc in formats:
+            out, _ = proc.communicate(timeout=60)
+            if proc.returncode != 0:
+                self.stop()
+                raise RealKafkaUnavailable(f"kafka-storage format failed for node {node.node_id}: "
+                                           f"{out.strip().splitlines()[-1] if out.strip() else proc.returncode}")
+        try:
+            for node in self.nodes.values():
+                self._launch(node)
+            self.wait_ready(set(self.nodes))
+        except BaseException:
+            self.stop()
+            raise
+        self.started_at = time.monotonic() - t0
+        return self
+
+    def wait_ready(self, node_ids: set[int], timeout: float | None = None) -> None:
+        """Until every node in ``node_ids`` serves Metadata listing all of them as brokers."""
+        import logging
+
+        from confluent_kafka.admin import AdminClient
+
+        quiet = logging.getLogger("kcli.tests.apache_kafka")
+        quiet.addHandler(logging.NullHandler())
+        quiet.propagate = False
+        timeout = timeout or self.start_timeout
+        deadline = time.monotonic() + timeout
+        admins: dict[int, AdminClient] = {}
+        reason = "no answer"
+        for _ in range(int(timeout / 0.1) + 1):                          # bounded
+            for node_id in node_ids:
+                proc = self.nodes[node_id].process
+                if proc is None or proc.poll() is not None:
+                    raise RealKafkaUnavailable(
+                        f"Apache Kafka node {node_id} exited during start-up: {self.log_tail(node_id, 1)}")
+            try:
+                for node_id in node_ids:
+                    if node_id not in admins:       # a client only once the port accepts
+                        socket.create_connection(("127.0.0.1", self.nodes[node_id].port), 1).close()
+                        admins[node_id] = AdminClient({"bootstrap.servers": self.node_address(node_id)},
+                                                      logger=quiet)
+                if all(node_ids <= set(admins[n].list_topics(timeout=1).brokers) for n in node_ids):
+                    return
+                reason = "not every broker registered yet"
+            except Exception as exc:  # noqa: BLE001 - not up yet; the deadline decides
+                reason = str(exc)
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        raise RealKafkaUnavailable(f"Apache Kafka did not start within {timeout}s ({reason}): "
+                                   f"{self.log_tail(min(node_ids), 1)}")
+
+    def stop_node(self, node_id: int, timeout: float = 30) -> None:
+        """SIGTERM to the node's JVM (a controlled shutdown), SIGKILL after ``timeout``."""
+        node = self.nodes[node_id]
+        proc, node.process = node.process, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+    def start_node(self, node_id: int) -> None:
+        self._launch(self.nodes[node_id])
+        self.wait_ready({n for n, node in self.nodes.items() if node.process is not None})
+
+    def stop(self) -> None:
+        live = [n for n in self.nodes.values() if n.process is not None and n.process.poll() is None]
+        for node in live:                       # all at once: no node waits for a lost quorum
+            node.process.send_signal(signal.SIGTERM)
+        for node in live:
+            try:
+                node.process.wait(30)
+            except subprocess.TimeoutExpired:
+                node.process.kill()
+                node.process.wait(10)
+            node.process = None
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def __enter__(self) -> "ApacheKafka":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- diagnostics ----------------------------------------------------------------------
+    def log_tail(self, node_id: int | None = None, lines: int = 60) -> str:
+        """The last ``lines`` of the broker log(s), for a failing test's report."""
+        out = []
+        for node in self.nodes.values():
+            if node_id is not None and node.node_id != node_id:
+                continue
+            for path in (node.log, node.directory / "console.log"):
+                if path.exists():
+                    text = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+                    if text:
+                        out.append(f"--- node {node.node_id} {path.name} ---")
+                        out.extend(text)
+        return "\n".join(out) if lines > 1 else (out[-1] if out else "no log")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m tests.support.apache_kafka [--nodes N] [--sasl]``: a cluster for exploring by
+    hand; prints its addresses and runs until SIGINT/SIGTERM."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.support.apache_kafka")
+    parser.add_argument("--nodes", type=int, default=1)
+    parser.add_argument("--sasl", action="store_true", help="alice/alice-secret over PLAIN and SCRAM-SHA-512")
+    args = parser.parse_args(argv)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    with ApacheKafka(nodes=args.nodes, sasl_users={"alice": "alice-secret"} if args.sasl else None) as k:
+        print(f"bootstrap: {k.bootstrap_servers}", flush=True)
+        if args.sasl:
+            print(f"sasl bootstrap: {k.sasl_bootstrap_servers}", flush=True)
+        print(f"logs: {k.directory}", flush=True)
+        stop.wait()
+
+
+if __name__ == "__main__":
+    main()

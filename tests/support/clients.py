@@ -1,0 +1,137 @@
+"""Cluster state made with real clients (confluent-kafka), for any broker: topics, records with
+chosen partitions and timestamps, consumer groups of both protocols (a group that consumed and
+left, or a member that stays while a test looks at it), and bounded waits."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+
+PROTOCOLS = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
+                         "heartbeat.interval.ms": 300},
+             "consumer": {"group.protocol": "consumer"}}
+
+
+def unique(prefix: str) -> str:
+    """A name no other test uses on a shared cluster."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 20, interval: float = 0.05,
+               what: str = ""):
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    for _ in range(int(timeout / max(interval, 0.001)) + 2):       # bounded in count and time
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            break
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1, replication_factor: int = 1,
+                 config: dict[str, str] | None = None) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, replication_factor, config=config or {})],
+                        operation_timeout=15)[name].result(20)
+    # Until every partition has a leader in the metadata a client sees.
+    wait_until(lambda: (t := admin.list_topics(name, timeout=5).topics.get(name)) is not None
+               and t.error is None and len(t.partitions) == partitions
+               and all(p.leader >= 0 for p in t.partitions.values()), what=f"topic {name} ready")
+
+
+def produce(bootstrap: str, topic: str, records: list[tuple], **config) -> None:
+    """``(partition, value)`` or ``(partition, value, timestamp_ms)`` records, acks=all, in
+    order; fails on any delivery error."""
+    errors: list = []
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, **config})
+    for rec in records:
+        partition, value = rec[0], rec[1]
+        kw = {"timestamp": rec[2]} if len(rec) > 2 and rec[2] is not None else {}
+        p.produce(topic, value if isinstance(value, bytes) else str(value).encode(),
+                  partition=partition, on_delivery=lambda err, _m: err and errors.append(err), **kw)
+        p.poll(0)
+    assert p.flush(30) == 0, "records still in flight after 30s"
+    assert not errors, errors
+
+
+def consumer(bootstrap: str, group: str, protocol: str = "classic", reset: str = "earliest",
+             **config) -> Consumer:
+    return Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": reset,
+                     "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500,
+                     **PROTOCOLS[protocol], **config})
+
+
+def consume(c: Consumer, expected: int, timeout: float = 30) -> list:
+    """Poll until ``expected`` records arrived (or time is up); (topic, partition, offset, value)."""
+    got: list = []
+    deadline = time.monotonic() + timeout
+    while len(got) < expected and time.monotonic() < deadline:
+        m = c.poll(0.1)
+        if m is not None and not m.error():
+            got.append((m.topic(), m.partition(), m.offset(), m.value()))
+    return got
+
+
+def consume_and_commit(bootstrap: str, group: str, topics: list[str], expected: int,
+                       protocol: str = "classic") -> list:
+    """A member of ``group`` reads ``expected`` records, commits them and leaves."""
+    c = consumer(bootstrap, group, protocol)
+    try:
+        c.subscribe(topics)
+        got = consume(c, expected)
+        assert len(got) == expected, f"{group} read {len(got)} of {expected} records"
+        c.commit(asynchronous=False)
+    finally:
+        c.close()
+    return got
+
+
+def commit(bootstrap: str, group: str, offsets: dict[tuple[str, int], int]) -> None:
+    """Commits ``offsets`` for ``group`` without joining it (a simple, assign-based consumer)."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        c.commit(offsets=[TopicPartition(t, p, o) for (t, p), o in offsets.items()],
+                 asynchronous=False)
+    finally:
+        c.close()
+
+
+@contextmanager
+def active_member(bootstrap: str, group: str, topics: list[str], protocol: str = "classic",
+                  partitions: int = 1, **config) -> Iterator[Consumer]:
+    """A member that keeps polling (in a thread) while the block runs, once it owns
+    ``partitions`` partitions; it leaves the group at the end."""
+    c = consumer(bootstrap, group, protocol, **config)
+    c.subscribe(topics)
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def loop():
+        for _ in range(1_000_000):                   # bounded; stopped by the event
+            if stop.is_set():
+                return
+            with lock:
+                c.poll(0.05)
+
+    def owned():
+        with lock:
+            c.poll(0.05)
+            return len(c.assignment()) >= partitions
+    wait_until(owned, timeout=30, interval=0, what=f"{group} owning {partitions} partitions")
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield c
+    finally:
+        stop.set()
+        thread.join(10)
+        c.close()
