@@ -161,7 +161,9 @@ class KafkaAdmin:
 
         kwargs = {"config": configs}
         if assignment:
-            kwargs["replica_assignment"] = assignment
+            # confluent-kafka's NewTopic refuses an assignment with its default partition count
+            # (-1) at create time; the count the assignment implies is accepted.
+            kwargs.update(replica_assignment=assignment, num_partitions=len(assignment))
         else:
             kwargs["num_partitions"] = partitions if partitions is not None else -1
             kwargs["replication_factor"] = replication_factor if replication_factor is not None else -1

@@ -2,43 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import subprocess
-import sys
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
-
 import pytest
 
 from kcli.broker import EmbeddedCluster
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def run_kcli(bootstrap: str | None, *args: str) -> Result:
-    """``kcli.cli.main.main`` in this process (the console script's function), with its output."""
-    from kcli.cli.main import main
-
-    argv = list(args) + (["-b", bootstrap] if bootstrap else []) + ["--timeout", "10s"]
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(argv)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return Result(code, out.getvalue(), err.getvalue())
-
-
-def run_kcli_process(bootstrap: str | None, *args: str, timeout: float = 60) -> Result:
-    argv = [sys.executable, "-m", "kcli", *args] + (["-b", bootstrap] if bootstrap else [])
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    return Result(proc.returncode, proc.stdout, proc.stderr)
+from tests.support.run import Result, run_kcli, run_kcli_process  # noqa: F401 - used by the cli tests
 
 
 class Clock:

@@ -81,6 +81,16 @@ def test_list_create_delete_and_their_errors(cluster):
     assert run_kcli(b, "delete", "topic", "nope", "--if-exists").code == 0
 
 
+def test_create_with_a_replica_assignment(cluster):
+    """Regression: confluent-kafka refused NewTopic(replica_assignment=...) with its default
+    partition count, so every such create failed (found against Apache Kafka)."""
+    b = cluster.bootstrap_servers
+    r = run_kcli(b, "create", "topic", "placed", "--replica-assignment", "1:2,2:3,3:1")
+    assert (r.code, r.out) == (0, "Created topic placed.\n")
+    doc = json.loads(run_kcli(b, "-o", "json", "describe", "topics", "placed").out)
+    assert [p["replicas"] for p in doc["topics"][0]["partitions"]] == [[1, 2], [2, 3], [3, 1]]
+
+
 def test_bad_input_is_one_line_and_exit_2_with_nothing_sent(cluster):
     b = cluster.bootstrap_servers
     before = dict(cluster.request_counts())
