@@ -202,16 +202,20 @@ class ApacheKafka:
                         "share.coordinator.state.topic.min.isr": "1",
                         **(configs or {})}
         self.directory = Path(tempfile.mkdtemp(prefix="kcli-apache-kafka-"))
-        ports = free_ports(nodes * (3 if self.sasl_users else 2))
         self.nodes: dict[int, _Node] = {}
-        for i in range(nodes):
-            base = i * (3 if self.sasl_users else 2)
-            node_id = i + 1
-            self.nodes[node_id] = _Node(node_id, ports[base], ports[base + 1],
-                                        ports[base + 2] if self.sasl_users else None,
-                                        self.directory / f"node-{node_id}")
-        self.cluster_id = _kafka_uuid()
+        self._allocate(nodes)
         self.started_at: float | None = None
+
+    def _allocate(self, nodes: int) -> None:
+        """Fresh ports, data directories and cluster id for ``nodes`` nodes."""
+        per = 3 if self.sasl_users else 2
+        ports = free_ports(nodes * per)
+        shutil.rmtree(self.directory, ignore_errors=True)
+        self.nodes = {i + 1: _Node(i + 1, ports[i * per], ports[i * per + 1],
+                                   ports[i * per + 2] if self.sasl_users else None,
+                                   self.directory / f"node-{i + 1}")
+                      for i in range(nodes)}
+        self.cluster_id = _kafka_uuid()
 
     # -- addresses ------------------------------------------------------------------------
     @property
@@ -281,23 +285,42 @@ class ApacheKafka:
         console.close()
 
     def start(self) -> "ApacheKafka":
+        """Formats and starts every node; a port another process took between ``free_ports``
+        and the JVM's bind is retried with new ports (twice at most)."""
         t0 = time.monotonic()
+        for attempt in range(3):
+            try:
+                self._start()
+                break
+            except RealKafkaUnavailable as exc:
+                if "Address already in use" not in str(exc) or attempt == 2:
+                    self.stop()
+                    raise
+                self._allocate(len(self.nodes))
+            except BaseException:
+                self.stop()
+                raise
+        self.started_at = time.monotonic() - t0
+        return self
+
+    def _start(self) -> None:
         formats = [(n, self._format(n)) for n in self.nodes.values()]
         for node, proc in formats:
             out, _ = proc.communicate(timeout=60)
             if proc.returncode != 0:
-                self.stop()
                 raise RealKafkaUnavailable(f"kafka-storage format failed for node {node.node_id}: "
                                            f"{out.strip().splitlines()[-1] if out.strip() else proc.returncode}")
         try:
             for node in self.nodes.values():
                 self._launch(node)
             self.wait_ready(set(self.nodes))
+        except RealKafkaUnavailable as exc:
+            bind = any("Address already in use" in self.log_tail(n, 200) for n in self.nodes)
+            self._stop_processes()
+            raise RealKafkaUnavailable(f"{exc} (Address already in use)" if bind else str(exc)) from None
         except BaseException:
-            self.stop()
+            self._stop_processes()
             raise
-        self.started_at = time.monotonic() - t0
-        return self
 
     def wait_ready(self, node_ids: set[int], timeout: float | None = None) -> None:
         """Until every node in ``node_ids`` serves Metadata listing all of them as brokers."""
@@ -353,6 +376,10 @@ class ApacheKafka:
         self.wait_ready({n for n, node in self.nodes.items() if node.process is not None})
 
     def stop(self) -> None:
+        self._stop_processes()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def _stop_processes(self) -> None:
         live = [n for n in self.nodes.values() if n.process is not None and n.process.poll() is None]
         for node in live:                       # all at once: no node waits for a lost quorum
             node.process.send_signal(signal.SIGTERM)
@@ -363,7 +390,6 @@ class ApacheKafka:
                 node.process.kill()
                 node.process.wait(10)
             node.process = None
-        shutil.rmtree(self.directory, ignore_errors=True)
 
     def __enter__(self) -> "ApacheKafka":
         return self.start()
