@@ -26,9 +26,9 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
-class ClientFailure(Exception):
+class ClientFailure(OperationError):
     """librdkafka reported an error that no retry will cure (authentication, TLS, a fatal error):
-    every request of this client fails with it."""
+    every request of this client fails with it, so no per-request handler may wrap or keep it."""
 
 
 def _err(exc: BaseException) -> str:
@@ -116,6 +116,8 @@ class KafkaAdmin:
         for key, fut in futures.items():
             try:
                 results[key] = self._result(fut)
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001 - each future's error is reported per item
                 errors[key] = exc
         if errors and not results and len(errors) == len(futures) and len(futures) == 1:
@@ -193,6 +195,8 @@ class KafkaAdmin:
         for (rtype, name), cr in zip(resources, crs):
             try:
                 entries = self._result(futures[cr])
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001
                 raise OperationError(f"Cannot describe configs of {rtype} '{name}': {_err(exc)}") from None
             out.append(ResourceConfig(rtype, name, [_config_entry(e) for e in
@@ -224,6 +228,8 @@ class KafkaAdmin:
         for tp, fut in futures.items():
             try:
                 r = self._result(fut)
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001
                 msg = _err(exc)
                 if time == -3 and _is_unsupported_version(exc):
@@ -247,6 +253,8 @@ class KafkaAdmin:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
         try:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self.settings.timeout_s))
+        except ClientFailure:
+            raise
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"Cannot list consumer groups: {_err(exc)}") from None
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
@@ -262,6 +270,8 @@ class KafkaAdmin:
         for gid, fut in futures.items():
             try:
                 d = self._result(fut)
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001
                 if "GROUP_ID_NOT_FOUND" in _code(exc):
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
@@ -306,6 +316,8 @@ class KafkaAdmin:
         fut = self._admin.list_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
         try:
             res = self._result(fut)
+        except ClientFailure:
+            raise
         except Exception as exc:  # noqa: BLE001
             if "GROUP_ID_NOT_FOUND" in _code(exc):
                 return []
@@ -331,6 +343,8 @@ class KafkaAdmin:
         fut = self._admin.alter_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
         try:
             res = self._result(fut)
+        except ClientFailure:
+            raise
         except Exception as exc:  # noqa: BLE001 - the whole request failed: every partition did
             return {tp: _err(exc) for tp in offsets}
         result = {tp: None for tp in offsets}
@@ -353,6 +367,8 @@ class KafkaAdmin:
         for fut in futures.values():
             try:
                 self._result(fut)
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001
                 raise OperationError(_err(exc)) from None
 
@@ -362,6 +378,8 @@ class KafkaAdmin:
             try:
                 self._result(fut)
                 result[key] = None
+            except ClientFailure:
+                raise
             except Exception as exc:  # noqa: BLE001
                 result[key] = _err(exc)
         return result
