@@ -65,6 +65,15 @@ class OffsetInfo:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class BrokerError:
+    """An error reported for one item (a group, a topic, a partition): Kafka's protocol error
+    code (negative for an error of the client library itself), its name and the client's text."""
+    code: int
+    name: str
+    message: str
+
+
 @dataclass
 class BrokerInfo:
     node_id: int

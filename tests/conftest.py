@@ -39,9 +39,19 @@ def apache_kafka3():
     yield from _cluster("apache_kafka3", nodes=3, heap="384m")
 
 
+@pytest.fixture(scope="session")
+def apache_kafka_parity():
+    """Apache Kafka 4.3, one node, for the parity corpus alone: `--list` and describe without a
+    topic see only the corpus's state."""
+    yield from _cluster("apache_kafka_parity", nodes=1, heap="384m")
+
+
+CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity")
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "apache_kafka" in item.fixturenames or "apache_kafka3" in item.fixturenames:
+        if any(name in item.fixturenames for name in CLUSTERS):
             item.add_marker(pytest.mark.apache)
 
 
@@ -50,6 +60,6 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     if report.failed:
-        for name in ("apache_kafka", "apache_kafka3"):
+        for name in CLUSTERS:
             if name in item.fixturenames and name in _STARTED:
                 report.sections.append((f"{name} broker log (tail)", _STARTED[name].log_tail(lines=40)))

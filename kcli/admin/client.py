@@ -11,7 +11,7 @@ from typing import Iterable
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (BrokerInfo, CommittedOffset, ConfigEntry, GroupDescription, GroupListing,
+from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, ResourceConfig, TopicInfo)
 
 _quiet = logging.getLogger("kcli.librdkafka")
@@ -180,28 +180,17 @@ class KafkaAdmin:
         np = NewPartitions(name, total, assignment) if assignment else NewPartitions(name, total)
         self._raise_first(self._admin.create_partitions([np], request_timeout=self.settings.timeout_s))
 
-    def delete_topics(self, names: list[str]) -> dict[str, str | None]:
+    def delete_topics(self, names: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_topics(names, request_timeout=self.settings.timeout_s,
                                             operation_timeout=self.settings.timeout_s)
         return self._per_item(futures)
 
     # -- configs --------------------------------------------------------------------------
     def describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
-        from confluent_kafka.admin import ConfigResource
-
-        crs = [ConfigResource(rtype, name) for rtype, name in resources]
-        futures = self._admin.describe_configs(crs, request_timeout=self.settings.timeout_s)
-        out = []
-        for (rtype, name), cr in zip(resources, crs):
-            try:
-                entries = self._result(futures[cr])
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001
-                raise OperationError(f"Cannot describe configs of {rtype} '{name}': {_err(exc)}") from None
-            out.append(ResourceConfig(rtype, name, [_config_entry(e) for e in
-                                                    sorted(entries.values(), key=lambda e: e.name)]))
-        return out
+        """Every config of each resource, in the broker's order, with synonyms (all of them: a
+        synonym name may repeat across sources, which confluent-kafka's dict of synonyms
+        cannot hold)."""
+        return self.kip.describe_configs(resources, synonyms=True)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
         from confluent_kafka.admin import AlterConfigOpType, ConfigEntry as CkConfigEntry, ConfigResource
@@ -306,7 +295,8 @@ class KafkaAdmin:
 
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
-        """One OffsetFetch: the given partitions, or every partition with a commit (None)."""
+        """One OffsetFetch: the given partitions, or every partition with a commit (None), in the
+        broker's order."""
         from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 
         tps = [TopicPartition(t, p) for t, p in partitions] if partitions is not None else None
@@ -332,7 +322,7 @@ class KafkaAdmin:
                 continue
             epoch = tp.leader_epoch if tp.leader_epoch is not None and tp.leader_epoch >= 0 else None
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
-        return sorted(out, key=lambda c: (c.topic, c.partition))
+        return out
 
     def alter_group_offsets(self, group_id: str,
                             offsets: dict[tuple[str, int], int]) -> dict[tuple[str, int], str | None]:
@@ -353,13 +343,12 @@ class KafkaAdmin:
                 result[(tp.topic, tp.partition)] = tp.error.str()
         return result
 
-    def delete_groups(self, group_ids: list[str]) -> dict[str, str | None]:
+    def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self.settings.timeout_s)
         return self._per_item(futures)
 
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
-        """OffsetDelete: (group-level error or None, {(topic, partition): error or None}); an
-        error is the pair (NAME, description)."""
+        """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.kip.delete_offsets(group_id, partitions)
 
     # -- helpers --------------------------------------------------------------------------
@@ -372,7 +361,7 @@ class KafkaAdmin:
             except Exception as exc:  # noqa: BLE001
                 raise OperationError(_err(exc)) from None
 
-    def _per_item(self, futures: dict) -> dict[str, str | None]:
+    def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
         result = {}
         for key, fut in futures.items():
             try:
@@ -381,7 +370,7 @@ class KafkaAdmin:
             except ClientFailure:
                 raise
             except Exception as exc:  # noqa: BLE001
-                result[key] = _err(exc)
+                result[key] = _broker_error(exc)
         return result
 
 
@@ -395,6 +384,15 @@ def _state_name(state) -> str:
 
 def _type_name(gtype) -> str:
     return "Consumer" if getattr(gtype, "name", "") == "CONSUMER" else "Classic"
+
+
+def _broker_error(exc: BaseException) -> BrokerError:
+    from confluent_kafka import KafkaException
+
+    if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "code"):
+        e = exc.args[0]
+        return BrokerError(e.code(), e.name(), e.str())
+    return BrokerError(-1, type(exc).__name__, str(exc))
 
 
 def _code(exc: BaseException) -> str:
@@ -422,21 +420,3 @@ def _is_unsupported_version(exc: BaseException) -> bool:
 
     err = exc.args[0] if isinstance(exc, KafkaException) and exc.args else None
     return err is not None and hasattr(err, "code") and err.code() == KafkaError.UNSUPPORTED_VERSION
-
-
-def _source(value) -> str:
-    """confluent-kafka reports a config source as an int; kcli prints Kafka's name for it."""
-    from confluent_kafka.admin import ConfigSource
-
-    try:
-        return ConfigSource(value).name
-    except ValueError:
-        return str(value)
-
-
-def _config_entry(e) -> ConfigEntry:
-    return ConfigEntry(
-        name=e.name, value=e.value, source=_source(e.source), is_default=e.is_default,
-        is_sensitive=e.is_sensitive, read_only=e.is_read_only,
-        synonyms=[(s.name, s.value, _source(s.source)) for s in e.synonyms.values()],
-    )

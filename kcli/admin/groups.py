@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from kcli import javaorder
 from kcli.admin.offsets import parse_topic_spec
 from kcli.errors import OperationError, PartialFailure, UnsupportedByBroker, UsageError
-from kcli.model import GroupDescription, GroupOffsetRow, GroupPlan, PartitionPosition
+from kcli.model import BrokerError, GroupDescription, GroupOffsetRow, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv
 
@@ -56,8 +57,10 @@ def parse_types(text: str) -> set[str]:
 
 
 def list_groups(admin, states: set[str] | None, types: set[str] | None):
-    return [g for g in admin.list_groups()
-            if (not states or g.state in states) and (not types or g.type in types)]
+    """The groups in the given states and of the given types, in kafka-consumer-groups' order."""
+    groups = {g.group_id: g for g in admin.list_groups()}
+    return [groups[gid] for gid in javaorder.group_listing(list(groups))
+            if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
 
 
 def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
@@ -152,10 +155,15 @@ def _refuse_invalid(missing: list[str], leaderless: list[str]) -> None:
 
 
 def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
+    """The partitions ``specs`` name, in kafka-consumer-groups' order (which decides the order of
+    its plan between partitions of one hash bucket): ``topic:p,p`` specs first, as given, then
+    the partitions of whole topics in the order its admin client's map gives them."""
     parsed = [parse_topic_spec(s) for s in specs]
     leaders = admin.partition_leaders(sorted({t for t, _ in parsed}))
-    selected, missing, leaderless = set(), [], []
-    for topic, parts in parsed:
+    whole = javaorder.described_topics(list(dict.fromkeys(t for t, parts in parsed if parts is None)))
+    ordered = [(t, parts) for t, parts in parsed if parts is not None] + [(t, None) for t in whole]
+    selected, missing, leaderless = {}, [], []
+    for topic, parts in ordered:
         known = leaders.get(topic, {})
         for p in (sorted(known) if parts is None else parts):
             if p not in known:
@@ -163,11 +171,11 @@ def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
             elif known[p] is None:
                 leaderless.append(f"{topic}-{p}")
             else:
-                selected.add((topic, p))
+                selected[(topic, p)] = None
         if parts is None and not known:
             missing.append(topic)
     _refuse_invalid(missing, leaderless)
-    return sorted(selected)
+    return list(selected)
 
 
 def _check_committed(admin, partitions: list[tuple[str, int]]) -> None:
@@ -189,17 +197,21 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
     check_resettable(admin.describe_groups(ids))
     created = creation_times(admin, ids) if scenario.kind == planner.START_TIME else {}
 
+    # Each group's partitions in the order kafka-consumer-groups collects them (the file's, the
+    # committed offsets', the --topic specs'), so plain output can follow its maps (javaorder).
     if scenario.kind == planner.FILE:
-        selection = {g: sorted((file_offsets or {}).get(g, {})) for g in ids}
+        selection = {g: list((file_offsets or {}).get(g, {})) for g in ids}
         committed = {g: steps.after(_committed(admin, g, sel)) for g, sel in selection.items()}
     elif all_topics:
         committed = {g: steps.after(_committed(admin, g)) for g in ids}
-        selection = {g: sorted(c) for g, c in committed.items()}
+        selection = {g: list(c) for g, c in committed.items()}
         _check_committed(admin, sorted({tp for sel in selection.values() for tp in sel}))
     else:
         tps = _select_topics(admin, specs)
         selection = {g: tps for g in ids}
         committed = {g: steps.after(_committed(admin, g, tps)) for g in ids}
+    if scenario.kind == planner.CURRENT:         # its map holds the committed partitions first
+        selection = {g: sorted(sel, key=lambda tp: tp not in committed[g]) for g, sel in selection.items()}
 
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages = None
@@ -260,7 +272,8 @@ def _offsets(admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[
 def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
     """The current committed offsets of the planned partitions, as a --from-file CSV (partitions
     without a commit cannot be expressed there and are left out)."""
-    current = [GroupPlan(plan.group, [replace(p, new=p.current) for p in plan.partitions
+    current = [GroupPlan(plan.group, [replace(p, new=p.current) for p in
+                                      sorted(plan.partitions, key=lambda p: (p.topic, p.partition))
                                       if p.current is not None]) for plan in plans]
     return export_csv(current, with_group)
 
@@ -300,9 +313,9 @@ def raise_for_failures(result: ResetResult) -> None:
 # -- delete -----------------------------------------------------------------------------------
 
 def delete_offsets(admin, group: str, specs: list[str]):
-    """(group-level error or None, [(topic, partition or -1, error or None)]) sorted as the Java
-    tool sorts (by the string topic+partition); an error is (NAME, description). A group-level
-    error applies to every partition."""
+    """(group-level BrokerError or None, [(topic, partition or -1, BrokerError or None)]) sorted
+    as the Java tool sorts (by the string topic+partition). A group-level error applies to every
+    partition."""
     parsed = [parse_topic_spec(s) for s in specs]
     leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
     partitions, rows = [], []
@@ -318,5 +331,4 @@ def delete_offsets(admin, group: str, specs: list[str]):
     return group_error, sorted(rows, key=lambda r: f"{r[0]}{r[1]}")
 
 
-UNKNOWN_TOPIC = ("UNKNOWN_TOPIC_OR_PARTITION",
-                 "This server does not host this topic-partition.")
+UNKNOWN_TOPIC = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")

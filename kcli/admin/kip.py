@@ -15,13 +15,13 @@ import logging
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import INTERNAL_TOPICS, ConfigEntry, PartitionInfo, ResourceConfig, TopicInfo
+from kcli.model import INTERNAL_TOPICS, BrokerError, ConfigEntry, PartitionInfo, ResourceConfig, TopicInfo
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
 
 PARTITION_LIMIT = 2000
-TOPIC_RESOURCE = 2
+RESOURCE_TYPES = {"topic": 2, "broker": 4}     # ConfigResource.Type ids
 UNKNOWN_TOPIC_OR_PARTITION = 3
 # Kafka's ConfigSource ids (DescribeConfigs v1+), by the names the Java tools print.
 CONFIG_SOURCES = ("UNKNOWN_CONFIG", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONFIG",
@@ -156,24 +156,31 @@ class KipClient:
                 for p in sorted(t.partitions, key=lambda p: p.partition_index)]))
         return out
 
-    def topic_configs(self, names: list[str]) -> list[ResourceConfig]:
-        """Every config of each topic, sorted by name: one DescribeConfigs, without synonyms."""
+    def describe_configs(self, resources: list[tuple[str, str]], synonyms: bool = False) -> list[ResourceConfig]:
+        """Every config of each ("topic" | "broker", name) resource, in the broker's order (the
+        Java tools' orders follow it), with synonyms when asked: one DescribeConfigs."""
         from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
 
         version = self._version(Req, "DescribeConfigs")
-        resp = self.send(Req(version=version, include_synonyms=False, include_documentation=False,
+        resp = self.send(Req(version=version, include_synonyms=synonyms and version >= 1,
+                             include_documentation=False,
                              resources=[Req.DescribeConfigsResource(
-                                 resource_type=TOPIC_RESOURCE, resource_name=n, configuration_keys=None)
-                                 for n in names]))
+                                 resource_type=RESOURCE_TYPES[rtype], resource_name=name,
+                                 configuration_keys=None) for rtype, name in resources]))
+        kinds = {code: kind for kind, code in RESOURCE_TYPES.items()}
         out = []
         for r in resp.results:
+            kind = kinds.get(r.resource_type, "topic")
             if r.error_code:
-                raise OperationError(f"Cannot describe configs of topic '{r.resource_name}': "
+                raise OperationError(f"Cannot describe configs of {kind} '{r.resource_name}': "
                                      f"{r.error_message or _error_name(r.error_code)}")
             entries = [ConfigEntry(c.name, c.value, _config_source(c.config_source),
                                    c.config_source == DEFAULT_CONFIG if version else c.is_default,
-                                   c.is_sensitive, c.read_only) for c in r.configs]
-            out.append(ResourceConfig("topic", r.resource_name, sorted(entries, key=lambda e: e.name)))
+                                   c.is_sensitive, c.read_only,
+                                   [(y.name, y.value, _config_source(y.source))
+                                    for y in (getattr(c, "synonyms", None) or [])])
+                       for c in r.configs]
+            out.append(ResourceConfig(kind, r.resource_name, entries))
         return out
 
     # -- groups: coordinators -------------------------------------------------------------
@@ -243,8 +250,7 @@ class KipClient:
 
     # -- delete-offsets (OffsetDelete; no client library exposes it) ---------------------
     def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:
-        """(group-level error or None, {(topic, partition): error or None}); an error is the
-        pair (NAME, description)."""
+        """(group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         from kafka.errors import for_code
         from kafka.protocol.consumer.group import OffsetDeleteRequest as Req
 
@@ -262,7 +268,7 @@ class KipClient:
         resp = self.send(req, node)
 
         def error(code):
-            return (for_code(code).message, for_code(code).description) if code else None
+            return BrokerError(code, for_code(code).message, for_code(code).description) if code else None
 
         per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
         return error(resp.error_code), per

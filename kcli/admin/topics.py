@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from kcli import javaorder
 from kcli.errors import OperationError, PartialFailure, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 
@@ -81,8 +82,9 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
 def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
              with_overrides=False, progress=None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
-    """What ``describe topics`` shows: (topic, partitions to print) pairs and whether the summary
-    lines are printed (not with a report filter). Every request goes through the KIP client, which
+    """What ``describe topics`` shows: (topic, partitions to print) pairs, in kafka-topics' order
+    (``kcli.javaorder``; config overrides likewise), and whether the summary lines are printed
+    (not with a report filter). Every request goes through the KIP client, which
     DescribeTopicPartitions needs anyway: one connection. ``progress`` (done, total) counts the
     topics described."""
     topic_filter(patterns)                          # a bad regex fails before any connection
@@ -90,13 +92,16 @@ def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=Fa
     names = select_topics(kip, patterns, exclude_internal, if_exists)
     if not names:
         return [], True
-    topics = kip.describe_topics(names, progress)
-    configs = {rc.name: rc for rc in kip.topic_configs(names)}
+    described = {t.name: t for t in kip.describe_topics(names, progress)}
+    topics = [described[n] for n in javaorder.described_topics(sorted(described))]
+    configs = {rc.name: rc for rc in kip.describe_configs([("topic", n) for n in described])}
     min_isr: dict[str, int] = {}
     for t in topics:
         rc = configs.get(t.name)
         if rc:
-            t.configs = {e.name: e.value for e in rc.entries if not e.is_default and e.value is not None}
+            values = {e.name: e for e in rc.entries}
+            t.configs = {name: values[name].value for name in javaorder.config_entries(list(values))
+                         if not values[name].is_default and values[name].value is not None}
             min_isr[t.name] = int(next((e.value for e in rc.entries if e.name == "min.insync.replicas"), "1") or 1)
     live = set(kip.broker_ids()) if unavailable else set()
     keep = report_filter(under_replicated, under_min_isr, at_min_isr, unavailable, live)
@@ -145,7 +150,7 @@ def delete(admin, patterns, if_exists) -> list[str]:
     results = admin.delete_topics(names)
     failed = {n: e for n, e in results.items() if e}
     if failed:
-        detail = "; ".join(f"{n}: {e}" for n, e in sorted(failed.items()))
+        detail = "; ".join(f"{n}: {e.message}" for n, e in sorted(failed.items()))
         done = [n for n in names if n not in failed]
         if done:
             raise PartialFailure(f"Deleted {', '.join(done)}; not deleted: {detail}")

@@ -1,6 +1,8 @@
-"""Global options may be typed anywhere on the command line, as with the Kafka tools
-(``kcli describe topics orders -b host:9092``): they are moved in front of the command before
-Typer parses the arguments."""
+"""Command-line rewriting before Typer parses it. Global options may be typed anywhere on the
+line, as with the Kafka tools (``kcli describe topics orders -b host:9092``): they are moved in
+front of the command. And options whose value is optional, as joptsimple allows
+(``kafka-consumer-groups --list --state``), get an empty value when none follows: Typer has no
+optional option values."""
 
 from __future__ import annotations
 
@@ -30,3 +32,18 @@ def hoist(argv: list[str]) -> list[str]:
             rest.append(arg)
         i += 1
     return front + rest
+
+
+# Options that may be given without a value, per command path: an empty value then means "show
+# the column, filter nothing" (kafka-consumer-groups --list --state / --type).
+OPTIONAL_VALUE = {("list", "groups"): ("--state", "--type")}
+
+
+def fill_optional_values(args: list[str], words: list[str]) -> list[str]:
+    options = OPTIONAL_VALUE.get(tuple(words), ())
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg in options and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("")
+    return out

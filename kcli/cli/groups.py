@@ -25,15 +25,15 @@ ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
 @list_app.command("groups")
 def list_groups(
-    states: Optional[str] = typer.Option(None, "--state", help="Only groups in these states (comma-separated, case-insensitive)."),
-    types: Optional[str] = typer.Option(None, "--type", help="Only groups of these types: classic, consumer."),
+    states: Optional[str] = typer.Option(None, "--state", help="Show each group's state; with a value, only groups in these states (comma-separated, case-insensitive)."),
+    types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer."),
 ):
     """List consumer groups (kafka-consumer-groups --list)."""
     from kcli.admin import groups as lib
     from kcli.render import groups as view
 
-    wanted_states = lib.parse_states(states) if states is not None else None
-    wanted_types = lib.parse_types(types) if types is not None else None
+    wanted_states = lib.parse_states(states) if states else None
+    wanted_types = lib.parse_types(types) if types else None
     groups = lib.list_groups(state().admin(), wanted_states, wanted_types)
     view.render_list(out(), groups, show_state=states is not None, show_type=types is not None)
 
@@ -130,7 +130,7 @@ def reset_offsets(
     from kcli.admin import groups as lib
     from kcli.admin.offsets import parse_topic_spec
     from kcli.offsets import plan as planner
-    from kcli.offsets.csvfile import export_csv, parse_csv
+    from kcli.offsets.csvfile import parse_csv
     from kcli.render import groups as view
 
     if dry_run and execute:
@@ -174,7 +174,7 @@ def reset_offsets(
             result = lib.execute(admin, plans, path, with_group, progress)
         out().note(f"Rollback file (current offsets before this reset): {path}")
     if export:
-        out().write(export_csv(plans, with_group) + "\n")
+        view.render_export(out(), plans, with_group)
     else:
         view.render_plan(out(), plans, time_scenario=scenario.is_time,
                          with_rule=scenario.kind == planner.MAX_AGE, scenario=label,

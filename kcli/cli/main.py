@@ -17,7 +17,7 @@ import typer
 from kcli import __version__
 from kcli.admin.settings import DEFAULT_BOOTSTRAP, redact_text
 from kcli.cli.apps import root_app
-from kcli.cli.globals import FLAGS, WITH_VALUE, hoist
+from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
 
 COMPLETE_COMMAND = "__complete-names"
@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> None:
         from kcli.cli import complete
 
         sys.exit(complete.run(args))
-    load_commands(command_words(args))
+    words = command_words(args)
+    load_commands(words)
+    args = fill_optional_values(args, words)
     fmt = "json" if any(a in ("-o", "--output") and i + 1 < len(args) and args[i + 1] == "json"
                         or a == "--output=json" for i, a in enumerate(args)) else "table"
     code = 0

@@ -79,8 +79,10 @@ def create_topic(
     configs = lib.parse_config_pairs(config or [])
     assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
     if ("." in name or "_" in name) and out().format != "json":
-        out().note("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
-                   "('_') could collide. To avoid issues it is best to use either, but not both.")
+        # On stdout in plain, where kafka-topics prints it; a note beside a table.
+        warn = out().line if out().format == "plain" else out().note
+        warn("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
+             "('_') could collide. To avoid issues it is best to use either, but not both.")
     created = lib.create(state().admin(), name, partitions, replication_factor, configs, assignment,
                          if_not_exists)
     view.render_created(out(), name, created)

@@ -77,14 +77,14 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
                lookups: dict[TP, tuple[int, int | None]] | None = None,
                ages: dict[TP, int] | None = None,
                file_offsets: dict[TP, int] | None = None) -> GroupPlan:
-    """One group's plan, partitions in (topic, partition) order.
+    """One group's plan, partitions in the order of ``positions``.
 
     ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
     offset -1 when no record is at or after the timestamp. ``ages``: max-age, PartitionAgeMs per
     partition (-1 unknown). ``file_offsets``: from-file, this group's offsets from the CSV."""
     plan = GroupPlan(group)
     kind = scenario.kind
-    for pos in sorted(positions, key=lambda p: (p.topic, p.partition)):
+    for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
         if kind == EARLIEST:

@@ -14,11 +14,36 @@ def _value(e) -> str:
     return "" if e.value is None else redact(e.name, e.value)
 
 
+# kafka-configs --describe without --all lists only the entries set on the resource itself.
+_DYNAMIC_SOURCE = {"topic": "DYNAMIC_TOPIC_CONFIG", "broker": "DYNAMIC_BROKER_CONFIG"}
+
+
+def plain_configs(rc: ResourceConfig, show_all: bool) -> str:
+    """kafka-configs --describe's layout: a header, then sorted ``  name=value sensitive=...
+    synonyms={SOURCE:name=value, ...}`` lines."""
+    lines = [f"{'All' if show_all else 'Dynamic'} configs for {rc.resource_type} {rc.name} are:"]
+    for e in sorted(rc.entries, key=lambda e: e.name):
+        if show_all or e.source == _DYNAMIC_SOURCE.get(rc.resource_type):
+            synonyms = ", ".join(f"{src}:{name}={_java(value)}" for name, value, src in e.synonyms)
+            lines.append(f"  {e.name}={_java(e.value)} sensitive={str(e.is_sensitive).lower()} "
+                         f"synonyms={{{synonyms}}}")
+    return "\n".join(lines) + "\n"
+
+
+def _java(value: str | None) -> str:
+    return "null" if value is None else value
+
+
 def render_configs(out: Output, resources: list[ResourceConfig], show_all: bool) -> None:
+    if out.format == "plain":
+        for rc in resources:
+            out.write(plain_configs(rc, show_all))
+        return
     docs, table = [], Table(["RESOURCE", "NAME", "VALUE", "SOURCE", "EFFECTIVE", "MEANING"])
     for rc in resources:
         notes = explain(rc)
-        shown = [e for e in rc.entries if show_all or not e.is_default or e.name in notes]
+        shown = sorted((e for e in rc.entries if show_all or not e.is_default or e.name in notes),
+                       key=lambda e: e.name)
         doc = {"type": rc.resource_type, "name": rc.name, "configs": []}
         for e in shown:
             eff, text = notes.get(e.name, (None, ""))
@@ -29,14 +54,9 @@ def render_configs(out: Output, resources: list[ResourceConfig], show_all: bool)
             table.rows.append([f"{rc.resource_type}:{rc.name}", e.name, _value(e), e.source,
                                "" if eff is None else str(eff), text])
         docs.append(doc)
-        if out.format == "plain":
-            out.line(f"Configs for {rc.resource_type} '{rc.name}' are:")
-            for e in shown:
-                out.line(f"  {e.name}={_value(e)} source={e.source}"
-                         + (f" effective={notes[e.name][0]} ({notes[e.name][1]})" if e.name in notes else ""))
     if out.format == "json":
         out.json(json_document("configs", resources=docs))
-    elif out.format != "plain":
+    else:
         out.table(table)
 
 

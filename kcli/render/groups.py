@@ -4,7 +4,12 @@ kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 
 from __future__ import annotations
 
-from kcli.model import GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan
+from dataclasses import replace
+
+from kcli import javaorder
+from kcli.model import BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan
+from kcli.offsets.csvfile import export_csv
+from kcli.render.javatext import ERRORS, exception_text
 from kcli.render.output import Output, Table, json_document
 from kcli.times import format_ms, time_field
 
@@ -22,6 +27,9 @@ def _pad(value: str, width: int) -> str:
 # -- list -------------------------------------------------------------------------------------
 
 def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_type: bool) -> None:
+    """Plain keeps kafka-consumer-groups' order; the other formats sort by group id."""
+    if out.format != "plain":
+        groups = sorted(groups, key=lambda g: g.group_id)
     if out.format == "json":
         out.json(json_document("group-list", groups=[
             {"group": g.group_id, "type": g.type, "state": g.state} for g in groups]))
@@ -261,6 +269,13 @@ def plain_plan(plans: list[GroupPlan]) -> str:
 
 def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, with_rule: bool,
                 scenario: str, executed: bool, rollback_file: str | None) -> None:
+    """Plain follows kafka-consumer-groups' order; the other formats sort by group, topic and
+    partition."""
+    if out.format == "plain":
+        out.write(plain_plan(javaorder.reset_plans(plans)))
+        return
+    plans = [replace(plan, partitions=sorted(plan.partitions, key=lambda p: (p.topic, p.partition)))
+             for plan in sorted(plans, key=lambda plan: plan.group)]
     rows = [p for plan in plans for p in plan.partitions]
     if out.format == "json":
         def item(p):
@@ -278,9 +293,6 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
                                    {"group": plan.group, "partitions": [item(p) for p in plan.partitions],
                                     "warnings": plan.warnings} for plan in plans]))
         return
-    if out.format == "plain":
-        out.write(plain_plan(plans))
-        return
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA", "LOG-START", "LOG-END"]
     cols += ["RECORD-TIMESTAMP"] if time_scenario else []
     cols += ["RULE"] if with_rule else []
@@ -295,26 +307,35 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
     out.table(table)
 
 
+def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:
+    """--export: kafka-consumer-groups' CSV, rows in its order, then the empty line its println
+    adds."""
+    out.write(export_csv(javaorder.reset_plans(plans), with_group) + "\n")
+
+
 # -- delete -----------------------------------------------------------------------------------
 
-def render_delete_groups(out: Output, results: dict[str, str | None]) -> None:
-    ok = [g for g, e in results.items() if e is None]
-    failed = {g: e for g, e in results.items() if e is not None}
+def render_delete_groups(out: Output, results: dict[str, BrokerError | None]) -> None:
+    """Plain is kafka-consumer-groups' text: its order and its exception names."""
     if out.format == "json":
         out.json(json_document("group-delete", groups=[
-            {"group": g, "deleted": e is None, "error": e} for g, e in results.items()]))
+            {"group": g, "deleted": e is None, "error": None if e is None else e.name}
+            for g, e in sorted(results.items())]))
         return
     if out.format == "table":
-        out.table(Table(["GROUP", "RESULT"], [[g, "Deleted" if e is None else f"Error: {e}"]
-                                              for g, e in results.items()]))
+        out.table(Table(["GROUP", "RESULT"], [[g, "Deleted" if e is None else f"Error: {e.message}"]
+                                              for g, e in sorted(results.items())]))
         return
+    ok = javaorder.deleted_groups([g for g, e in results.items() if e is None])
+    failed = javaorder.deleted_groups([g for g, e in results.items() if e is not None])
     quoted = ", ".join(f"'{g}'" for g in ok)
     if not failed:
         out.line(f"Deletion of requested consumer groups ({quoted}) was successful.")
         return
     out.line("\nError: Deletion of some consumer groups failed:")
-    for g, e in failed.items():
-        out.line(f"* Group '{g}' could not be deleted due to: {e}")
+    for g in failed:
+        e = results[g]
+        out.line(f"* Group '{g}' could not be deleted due to: {exception_text(e.code, e.message)}")
     if ok:
         out.line(f"\nThese consumer groups were deleted successfully: {quoted}")
 
@@ -323,11 +344,11 @@ _GROUP_LEVEL = ("INVALID_GROUP_ID", "GROUP_ID_NOT_FOUND", "GROUP_AUTHORIZATION_F
 _PARTITION_LEVEL = ("GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "UNKNOWN_TOPIC_OR_PARTITION")
 
 
-def delete_offsets_summary(group: str, group_error, rows) -> str:
+def delete_offsets_summary(group: str, group_error: BrokerError | None, rows) -> str:
     """The Java tool's top line (4.1+, §2.9)."""
-    name = group_error[0] if group_error else None
+    name = group_error.name if group_error else None
     if name in _GROUP_LEVEL:
-        return f"Error: {group_error[1]}"
+        return f"Error: {ERRORS[group_error.code][2] if group_error.code in ERRORS else group_error.message}"
     if name in _PARTITION_LEVEL or (name is None and any(e for _, _, e in rows)):
         return "Error: Encountered some partition-level error, see the follow-up details."
     if name:
@@ -335,20 +356,23 @@ def delete_offsets_summary(group: str, group_error, rows) -> str:
     return f"Request succeeded for deleting offsets from group {group}."
 
 
-def render_delete_offsets(out: Output, group: str, group_error, rows) -> None:
+def render_delete_offsets(out: Output, group: str, group_error: BrokerError | None, rows) -> None:
     if out.format == "json":
         out.json(json_document("offset-delete", group=group,
-                               error=None if group_error is None else group_error[0], partitions=[
+                               error=None if group_error is None else group_error.name, partitions=[
                                    {"topic": t, "partition": None if p < 0 else p,
-                                    "error": None if e is None else e[0]} for t, p, e in rows]))
+                                    "error": None if e is None else e.name} for t, p, e in rows]))
         return
-    status = [(t, MISSING if p < 0 else str(p), "Successful" if e is None else f"Error: {e[1]}")
-              for t, p, e in rows]
     summary = delete_offsets_summary(group, group_error, rows)
     if out.format == "table":
         out.line(summary)
-        out.table(Table(["TOPIC", "PARTITION", "STATUS"], [list(s) for s in status]))
+        out.table(Table(["TOPIC", "PARTITION", "STATUS"], [
+            [t, MISSING if p < 0 else str(p), "Successful" if e is None else f"Error: {e.message}"]
+            for t, p, e in rows]))
         return
+    status = [(t, MISSING if p < 0 else str(p),
+               "Successful" if e is None else f"Error: {exception_text(e.code, e.message)}")
+              for t, p, e in rows]
     out.line(summary if not summary.startswith("Error") else "\n" + summary)
     tw = max([15] + [len(t) for t, _, _ in rows])
     out.write("".join(f"\n{_pad(t, tw)} {_pad(p, 10)} {_pad(s, 15)}"

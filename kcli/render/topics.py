@@ -35,7 +35,10 @@ def plain_partition(t: TopicInfo, p: PartitionInfo) -> str:
 
 def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInfo]]],
                     summaries: bool) -> None:
-    """``topics`` pairs each topic with the partitions to show (all, or those a report filter kept)."""
+    """``topics`` pairs each topic with the partitions to show (all, or those a report filter
+    kept), in kafka-topics' order, which plain keeps; the other formats sort by name."""
+    if out.format != "plain":
+        topics = sorted(topics, key=lambda pair: pair[0].name)
     if out.format == "json":
         out.json(json_document("topics", topics=[_topic_json(t, parts, summaries) for t, parts in topics]))
         return
@@ -100,6 +103,8 @@ def render_altered(out: Output, changes: list[tuple[str, int]], partitions: int)
             {"topic": name, "partitions_before": before, "partitions_after": partitions}
             for name, before in changes]))
         return
+    if out.format == "plain":
+        return                              # kafka-topics prints nothing on success
     for name, before in changes:
         out.line(f"Topic {name}: partitions {before} -> {partitions}")
 
@@ -108,5 +113,7 @@ def render_deleted(out: Output, names: list[str]) -> None:
     if out.format == "json":
         out.json(json_document("topic-delete", topics=names))
         return
+    if out.format == "plain":
+        return                              # kafka-topics prints nothing on success
     for name in names:
         out.line(f"Deleted topic {name}.")

@@ -2,7 +2,7 @@
 
 import io
 
-from kcli.model import (BrokerInfo, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
+from kcli.model import (BrokerError, BrokerInfo, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
                         GroupPlan, PartitionPlan)
 from kcli.render import groups as view
 from kcli.render.output import Output
@@ -137,9 +137,11 @@ def test_reset_plan_plain_trunk_layout():
 def test_delete_groups_messages():
     assert render(view.render_delete_groups, {"g1": None, "g2": None}) == (
         "Deletion of requested consumer groups ('g1', 'g2') was successful.\n")
-    text = render(view.render_delete_groups, {"ok": None, "missing": "The group id does not exist."})
+    missing = BrokerError(69, "GROUP_ID_NOT_FOUND", "Broker: The group id does not exist")
+    text = render(view.render_delete_groups, {"ok": None, "missing": missing})
     assert text == ("\nError: Deletion of some consumer groups failed:\n"
-                    "* Group 'missing' could not be deleted due to: The group id does not exist.\n"
+                    "* Group 'missing' could not be deleted due to: "
+                    "org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.\n"
                     "\nThese consumer groups were deleted successfully: 'ok'\n")
 
 
@@ -151,10 +153,14 @@ def test_delete_offsets_layout():
         "\nt               0          Successful     "
         "\nt10             1          Successful     "
         "\nt2              0          Successful     \n")
-    err = ("GROUP_SUBSCRIBED_TO_TOPIC", "Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.")
-    text = render(view.render_delete_offsets, "g", None, [("t", 0, err), ("foo", -1, ("UNKNOWN_TOPIC_OR_PARTITION", "x"))])
+    err = BrokerError(86, "GROUP_SUBSCRIBED_TO_TOPIC", "Deleting offsets of a topic is forbidden while "
+                      "the consumer group is actively subscribed to it.")
+    odd = BrokerError(9999, "SOMETHING_NEW", "a text no table knows")
+    text = render(view.render_delete_offsets, "g", None, [("t", 0, err), ("foo", -1, odd)])
     assert text.startswith("\nError: Encountered some partition-level error, see the follow-up details.\n")
-    assert "\nfoo             -          Error: x" in text
-    gerr = ("GROUP_ID_NOT_FOUND", "The group id does not exist.")
+    assert ("\nt               0          Error: org.apache.kafka.common.errors.GroupSubscribedToTopicException: "
+            "Deleting offsets" in text)
+    assert "\nfoo             -          Error: a text no table knows" in text
+    gerr = BrokerError(69, "GROUP_ID_NOT_FOUND", "The group id does not exist")
     assert render(view.render_delete_offsets, "g", gerr, [("t", 0, gerr)]).startswith(
         "\nError: The group id does not exist.\n")

@@ -1,0 +1,120 @@
+"""The iteration order of a java.util.HashMap, so ``-o plain`` lists things in the order the Java
+tools print them (kafka-topics' topics and config overrides, kafka-consumer-groups' reset plans
+and delete results all come out of HashMaps).
+
+A HashMap's order is a function of its keys' hash codes, its table size and the insertion order
+of keys that share a bucket: entries iterate bucket by bucket, and within a bucket in insertion
+order (a resize splits a bucket without reordering it). So the order is a stable sort of the
+insertion order by bucket index. No library reproduces this, hence this module; it follows the
+JDK 17 sources (``String.hashCode``, ``HashMap.hash``/``tableSizeFor``/``resize``) and is
+checked against a JVM in the tests. Buckets of 8+ colliding keys (treeified) are not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Iterable, TypeVar
+
+from kcli.model import GroupPlan
+
+K = TypeVar("K")
+LOAD_FACTOR = 0.75
+DEFAULT_CAPACITY = 16
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def string_hash(text: str) -> int:
+    """java.lang.String.hashCode: over UTF-16 code units, 32-bit wrap-around."""
+    h = 0
+    data = text.encode("utf-16-be", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    return _int32(h)
+
+
+def topic_partition_hash(topic: str, partition: int) -> int:
+    """org.apache.kafka.common.TopicPartition.hashCode."""
+    return _int32(31 * _int32(31 + partition) + string_hash(topic))
+
+
+def _spread(h: int) -> int:
+    h &= 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def table_size_for(capacity: int) -> int:
+    size = 1
+    while size < capacity:
+        size <<= 1
+    return size
+
+
+def capacity(entries: int, initial: int | None = None) -> int:
+    """The table size after ``entries`` puts into ``new HashMap<>(initial)`` (or
+    ``new HashMap<>()`` for None, which is also what ``Collectors.toMap`` builds)."""
+    size = DEFAULT_CAPACITY if initial is None else table_size_for(initial)
+    for n in range(1, entries + 1):
+        if n > int(size * LOAD_FACTOR):
+            size <<= 1
+    return size
+
+
+def copy_capacity(entries: int) -> int:
+    """The table size of ``new HashMap<>(map)`` for a map of ``entries`` entries."""
+    return capacity(entries, int(entries / LOAD_FACTOR + 1.0)) if entries else DEFAULT_CAPACITY
+
+
+def order(keys: Iterable[K], table_size: int, hash_code: Callable[[K], int]) -> list[K]:
+    """``keys`` (in insertion order) as a HashMap of ``table_size`` buckets iterates them."""
+    return sorted(keys, key=lambda k: _spread(hash_code(k)) & (table_size - 1))
+
+
+def strings(keys: Iterable[str], table_size: int) -> list[str]:
+    return order(keys, table_size, string_hash)
+
+
+def topic_partitions(keys: Iterable[tuple[str, int]], table_size: int) -> list[tuple[str, int]]:
+    return order(keys, table_size, lambda tp: topic_partition_hash(*tp))
+
+
+# -- the orders the Java tools print ---------------------------------------------------------
+
+def described_topics(names: list[str]) -> list[str]:
+    """The admin client's describeTopics(names).allTopicNames() map (kafka-topics --describe
+    passes the sorted names): three HashMaps, sized for n, copied, sized for n again."""
+    n = len(names)
+    ordered = strings(names, capacity(n, n))
+    ordered = strings(ordered, copy_capacity(n))
+    return strings(ordered, capacity(n, n))
+
+
+def config_entries(names: list[str]) -> list[str]:
+    """A topic's configs as the admin client's Config holds them (a default HashMap filled in
+    the DescribeConfigs response's order): the order of kafka-topics' ``Configs:`` list."""
+    return strings(names, capacity(len(names)))
+
+
+def group_listing(group_ids: list[str]) -> list[str]:
+    """kafka-consumer-groups --list: a default HashMap of every listed group, by id."""
+    return strings(sorted(group_ids), capacity(len(group_ids)))
+
+
+def reset_plans(plans: list[GroupPlan]) -> list[GroupPlan]:
+    """kafka-consumer-groups --reset-offsets (plan table and --export): a default HashMap of
+    groups, each holding a default HashMap of its partitions (Collectors.toMap)."""
+    by_group = {plan.group: plan for plan in plans}
+    out = []
+    for group in strings(list(by_group), capacity(len(by_group))):
+        rows = {(p.topic, p.partition): p for p in by_group[group].partitions}
+        keys = topic_partitions(list(rows), capacity(len(rows)))    # planned in the tool's order
+        out.append(replace(by_group[group], partitions=[rows[k] for k in keys]))
+    return out
+
+
+def deleted_groups(group_ids: list[str]) -> list[str]:
+    """kafka-consumer-groups --delete: results collected in default HashMaps."""
+    return strings(group_ids, capacity(len(group_ids)))

@@ -1,0 +1,133 @@
+"""The parity harness: one operator command run through Apache's Java tool and through kcli on
+the same cluster state, compared stream by stream (stdout, stderr, exit code).
+
+A case names its Java command line and kcli's (``-o plain`` is added), with ``{placeholders}``
+the corpus fills in (bootstrap server, topic and group names). Mutating commands name a
+``prepare`` step that puts the cluster back into the same state before each tool runs.
+
+Every difference is one of a few kinds; a case declares the differences it is known to have,
+each with the reason (a key of ``REASONS``). A difference nobody declared, or a declared one that
+did not happen, is a finding. ``table()`` renders the declared differences as the README's
+parity table, so the README says exactly what the harness sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tests.support.apache_kafka import JavaResult, java_tool
+from tests.support.run import Result, run_kcli
+
+STDOUT, ORDER, STDERR, EXIT = "stdout", "stdout order", "stderr", "exit code"
+
+# Why kcli (native commands, -o plain) differs from the Java tool, where it does on purpose.
+REASONS = {
+    "honest-exit": "kcli exits 1 when the command failed; kafka-consumer-groups exits 0 after most failures",
+    "usage-exit": "kcli exits 2 on bad usage, before any request; the Java tools exit 1",
+    "error-stream": "kcli prints errors as one line on stderr (`Error: ...`); the Java tool prints them on stdout",
+    "error-line": "kcli prints one error line on stderr; the Java tool prints its usage text there",
+    "error-prefix": "the same message; kcli's error lines start with `Error:`, kafka-get-offsets' with `Error occurred:`",
+    "failure-summary": "the same stdout; kcli adds one line on stderr saying how many items failed",
+    "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too, not yet the tiered-storage values -4/-5/-6",
+    "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: ...` without the log prefix",
+    "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
+    "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
+    "rollback-note": "kcli writes a rollback file before committing and names it on stderr",
+}
+
+_STACK = re.compile(r"^(\s+at |\s+\.\.\. \d+ more|Caused by: )")
+_LOG4J = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] ")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    java: tuple[str, ...]                 # tool script name, then its arguments
+    kcli: tuple[str, ...]                 # kcli's arguments (-o plain is added)
+    differs: dict[str, str] = field(default_factory=dict)   # difference kind -> reason key
+    prepare: str | None = None            # a step of the corpus, run before each tool
+
+    def fill(self, values: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (tuple(a.format(**values) for a in self.java),
+                tuple(a.format(**values) for a in self.kcli))
+
+
+@dataclass
+class Outcome:
+    case: Case
+    java_args: tuple[str, ...]
+    kcli_args: tuple[str, ...]
+    java: JavaResult
+    kcli: Result
+
+    def differences(self) -> dict[str, str]:
+        """kind -> a short description, for every stream that differs."""
+        found = {}
+        if self.java.out != self.kcli.out:
+            same_lines = sorted(self.java.out.splitlines()) == sorted(self.kcli.out.splitlines())
+            found[ORDER if same_lines else STDOUT] = _diff(self.java.out, self.kcli.out)
+        if normal_stderr(self.java.err) != normal_stderr(self.kcli.err):
+            found[STDERR] = _diff(normal_stderr(self.java.err), normal_stderr(self.kcli.err))
+        if self.java.code != self.kcli.code:
+            found[EXIT] = f"Java {self.java.code}, kcli {self.kcli.code}"
+        return found
+
+    def findings(self) -> list[str]:
+        """What is wrong with this case: undeclared differences, and declared ones that did not
+        happen (the table would lie)."""
+        seen, declared = self.differences(), self.case.differs
+        out = [f"{self.case.id}: undeclared {kind} difference: {detail}"
+               for kind, detail in seen.items() if kind not in declared]
+        out += [f"{self.case.id}: declared {kind} difference ({declared[kind]}) did not happen"
+                for kind in declared if kind not in seen]
+        return out
+
+
+def normal_stderr(text: str) -> str:
+    """The Java tool's stderr without stack frames and log4j timestamps (kept: the messages)."""
+    lines = [_LOG4J.sub("[date] ", line) for line in text.splitlines() if not _STACK.match(line)]
+    return "\n".join(lines)
+
+
+def _diff(a: str, b: str) -> str:
+    al, bl = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(al, bl)):
+        if x != y:
+            return f"line {i + 1}: Java {x!r} / kcli {y!r}"
+    return f"Java {len(al)} lines / kcli {len(bl)} lines: {(al[len(bl):] or bl[len(al):])[:2]!r}"
+
+
+def run_case(case: Case, values: dict[str, str], prepare: Callable[[str], None] | None = None) -> Outcome:
+    java_args, kcli_args = case.fill(values)
+    if case.prepare and prepare:
+        prepare(case.prepare)
+    java = java_tool(*java_args)
+    if case.prepare and prepare:
+        prepare(case.prepare)
+    kcli = run_kcli(values["b"], "-o", "plain", *kcli_args, timeout="30s")
+    return Outcome(case, java_args, kcli_args, java, kcli)
+
+
+def table(cases: list[Case]) -> str:
+    """The README's parity table: one row per case that differs, a reason key per stream, then
+    what each key means."""
+    kinds = (STDOUT, ORDER, STDERR, EXIT)
+    used = [k for k in kinds if any(k in c.differs for c in cases)]
+    rows = ["| Java command / kcli command | " + " | ".join(used) + " |",
+            "|---|" + "---|" * len(used)]
+    for case in cases:
+        if case.differs:
+            java = " ".join(a for a in case.java if "{b}" not in a and a != "--bootstrap-server")
+            cells = [f"`{case.differs[k]}`" if k in case.differs else "same" for k in used]
+            rows.append(f"| `{_generic(java)}`<br>`kcli {_generic(' '.join(case.kcli))}` | "
+                        + " | ".join(cells) + " |")
+    keys = sorted({r for c in cases for r in c.differs.values()})
+    legend = [f"- `{key}`: {REASONS[key]}" for key in keys]
+    return "\n".join(rows) + "\n\n" + "\n".join(legend) + "\n"
+
+
+def _generic(text: str) -> str:
+    """A command line as the README shows it: placeholders as plain names, pipes escaped."""
+    return text.replace("{", "").replace("}", "").replace("|", "\\|")
