@@ -24,12 +24,13 @@ TOPIC = "bench"
 
 
 def run(bootstrap: str, records: int, size: int, codec: str, partitions: int,
-        create: bool = True) -> dict:
+        create: bool = True, topic: str = TOPIC, consumer_config: dict | None = None) -> dict:
     """Produce then consume; ``create=False`` relies on auto-creation (the mock cluster creates
-    topics with 4 partitions on first use and does not serve CreateTopics)."""
+    topics with 4 partitions on first use and does not serve CreateTopics) or on a topic made
+    beforehand. ``consumer_config`` is added to the consumer's settings."""
     if create:
         admin = AdminClient({"bootstrap.servers": bootstrap})
-        admin.create_topics([NewTopic(TOPIC, partitions, 1)])[TOPIC].result(15)
+        admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(15)
     payload = b"x" * size
     producer = Producer({"bootstrap.servers": bootstrap, "compression.type": codec,
                          "linger.ms": 5, "batch.size": 1_000_000, "acks": "all",
@@ -38,7 +39,7 @@ def run(bootstrap: str, records: int, size: int, codec: str, partitions: int,
     for i in range(records):
         while True:
             try:
-                producer.produce(TOPIC, payload, partition=i % partitions)
+                producer.produce(topic, payload, partition=i % partitions)
                 break
             except BufferError:
                 producer.poll(0.01)
@@ -47,13 +48,14 @@ def run(bootstrap: str, records: int, size: int, codec: str, partitions: int,
     produce_s = time.perf_counter() - start
 
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench",
-                         "enable.auto.commit": False})
-    consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(partitions)])
+                         "enable.auto.commit": False, **(consumer_config or {})})
+    consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
     start = time.perf_counter()
     seen = 0
     deadline = time.monotonic() + 120
     while seen < records and time.monotonic() < deadline:
-        for m in consumer.consume(10_000, 0.5):
+        # Never ask for more than remain: consume() sits out its timeout when it gets fewer.
+        for m in consumer.consume(min(10_000, records - seen), 0.5):
             if m.error() is not None:
                 raise RuntimeError(m.error())
             seen += 1
