@@ -149,7 +149,7 @@ class PartitionPlan:
     topic: str
     partition: int
     current: int | None
-    new: int
+    new: int | None                  # None: no committed offset (restoring a rollback file's -1)
     log_start: int
     log_end: int
     timestamp_ms: int | None = None  # time scenarios: the record's timestamp at ``new``; None: no record
@@ -157,7 +157,16 @@ class PartitionPlan:
 
     @property
     def delta(self) -> int | None:
-        return None if self.current is None else self.new - self.current
+        return None if self.current is None or self.new is None else self.new - self.current
+
+    @property
+    def skipped(self) -> int:
+        """Records the group has not consumed that this plan moves its committed offset past:
+        from the committed offset (or the log start, if retention removed what lay before it)
+        up to the new offset. 0 when the offset moves back, stays or was not committed."""
+        if self.current is None or self.new is None:
+            return 0
+        return max(0, self.new - max(self.current, self.log_start))
 
 
 @dataclass

@@ -26,6 +26,12 @@ def _cluster(name: str, **kwargs):
         cluster.stop()
 
 
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path_factory, monkeypatch):
+    """kcli's state (rollback files) goes to a temporary $XDG_STATE_HOME, never the user's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture(scope="session")
 def apache_kafka():
     """Apache Kafka 4.3, one combined broker+controller node: PLAINTEXT, and SASL_PLAINTEXT

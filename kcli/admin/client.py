@@ -73,9 +73,10 @@ class KafkaAdmin:
         if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
             self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {err.str()}"
 
-    def _result(self, fut):
-        """``fut.result()`` within --timeout, serving librdkafka's error events meanwhile."""
-        deadline = time.monotonic() + self.settings.timeout_s
+    def _result(self, fut, until: float | None = None):
+        """``fut.result()`` by ``until`` (default: the deadline), serving librdkafka's error
+        events meanwhile."""
+        deadline = self.settings.until() if until is None else until
         for _ in range(int(self.settings.timeout_s / 0.05) + 2):   # bounded: 50 ms slices
             if self._failure:
                 raise ClientFailure(self._failure)
@@ -93,6 +94,14 @@ class KafkaAdmin:
         last = f" (last client error: {self._last_error})" if self._last_error else ""
         raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
                            f"within {self.settings.timeout_ms} ms{last}")
+
+    def _timeout(self) -> float:
+        """librdkafka's request timeout for a call starting now: what is left of the deadline."""
+        left = self.settings.remaining_s()
+        if left <= 0:
+            raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
+                               f"within {self.settings.timeout_ms} ms")
+        return left
 
     # -- plumbing -------------------------------------------------------------------------
     @property
@@ -131,7 +140,7 @@ class KafkaAdmin:
         error events between them: an authentication failure ends the wait at once."""
         from confluent_kafka import KafkaException
 
-        deadline = time.monotonic() + self.settings.timeout_s
+        deadline = self.settings.until()
         slice_s, reason = 0.25, ""
         for _ in range(32):                       # bounded: the slices double until the deadline
             try:
@@ -147,6 +156,9 @@ class KafkaAdmin:
 
     def topic_names(self) -> list[str]:
         return sorted(self._metadata().topics)
+
+    def cluster_id(self) -> str | None:
+        return self._metadata().cluster_id
 
     def partition_counts(self) -> dict[str, int]:
         """Partition count per topic, every topic: one Metadata request."""
@@ -170,19 +182,19 @@ class KafkaAdmin:
             kwargs["num_partitions"] = partitions if partitions is not None else -1
             kwargs["replication_factor"] = replication_factor if replication_factor is not None else -1
         futures = self._admin.create_topics([NewTopic(name, **kwargs)], validate_only=validate_only,
-                                            request_timeout=self.settings.timeout_s,
-                                            operation_timeout=self.settings.timeout_s)
+                                            request_timeout=self._timeout(),
+                                            operation_timeout=self._timeout())
         self._raise_first(futures)
 
     def create_partitions(self, name: str, total: int, assignment: list[list[int]] | None) -> None:
         from confluent_kafka.admin import NewPartitions
 
         np = NewPartitions(name, total, assignment) if assignment else NewPartitions(name, total)
-        self._raise_first(self._admin.create_partitions([np], request_timeout=self.settings.timeout_s))
+        self._raise_first(self._admin.create_partitions([np], request_timeout=self._timeout()))
 
     def delete_topics(self, names: list[str]) -> dict[str, BrokerError | None]:
-        futures = self._admin.delete_topics(names, request_timeout=self.settings.timeout_s,
-                                            operation_timeout=self.settings.timeout_s)
+        futures = self._admin.delete_topics(names, request_timeout=self._timeout(),
+                                            operation_timeout=self._timeout())
         return self._per_item(futures)
 
     # -- configs --------------------------------------------------------------------------
@@ -198,7 +210,7 @@ class KafkaAdmin:
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
         entries += [CkConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
         cr = ConfigResource(rtype, name, incremental_configs=entries)
-        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self.settings.timeout_s))
+        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()))
 
     # -- offsets --------------------------------------------------------------------------
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
@@ -212,7 +224,7 @@ class KafkaAdmin:
         req = {TopicPartition(t, p): spec for t, p in partitions}
         if not req:
             return []
-        futures = self._admin.list_offsets(req, request_timeout=self.settings.timeout_s)
+        futures = self._admin.list_offsets(req, request_timeout=self._timeout())
         out = []
         for tp, fut in futures.items():
             try:
@@ -226,6 +238,12 @@ class KafkaAdmin:
                         "The broker does not support ListOffsets v7, which --max-timestamp "
                         "(KIP-734) needs") from None
                 out.append(OffsetInfo(tp.topic, tp.partition, -1, error=msg))
+                continue
+            if r.offset < -1:
+                # librdkafka answers a request that timed out with OFFSET_INVALID (-1001) and no
+                # error: that is no answer, never "no record" (which is -1).
+                out.append(OffsetInfo(tp.topic, tp.partition, -1, error=f"No answer from the cluster "
+                                      f"within {self.settings.timeout_ms} ms (offset {r.offset})"))
                 continue
             ts = r.timestamp if time not in (-1, -2) else None
             out.append(OffsetInfo(tp.topic, tp.partition, r.offset, ts, r.leader_epoch))
@@ -241,7 +259,7 @@ class KafkaAdmin:
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
         try:
-            res = self._result(self._admin.list_consumer_groups(request_timeout=self.settings.timeout_s))
+            res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
         except ClientFailure:
             raise
         except Exception as exc:  # noqa: BLE001
@@ -254,7 +272,7 @@ class KafkaAdmin:
         """DescribeConsumerGroups; for consumer-protocol groups, ConsumerGroupDescribe adds the
         epochs, target assignments, the exact state and (v2, KIP-1282) the creation time.
         A group the broker does not know comes back with ``exists=False``."""
-        futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self.settings.timeout_s)
+        futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self._timeout())
         out: dict[str, GroupDescription] = {}
         for gid, fut in futures.items():
             try:
@@ -303,7 +321,7 @@ class KafkaAdmin:
         if tps == []:
             return []
         req = [ConsumerGroupTopicPartitions(group_id, tps)]
-        fut = self._admin.list_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
+        fut = self._admin.list_consumer_group_offsets(req, request_timeout=self._timeout())[group_id]
         try:
             res = self._result(fut)
         except ClientFailure:
@@ -324,27 +342,30 @@ class KafkaAdmin:
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
         return out
 
-    def alter_group_offsets(self, group_id: str,
-                            offsets: dict[tuple[str, int], int]) -> dict[tuple[str, int], str | None]:
-        """One OffsetCommit for the group; the error (or None) per partition."""
+    def alter_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
+                            until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:
+        """One OffsetCommit for the group, waited for until ``until`` (time.monotonic; default
+        the deadline); the error (or None) per partition. Without an answer every partition has
+        the timeout or transport error: the commit may or may not have been applied."""
         from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 
         req = [ConsumerGroupTopicPartitions(group_id, [TopicPartition(t, p, o) for (t, p), o in offsets.items()])]
-        fut = self._admin.alter_consumer_group_offsets(req, request_timeout=self.settings.timeout_s)[group_id]
         try:
-            res = self._result(fut)
+            wait = max(0.001, min(self._timeout(), (until or self.settings.until()) - time.monotonic()))
+            fut = self._admin.alter_consumer_group_offsets(req, request_timeout=wait)[group_id]
+            res = self._result(fut, until=time.monotonic() + wait)
         except ClientFailure:
             raise
         except Exception as exc:  # noqa: BLE001 - the whole request failed: every partition did
-            return {tp: _err(exc) for tp in offsets}
+            return {tp: _broker_error(exc) for tp in offsets}
         result = {tp: None for tp in offsets}
         for tp in res.topic_partitions:
             if tp.error is not None and tp.error.code() != 0:
-                result[(tp.topic, tp.partition)] = tp.error.str()
+                result[(tp.topic, tp.partition)] = BrokerError(tp.error.code(), tp.error.name(), tp.error.str())
         return result
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
-        futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self.settings.timeout_s)
+        futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
         return self._per_item(futures)
 
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
@@ -387,12 +408,14 @@ def _type_name(gtype) -> str:
 
 
 def _broker_error(exc: BaseException) -> BrokerError:
-    from confluent_kafka import KafkaException
+    from confluent_kafka import KafkaError, KafkaException
 
     if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "code"):
         e = exc.args[0]
         return BrokerError(e.code(), e.name(), e.str())
-    return BrokerError(-1, type(exc).__name__, str(exc))
+    if isinstance(exc, TimeoutError):        # kcli's deadline: no answer, as librdkafka's timeout
+        return BrokerError(KafkaError._TIMED_OUT, "_TIMED_OUT", str(exc))
+    return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
 
 
 def _code(exc: BaseException) -> str:

@@ -7,6 +7,9 @@ ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator).
 
 from __future__ import annotations
 
+import os
+import re
+import time
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
@@ -115,12 +118,18 @@ def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
 
 # -- reset-offsets ----------------------------------------------------------------------------
 
+APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
+
+
 @dataclass
 class ResetResult:
+    """What ``--execute`` did: per (group, topic, partition), (APPLIED | NOT_APPLIED | UNKNOWN,
+    why) for every partition that was not simply applied, and notes (replies lost but re-read)."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
-    failures: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 def check_resettable(descs: list[GroupDescription]) -> None:
@@ -131,11 +140,15 @@ def check_resettable(descs: list[GroupDescription]) -> None:
             f"current state is {d.state}." for d in refused))
 
 
-def creation_times(admin, ids: list[str]) -> dict[str, int]:
-    """KIP-1282: each group's creation time, or the KIP's error (nothing is reset)."""
+def creation_times(admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
+    """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
+    does not exist has no creation time to reset to."""
     version = admin.kip.consumer_group_describe_version()
     if version is None or version < 2:
         raise UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+    for g in ids:
+        if g in missing:
+            raise OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
     described = admin.kip.describe_consumer_groups_v2(ids)
     times = {}
     for g in ids:
@@ -194,8 +207,10 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: one per group, then the log offsets."""
     steps = _Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
-    check_resettable(admin.describe_groups(ids))
-    created = creation_times(admin, ids) if scenario.kind == planner.START_TIME else {}
+    descs = admin.describe_groups(ids)
+    check_resettable(descs)
+    missing = {d.group_id for d in descs if not d.exists}
+    created = creation_times(admin, ids, missing) if scenario.kind == planner.START_TIME else {}
 
     # Each group's partitions in the order kafka-consumer-groups collects them (the file's, the
     # committed offsets', the --topic specs'), so plain output can follow its maps (javaorder).
@@ -224,8 +239,12 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
         targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
         for ts in sorted(set(targets.values())):
             wanted = sorted({tp for g in ids if targets[g] == ts for tp in selection[g]})
-            lookups_by_ts[ts] = {(o.topic, o.partition): (o.offset, o.timestamp_ms)
-                                 for o in admin.list_offsets(wanted, ts) if o.error is None}
+            lookups_by_ts[ts] = {}
+            for o in admin.list_offsets(wanted, ts):
+                if o.error is not None:             # an error is not "no record": nothing is planned
+                    raise OperationError(f"Error getting offset by timestamp of topic partition: "
+                                         f"{o.topic}-{o.partition}: {o.error}")
+                lookups_by_ts[ts][(o.topic, o.partition)] = (o.offset, o.timestamp_ms)
         steps.after(None)
 
     plans = []
@@ -237,6 +256,8 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
                                   file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warnings.append(f"No reset plan for group {g} found")
+        if g in missing:
+            plan.warnings.append(f"Group {g} does not exist: --execute would create it with these offsets")
         plans.append(plan)
     return plans
 
@@ -270,44 +291,132 @@ def _offsets(admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[
 
 
 def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
-    """The current committed offsets of the planned partitions, as a --from-file CSV (partitions
-    without a commit cannot be expressed there and are left out)."""
-    current = [GroupPlan(plan.group, [replace(p, new=p.current) for p in
-                                      sorted(plan.partitions, key=lambda p: (p.topic, p.partition))
-                                      if p.current is not None]) for plan in plans]
+    """The planned partitions' committed offsets before the reset, as a --from-file CSV: the
+    exact undo. A partition without a committed offset is written with -1 (restoring it deletes
+    the offset); the Java tool reads every row, moving such a partition to its log start."""
+    current = [GroupPlan(plan.group, [replace(p, new=planner.NO_OFFSET if p.current is None else p.current)
+                                      for p in sorted(plan.partitions, key=lambda p: (p.topic, p.partition))])
+               for plan in plans]
     return export_csv(current, with_group)
 
 
-def execute(admin, plans: list[GroupPlan], rollback_path: str, with_group: bool,
+def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
+    """A new file under ``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state``), named by cluster,
+    group and time: ``<cluster>_<group>_<yyyymmddThhmmss.mmmZ>.csv``."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    group = groups[0] if len(groups) == 1 else f"{groups[0]}+{len(groups) - 1}"
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now_ms / 1000)) + f".{now_ms % 1000:03d}Z"
+    name = "_".join(re.sub(r"[^A-Za-z0-9._-]", "-", part) for part in (cluster_id or "cluster", group, stamp))
+    return os.path.join(state, "kcli", "rollback", name + ".csv")
+
+
+def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
+    """Writes the rollback file before anything is committed; never overwrites a file."""
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "x", encoding="utf-8", newline="") as fh:
+            fh.write(rollback_csv(plans, with_group))
+    except FileExistsError:
+        raise UsageError(f"The rollback file {path} exists; kcli never overwrites one") from None
+    except OSError as exc:
+        raise OperationError(f"Cannot write the rollback file {path}: {exc.strerror}; "
+                             "nothing was committed") from None
+
+
+# Errors after which a commit may or may not have been applied: no reply, or the broker's own
+# timeout. Every other error answer means the broker did not apply it.
+_AMBIGUOUS = frozenset({"_TIMED_OUT", "_TRANSPORT", "_MSG_TIMED_OUT", "REQUEST_TIMED_OUT",
+                        "NETWORK_EXCEPTION", "_ALL_BROKERS_DOWN"})
+
+
+def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
+             errors: dict, reread: dict[tuple[str, int], int | None] | None) -> dict:
+    """(APPLIED | NOT_APPLIED | UNKNOWN, why) per partition of one group's commit: ``errors`` is
+    the commit's answer per partition (a BrokerError or None), ``reread`` the committed offsets
+    read back afterwards (None when they could not be read)."""
+    out = {}
+    for tp, new in planned.items():
+        err = errors.get(tp)
+        if err is None:
+            out[tp] = (APPLIED, "")
+        elif err.name not in _AMBIGUOUS:
+            out[tp] = (NOT_APPLIED, err.message)
+        elif reread is None:
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset could not be read back")
+        elif reread.get(tp) == new:
+            out[tp] = (APPLIED, f"{err.message}, but the committed offset read back is the new one")
+        elif reread.get(tp) == before.get(tp):
+            out[tp] = (NOT_APPLIED, f"{err.message}; the committed offset read back is unchanged")
+        else:
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {reread.get(tp)}")
+    return out
+
+
+def execute(admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             progress=None) -> ResetResult:
-    """Writes the rollback file, then commits each group's plan (one OffsetCommit per group);
-    failed partitions are in ``failures`` (see ``raise_for_failures``). ``progress`` (done,
-    total) counts the groups committed."""
+    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group (and
+    one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
+    reading the committed offsets back, within the command's deadline: each partition ends up
+    applied, not applied or unknown (``report``). ``progress`` (done, total) counts groups."""
     steps = _Steps(progress, len(plans))
-    with open(rollback_path, "w", encoding="utf-8", newline="") as fh:
-        fh.write(rollback_csv(plans, with_group))
-    result = ResetResult(plans, executed=True, rollback_file=rollback_path)
+    write_rollback(rollback, plans, with_group)
+    result = ResetResult(plans, executed=True, rollback_file=rollback)
     for plan in plans:
-        if plan.partitions:
-            offsets = {(p.topic, p.partition): p.new for p in plan.partitions}
-            for (t, p), err in admin.alter_group_offsets(plan.group, offsets).items():
-                if err is not None:
-                    result.failures[(plan.group, t, p)] = err
+        commits = {(p.topic, p.partition): p.new for p in plan.partitions if p.new is not None}
+        before = {(p.topic, p.partition): p.current for p in plan.partitions}
+        deletes = [(p.topic, p.partition) for p in plan.partitions if p.new is None]
+        outcome = {}
+        if commits:
+            # A quarter of what is left (2 s at most) is kept for reading an unanswered commit back.
+            left = admin.settings.remaining_s()
+            errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
+            reread = None
+            if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
+                try:      # on kcli's own connection: librdkafka's may still wait on the commit
+                    reread = admin.kip.committed_offsets(plan.group, list(commits))
+                except Exception:  # noqa: BLE001 - no answer either: the outcome stays unknown
+                    reread = None
+            outcome.update(classify(commits, before, errors, reread))
+        if deletes:
+            outcome.update(_delete_for_restore(admin, plan.group, deletes))
+        for (t, p), (status, why) in outcome.items():
+            if status != APPLIED:
+                result.outcomes[(plan.group, t, p)] = (status, why)
+            elif why:
+                result.notes.append(f"Group {plan.group}, partition {t}-{p}: {why}")
         steps.after(None)
     return result
 
 
-def raise_for_failures(result: ResetResult) -> None:
-    """PartialFailure (exit 3) naming every failed partition; OperationError (exit 1) when no
-    partition was committed."""
-    if not result.failures:
+def _delete_for_restore(admin, group: str, partitions: list[tuple[str, int]]) -> dict:
+    """A restore's partitions that had no committed offset: their offsets are deleted."""
+    try:
+        group_error, per = admin.delete_group_offsets(group, partitions)
+    except Exception as exc:  # noqa: BLE001 - no answer: the deletion may or may not have happened
+        return {tp: (UNKNOWN, f"deleting the committed offset: {exc}") for tp in partitions}
+    return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
+            else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
+            for tp in partitions}
+
+
+def report(result: ResetResult) -> None:
+    """Exit 0 when every partition was applied; OperationError (exit 1) when none was and none is
+    unknown; otherwise PartialFailure (exit 3) naming what was applied, what was not and what is
+    unknown."""
+    if not result.outcomes:
         return
     total = sum(len(p.partitions) for p in result.plans)
-    n = len(result.failures)
-    detail = "; ".join(f"group '{g}' {t}-{p}: {e}" for (g, t, p), e in sorted(result.failures.items()))
-    if n == total:
-        raise OperationError(f"No offsets were committed ({n} of {total} partitions failed): {detail}")
-    raise PartialFailure(f"{n} of {total} partitions failed to commit (the others were reset): {detail}")
+    by_status: dict[str, list[str]] = {APPLIED: [], NOT_APPLIED: [], UNKNOWN: []}
+    for plan in result.plans:
+        for p in sorted(plan.partitions, key=lambda p: (p.topic, p.partition)):
+            status, why = result.outcomes.get((plan.group, p.topic, p.partition), (APPLIED, ""))
+            by_status[status].append(f"group '{plan.group}' {p.topic}-{p.partition}"
+                                     + (f" ({why})" if why else ""))
+    detail = "; ".join(f"{status}: {', '.join(items)}" for status, items in by_status.items() if items)
+    if not by_status[APPLIED] and not by_status[UNKNOWN]:
+        raise OperationError(f"No offsets were committed ({total} partitions): {detail}")
+    raise PartialFailure(f"{len(by_status[APPLIED])} of {total} partitions committed, "
+                         f"{len(by_status[NOT_APPLIED])} not, {len(by_status[UNKNOWN])} unknown: {detail}")
 
 
 # -- delete -----------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ class KipClient:
         self.proto = proto
         self.settings = settings
         try:
-            self._wire = Wire(settings.kafka_python_config(), settings.timeout_ms)
+            self._wire = Wire(settings.kafka_python_config(), settings.until)
         except WireConfigError as exc:
             raise UsageError(f"Invalid client configuration: {exc}") from None
         except WireTimeout as exc:
@@ -247,6 +247,36 @@ class KipClient:
         resp = self._metadata(topics, version=14)
         return {(t.name, p.partition_index): p.partition_age_ms
                 for t in resp.topics for p in t.partitions}
+
+    # -- committed offsets on a connection of its own -----------------------------------
+    def committed_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
+        """OffsetFetch (v7 at most: topics by name) from the group's coordinator, over this
+        client's own connection: it answers even while librdkafka's connection to the same
+        broker waits on a request that never returns. None: no committed offset."""
+        from kafka.errors import for_code
+        from kafka.protocol.consumer.group import OffsetFetchRequest as Req
+
+        version = self.max_version(Req)
+        if version is None:
+            raise UnsupportedByBroker("The broker does not support OffsetFetch")
+        version = min(version, 7)
+        node = self.find_coordinators([group_id])[group_id]
+        topics: dict[str, list[int]] = {}
+        for t, p in partitions:
+            topics.setdefault(t, []).append(p)
+        resp = self.send(Req(version=version, group_id=group_id, topics=[
+            Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps) for t, ps in topics.items()]), node)
+        if getattr(resp, "error_code", 0):
+            raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': "
+                                 f"{for_code(resp.error_code).message}")
+        out = {}
+        for t in resp.topics:
+            for p in t.partitions:
+                if p.error_code:
+                    raise OperationError(f"Cannot fetch the committed offset of {t.name}-{p.partition_index} "
+                                         f"for group '{group_id}': {for_code(p.error_code).message}")
+                out[(t.name, p.partition_index)] = p.committed_offset if p.committed_offset >= 0 else None
+        return out
 
     # -- delete-offsets (OffsetDelete; no client library exposes it) ---------------------
     def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:

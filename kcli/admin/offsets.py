@@ -62,6 +62,14 @@ def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[t
 
 
 def list_offsets(admin, specs: list[str], time: int, exclude_internal: bool = False) -> list[OffsetInfo]:
+    """One answer per selected partition; a partition the cluster did not answer for carries
+    the error (``check_answered`` turns any error into exit 1 once the answers are shown)."""
     partitions = select_partitions(admin, specs, exclude_internal)
     results = {(o.topic, o.partition): o for o in admin.list_offsets(partitions, time)}
-    return [results[tp] for tp in partitions if tp in results]
+    return [results.get(tp) or OffsetInfo(tp[0], tp[1], -1, error="no answer") for tp in partitions]
+
+
+def check_answered(offsets: list[OffsetInfo]) -> None:
+    failed = [f"{o.topic}-{o.partition}" for o in offsets if o.error is not None]
+    if failed:
+        raise OperationError(f"No offset for {len(failed)} of {len(offsets)} partitions: {', '.join(failed)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass, field
 
 from kcli.errors import UsageError
@@ -16,13 +17,26 @@ SECRET_KEYS = ("password", "secret", "jaas", "token", "key.pem", "credentials")
 
 @dataclass
 class ClientSettings:
+    """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
+    ``time.monotonic()`` instant: a command's whole ``--timeout``) every call ends by then too,
+    so one deadline is threaded through every request of the command, on both client paths."""
     bootstrap_servers: str = DEFAULT_BOOTSTRAP
     properties: dict[str, str] = field(default_factory=dict)
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    deadline: float | None = None
 
     @property
     def timeout_s(self) -> float:
         return self.timeout_ms / 1000.0
+
+    def until(self) -> float:
+        """The instant a call starting now must end by."""
+        call = time.monotonic() + self.timeout_s
+        return call if self.deadline is None else min(call, self.deadline)
+
+    def remaining_s(self) -> float:
+        """Seconds left for a call starting now (0 when the deadline has passed)."""
+        return max(0.0, self.until() - time.monotonic())
 
     def librdkafka_config(self) -> dict[str, str]:
         conf = {"bootstrap.servers": self.bootstrap_servers}

@@ -138,12 +138,12 @@ class Connection:
 
 class Wire:
     """Connections by node id, opened on first use; requests without a node go to the bootstrap
-    connection. Every call ends within ``timeout_ms``."""
+    connection. Every call ends by the instant ``until()`` gives when it starts."""
 
-    def __init__(self, config: dict, timeout_ms: int):
+    def __init__(self, config: dict, until):
         proto.claim_response_classes()
         self.config = config
-        self.timeout_s = timeout_ms / 1000.0
+        self._deadline = until
         self._nodes: dict[int, Connection] = {}
         self._addresses: dict[int, tuple[str, int]] = {}
         self._tls = _tls_context(config)
@@ -168,9 +168,6 @@ class Wire:
         deadline = self._deadline()
         conn = self._bootstrap if node_id is None else self._node(node_id, deadline)
         return conn.request(request, deadline)
-
-    def _deadline(self) -> float:
-        return time.monotonic() + self.timeout_s
 
     def _node(self, node_id: int, deadline: float) -> Connection:
         if node_id in self._nodes:

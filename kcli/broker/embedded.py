@@ -112,6 +112,24 @@ class EmbeddedCluster:
     def start_node(self, node_id: int) -> None:
         self._run(self._broker.start_node(node_id))
 
+    def fault(self, api: str, mode: str | None) -> None:
+        """Inject a fault for every request of one API (by name, e.g. "OffsetCommit"): "hang"
+        (never answered, nothing applied) or "lose-reply" (applied, never answered); None clears
+        it. For tests of what clients do with a stuck or lossy broker."""
+        from kcli.broker.server import FAULTS, REQUESTS, api_name
+
+        if mode not in (None, *FAULTS):
+            raise ValueError(f"fault mode must be one of {FAULTS} or None")
+        if api not in {api_name(k) for k in REQUESTS}:
+            raise ValueError(f"unknown API {api!r}")
+
+        def apply():
+            if mode is None:
+                self._broker.faults.pop(api, None)
+            else:
+                self._broker.faults[api] = mode
+        self.call(apply)
+
     def request_counts(self) -> dict[int, dict[str, int]]:
         """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``."""
         return self.call(self._broker.request_counts)

@@ -62,16 +62,23 @@ def tls_context(tls: ssl.SSLContext | tuple[str, str] | None) -> ssl.SSLContext 
     return context
 
 
+# Faults a test can inject per API (by name, e.g. "OffsetCommit"): "hang" never answers and
+# applies nothing (a stuck broker); "lose-reply" applies the request and never answers (the
+# reply lost on the way). The connection stays open either way, as with a real stuck broker.
+FAULTS = ("hang", "lose-reply")
+
+
 class NodeServer:
     """The listening socket of one node id."""
 
     def __init__(self, cluster: Cluster, node_id: int, host: str, port: int,
-                 tls: ssl.SSLContext | None = None):
+                 tls: ssl.SSLContext | None = None, faults: dict[str, str] | None = None):
         self.cluster = cluster
         self.node_id = node_id
         self.host = host
         self.port = port
         self.tls = tls
+        self.faults = {} if faults is None else faults
         self.counts: Counter[str] = Counter()
         self._server: asyncio.Server | None = None
         self._connections: dict[asyncio.StreamWriter, asyncio.Task] = {}
@@ -152,12 +159,15 @@ class NodeServer:
                      api_version)
             return False
         self.counts[api_name(api_key)] += 1
+        fault = self.faults.get(api_name(api_key))
+        if fault == "hang":
+            await asyncio.Event().wait()            # until the node stops (the task is cancelled)
         ctx = RequestContext(cluster=self.cluster, node_id=self.node_id, api_key=api_key,
                              api_version=api_version, correlation_id=correlation_id,
                              client_id=request.header.client_id, client_host=client_host,
                              connection=connection)
         response = await HANDLERS[api_key].fn(ctx, request)
-        if response is None:
+        if response is None or fault == "lose-reply":
             return None
         response.with_header(correlation_id=correlation_id)
         return response.encode(header=True, framed=True)
@@ -169,7 +179,9 @@ class Broker:
     def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0,
                  tls: ssl.SSLContext | None = None):
         self.cluster = cluster
-        self.nodes = {node_id: NodeServer(cluster, node_id, host, port + i if port else 0, tls)
+        self.faults: dict[str, str] = {}           # shared by every node (see FAULTS)
+        self.nodes = {node_id: NodeServer(cluster, node_id, host, port + i if port else 0, tls,
+                                          self.faults)
                       for i, node_id in enumerate(cluster.node_ids)}
 
     @property

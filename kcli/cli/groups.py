@@ -124,7 +124,8 @@ def reset_offsets(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only (the default)."),
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
-    rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first."),
+    rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
+    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest and --max-age need not)."),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
     from kcli.admin import groups as lib
@@ -147,6 +148,8 @@ def reset_offsets(
         raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
     if rollback_file and not execute:
         raise UsageError("--rollback-file is only used with --execute")
+    if rollback_file and os.path.lexists(rollback_file):
+        raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
     for spec in topic or []:
         parse_topic_spec(spec)
     file_text = None
@@ -166,13 +169,19 @@ def reset_offsets(
     for plan in plans:
         for w in plan.warnings:
             out().note(f"Warn: {w}")
+    skips = planner.skip_notices(plans)
+    for notice in skips:
+        out().note(f"Warn: {notice}")
     with_group = not (group and len(ids) == 1)
     result = lib.ResetResult(plans)
-    if execute:
-        path = rollback_file or os.path.abspath(f"kcli-rollback-{int(time.time() * 1000)}.csv")
+    refuse = execute and skips and scenario.kind not in planner.SKIPPING_KINDS and not allow_skip
+    if execute and not refuse:
+        path = rollback_file or lib.rollback_path(admin.cluster_id(), ids, int(time.time() * 1000))
         with out().progress("Committing offsets") as progress:
             result = lib.execute(admin, plans, path, with_group, progress)
-        out().note(f"Rollback file (current offsets before this reset): {path}")
+        out().note(f"Rollback file (the committed offsets before this reset): {path}")
+        for note in result.notes:
+            out().note(note)
     if export:
         view.render_export(out(), plans, with_group)
     else:
@@ -181,7 +190,10 @@ def reset_offsets(
                          executed=result.executed, rollback_file=result.rollback_file)
     if not execute and out().format == "table":
         out().note("Dry run: nothing was committed (add --execute to apply).")
-    lib.raise_for_failures(result)
+    if refuse:
+        raise KcliError(f"Nothing was committed: the reset skips unread records on {len(skips)} "
+                        f"partition(s) (above); add --allow-skip to commit it", EXIT_FAILED)
+    lib.report(result)
 
 
 @delete_app.command("groups")

@@ -8,6 +8,7 @@ import gc
 import importlib
 import os
 import sys
+import time
 from typing import Optional
 
 from typer._click import exceptions as click_exc  # typer vendors click; pinned in pyproject
@@ -119,7 +120,8 @@ def root(
     cmd_props = read_properties(command_config) if command_config else {}
     _SECRETS[:] = sorted(set(_SECRETS) | set(secret_values(cmd_props)), key=len, reverse=True)
     servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
-    st.settings = ClientSettings(servers, props, timeout_ms)
+    # One deadline for the whole command: every request of it ends by then.
+    st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
     st.verbose = verbose
     get_current_context().call_on_close(st.close)
 

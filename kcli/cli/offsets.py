@@ -28,3 +28,4 @@ def list_offsets(
     spec = lib.parse_time(label)
     offsets = lib.list_offsets(state().admin(), topic or [], spec, exclude_internal)
     render_offsets(out(), offsets, label)
+    lib.check_answered(offsets)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from kcli.admin.settings import ClientSettings
 from kcli.consumer.errors import (BROKER_TOO_OLD, METADATA_V14_MISSING, NO_CREATION_TIME,
                                   GroupCreationTimeNotAvailable, UnsupportedVersion)
+from kcli.consumer.policies import TO_START_TIME
 from kcli.errors import UnsupportedByBroker
 
 # librdkafka properties that reach kafka-python (the rest are librdkafka-only)
@@ -28,6 +29,34 @@ class BrokerAnchors:
         self._kip = None
         self._creation: int | None = None
         self._creation_missing: str | None = None   # definitive: the time never appears later
+        self._supported: bool | None = None          # the policy's API versions, once known
+        self._unsupported: BaseException | None = None
+
+    def check_supported(self, policy) -> None:
+        """Before the consumer waits for an assignment: raises, on every call, what the broker
+        cannot serve for ``policy``, from its API versions (a broker without the KIP-848
+        protocol never assigns anything, and librdkafka says nothing). A broker that cannot be
+        reached yet is asked again on the next call."""
+        if policy.native or self._supported:
+            return
+        if self._unsupported is None:
+            try:
+                heartbeat = self.kip.max_version(self.kip.proto.ConsumerGroupHeartbeatRequest)
+                metadata = self.kip.max_version(self.kip.proto.MetadataRequest)
+            except Exception:  # noqa: BLE001 - not reachable (yet): librdkafka keeps trying too
+                return
+            if policy.name == TO_START_TIME and (heartbeat is None or heartbeat < 2):
+                self._unsupported = GroupCreationTimeNotAvailable(BROKER_TOO_OLD)
+            elif policy.max_age_ms >= 0 and (metadata is None or metadata < 14):
+                self._unsupported = UnsupportedVersion(METADATA_V14_MISSING.format(max_age_ms=policy.max_age_ms))
+            elif heartbeat is None:
+                self._unsupported = UnsupportedVersion(
+                    f"The broker does not support ConsumerGroupHeartbeat (KIP-848), which the "
+                    f"start-offset policy {policy} needs (group.protocol=consumer).")
+            else:
+                self._supported = True
+                return
+        raise type(self._unsupported)(*self._unsupported.args)
 
     @property
     def kip(self):

@@ -118,6 +118,7 @@ class Consumer:
         """One message (or an error event, as confluent-kafka), or None. Raises what the policy
         or a callback recorded."""
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
+        self._anchors.check_supported(self.policy)
         while True:
             self._raise_recorded()
             msg = self._consumer.poll(_remaining(deadline))
@@ -134,6 +135,7 @@ class Consumer:
         """Up to ``num_messages`` messages. Records already fetched are returned first; an
         error recorded meanwhile is raised by the next call."""
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
+        self._anchors.check_supported(self.policy)
         while True:
             self._raise_recorded()
             out = self._positioner.sift(self._consumer.consume(num_messages, _remaining(deadline)))

@@ -119,6 +119,7 @@ class DelayRevokeConsumer:
         poll that were not delayed. Returns early, within one 50 ms fetch chunk, when a revoke
         is requested or partitions are lost. Raises what a callback or the policy recorded."""
         end = time.monotonic() + max(0.0, timeout)
+        self._anchors.check_supported(self.policy)
         self._begin()
         while True:
             self._serve()

@@ -5,6 +5,9 @@ single ``--group``, ``group,topic,partition,offset`` otherwise. Strings are quot
 CsvMapper does by default (its "loose" check): when longer than 24 characters or containing any
 character below ``-`` (space, ``"``, ``#``, ``,``, control characters...); quotes are doubled.
 
+An offset of -1 means "no committed offset" (kcli's rollback files write it for partitions the
+group had not committed; restoring them deletes the offset).
+
 Import: with exactly one group and a first line that reads as 3 columns, every line is
 ``topic,partition,offset`` for that group; otherwise every line is 4 columns and only the groups
 being reset are kept. Empty lines are skipped.
@@ -16,6 +19,7 @@ import csv
 
 from kcli.errors import UsageError
 from kcli.model import GroupPlan
+from kcli.offsets.plan import NO_OFFSET
 
 _MAX_UNQUOTED = 24
 _MIN_SAFE = ord("-")     # Jackson: max(separator, quote, line feed) + 1
@@ -33,7 +37,7 @@ def export_csv(plans: list[GroupPlan], with_group: bool) -> str:
     lines = []
     for plan in plans:
         for p in plan.partitions:
-            cells = [_field(p.topic), str(p.partition), str(p.new)]
+            cells = [_field(p.topic), str(p.partition), str(NO_OFFSET if p.new is None else p.new)]
             if with_group:
                 cells.insert(0, _field(p.group))
             lines.append(",".join(cells) + "\n")

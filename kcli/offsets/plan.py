@@ -5,6 +5,9 @@ offset, log start and end, a ListOffsets answer for time scenarios, the partitio
 The rules are kafka-consumer-groups' (reference §3.2): ``--to-offset``, ``--shift-by`` and
 ``--from-file`` are clamped to [log start, log end] with a warning; time lookups without a record
 fall back to the log end with a warning; ``--to-current`` without a commit takes the log end.
+A plan that moves a committed offset forward past records the group has not read says so per
+partition (``PartitionPlan.skipped``); ``-1`` in a ``--from-file`` CSV means "no committed
+offset" (kcli's rollback files write it), so the restore deletes the offset there.
 Added: ``--to-start-time`` (KIP-1282: a time lookup at the group's creation time) and
 ``--to-latest --max-age D`` (KIP-1327: age ≤ D → earliest, otherwise or unknown → latest).
 """
@@ -23,6 +26,9 @@ EARLIEST, LATEST, CURRENT, OFFSET, SHIFT = "to-earliest", "to-latest", "to-curre
 DATETIME, DURATION, FILE, START_TIME, MAX_AGE = (
     "to-datetime", "by-duration", "from-file", "to-start-time", "max-age")
 TIME_KINDS = frozenset({DATETIME, DURATION, START_TIME})
+# Scenarios whose purpose is to skip: no --allow-skip needed to execute them.
+SKIPPING_KINDS = frozenset({LATEST, MAX_AGE})
+NO_OFFSET = -1            # in a --from-file CSV (kcli's rollback files): no committed offset
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,8 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
                 raise UsageError(f"Cannot shift offset for partition {pos.topic}-{pos.partition} "
                                  "since there is no current committed offset")
             new = _clamp(pos, pos.committed + scenario.value, plan.warnings)
-        elif kind == FILE:
-            new = _clamp(pos, file_offsets[tp], plan.warnings)
+        elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
+            new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], plan.warnings)
         elif kind in TIME_KINDS:
             offset, ts = (lookups or {}).get(tp, (-1, None))
             if offset is None or offset < 0:
@@ -118,3 +124,10 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
                                              pos.log_start, pos.log_end, ts, rule))
     return plan
+
+
+def skip_notices(plans: list[GroupPlan]) -> list[str]:
+    """One line per partition whose committed offset the plans move past unread records."""
+    return [f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} skips "
+            f"{p.skipped} unread records (committed offset {p.current})"
+            for plan in plans for p in plan.partitions if p.skipped]

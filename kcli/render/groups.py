@@ -263,7 +263,7 @@ def plain_plan(plans: list[GroupPlan]) -> str:
     gw = max([15] + [len(p.group) for p in plans])
     tw = max([15] + [len(r.topic) for r in rows])
     lines = [f"{_pad('GROUP', gw)} {_pad('TOPIC', tw)} {_pad('PARTITION', 10)} NEW-OFFSET"]
-    lines += [f"{_pad(r.group, gw)} {_pad(r.topic, tw)} {_pad(str(r.partition), 10)} {r.new}" for r in rows]
+    lines += [f"{_pad(r.group, gw)} {_pad(r.topic, tw)} {_pad(str(r.partition), 10)} {_v(r.new)}" for r in rows]
     return "\n" + "\n".join(lines) + "\n"
 
 
@@ -280,8 +280,8 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
     if out.format == "json":
         def item(p):
             doc = {"topic": p.topic, "partition": p.partition, "currentOffset": p.current,
-                   "newOffset": p.new, "delta": p.delta, "logStartOffset": p.log_start,
-                   "logEndOffset": p.log_end}
+                   "newOffset": p.new, "delta": p.delta, "skippedUnread": p.skipped,
+                   "logStartOffset": p.log_start, "logEndOffset": p.log_end}
             if time_scenario:
                 ts = time_field(p.timestamp_ms)
                 doc["recordTimestampMs"], doc["recordTimestamp"] = ts["ms"], ts["iso"]
@@ -293,14 +293,19 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
                                    {"group": plan.group, "partitions": [item(p) for p in plan.partitions],
                                     "warnings": plan.warnings} for plan in plans]))
         return
-    cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA", "LOG-START", "LOG-END"]
+    skips = any(p.skipped for p in rows)
+    cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA"]
+    cols += ["SKIPS-UNREAD"] if skips else []
+    cols += ["LOG-START", "LOG-END"]
     cols += ["RECORD-TIMESTAMP"] if time_scenario else []
     cols += ["RULE"] if with_rule else []
     table = Table(cols)
     for p in rows:
         delta = p.delta
-        row = [p.group, p.topic, str(p.partition), _v(p.current), str(p.new),
-               MISSING if delta is None else f"{delta:+d}", str(p.log_start), str(p.log_end)]
+        row = [p.group, p.topic, str(p.partition), _v(p.current), _v(p.new),
+               MISSING if delta is None else f"{delta:+d}"]
+        row += [str(p.skipped) if p.skipped else ""] if skips else []
+        row += [str(p.log_start), str(p.log_end)]
         row += [format_ms(p.timestamp_ms)] if time_scenario else []
         row += [p.rule or ""] if with_rule else []
         table.rows.append(row)

@@ -110,8 +110,7 @@ def test_partition_expansion_story():
             0: (8, "latest"), 1: (8, "latest"), 2: (0, "earliest"), 3: (0, "earliest")}
         assert aged[("story-g", "story", 0)]["rule"].startswith("latest (cold, age 2h")
 
-        r = run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "--execute",
-                     "--rollback-file", "/dev/null")
+        r = run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "--execute")
         assert r.code == 0, r.err
         assert committed(b, "story-g") == {("story", 0): 5, ("story", 1): 5, ("story", 2): 0, ("story", 3): 0}
 
@@ -191,8 +190,7 @@ def reset(ec, *args):
 
 
 def test_missing_group_all_topics_plans_nothing(ec):
-    assert plan(reset(ec, "-g", "missing.group", "--all-topics", "--to-current", "--execute",
-                      "--rollback-file", "/dev/null")) == {}
+    assert plan(reset(ec, "-g", "missing.group", "--all-topics", "--to-current", "--execute")) == {}
     assert committed(ec.bootstrap_servers, "missing.group") == {}
 
 
@@ -202,8 +200,7 @@ def test_to_offset_dry_run_by_default_then_execute(ec):
         assert new_offsets(reset(ec, "-g", "new.group", "-t", "t", "--to-offset", "50", *extra)) == {
             ("new.group", "t", 0): 50}
         assert committed(b, "new.group") == {}
-    assert new_offsets(reset(ec, "-g", "new.group", "-t", "t", "--to-offset", "50", "--execute",
-                             "--rollback-file", "/dev/null"))
+    assert new_offsets(reset(ec, "-g", "new.group", "-t", "t", "--to-offset", "50", "--execute"))
     assert committed(b, "new.group") == {("t", 0): 50}
 
 
@@ -221,8 +218,7 @@ def test_several_groups_and_all_groups(ec):
 
 def test_several_groups_execute(ec):
     b = ec.bootstrap_servers
-    got = new_offsets(reset(ec, "-g", "m1", "-g", "m2", "-t", "t", "--to-offset", "50", "--execute",
-                            "--rollback-file", "/dev/null"))
+    got = new_offsets(reset(ec, "-g", "m1", "-g", "m2", "-t", "t", "--to-offset", "50", "--execute"))
     assert got == {("m1", "t", 0): 50, ("m2", "t", 0): 50}
     assert committed(b, "m1") == committed(b, "m2") == {("t", 0): 50}
 
@@ -283,7 +279,7 @@ def test_one_partition_reset_keeps_the_others(ec):
     """Scenario 19, executed: t2p-1 goes to 0, t2p-0 keeps its commit."""
     b = ec.bootstrap_servers
     consume_and_commit(b, "g19", ["t2p"], 20)
-    r = reset(ec, "-g", "g19", "-t", "t2p:1", "--to-earliest", "--execute", "--rollback-file", "/dev/null")
+    r = reset(ec, "-g", "g19", "-t", "t2p:1", "--to-earliest", "--execute")
     assert new_offsets(r) == {("g19", "t2p", 1): 0}
     assert committed(b, "g19") == {("t2p", 0): 10, ("t2p", 1): 0}
 
@@ -322,8 +318,12 @@ def test_execute_writes_rollback_file_first(ec, tmp_path):
     assert r.code == 0 and str(path) in r.err
     assert path.read_text() == "t,0,100\n"
     assert committed(b, "rb") == {("t", 0): 10}
-    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute",
-                 "--rollback-file", str(tmp_path / "second.csv"))
+    # Restoring moves the offset forward past 90 records the group has not read since: it says
+    # so, and commits only with --allow-skip.
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
+    assert r.code == 1 and "the new offset 100 skips 90 unread records (committed offset 10)" in r.err
+    assert committed(b, "rb") == {("t", 0): 10}
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
     assert r.code == 0 and committed(b, "rb") == {("t", 0): 100}
 
 
@@ -377,7 +377,7 @@ def test_partition_without_leader_in_scope_refuses_the_reset(tmp_path):
         for p in range(3):
             produce(b, "three", p, 10, "r")
         consume_and_commit(b, "g25", ["three"], 30)
-        rollback = ["--rollback-file", str(tmp_path / "rb.csv")]
+        rollback = []                         # each --execute writes its own file
         r = reset(ec, "-g", "g25", "-t", "three:0,1,2", "--to-earliest", "--execute", *rollback)
         assert new_offsets(r) == {("g25", "three", p): 0 for p in range(3)}
         assert committed(b, "g25") == {("three", p): 0 for p in range(3)}
@@ -413,8 +413,8 @@ def test_request_count_is_independent_of_partition_count(tmp_path, scenario):
         for n in (4, 256):
             ec.create_topic(f"wide{n}", n)
             on_coordinator(ec, lambda co: co.create_consumer_group(f"w{n}"))
-            args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", *scenario,
-                    "--execute", "--rollback-file", str(tmp_path / f"{n}.csv")]
+            args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", *scenario, "--execute",
+                    "--allow-skip"]
             _requests(ec, *args)                       # first run creates the group's commits
             counts[n] = _requests(ec, *args)
         # librdkafka looks coordinators up again on its own timing: bounded, not per partition
@@ -467,14 +467,12 @@ def test_partial_commit_failure_is_exit_3(tmp_path, monkeypatch):
             r = run_kcli(b, "reset-offsets", "-g", "pf-a", "-g", "pf-b", "-t", "keep", "-t", "gone",
                          "--to-offset", "3", "--execute", "--rollback-file", str(rollback))
             assert r.code == 3, r.err
-            head, _, detail = r.err.splitlines()[-1].partition(": group ")
-            assert head == "Error: 3 of 4 partitions failed to commit (the others were reset)"
-            assert dict(("group " + item).split(": ", 1) for item in detail.split("; group ")) == {
-                "group 'pf-a' gone-0": "Broker: Unknown topic or partition",
-                "group 'pf-b' gone-0": "Broker: Unknown member",
-                "group 'pf-b' keep-0": "Broker: Unknown member"}
-            assert rollback.read_text() == "pf-a,gone,0,10\npf-a,keep,0,10\npf-b,keep,0,10\n"
-            assert f"Rollback file (current offsets before this reset): {rollback}" in r.err
+            assert r.err.splitlines()[-1] == (
+                "Error: 1 of 4 partitions committed, 3 not, 0 unknown: applied: group 'pf-a' keep-0; "
+                "not applied: group 'pf-a' gone-0 (Broker: Unknown topic or partition), "
+                "group 'pf-b' gone-0 (Broker: Unknown member), group 'pf-b' keep-0 (Broker: Unknown member)")
+            assert rollback.read_text() == "pf-a,gone,0,10\npf-a,keep,0,10\npf-b,gone,0,-1\npf-b,keep,0,10\n"
+            assert f"Rollback file (the committed offsets before this reset): {rollback}" in r.err
             after = committed(b, "pf-a")
             assert after[("keep", 0)] == 3 and after.get(("gone", 0)) != 3
             assert committed(b, "pf-b") == {("keep", 0): 10}
@@ -492,6 +490,6 @@ def test_every_commit_failing_is_exit_1(tmp_path, monkeypatch):
         r = run_kcli(b, "reset-offsets", "-g", "all-fail", "-t", "brief", "--to-earliest", "--execute",
                      "--rollback-file", str(tmp_path / "rb.csv"))
         assert r.code == 1
-        assert r.err.splitlines()[-1].startswith("Error: No offsets were committed (2 of 2 partitions failed): "
-                                                 "group 'all-fail' brief-0: ")
-        assert (tmp_path / "rb.csv").read_text() == "brief,0,5\n"
+        assert r.err.splitlines()[-1].startswith("Error: No offsets were committed (2 partitions): "
+                                                 "not applied: group 'all-fail' brief-0 (")
+        assert (tmp_path / "rb.csv").read_text() == "brief,0,5\nbrief,1,-1\n"

@@ -1,49 +1,35 @@
-"""Executing a plan: rollback file before any commit; partial failure is exit 3 naming each
-failed partition; nothing committed is exit 1 (a fake admin stands in for the cluster)."""
-
-import pytest
+"""Executing a plan, the pure parts: the rollback file is the exact undo (partitions without a
+committed offset included, as -1), and a commit's outcome per partition from its answer and the
+offsets read back. Execution against a broker (faults included) is in tests/cli/test_reset_safety.py."""
 
 from kcli.admin import groups as lib
-from kcli.errors import OperationError, PartialFailure
-from kcli.model import GroupPlan, PartitionPlan
+from kcli.model import BrokerError, GroupPlan, PartitionPlan
+from kcli.offsets.csvfile import parse_csv
 
-
-class FakeAdmin:
-    def __init__(self, fail):
-        self.fail, self.calls = fail, []
-
-    def alter_group_offsets(self, group, offsets):
-        self.calls.append((group, dict(offsets)))
-        return {tp: self.fail.get((group, *tp)) for tp in offsets}
+TIMEOUT = BrokerError(-185, "_TIMED_OUT", "Local: Timed out")
+REFUSED = BrokerError(25, "UNKNOWN_MEMBER_ID", "Broker: Unknown member")
 
 
 def plans():
-    return [GroupPlan("g1", [PartitionPlan("g1", "t", 0, 10, 0, 0, 20), PartitionPlan("g1", "t", 1, None, 0, 0, 20)]),
+    return [GroupPlan("g1", [PartitionPlan("g1", "t", 1, None, 0, 0, 20), PartitionPlan("g1", "t", 0, 10, 0, 0, 20)]),
             GroupPlan("g2", [PartitionPlan("g2", "t", 0, 5, 0, 0, 20)])]
 
 
-def test_rollback_then_one_commit_per_group(tmp_path):
-    admin = FakeAdmin({})
-    path = tmp_path / "rb.csv"
-    result = lib.execute(admin, plans(), str(path), with_group=True)
-    assert path.read_text() == "g1,t,0,10\ng2,t,0,5\n"     # partitions without a commit are left out
-    assert [g for g, _ in admin.calls] == ["g1", "g2"]
-    lib.raise_for_failures(result)
+def test_rollback_file_records_every_partition_and_reads_back_as_the_undo():
+    text = lib.rollback_csv(plans(), with_group=True)
+    assert text == "g1,t,0,10\ng1,t,1,-1\ng2,t,0,5\n"
+    assert parse_csv(text, ["g1", "g2"]) == {"g1": {("t", 0): 10, ("t", 1): -1}, "g2": {("t", 0): 5}}
 
 
-def test_partial_failure_is_exit_3_and_names_partitions(tmp_path):
-    admin = FakeAdmin({("g1", "t", 1): "Broker: Unknown topic or partition"})
-    result = lib.execute(admin, plans(), str(tmp_path / "rb.csv"), with_group=True)
-    with pytest.raises(PartialFailure) as exc:
-        lib.raise_for_failures(result)
-    assert exc.value.exit_code == 3
-    assert exc.value.message == ("1 of 3 partitions failed to commit (the others were reset): "
-                                 "group 'g1' t-1: Broker: Unknown topic or partition")
-
-
-def test_everything_failing_is_exit_1(tmp_path):
-    fail = {(g, "t", p): "Broker: Not coordinator" for g in ("g1", "g2") for p in (0, 1)}
-    result = lib.execute(FakeAdmin(fail), plans(), str(tmp_path / "rb.csv"), with_group=True)
-    with pytest.raises(OperationError) as exc:
-        lib.raise_for_failures(result)
-    assert exc.value.exit_code == 1 and exc.value.message.startswith("No offsets were committed (3 of 3")
+def test_outcomes_from_answers_and_read_back():
+    planned = {("t", 0): 3, ("t", 1): 3, ("t", 2): 3, ("t", 3): 3, ("t", 4): 3}
+    before = {("t", 0): 9, ("t", 1): 9, ("t", 2): 9, ("t", 3): 9, ("t", 4): None}
+    errors = {("t", 0): None, ("t", 1): REFUSED, ("t", 2): TIMEOUT, ("t", 3): TIMEOUT, ("t", 4): TIMEOUT}
+    reread = {("t", 2): 3, ("t", 3): 9, ("t", 4): 7}
+    got = lib.classify(planned, before, errors, reread)
+    assert {tp: status for tp, (status, _) in got.items()} == {
+        ("t", 0): lib.APPLIED, ("t", 1): lib.NOT_APPLIED, ("t", 2): lib.APPLIED,
+        ("t", 3): lib.NOT_APPLIED, ("t", 4): lib.UNKNOWN}
+    assert "read back is the new one" in got[("t", 2)][1]
+    unread = lib.classify(planned, before, errors, None)
+    assert [unread[("t", p)][0] for p in (2, 3, 4)] == [lib.UNKNOWN] * 3

@@ -1,0 +1,168 @@
+"""Resets that fail safe, against the embedded broker with injected faults: one deadline for the
+whole command (a hung OffsetCommit over 3 groups ends within --timeout + 1 s), commits without a
+reply read back and reported as applied, not applied or unknown, rollback files that are an exact
+undo and never overwritten, forward moves past unread records named and refused without
+--allow-skip, groups that do not exist named as such, list-offsets without an answer failing."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kcli.broker import EmbeddedCluster
+from tests.broker.groups_fixtures import FAST_GROUPS, on_coordinator
+from tests.support.clients import commit, produce
+from tests.support.run import run_kcli
+
+HOUR = 3_600_000
+
+
+@pytest.fixture
+def ec():
+    with EmbeddedCluster(nodes=1, configs=FAST_GROUPS) as c:
+        c.create_topic("t", 2)
+        produce(c.bootstrap_servers, "t", [(p, f"v{i}") for p in range(2) for i in range(10)])
+        yield c
+
+
+def committed(ec, group: str) -> dict:
+    from confluent_kafka import ConsumerGroupTopicPartitions
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
+    res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
+    return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}
+
+
+def test_a_hung_commit_over_three_groups_ends_within_the_timeout(ec):
+    b = ec.bootstrap_servers
+    for g in ("h1", "h2", "h3"):
+        commit(b, g, {("t", 0): 5, ("t", 1): 5})
+    ec.fault("OffsetCommit", "hang")
+    started = time.monotonic()
+    r = run_kcli(b, "reset-offsets", "-g", "h1", "-g", "h2", "-g", "h3", "-t", "t", "--to-earliest",
+                 "--execute", timeout="3s")
+    elapsed = time.monotonic() - started
+    ec.fault("OffsetCommit", None)
+    assert elapsed < 3 + 1, elapsed
+    assert r.code in (1, 3), r.err
+    report = r.err.splitlines()[-1]
+    for g in ("h1", "h2", "h3"):        # every partition accounted for, none reported applied
+        for p in (0, 1):
+            assert f"group '{g}' t-{p}" in report
+    assert "applied: group" not in report.split("not applied")[0]
+    # The first group's commit had time to be read back: unchanged, so definitely not applied.
+    assert "not applied: group 'h1' t-0" in report and "read back is unchanged" in report
+    assert all(committed(ec, g) == {("t", 0): 5, ("t", 1): 5} for g in ("h1", "h2", "h3"))
+
+
+def test_a_commit_whose_reply_is_lost_is_read_back_as_applied(ec):
+    b = ec.bootstrap_servers
+    commit(b, "lost", {("t", 0): 5, ("t", 1): 5})
+    ec.fault("OffsetCommit", "lose-reply")
+    r = run_kcli(b, "reset-offsets", "-g", "lost", "-t", "t", "--to-earliest", "--execute", timeout="4s")
+    ec.fault("OffsetCommit", None)
+    assert r.code == 0, r.err
+    assert "Group lost, partition t-0: " in r.err and "read back is the new one" in r.err
+    assert committed(ec, "lost") == {("t", 0): 0, ("t", 1): 0}
+
+
+def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, monkeypatch):
+    b = ec.bootstrap_servers
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    commit(b, "rb", {("t", 0): 4})                     # partition 1 has no committed offset
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "-t", "t", "--to-offset", "2", "--execute")
+    assert r.code == 0, r.err
+    (path,) = (state / "kcli" / "rollback").iterdir()
+    cluster_id = ec.call(lambda: ec.cluster.cluster_id)
+    assert path.name.startswith(f"{cluster_id}_rb_") and path.name.endswith("Z.csv")
+    assert f"Rollback file (the committed offsets before this reset): {path}" in r.err
+    assert path.read_text() == "t,0,4\nt,1,-1\n"
+    assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
+    # Restoring it puts partition 0 back and removes partition 1's offset again.
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
+    assert r.code == 0, r.err
+    assert committed(ec, "rb") == {("t", 0): 4}
+    assert len(list((state / "kcli" / "rollback").iterdir())) == 2       # the restore wrote its own
+    # An existing --rollback-file is refused before any request.
+    before = ec.request_counts()
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "-t", "t", "--to-earliest", "--execute",
+                 "--rollback-file", str(path))
+    assert (r.code, r.err) == (2, f"Error: The rollback file {path} exists; kcli never overwrites one\n")
+    assert ec.request_counts() == before
+    assert path.read_text() == "t,0,4\nt,1,-1\n"
+
+
+def test_forward_moves_past_unread_records_are_named_and_need_allow_skip(ec):
+    b = ec.bootstrap_servers
+    commit(b, "fw", {("t", 0): 3, ("t", 1): 8})
+    dry = run_kcli(b, "-o", "json", "reset-offsets", "-g", "fw", "-t", "t", "--to-offset", "6")
+    plan = {p["partition"]: p for p in json.loads(dry.out)["groups"][0]["partitions"]}
+    assert (plan[0]["skippedUnread"], plan[1]["skippedUnread"]) == (3, 0)
+    assert "Group fw, partition t-0: the new offset 6 skips 3 unread records (committed offset 3)" in dry.err
+    r = run_kcli(b, "reset-offsets", "-g", "fw", "-t", "t", "--to-offset", "6", "--execute")
+    assert r.code == 1 and r.err.splitlines()[-1] == (
+        "Error: Nothing was committed: the reset skips unread records on 1 partition(s) (above); "
+        "add --allow-skip to commit it")
+    assert committed(ec, "fw") == {("t", 0): 3, ("t", 1): 8}
+    r = run_kcli(b, "reset-offsets", "-g", "fw", "-t", "t", "--to-offset", "6", "--execute", "--allow-skip")
+    assert r.code == 0 and committed(ec, "fw") == {("t", 0): 6, ("t", 1): 6}
+    # --to-latest skips by purpose: it says so, and needs no flag.
+    r = run_kcli(b, "reset-offsets", "-g", "fw", "-t", "t", "--to-latest", "--execute")
+    assert r.code == 0 and "skips 4 unread records" in r.err
+    assert committed(ec, "fw") == {("t", 0): 10, ("t", 1): 10}
+
+
+def test_to_start_time_past_an_older_record_is_named():
+    """A record that arrived after the group was created but carries an older timestamp sits
+    before the time lookup's answer: moving the committed offset past it skips it."""
+    now = int(time.time() * 1000)
+    with EmbeddedCluster(nodes=1, configs=FAST_GROUPS) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("late", 1)
+        produce(b, "late", [(0, f"old{i}", now - 2 * HOUR) for i in range(12)])
+        on_coordinator(ec, lambda co: co.create_consumer_group("st", now - HOUR))
+        commit(b, "st", {("late", 0): 12})
+        produce(b, "late", [(0, "late-but-old", now - 2 * HOUR), (0, "new", now)])
+        r = run_kcli(b, "-o", "json", "reset-offsets", "-g", "st", "-t", "late", "--to-start-time")
+        (p,) = json.loads(r.out)["groups"][0]["partitions"]
+        assert (p["currentOffset"], p["newOffset"], p["skippedUnread"]) == (12, 13, 1)
+        assert "the new offset 13 skips 1 unread records (committed offset 12)" in r.err
+        r = run_kcli(b, "reset-offsets", "-g", "st", "-t", "late", "--to-start-time", "--execute")
+        assert r.code == 1 and committed(ec, "st") == {("late", 0): 12}
+
+
+def test_a_group_that_does_not_exist_is_named(ec):
+    b = ec.bootstrap_servers
+    r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-earliest")
+    assert r.code == 0
+    assert "Warn: Group typo-grp does not exist: --execute would create it with these offsets" in r.err
+    r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-start-time", "--execute")
+    assert (r.code, r.err) == (1, "Error: Cannot reset offsets using --to-start-time: group 'typo-grp' "
+                                  "does not exist.\n")
+    assert committed(ec, "typo-grp") == {}
+
+
+def test_list_offsets_without_an_answer_fails(ec):
+    b = ec.bootstrap_servers
+    ec.fault("ListOffsets", "hang")
+    started = time.monotonic()
+    r = run_kcli(b, "-o", "plain", "list-offsets", "-t", "t", timeout="2s")
+    ec.fault("ListOffsets", None)
+    assert time.monotonic() - started < 3
+    assert r.code == 1 and r.out == ""
+    assert r.err.splitlines()[-1] == "Error: No offset for 2 of 2 partitions: t-0, t-1"
+
+
+def test_describe_topics_with_a_hung_broker_ends_within_the_timeout(ec):
+    ec.fault("DescribeTopicPartitions", "hang")
+    started = time.monotonic()
+    r = run_kcli(ec.bootstrap_servers, "describe", "topics", "t", timeout="2s")
+    ec.fault("DescribeTopicPartitions", None)
+    assert time.monotonic() - started < 3
+    assert r.code == 1 and "Traceback" not in r.err and r.err.count("\n") == 1
