@@ -87,26 +87,26 @@ def make_state(bootstrap: str, n: Names) -> None:
 
 # -- what the produced data says --------------------------------------------------------------
 
-def offsets(records=ORDERS) -> dict[int, list[int]]:
-    """partition -> the timestamps of its records, in offset order."""
+def timestamps() -> dict[int, list[int]]:
+    """partition of orders -> the timestamps of its records, in offset order."""
     by_partition: dict[int, list[int]] = {p: [] for p in range(ORDERS_PARTITIONS)}
-    for partition, _, ts in records:
+    for partition, _, ts in ORDERS:
         by_partition[partition].append(ts)
     return by_partition
 
 
 def end_offsets() -> dict[int, int]:
-    return {p: len(ts) for p, ts in offsets().items()}
+    return {p: len(ts) for p, ts in timestamps().items()}
 
 
 def first_offset_at(timestamp: int) -> dict[int, int]:
     """partition -> the first offset whose timestamp is at or after ``timestamp`` (absent: none)."""
     return {p: next(o for o, t in enumerate(ts) if t >= timestamp)
-            for p, ts in offsets().items() if any(t >= timestamp for t in ts)}
+            for p, ts in timestamps().items() if any(t >= timestamp for t in ts)}
 
 
 def max_timestamp_offsets() -> dict[int, int]:
-    return {p: ts.index(max(ts)) for p, ts in offsets().items() if ts}
+    return {p: ts.index(max(ts)) for p, ts in timestamps().items() if ts}
 
 
 # -- running the tools on both clusters -------------------------------------------------------
@@ -133,8 +133,23 @@ def commands(n: Names) -> dict[str, list[str]]:
         "topics-list": ["kafka-topics", "--list", "--topic", topic],
         "topics-delete": ["kafka-topics", "--delete", "--topic", topic],
         "topics-describe-deleted": ["kafka-topics", "--describe", "--topic", topic],
+        "topics-bad-config": ["kafka-topics", "--create", "--topic", n.placed, "--config",
+                              "retention.ms=abc"],
+        "topics-if-not-exists": ["kafka-topics", "--create", "--if-not-exists", "--topic", n.orders],
+        "topics-create-placed": ["kafka-topics", "--create", "--topic", n.placed,
+                                 "--replica-assignment", "1,1"],
+        "topics-alter-placed": ["kafka-topics", "--alter", "--topic", n.placed, "--partitions", "3",
+                                "--replica-assignment", "1,1,1"],
+        "topics-with-overrides": ["kafka-topics", "--describe", "--topics-with-overrides",
+                                  "--topic", n.placed],
+        "topics-under-replicated": ["kafka-topics", "--describe", "--under-replicated-partitions",
+                                    "--topic", n.placed],
         **{f"offsets-{name}": ["kafka-get-offsets", "--topic", n.orders, "--time", time_]
            for name, (time_, _) in GET_OFFSETS.items()},
+        "offsets-topic-partitions": ["kafka-get-offsets", "--topic-partitions",
+                                     f"{n.orders}:1-,{n.audit}"],
+        "offsets-partitions": ["kafka-get-offsets", "--topic", n.orders, "--partitions", "1,2",
+                               "--time", "max-timestamp"],
         **{f"list-{name}": [cg, "--list", *view] for name, view in LIST_VIEWS.items()},
         **{f"describe-{name}": [cg, "--describe", *(a for g in described for a in ("--group", g)),
                                 *view] for name, view in DESCRIBE_VIEWS.items()},
@@ -143,6 +158,13 @@ def commands(n: Names) -> dict[str, list[str]]:
         **{f"reset-{i}": [cg, "--reset-offsets", *both_resets, *args, "--execute"]
            for i, (args, _) in enumerate(reset_scenarios(n))},
         "reset-describe": [cg, "--describe", *both_resets],
+        "reset-dry-run": [cg, "--reset-offsets", "--group", n.simple, "--topic", n.orders,
+                          "--to-earliest"],
+        "reset-export": [cg, "--reset-offsets", "--group", n.simple, "--all-topics", "--to-latest",
+                         "--dry-run", "--export"],
+        "reset-dry-describe": [cg, "--describe", "--group", n.simple],
+        "delete-offsets": [cg, "--delete-offsets", "--group", n.doomed, "--topic", f"{n.audit}:0"],
+        "delete-offsets-live": [cg, "--delete-offsets", "--group", n.consumer_live, "--topic", n.orders],
         "delete": [cg, "--delete", "--group", n.doomed],
         "delete-again-and-live": [cg, "--delete", "--group", n.consumer_live, "--group", n.doomed],
         "describe-deleted": [cg, "--describe", "--group", n.doomed],
@@ -231,6 +253,20 @@ def test_kafka_topics_create_describe_alter_delete(tools):
     assert code == 1 and f"Topic '{topic}' does not exist as expected" in out
 
 
+def test_kafka_topics_options(tools):
+    topic = tools.names.placed
+    code, out, _ = tools("topics-bad-config")
+    assert code == 1 and "Invalid value abc for configuration retention.ms" in out
+    assert tools("topics-if-not-exists")[:2] == (0, "")
+    assert tools("topics-create-placed")[:2] == (0, f"Created topic {topic}.\n")
+    assert tools("topics-alter-placed")[:2] == (0, "")
+    # Every topic of a 4.3 cluster has a non-default config: the cluster-level min.insync.replicas
+    _, out, _ = tools("topics-with-overrides")
+    assert out == f"Topic: {topic}\tTopicId: ID\tPartitionCount: 3\tReplicationFactor: 1\t" \
+                  "Configs: min.insync.replicas=1\n"
+    assert tools("topics-under-replicated")[:2] == (0, "")
+
+
 # -- kafka-get-offsets ------------------------------------------------------------------------
 
 GET_OFFSETS = {       # --time, and the offsets the produced data says it finds
@@ -254,10 +290,19 @@ def test_kafka_get_offsets(tools, name):
     assert out == "".join(f"{topic}:{p}:{o}\n" for p, o in sorted(GET_OFFSETS[name][1].items()))
 
 
+def test_kafka_get_offsets_partition_selection(tools):
+    n = tools.names
+    ends = end_offsets()
+    _, out, _ = tools("offsets-topic-partitions")
+    assert out == f"{n.audit}:0:{len(AUDIT)}\n" + "".join(f"{n.orders}:{p}:{ends[p]}\n" for p in (1, 2))
+    _, out, _ = tools("offsets-partitions")
+    assert out == f"{n.orders}:1:{max_timestamp_offsets()[1]}\n"         # 2 is empty: no offset
+
+
 # -- kafka-consumer-groups --------------------------------------------------------------------
 
 LIST_VIEWS = {"plain": (), "state": ("--state",), "type": ("--type",),
-              "state-type": ("--state", "--type")}
+              "state-type": ("--state", "--type"), "only-stable": ("--state", "Stable")}
 
 
 @pytest.mark.parametrize("view", LIST_VIEWS)
@@ -277,6 +322,9 @@ def test_list_groups(tools, view):
     code, listing, _ = tools(f"list-{view}", select=ours)
     assert code == 0
     listed = {line.split()[0]: line.split()[1:] for line in listing[1 if LIST_VIEWS[view] else 0:]}
+    if view == "only-stable":
+        assert listed == {n.classic_live: ["Stable"], n.consumer_live: ["Stable"]}
+        return
     assert {n.classic_done, n.consumer_done, n.simple, n.classic_live, n.consumer_live} <= set(listed)
     if view == "state-type":
         assert listed[n.consumer_live] == ["Consumer", "Stable"]
@@ -343,6 +391,28 @@ def test_reset_offsets_execute(tools):
     _, out, _ = tools("reset-describe")
     assert {(r[0], int(r[2])): int(r[3]) for g in groups for r in rows(out, g)} == \
         {(g, p): 0 for g in groups for p in end_offsets()}
+
+
+def test_reset_offsets_dry_run_and_export(tools):
+    """Without --execute the plan is printed (or exported as CSV) and nothing changes."""
+    n = tools.names
+    _, out, err = tools("reset-dry-run")
+    assert {int(r[2]): int(r[3]) for r in rows(out, n.simple)} == {p: 0 for p in end_offsets()}
+    assert "No action will be performed as the --execute option is missing" in err
+    _, out, _ = tools("reset-export")
+    assert sorted(out.split()) == [f'"{n.orders}",{p},{end_offsets()[p]}' for p in (0, 1)]
+    _, out, _ = tools("reset-dry-describe")
+    assert {int(r[2]): int(r[3]) for r in rows(out, n.simple)} == {0: 2, 1: 1}
+
+
+def test_delete_offsets(tools):
+    n = tools.names
+    _, out, _ = tools("delete-offsets")
+    assert f"Request succeeded for deleting offsets from group {n.doomed}." in out
+    assert rows(out, n.audit) == [[n.audit, "0", "Successful"]]
+    _, out, _ = tools("delete-offsets-live")
+    assert [r[2:4] for r in rows(out, n.orders)] == [
+        ["Error:", "org.apache.kafka.common.errors.GroupSubscribedToTopicException:"]] * 3
 
 
 def test_reset_offsets_of_a_live_group_is_refused(tools):
