@@ -136,6 +136,21 @@ def test_group_epochs_as_kafka_4_3(tmp_path):
     run(scenario())
 
 
+def test_an_empty_regex_is_no_subscription_change():
+    """librdkafka sends SubscribedTopicRegex "" (no regex) in every full heartbeat; Kafka keeps
+    "" as the member's regex, so sending it again changes nothing and bumps no epoch."""
+    async def scenario():
+        coord = _coordinator()
+        group = coord.consumer_group("g", create=True)
+        a = heartbeat(group, "A", 0, subscribed_regex="")
+        epoch = group.group_epoch
+        a = heartbeat(group, "A", a.epoch, owned=a.assignment, subscribed_names=["a"],
+                      subscribed_regex="", rebalance_timeout_ms=30000)
+        assert (group.group_epoch, a.epoch, len(a.assignment)) == (epoch, epoch, 4)
+        coord.close()
+    run(scenario())
+
+
 def test_revocation_timeout_fences_the_old_owner():
     async def scenario():
         coord = _coordinator()

@@ -131,7 +131,8 @@ class ConsumerGroup:
         changed = is_new
         if subscribed_names is not None and sorted(subscribed_names) != sorted(member.subscribed_names):
             member.subscribed_names, changed = list(subscribed_names), True
-        if subscribed_regex is not None and subscribed_regex != member.subscribed_regex:
+        # "" is no regex (librdkafka sends it in every full heartbeat), None: unchanged
+        if subscribed_regex is not None and (subscribed_regex or None) != member.subscribed_regex:
             if subscribed_regex:
                 _compile(subscribed_regex)
             member.subscribed_regex, changed = subscribed_regex or None, True
