@@ -145,3 +145,28 @@ def test_describe_topic_partitions_sends_empty_elr_lists(broker1, wire):
                                       cursor=None))
         parts = resp.topics[0].partitions
         assert [(p.eligible_leader_replicas, p.last_known_elr) for p in parts] == [([], [])] * 2
+
+
+def _describe_configs(w, resource_type, name):
+    R = req(32, 4, resources=[], include_synonyms=True, include_documentation=False)
+    R.resources = [type(R).DescribeConfigsResource(resource_type=resource_type, resource_name=name,
+                                                   configuration_keys=None)]
+    result = w.send(R).results[0]
+    assert result.error_code == 0
+    return {c.name: (c.value, c.config_source, [(s.name, s.value, s.source) for s in c.synonyms])
+            for c in result.configs}
+
+
+def test_describe_configs_synonyms_as_kafka(broker1, wire):
+    """As Kafka's ConfigHelper (what kafka-configs --describe prints): the cluster-default broker
+    resource lists only the cluster-level dynamic configs, each with that synonym alone; a topic
+    config whose broker synonym has no default of its own (log.retention.ms, log.roll.ms: their
+    values derive from the *.hours configs) lists no default synonym."""
+    w = wire(broker1)
+    assert _describe_configs(w, 4, "") == {                                      # BROKER ""
+        "min.insync.replicas": ("1", 3, [("min.insync.replicas", "1", 3)])}
+    broker1.create_topic("syn", configs={"retention.ms": "1000"})
+    topic = _describe_configs(w, 2, "syn")                                       # TOPIC
+    assert topic["retention.ms"] == ("1000", 1, [("retention.ms", "1000", 1)])
+    assert topic["segment.ms"] == ("604800000", 5, [])
+    assert topic["cleanup.policy"] == ("delete", 5, [("log.cleanup.policy", "delete", 5)])
