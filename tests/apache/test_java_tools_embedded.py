@@ -144,6 +144,20 @@ def commands(n: Names) -> dict[str, list[str]]:
                                   "--topic", n.placed],
         "topics-under-replicated": ["kafka-topics", "--describe", "--under-replicated-partitions",
                                     "--topic", n.placed],
+        "configs-alter": ["kafka-configs", "--alter", "--entity-type", "topics", "--entity-name",
+                          n.placed, "--add-config", "retention.ms=1000,cleanup.policy=[compact,delete]"],
+        "configs-describe": ["kafka-configs", "--describe", "--entity-type", "topics",
+                             "--entity-name", n.placed],
+        "configs-delete": ["kafka-configs", "--alter", "--entity-type", "topics", "--entity-name",
+                           n.placed, "--delete-config", "retention.ms"],
+        "configs-describe-deleted": ["kafka-configs", "--describe", "--entity-type", "topics",
+                                     "--entity-name", n.placed],
+        "configs-invalid": ["kafka-configs", "--alter", "--entity-type", "topics", "--entity-name",
+                            n.placed, "--add-config", "retention.ms=abc"],
+        "configs-cluster-default": ["kafka-configs", "--describe", "--entity-type", "brokers",
+                                    "--entity-default"],
+        "configs-broker": ["kafka-configs", "--describe", "--entity-type", "brokers",
+                           "--entity-name", "1"],
         **{f"offsets-{name}": ["kafka-get-offsets", "--topic", n.orders, "--time", time_]
            for name, (time_, _) in GET_OFFSETS.items()},
         "offsets-topic-partitions": ["kafka-get-offsets", "--topic-partitions",
@@ -265,6 +279,25 @@ def test_kafka_topics_options(tools):
     assert out == f"Topic: {topic}\tTopicId: ID\tPartitionCount: 3\tReplicationFactor: 1\t" \
                   "Configs: min.insync.replicas=1\n"
     assert tools("topics-under-replicated")[:2] == (0, "")
+
+
+def test_kafka_configs_of_a_topic_and_the_cluster(tools):
+    """kafka-configs, which the brief does not name, found two differences in the synonyms the
+    broker described (see tests/broker/test_core_protocol.py); the topic and broker views here."""
+    topic = tools.names.placed
+    assert tools("configs-alter")[:2] == (0, f"Completed updating config for topic {topic}.\n")
+    _, out, _ = tools("configs-describe")
+    assert [line.split()[0] for line in out.splitlines()[1:]] == \
+        ["cleanup.policy=compact,delete", "retention.ms=1000"]
+    assert tools("configs-delete")[0] == 0
+    _, out, _ = tools("configs-describe-deleted")
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["cleanup.policy=compact,delete"]
+    code, _, err = tools("configs-invalid")
+    assert code == 1 and "InvalidConfigurationException: Invalid value abc" in err
+    _, out, _ = tools("configs-cluster-default")
+    assert out.splitlines()[1:] == [" min.insync.replicas=1 sensitive=false "
+                                    "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:min.insync.replicas=1}"]
+    assert tools("configs-broker")[1] == "Dynamic configs for broker 1 are:\n"
 
 
 # -- kafka-get-offsets ------------------------------------------------------------------------
