@@ -15,7 +15,7 @@ from confluent_kafka.admin import AdminClient
 
 from kcli.broker.groups import coordinator_for
 from tests.broker.groups_fixtures import fast_cluster
-from tests.support.apache_kafka import java
+from tests.support.apache_kafka import RealKafkaUnavailable, java, kafka_libs
 from tests.support.clients import active_member, commit, create_topic, produce, unique
 
 JAVA = Path(__file__).parent / "java"
@@ -23,8 +23,18 @@ RECORDS = 600
 PARTITIONS = 6
 
 
+pytestmark = pytest.mark.apache
+
+
 @pytest.fixture(scope="module")
 def cluster():
+    missing = None
+    try:
+        kafka_libs()        # as the apache_kafka fixtures: no Java or jars fails, in one line
+    except RealKafkaUnavailable as exc:
+        missing = str(exc)
+    if missing:
+        pytest.fail(missing, pytrace=False)
     with fast_cluster(nodes=3) as ec:
         yield ec
 

@@ -282,8 +282,8 @@ def test_kafka_topics_options(tools):
 
 
 def test_kafka_configs_of_a_topic_and_the_cluster(tools):
-    """kafka-configs, which the brief does not name, found two differences in the synonyms the
-    broker described (see tests/broker/test_core_protocol.py); the topic and broker views here."""
+    """kafka-configs found two differences in the config synonyms the broker described (their
+    regression test: tests/broker/test_core_protocol.py); the topic and broker views here."""
     topic = tools.names.placed
     assert tools("configs-alter")[:2] == (0, f"Completed updating config for topic {topic}.\n")
     _, out, _ = tools("configs-describe")
