@@ -114,9 +114,8 @@ class Cluster:
         self._up: set[int] = set()
         self._next_producer_id = 1000
         self._appended = asyncio.Event()
-        if self.data_dir is not None:
-            (self.data_dir / "logs").mkdir(parents=True, exist_ok=True)
-            self._load()
+        if self.data_dir is None or not self._load():
+            self._bootstrap()
 
     # -- the interface other handlers use --------------------------------------------------
 
@@ -349,10 +348,23 @@ class Cluster:
         finally:
             os.close(dir_fd)
 
-    def _load(self) -> None:
+    def _bootstrap(self) -> None:
+        """A new cluster, as Kafka's controller activates one: since 4.1 a new cluster has
+        eligible leader replicas (KIP-966) enabled, which writes the cluster-level dynamic
+        ``min.insync.replicas`` (the configured value), so every topic describes it as a
+        DYNAMIC_DEFAULT_BROKER_CONFIG (kafka-topics: ``Configs: min.insync.replicas=1``). A
+        broker posing as 2.8 predates it."""
+        if self.pose_as != "2.8":
+            self.broker_configs.dynamic[""] = {
+                "min.insync.replicas": self.broker_configs.value("min.insync.replicas")}
+        self.save()
+
+    def _load(self) -> bool:
+        """The saved state, if any (False: a new cluster)."""
+        (self.data_dir / "logs").mkdir(parents=True, exist_ok=True)
         path = self.data_dir / "cluster.json"
         if not path.exists():
-            return
+            return False
         state = json.loads(path.read_text())
         self.cluster_id = state["cluster_id"]
         self._next_producer_id = state["next_producer_id"]
@@ -366,6 +378,7 @@ class Cluster:
                 self._next_producer_id = max([self._next_producer_id,
                                               *(pid + 1 for pid in log.producers)])
             self.topics[topic.name] = topic
+        return True
 
     def close(self) -> None:
         for t in self.topics.values():

@@ -80,6 +80,11 @@ TOPIC_TO_BROKER: dict[str, str] = {
     "unclean.leader.election.enable": "unclean.leader.election.enable",
 }
 
+# Broker synonyms whose Kafka default is null (the value derives from log.retention.hours and
+# log.roll.hours): Kafka lists no default synonym for the topic config (ConfigHelper keeps a
+# topic config's broker synonyms from its own broker name on, and that one has no default).
+DERIVED_DEFAULTS = frozenset({"log.retention.ms", "log.roll.ms"})
+
 BROKER_CONFIGS: dict[str, ConfigDef] = {
     TOPIC_TO_BROKER[name]: ConfigDef(TOPIC_TO_BROKER[name], d.type, d.default, d.minimum, d.choices)
     for name, d in TOPIC_CONFIGS.items()
@@ -174,6 +179,18 @@ class BrokerConfigs:
         return ConfigEntry(name, found[0].value, found[0].source, d.read_only if d else True,
                            d.type if d else STRING, tuple(found))
 
+    def cluster_default_entries(self) -> list[ConfigEntry]:
+        """The cluster-level dynamic configs (the broker resource ``""``), as Kafka describes
+        them: only those set, each with its dynamic default synonym alone."""
+        entries = []
+        for name in sorted(self.dynamic.get("", {})):
+            found = [s for s in self.synonyms(name, None) if s.source == DYNAMIC_DEFAULT_BROKER_CONFIG]
+            d = BROKER_CONFIGS.get(name)
+            entries.append(ConfigEntry(name, found[0].value, found[0].source,
+                                       d.read_only if d else True, d.type if d else STRING,
+                                       tuple(found)))
+        return entries
+
     def names(self, node_id: int | None) -> list[str]:
         names = set(BROKER_CONFIGS) | set(self.static) | set(self.dynamic.get("", {}))
         if node_id is not None:
@@ -187,8 +204,11 @@ def topic_entry(name: str, overrides: dict[str, str], broker: BrokerConfigs,
     found = []
     if name in overrides:
         found.append(Synonym(name, overrides[name], DYNAMIC_TOPIC_CONFIG))
-    found += [s for s in broker.synonyms(TOPIC_TO_BROKER[name], node_id)]
-    return ConfigEntry(name, found[0].value, found[0].source, False, d.type, tuple(found))
+    found += [s for s in broker.synonyms(TOPIC_TO_BROKER[name], node_id)
+              if not (s.source == DEFAULT_CONFIG and s.name in DERIVED_DEFAULTS)]
+    value = topic_value(name, overrides, broker, node_id)
+    return ConfigEntry(name, value, found[0].source if found else DEFAULT_CONFIG, False, d.type,
+                       tuple(found))
 
 
 def topic_value(name: str, overrides: dict[str, str], broker: BrokerConfigs,

@@ -115,6 +115,25 @@ def test_admin_topic_operations_and_messages(broker1):
     wait_until(lambda: "adm" not in a.list_topics(timeout=5).topics)
 
 
+@pytest.mark.parametrize("pose_as, expected", [(None, ("1", 3)), ("2.8", ("1", 5))])
+def test_new_cluster_sets_the_cluster_level_min_insync_replicas(tmp_path, pose_as, expected):
+    """A new Kafka 4.1+ cluster (ELR on) writes min.insync.replicas as a cluster-level dynamic
+    config (DYNAMIC_DEFAULT_BROKER_CONFIG, 3): kafka-topics --describe lists it on every topic.
+    It stays after a restart; a broker posing as 2.8 has only the default (5)."""
+    from kcli.broker import EmbeddedCluster
+
+    def min_isr(ec):
+        res, a = ConfigResource(ConfigResource.Type.TOPIC, "t"), admin(ec)
+        entry = result(a.describe_configs([res]))[res]["min.insync.replicas"]
+        return entry.value, entry.source
+
+    with EmbeddedCluster(data_dir=tmp_path, pose_as=pose_as) as ec:
+        ec.create_topic("t")
+        assert min_isr(ec) == expected
+    with EmbeddedCluster(data_dir=tmp_path, pose_as=pose_as) as ec:
+        assert min_isr(ec) == expected
+
+
 def test_admin_configs(broker1):
     a = admin(broker1)
     result(a.create_topics([NewTopic("cfg", 1, 1, config={
@@ -127,9 +146,10 @@ def test_admin_configs(broker1):
     assert [s.name for s in before.synonyms.values()][:2] == [
         "message.timestamp.before.max.ms", "log.message.timestamp.before.max.ms"]
     for name in ("message.timestamp.after.max.ms", "message.timestamp.difference.max.ms",
-                 "message.timestamp.type", "min.insync.replicas", "cleanup.policy",
-                 "retention.ms"):
+                 "message.timestamp.type", "cleanup.policy", "retention.ms"):
         assert entries[name].source == 5, name                  # DEFAULT_CONFIG
+    # As in a new Kafka 4.3 cluster (ELR on): the cluster-level dynamic min.insync.replicas
+    assert (entries["min.insync.replicas"].value, entries["min.insync.replicas"].source) == ("1", 3)
     assert entries["message.timestamp.after.max.ms"].value == "9223372036854775807"
     # incremental: set, append to a list, delete an override
     res = ConfigResource(ConfigResource.Type.TOPIC, "cfg", incremental_configs=[

@@ -193,6 +193,22 @@ def test_max_timestamp_and_lookup(broker1, wire):
     assert list_offset(w, "mt", 100) == (0, 2, 200)
 
 
+def test_special_timestamps_need_their_versions(broker1, wire):
+    """As Kafka's ReplicaManager: each special timestamp from its ListOffsets version on, any
+    other negative timestamp is UNSUPPORTED_VERSION, and without tiered storage -5 and -6 have
+    no offset (kafka-get-offsets --time -6 printed offset 0 as if -6 were a timestamp)."""
+    w = wire(broker1)
+    broker1.create_topic("special")
+    produce(w, "special", batch([100, 200]))
+    assert list_offset(w, "special", -4, version=7)[0] == 35      # earliest-local: v8
+    assert list_offset(w, "special", -4, version=8) == (0, 0, -1)
+    assert list_offset(w, "special", -5, version=8)[0] == 35      # latest-tiered: v9
+    assert list_offset(w, "special", -5, version=9) == (0, -1, -1)
+    assert list_offset(w, "special", -6, version=10)[0] == 35     # earliest-pending-upload: v11
+    assert list_offset(w, "special", -6, version=11) == (0, -1, -1)
+    assert list_offset(w, "special", -7, version=11)[0] == 35     # no such special timestamp
+
+
 def test_kip_fields_survive_restart(tmp_path, wire):
     clock = Clock()
     t0 = clock.now_ms

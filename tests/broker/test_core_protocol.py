@@ -115,3 +115,58 @@ def test_request_counts_per_node(broker3, wire):
     api_versions(wire(broker3, 3))
     counts = broker3.request_counts()
     assert counts[1] == {} and counts[2] == {"ApiVersions": 2} and counts[3] == {"ApiVersions": 1}
+
+
+def test_describe_cluster_lists_the_live_brokers(broker3, wire):
+    """DescribeCluster (what the Java AdminClient's describeCluster and listNodes send, so every
+    Java tool that lists nodes) answered with the brokers; it used to fail on the field name."""
+    broker3.stop_node(3)
+    for version in (0, 1, 2):
+        fields = {"include_cluster_authorized_operations": False}
+        if version >= 1:
+            fields["endpoint_type"] = 1
+        if version >= 2:
+            fields["include_fenced_brokers"] = True
+        resp = wire(broker3).send(req(60, version, **fields))
+        live = [(b.broker_id, b.port) for b in resp.brokers if not getattr(b, "is_fenced", False)]
+        assert resp.error_code == 0
+        assert live == [(n, broker3.cluster.node_address(n)[1]) for n in (1, 2)]
+        assert resp.cluster_id == broker3.cluster.cluster_id and resp.controller_id == 1
+        if version >= 2:
+            assert [b.broker_id for b in resp.brokers if b.is_fenced] == [3]
+
+
+def test_describe_topic_partitions_sends_empty_elr_lists(broker1, wire):
+    """EligibleLeaderReplicas and LastKnownElr are nullable on the wire, but Kafka always sends
+    lists and the Java AdminClient (kafka-topics --describe) fails on a null."""
+    broker1.create_topic("elr", partitions=2)
+    for version in (0, 1):
+        resp = wire(broker1).send(req(75, version, topics=[], response_partition_limit=10,
+                                      cursor=None))
+        parts = resp.topics[0].partitions
+        assert [(p.eligible_leader_replicas, p.last_known_elr) for p in parts] == [([], [])] * 2
+
+
+def _describe_configs(w, resource_type, name):
+    R = req(32, 4, resources=[], include_synonyms=True, include_documentation=False)
+    R.resources = [type(R).DescribeConfigsResource(resource_type=resource_type, resource_name=name,
+                                                   configuration_keys=None)]
+    result = w.send(R).results[0]
+    assert result.error_code == 0
+    return {c.name: (c.value, c.config_source, [(s.name, s.value, s.source) for s in c.synonyms])
+            for c in result.configs}
+
+
+def test_describe_configs_synonyms_as_kafka(broker1, wire):
+    """As Kafka's ConfigHelper (what kafka-configs --describe prints): the cluster-default broker
+    resource lists only the cluster-level dynamic configs, each with that synonym alone; a topic
+    config whose broker synonym has no default of its own (log.retention.ms, log.roll.ms: their
+    values derive from the *.hours configs) lists no default synonym."""
+    w = wire(broker1)
+    assert _describe_configs(w, 4, "") == {                                      # BROKER ""
+        "min.insync.replicas": ("1", 3, [("min.insync.replicas", "1", 3)])}
+    broker1.create_topic("syn", configs={"retention.ms": "1000"})
+    topic = _describe_configs(w, 2, "syn")                                       # TOPIC
+    assert topic["retention.ms"] == ("1000", 1, [("retention.ms", "1000", 1)])
+    assert topic["segment.ms"] == ("604800000", 5, [])
+    assert topic["cleanup.policy"] == ("delete", 5, [("log.cleanup.policy", "delete", 5)])

@@ -90,20 +90,63 @@ def test_revocation_before_reassignment():
         coord = _coordinator()
         group = coord.consumer_group("g", create=True)
         a = heartbeat(group, "A", 0)
-        assert a.epoch == 1 and len(a.assignment) == 4
+        assert a.epoch == 2 and len(a.assignment) == 4
         b = heartbeat(group, "B", 0)
-        assert b.epoch == 2 and b.assignment == []              # withheld: A still owns them
+        assert b.epoch == 3 and b.assignment == []              # withheld: A still owns them
         assert group.state == "Reconciling"
-        a = heartbeat(group, "A", 1, owned=[(T1, p) for p in range(4)])
-        assert a.epoch == 1 and len(a.assignment) == 2            # A told to revoke two
+        a = heartbeat(group, "A", 2, owned=[(T1, p) for p in range(4)])
+        assert a.epoch == 2 and len(a.assignment) == 2            # A told to revoke two
         moving = {(T1, p) for p in range(4)} - set(a.assignment)
-        assert heartbeat(group, "B", 2, owned=[]).assignment is None   # still withheld
-        a = heartbeat(group, "A", 1, owned=sorted(set(a.assignment)))  # A acknowledges
-        assert a.epoch == 2
-        b = heartbeat(group, "B", 2, owned=[])
-        assert set(b.assignment) == moving and b.epoch == 2
-        heartbeat(group, "B", 2, owned=b.assignment)
+        assert heartbeat(group, "B", 3, owned=[]).assignment is None   # still withheld
+        a = heartbeat(group, "A", 2, owned=sorted(set(a.assignment)))  # A acknowledges
+        assert a.epoch == 3
+        b = heartbeat(group, "B", 3, owned=[])
+        assert set(b.assignment) == moving and b.epoch == 3
+        heartbeat(group, "B", 3, owned=b.assignment)
         assert group.state == "Stable"
+        coord.close()
+    run(scenario())
+
+
+def test_group_epochs_as_kafka_4_3(tmp_path):
+    """A new group is at epoch 1 with an empty target (KAFKA-20268); a member leaving bumps the
+    group epoch only, and the target follows on a remaining member's next heartbeat, so an
+    emptied group keeps its last target epoch (kafka-consumer-groups shows 3 and 2)."""
+    async def scenario():
+        coord = _coordinator(FakeCluster(data_dir=tmp_path))
+        group = coord.consumer_group("g", create=True)
+        assert (group.group_epoch, group.assignment_epoch, group.state) == (1, 1, "Empty")
+        a = heartbeat(group, "A", 0)
+        b = heartbeat(group, "B", 0)
+        a = heartbeat(group, "A", a.epoch, owned=a.assignment)
+        a = heartbeat(group, "A", a.epoch, owned=a.assignment)
+        b = heartbeat(group, "B", b.epoch, owned=[])
+        assert (group.group_epoch, group.assignment_epoch, a.epoch, b.epoch) == (3, 3, 3, 3)
+        heartbeat(group, "B", -1)
+        assert (group.group_epoch, group.assignment_epoch, group.state) == (4, 3, "Assigning")
+        a = heartbeat(group, "A", a.epoch, owned=a.assignment)
+        assert (group.group_epoch, group.assignment_epoch, group.state) == (4, 4, "Stable")
+        assert a.epoch == 4 and len(a.assignment) == 4
+        heartbeat(group, "A", -1)
+        assert (group.group_epoch, group.assignment_epoch, group.state) == (5, 4, "Empty")
+        coord.close()
+        coord = _coordinator(FakeCluster(data_dir=tmp_path))                 # both kept on disk
+        assert (coord.group("g").group_epoch, coord.group("g").assignment_epoch) == (5, 4)
+        coord.close()
+    run(scenario())
+
+
+def test_an_empty_regex_is_no_subscription_change():
+    """librdkafka sends SubscribedTopicRegex "" (no regex) in every full heartbeat; Kafka keeps
+    "" as the member's regex, so sending it again changes nothing and bumps no epoch."""
+    async def scenario():
+        coord = _coordinator()
+        group = coord.consumer_group("g", create=True)
+        a = heartbeat(group, "A", 0, subscribed_regex="")
+        epoch = group.group_epoch
+        a = heartbeat(group, "A", a.epoch, owned=a.assignment, subscribed_names=["a"],
+                      subscribed_regex="", rebalance_timeout_ms=30000)
+        assert (group.group_epoch, a.epoch, len(a.assignment)) == (epoch, epoch, 4)
         coord.close()
     run(scenario())
 
@@ -114,11 +157,11 @@ def test_revocation_timeout_fences_the_old_owner():
         group = coord.consumer_group("g", create=True)
         heartbeat(group, "A", 0, rebalance_timeout_ms=100)
         heartbeat(group, "B", 0)
-        heartbeat(group, "A", 1, owned=[(T1, p) for p in range(4)])   # told to revoke, never acks
+        heartbeat(group, "A", 2, owned=[(T1, p) for p in range(4)])   # told to revoke, never acks
         await asyncio.sleep(0.3)
         assert "A" not in group.members
         with pytest.raises(GroupError) as err:
-            heartbeat(group, "A", 1, owned=[])
+            heartbeat(group, "A", 2, owned=[])
         assert err.value.code == Err.UNKNOWN_MEMBER_ID
         b = heartbeat(group, "B", group.members["B"].epoch, owned=[])
         assert len(b.assignment) == 4
@@ -131,7 +174,7 @@ def test_member_epoch_checks():
         coord = _coordinator()
         group = coord.consumer_group("g", create=True)
         heartbeat(group, "A", 0)
-        for bad in (2, 5):
+        for bad in (3, 5):
             with pytest.raises(GroupError) as err:
                 heartbeat(group, "A", bad, owned=None)
             assert err.value.code == Err.FENCED_MEMBER_EPOCH

@@ -135,10 +135,10 @@ def test_sessions_expire_for_both_protocols():
         ec.create_topic("t", 2)
         raw = RawClient(ec.bootstrap_servers)
         joined = cg_heartbeat(raw, 1, "modern", "m1", 0)
-        assert joined.member_epoch == 1
+        assert joined.member_epoch == 2
         wait_until(lambda: cg_describe(raw, 1, "modern").group_state == "Empty", timeout=10,
                    what="the silent consumer-protocol member to expire")
-        assert cg_heartbeat(raw, 1, "modern", "m1", 1, owned=[]).error_code == UNKNOWN_MEMBER_ID
+        assert cg_heartbeat(raw, 1, "modern", "m1", 2, owned=[]).error_code == UNKNOWN_MEMBER_ID
 
         join, sync = REQUESTS[JOIN_GROUP], REQUESTS[SYNC_GROUP]
         request = join(version=5, group_id="old", session_timeout_ms=1000, rebalance_timeout_ms=1000,

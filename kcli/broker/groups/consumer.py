@@ -27,6 +27,9 @@ from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.timers import Timers
 
 LEAVE_EPOCH, STATIC_LEAVE_EPOCH = -1, -2
+# A new group starts at group and target assignment epoch 1 (an empty assignment); its first
+# computed assignment is epoch 2, as in Kafka 4.3 (KAFKA-20268).
+INITIAL_EPOCH = 1
 STABLE, UNREVOKED, UNRELEASED = "stable", "unrevoked", "unreleased"
 
 # topic name -> (topic id, partition count), for the topics that exist
@@ -66,14 +69,15 @@ class ConsumerGroup:
     protocol_type = "consumer"
 
     def __init__(self, group_id: str, config: GroupConfig, timers: Timers, topics: TopicsView,
-                 creation_time_ms: int, group_epoch: int = 0):
+                 creation_time_ms: int, group_epoch: int = INITIAL_EPOCH,
+                 assignment_epoch: int | None = None):
         self.group_id = group_id
         self.config = config
         self.timers = timers
         self.topics = topics
         self.creation_time_ms = creation_time_ms
         self.group_epoch = group_epoch
-        self.assignment_epoch = group_epoch
+        self.assignment_epoch = group_epoch if assignment_epoch is None else assignment_epoch
         self.members: dict[str, ConsumerMember] = {}
         self.target: dict[str, set[TopicPartition]] = {}
         self._metadata: tuple = ()
@@ -127,7 +131,8 @@ class ConsumerGroup:
         changed = is_new
         if subscribed_names is not None and sorted(subscribed_names) != sorted(member.subscribed_names):
             member.subscribed_names, changed = list(subscribed_names), True
-        if subscribed_regex is not None and subscribed_regex != member.subscribed_regex:
+        # "" is no regex (librdkafka sends it in every full heartbeat), None: unchanged
+        if subscribed_regex is not None and (subscribed_regex or None) != member.subscribed_regex:
             if subscribed_regex:
                 _compile(subscribed_regex)
             member.subscribed_regex, changed = subscribed_regex or None, True
@@ -140,8 +145,13 @@ class ConsumerGroup:
             member.rebalance_timeout_ms = rebalance_timeout_ms
         member.client_id, member.client_host = client_id, client_host
         self.members[member.member_id] = member
+        epochs = self.group_epoch, self.assignment_epoch
         if self._metadata_changed() or changed or assignor_before != self.assignor_name():
             self._bump()
+        if self.group_epoch > self.assignment_epoch:
+            self._compute_target()
+        if (self.group_epoch, self.assignment_epoch) != epochs:
+            self.on_change()
         self._reconcile(member, owned, subscription_changed=changed)
         self._arm_session(member)
         full = rebalance_timeout_ms != -1 and (subscribed_names is not None or subscribed_regex is not None) \
@@ -204,10 +214,10 @@ class ConsumerGroup:
         return changed
 
     def _bump(self) -> None:
+        """A new group epoch. Its target assignment is computed on the next member heartbeat
+        (as Kafka does), so a group whose last member left keeps the previous target epoch."""
         self._metadata_changed()
         self.group_epoch += 1
-        self._compute_target()
-        self.on_change()
 
     def _compute_target(self) -> None:
         existing = self.topics()
@@ -270,9 +280,11 @@ class ConsumerGroup:
             self.timers.cancel((kind, self.group_id, member.member_id))
 
     def remove(self, member: ConsumerMember) -> None:
-        """The member leaves or is fenced: its partitions are released at once."""
+        """The member leaves or is fenced: its partitions are released at once, and go to
+        other members once the target is recomputed (on their next heartbeat)."""
         self._drop(member)
         self._bump()
+        self.on_change()
 
     def shutdown(self) -> None:
         for member in list(self.members.values()):

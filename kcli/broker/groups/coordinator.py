@@ -9,7 +9,7 @@ from typing import Iterable
 
 from kcli.broker.groups.classic import ClassicGroup
 from kcli.broker.groups.config import GroupConfig
-from kcli.broker.groups.consumer import ConsumerGroup
+from kcli.broker.groups.consumer import INITIAL_EPOCH, ConsumerGroup
 from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
 from kcli.broker.groups.timers import Timers
@@ -26,7 +26,8 @@ class GroupCoordinator:
         self.groups: dict[str, Group] = {}
         for group_id, record in self.store.groups.items():
             if record.type == "consumer":
-                self._add_consumer(group_id, record.creation_time_ms, record.epoch)
+                self._add_consumer(group_id, record.creation_time_ms, record.epoch,
+                                   record.assignment_epoch)
             else:
                 self._add_classic(group_id, record.protocol_type)
         for group_id in self.store.offsets:
@@ -55,7 +56,7 @@ class GroupCoordinator:
         if creation_time_ms is None:
             record_times = getattr(self.cluster, "record_creation_times", True)
             creation_time_ms = self.cluster.now_ms() if record_times else -1
-        group = self._add_consumer(group_id, creation_time_ms, 0)
+        group = self._add_consumer(group_id, creation_time_ms, INITIAL_EPOCH)
         self._persist(group)
         return group
 
@@ -105,15 +106,18 @@ class GroupCoordinator:
         self.groups[group_id] = group
         return group
 
-    def _add_consumer(self, group_id: str, creation_time_ms: int, epoch: int) -> ConsumerGroup:
-        group = ConsumerGroup(group_id, self.config, self.timers, self.topics_view, creation_time_ms, epoch)
+    def _add_consumer(self, group_id: str, creation_time_ms: int, epoch: int,
+                      assignment_epoch: int | None = None) -> ConsumerGroup:
+        group = ConsumerGroup(group_id, self.config, self.timers, self.topics_view, creation_time_ms, epoch,
+                              assignment_epoch)
         group.on_change = lambda: self._persist(group)
         self.groups[group_id] = group
         return group
 
     def _persist(self, group: Group) -> None:
         if group.kind == "consumer":
-            record = GroupRecord("consumer", "consumer", group.creation_time_ms, group.group_epoch)
+            record = GroupRecord("consumer", "consumer", group.creation_time_ms, group.group_epoch,
+                                 group.assignment_epoch)
         else:
             record = GroupRecord("classic", group.protocol_type)
         self.store.put_group(group.group_id, record)

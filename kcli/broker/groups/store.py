@@ -4,7 +4,8 @@ under ``<data_dir>/groups`` (fsync per write), compacted into a fresh file when 
 Without a data dir everything stays in memory. Record kinds:
 - ``{"k": "offset", "g", "t", "p", "o", "e", "m", "ts", "id"}``: a committed offset;
 - ``{"k": "unoffset", "g", "t", "p"}``: an offset deleted;
-- ``{"k": "group", "g", "type", "ptype", "created", "epoch"}``: a group's durable attributes;
+- ``{"k": "group", "g", "type", "ptype", "created", "epoch", "aepoch"}``: a group's durable
+  attributes (``aepoch``, the target assignment epoch, absent in older logs: ``epoch``);
 - ``{"k": "ungroup", "g"}``: a group and its offsets deleted.
 """
 
@@ -33,6 +34,7 @@ class GroupRecord:
     protocol_type: str | None = None
     creation_time_ms: int = -1
     epoch: int = 0
+    assignment_epoch: int | None = None
 
 
 class GroupStore:
@@ -100,7 +102,8 @@ class GroupStore:
         elif kind == "unoffset":
             self.offsets.get(group, {}).pop((r["t"], r["p"]), None)
         elif kind == "group":
-            self.groups[group] = GroupRecord(r["type"], r["ptype"], r["created"], r["epoch"])
+            self.groups[group] = GroupRecord(r["type"], r["ptype"], r["created"], r["epoch"],
+                                             r.get("aepoch", r["epoch"]))
         elif kind == "ungroup":
             self.groups.pop(group, None)
             self.offsets.pop(group, None)
@@ -128,7 +131,7 @@ class GroupStore:
 
 def _group_line(group: str, r: GroupRecord) -> dict:
     return {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
-            "created": r.creation_time_ms, "epoch": r.epoch}
+            "created": r.creation_time_ms, "epoch": r.epoch, "aepoch": r.assignment_epoch}
 
 
 def _offset_line(group: str, topic: str, partition: int, c: Committed) -> dict:

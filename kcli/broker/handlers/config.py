@@ -36,6 +36,8 @@ def _entries(ctx: RequestContext, resource_type: int, name: str) -> list[cfg.Con
                 for n in sorted(cfg.TOPIC_CONFIGS)]
     if resource_type == BROKER:
         node = _broker_node(ctx, name)
+        if node is None:
+            return cluster.broker_configs.cluster_default_entries()
         return [cluster.broker_configs.entry(n, node) for n in cluster.broker_configs.names(node)]
     raise BrokerError(Err.INVALID_REQUEST, f"Unsupported resource type {resource_type}")
 

@@ -234,21 +234,26 @@ async def fetch(ctx: RequestContext, req):
 
 # -- ListOffsets, OffsetForLeaderEpoch, DeleteRecords, InitProducerId ------------------------
 
-LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
+LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = (
+    -1, -2, -3, -4, -5, -6)
+# The ListOffsets version each special timestamp needs (Kafka's ReplicaManager): an older
+# version, or any other negative timestamp, is answered UNSUPPORTED_VERSION.
+SPECIAL_TIMESTAMP_MIN_VERSION = {EARLIEST: 1, LATEST: 1, MAX_TIMESTAMP: 7, EARLIEST_LOCAL: 8,
+                                 LATEST_TIERED: 9, EARLIEST_PENDING_UPLOAD: 11}
 
 
 def _list_offset(p: Partition, target: int, version: int) -> tuple[int, int, int]:
     """(offset, timestamp, leader epoch) for one ListOffsets target."""
+    if target < 0 and version < SPECIAL_TIMESTAMP_MIN_VERSION.get(target, 1 << 15):
+        raise BrokerError(Err.UNSUPPORTED_VERSION)
     log = p.log
     if target == LATEST:
         return log.log_end_offset, -1, p.leader_epoch
     if target in (EARLIEST, EARLIEST_LOCAL):
         return log.log_start_offset, -1, log.epoch_at(log.log_start_offset, p.leader_epoch)
-    if target == LATEST_TIERED:
+    if target in (LATEST_TIERED, EARLIEST_PENDING_UPLOAD):   # no tiered storage: no offset
         return -1, -1, -1
     if target == MAX_TIMESTAMP:
-        if version < 7:
-            raise BrokerError(Err.UNSUPPORTED_VERSION)
         found = log.max_timestamp()
     else:
         found = log.offset_for_timestamp(target)

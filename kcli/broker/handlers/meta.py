@@ -29,8 +29,9 @@ async def api_versions(ctx: RequestContext, req):
         for k, lo, hi in advertised(ctx.cluster.pose_as)])
 
 
-def _brokers(cluster, cls):
-    return [cls(node_id=n, host=cluster.node_address(n)[0], port=cluster.node_address(n)[1],
+def _brokers(cluster, cls, id_field: str = "node_id"):
+    """The live brokers; Metadata names the id ``node_id``, DescribeCluster ``broker_id``."""
+    return [cls(**{id_field: n}, host=cluster.node_address(n)[0], port=cluster.node_address(n)[1],
                 rack=None) for n in cluster.node_ids if cluster.is_up(n)]
 
 
@@ -105,7 +106,7 @@ async def describe_cluster(ctx: RequestContext, req):
                  error_message="The request was sent to an endpoint of type BROKER, but we "
                                "wanted an endpoint of type CONTROLLER",
                  endpoint_type=req.endpoint_type, cluster_id=cluster.cluster_id, brokers=[])
-    brokers = _brokers(cluster, B)
+    brokers = _brokers(cluster, B, "broker_id")
     if v >= 2 and req.include_fenced_brokers:
         brokers += [B(broker_id=n, host=cluster.node_address(n)[0],
                       port=cluster.node_address(n)[1], rack=None, is_fenced=True)
@@ -156,8 +157,10 @@ async def describe_topic_partitions(ctx: RequestContext, req):
                         topic_authorized_operations=TOPIC_OPERATIONS, partitions=[
                             P(error_code=0, partition_index=p.index, leader_id=p.leader,
                               leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
-                              isr_nodes=p.isr, eligible_leader_replicas=None,
-                              last_known_elr=None, offline_replicas=p.offline_replicas,
+                              # Empty lists, never null: Kafka always sends them (ELR is
+                              # off here) and the Java AdminClient dereferences them.
+                              isr_nodes=p.isr, eligible_leader_replicas=[],
+                              last_known_elr=[], offline_replicas=p.offline_replicas,
                               creation_time_ms=p.creation_time_ms)
                             for p in chosen]))
         if start + len(chosen) < len(topic.partitions):

@@ -1,0 +1,94 @@
+// Runs Apache Kafka's command-line tools one after the other in this JVM, each as its script
+// would run it in a process of its own: its main method with the arguments given, its stdout and
+// stderr captured, its exit code the one it passes to Kafka's Exit (every tool exits through it)
+// or 0 when main returns. One JVM start for a list of commands instead of one per command.
+//
+// stdin: one JSON array per line, [main class, arg...]; stdout: one JSON object per command,
+// {"code": int, "out": str, "err": str}. The tools' log4j console output is part of "err".
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.apache.kafka.common.utils.Exit;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+public class ToolRunner {
+    static final long COMMAND_TIMEOUT_S = 90;
+
+    // The command's thread: where a tool would end the JVM, its thread reports the code and
+    // stops for good (no catch or finally block of the tool runs after Exit, as in a real exit).
+    static volatile CompletableFuture<Integer> current;
+
+    public static void main(String[] ignored) throws Exception {
+        followStderr();
+        ObjectMapper json = new ObjectMapper();
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        Exit.Procedure exit = (code, message) -> {
+            current.complete(code);
+            while (true) {
+                LockSupport.park();
+            }
+        };
+        Exit.setExitProcedure(exit);
+        Exit.setHaltProcedure(exit);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] command = json.readValue(line, String[].class);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            current = done;
+            Thread thread = new Thread(() -> {
+                try {
+                    Class.forName(command[0]).getMethod("main", String[].class)
+                        .invoke(null, (Object) Arrays.copyOfRange(command, 1, command.length));
+                    done.complete(0);
+                } catch (Throwable e) {         // what the JVM does with an uncaught exception
+                    Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ? e.getCause() : e;
+                    System.err.print("Exception in thread \"main\" ");
+                    cause.printStackTrace();
+                    done.complete(1);
+                }
+            }, "main-" + command[0]);
+            thread.setDaemon(true);
+            thread.start();
+            int code = done.get(COMMAND_TIMEOUT_S, TimeUnit.SECONDS);
+            System.out.flush();
+            System.err.flush();
+            System.setOut(stdout);
+            System.setErr(stderr);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("code", code);
+            result.put("out", out.toString(StandardCharsets.UTF_8));
+            result.put("err", err.toString(StandardCharsets.UTF_8));
+            stdout.println(json.writeValueAsString(result));
+            stdout.flush();
+        }
+        System.exit(0);     // threads a tool left behind do not keep this JVM alive
+    }
+
+    // The log4j2 configuration given (-Dlog4j2.configurationFile), with its console appender
+    // following System.err as each command redirects it; set before anything logs.
+    static void followStderr() throws Exception {
+        Path given = Path.of(System.getProperty("log4j2.configurationFile"));
+        Path following = Files.createTempFile("tool-runner-log4j2", ".properties");
+        following.toFile().deleteOnExit();
+        Files.writeString(following, Files.readString(given) + "appender.stderr.follow = true\n");
+        System.setProperty("log4j2.configurationFile", following.toString());
+    }
+}
