@@ -125,7 +125,7 @@ def test_export_then_from_file_round_trip(orders, tmp_path):
     java = java_tool("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--group", g1,
                      "--topic", topic, "--to-offset", "2", "--export", "--dry-run")
     assert one.code == 0 and one.out == java.out
-    assert one.out == "".join(f"{topic},{p},2\n" for p in range(3)) + "\n"
+    assert sorted(one.out.splitlines()) == ["", *(f"{topic},{p},2" for p in range(3))]
     two = run_kcli(b, "-o", "plain", "reset-offsets", "--group", g1, "--group", g2, "--topic", topic,
                    "--to-offset", "4", "--export")
     (tmp_path / "plan.csv").write_text(two.out)
