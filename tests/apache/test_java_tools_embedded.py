@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.broker.groups_fixtures import fast_cluster
-from tests.support.apache_kafka import TOOLS, java
+from tests.support.apache_kafka import TOOL_RUNNER, TOOLS, java
 from tests.support.clients import (active_member, commit, consume_and_commit, create_topic,
                                    produce, unique)
 
@@ -111,7 +111,7 @@ def max_timestamp_offsets() -> dict[int, int]:
 
 # -- running the tools on both clusters -------------------------------------------------------
 
-RUNNER = Path(__file__).parent / "java" / "ToolRunner.java"
+RUNNER = TOOL_RUNNER
 
 
 def commands(n: Names) -> dict[str, list[str]]:

@@ -99,11 +99,13 @@ def _diff(a: str, b: str) -> str:
     return f"Java {len(al)} lines / kcli {len(bl)} lines: {(al[len(bl):] or bl[len(al):])[:2]!r}"
 
 
-def run_case(case: Case, values: dict[str, str], prepare: Callable[[str], None] | None = None) -> Outcome:
+def run_case(case: Case, values: dict[str, str], prepare: Callable[[str], None] | None = None,
+             tools: Callable[..., JavaResult] = java_tool) -> Outcome:
+    """``tools`` runs a Java tool (``java_tool``, or a ``ToolSession``'s ``run``)."""
     java_args, kcli_args = case.fill(values)
     if case.prepare and prepare:
         prepare(case.prepare)
-    java = java_tool(*java_args)
+    java = tools(*java_args)
     if case.prepare and prepare:
         prepare(case.prepare)
     kcli = run_kcli(values["b"], "-o", "plain", *kcli_args, timeout="30s")

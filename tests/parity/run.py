@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import run_case
-from tests.support.apache_kafka import ApacheKafka
+from tests.support.apache_kafka import ApacheKafka, ToolSession
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as stack:
         bootstrap = args.bootstrap or stack.enter_context(ApacheKafka(nodes=1)).bootstrap_servers
         state = stack.enter_context(State(bootstrap, scratch))
+        tools = stack.enter_context(ToolSession())
         for case in cases:
-            o = run_case(case, state.values, state.prepare)
+            o = run_case(case, state.values, state.prepare, tools.run)
             print(f"=== {case.id}: {' '.join(o.java_args)}\n--- kcli -o plain {' '.join(o.kcli_args)}")
             for who, r in (("java", o.java), ("kcli", o.kcli)):
                 print(f"[{who} exit {r.code}] stdout:\n{r.out}[{who}] stderr:\n{r.err}")

@@ -11,6 +11,7 @@ import pytest
 
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import run_case, table
+from tests.support.apache_kafka import ToolSession
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 BEGIN, END = "<!-- parity-table:begin -->\n", "<!-- parity-table:end -->\n"
@@ -22,8 +23,8 @@ def outcomes(apache_kafka_parity, tmp_path_factory):
     cwd = os.getcwd()
     os.chdir(scratch)                         # kcli's default rollback files land here
     try:
-        with State(apache_kafka_parity.bootstrap_servers, scratch) as state:
-            return [run_case(case, state.values, state.prepare) for case in CASES]
+        with State(apache_kafka_parity.bootstrap_servers, scratch) as state, ToolSession() as tools:
+            return [run_case(case, state.values, state.prepare, tools.run) for case in CASES]
     finally:
         os.chdir(cwd)
 

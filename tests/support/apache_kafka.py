@@ -162,6 +162,55 @@ def java_tool(tool: str, *args: str, **kwargs) -> JavaResult:
     return java(TOOLS[tool], *args, **kwargs)
 
 
+TOOL_RUNNER = Path(__file__).parent / "java" / "ToolRunner.java"
+
+
+class ToolSession:
+    """Apache's tools run one after another in one JVM (``java/ToolRunner.java``), each as its
+    script would run it: a command's result as ``java_tool`` gives it, without a JVM start per
+    command. Commands are sent one at a time, so other work may happen between them."""
+
+    def __init__(self, jvm: list[str] | None = None):
+        self._proc = subprocess.Popen(
+            ["java", *(FAST_TOOL_JVM if jvm is None else jvm),
+             f"-Dlog4j2.configurationFile={_tools_log4j()}", "-cp", f"{kafka_libs()}/*",
+             str(TOOL_RUNNER)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            encoding="utf-8", preexec_fn=_die_with_parent)
+
+    def run(self, tool: str, *args: str, timeout: float = 120) -> JavaResult:
+        import json
+        import selectors
+
+        self._proc.stdin.write(json.dumps([TOOLS[tool], *args]) + "\n")
+        self._proc.stdin.flush()
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._proc.stdout, selectors.EVENT_READ)
+            if not sel.select(timeout):
+                self.close()
+                raise AssertionError(f"{tool} {' '.join(args)} ran over {timeout}s in ToolRunner")
+        line = self._proc.stdout.readline()
+        if not line:
+            raise AssertionError(f"ToolRunner ended (exit {self._proc.wait(10)}) during {tool}")
+        result = json.loads(line)
+        return JavaResult(result["code"], result["out"], result["err"])
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait(10)
+
+    def __enter__(self) -> "ToolSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def _kafka_uuid() -> str:
     return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
 
