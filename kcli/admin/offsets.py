@@ -8,18 +8,23 @@ import re
 from kcli.admin.topics import topic_filter
 from kcli.errors import OperationError, UsageError
 from kcli.model import INTERNAL_TOPICS, OffsetInfo
-from kcli.times import TimeParseError, parse_datetime_ms
+from kcli.inputs import shown
+from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms
 
 NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3}
 
 
 def parse_time(text: str) -> int:
+    """``--time``: a name (or -1/-2/-3) or a time from the epoch on, which never becomes one of
+    the special values."""
     if text in NAMED_TIMES:
         return NAMED_TIMES[text]
     try:
         return parse_datetime_ms(text)
+    except TimeRangeError as exc:
+        raise UsageError(f"--time {exc}") from None
     except TimeParseError:
-        raise UsageError(f"Malformed time argument {text}. Please use -1 or latest / -2 or earliest / "
+        raise UsageError(f"Malformed time argument {shown(text)}. Please use -1 or latest / -2 or earliest / "
                          "-3 or max-timestamp, epoch milliseconds or an ISO-8601 datetime") from None
 
 

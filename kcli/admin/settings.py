@@ -8,10 +8,27 @@ import re
 from dataclasses import dataclass, field
 
 from kcli.errors import UsageError
+from kcli.inputs import shown
 
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
+MAX_TIMEOUT_MS = 3_600_000        # librdkafka refuses request timeouts above one hour
 SECRET_KEYS = ("password", "secret", "jaas", "token", "key.pem", "credentials")
+
+
+def parse_timeout_ms(text: str) -> int:
+    """``--timeout``: a duration (a bare number is milliseconds) from 1 ms to 1 h, the longest
+    request timeout librdkafka takes (every librdkafka command would fail beyond it)."""
+    from kcli.times import TimeParseError, parse_duration_ms
+
+    try:
+        ms = parse_duration_ms(text)
+    except TimeParseError as exc:
+        raise UsageError(f"--timeout: {exc}") from None
+    if not 1 <= ms <= MAX_TIMEOUT_MS:
+        raise UsageError(f"--timeout must be from 1 ms to 1 h ({MAX_TIMEOUT_MS} ms); "
+                         f"'{shown(text)}' is {ms} ms")
+    return ms
 
 
 @dataclass

@@ -13,7 +13,7 @@ import typer
 from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import EXIT_FAILED, EXIT_PARTIAL, KcliError, UsageError
-from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms
+from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
 
 if TYPE_CHECKING:
     from kcli.offsets import plan as planner
@@ -93,7 +93,9 @@ def _scenario(to_earliest, to_latest, to_current, to_offset, shift_by, to_dateti
         if to_datetime is not None:
             return planner.Scenario(planner.DATETIME, parse_datetime_ms(to_datetime)), f"to-datetime {to_datetime}"
         if by_duration is not None:
-            return planner.Scenario(planner.DURATION, parse_duration_ms(by_duration)), f"by-duration {by_duration}"
+            ms = parse_duration_ms(by_duration)
+            timestamp_before(int(time.time() * 1000), ms)     # not before the epoch: refused now
+            return planner.Scenario(planner.DURATION, ms), f"by-duration {by_duration}"
     except TimeParseError as exc:
         raise UsageError(str(exc)) from None
     if to_offset is not None:
@@ -117,10 +119,10 @@ def reset_offsets(
     to_offset: Optional[int] = typer.Option(None, "--to-offset"),
     shift_by: Optional[int] = typer.Option(None, "--shift-by"),
     to_datetime: Optional[str] = typer.Option(None, "--to-datetime", help="ISO-8601 (no zone = UTC) or epoch ms."),
-    by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h..."),
+    by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
     from_file: Optional[str] = typer.Option(None, "--from-file", help="A reset CSV (as --export writes)."),
     to_start_time: bool = typer.Option(False, "--to-start-time", help="The group's creation time (KIP-1282)."),
-    max_age: Optional[str] = typer.Option(None, "--max-age", help="With --to-latest: earliest for partitions no older than this (KIP-1327)."),
+    max_age: Optional[str] = typer.Option(None, "--max-age", help="With --to-latest: earliest for partitions no older than this (KIP-1327); a bare number is milliseconds."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only (the default)."),
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
