@@ -101,19 +101,25 @@ def root(
     from kcli import profiles
     from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties, secret_values
     from kcli.cli.context import state
+    from kcli.inputs import shown
     from kcli.render.output import FORMATS, Output
 
     st = state()
     if output not in FORMATS:
-        raise UsageError(f"Invalid --output '{output}': use one of {', '.join(FORMATS)}")
+        raise UsageError(f"Invalid --output '{shown(output)}': use one of {', '.join(FORMATS)}")
     st.output = Output(output)
     timeout_ms = parse_timeout_ms(timeout)
+    for flag, value in (("--bootstrap-server", bootstrap_server), ("--command-config", command_config),
+                        ("--profile", profile)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} needs a value")
     chosen = profiles.load_profile(profile)
     _SECRETS[:] = secret_values(chosen.properties) if chosen else []
-    cmd_props = read_properties(command_config) if command_config else {}
+    cmd_props = read_properties(command_config) if command_config is not None else {}
     _SECRETS[:] = sorted(set(_SECRETS) | set(secret_values(cmd_props)), key=len, reverse=True)
     servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
     st.settings = ClientSettings(servers, props, timeout_ms)
+    st.settings.validate()                  # librdkafka's checks, before any client connects
     st.verbose = verbose
     get_current_context().call_on_close(st.close)
 

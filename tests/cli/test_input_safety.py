@@ -42,3 +42,40 @@ def test_the_longest_timeout_works(cluster):
     cluster.create_topic("one-hour", partitions=1)
     r = run_kcli(cluster.bootstrap_servers, "list-offsets", "-t", "one-hour", timeout="PT1H")
     assert r.code == 0 and r.out, r.err
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"no.such.property=1\n", 'No such configuration property: "no.such.property"'),
+    ("\ufeffsecurity.protocol=SSL\n".encode(), "starts with a UTF-8 byte order mark"),
+    (b"security.protocol=BOGUS\n", 'Invalid value "BOGUS" for configuration property "security.protocol"'),
+    (b"security.protocol=SASL_PLAINTEXT\n", "No provider for SASL mechanism GSSAPI"),
+    (b"\x80", "is not UTF-8: byte 0x80 at offset 0"),
+    (b"request.timeout.ms=0\n", "outside allowed range"),
+])
+@pytest.mark.parametrize("command", [["describe", "topics"], ["list", "topics"], ["list-offsets"],
+                                     ["describe", "configs", "--broker", "1"]])
+def test_client_properties_are_validated_before_connecting_on_every_path(cluster, tmp_path, content,
+                                                                         reason, command):
+    """describe topics and describe configs run on kcli's own connection (kafka-python), which
+    ignored what it did not understand: it exited 0 with no.such.property=1, with a BOM before the
+    first key, and connected in PLAINTEXT with security.protocol=BOGUS."""
+    cfg = tmp_path / "client.properties"
+    cfg.write_bytes(content)
+    before = _total(cluster.request_counts())
+    r = run_kcli(cluster.bootstrap_servers, *command, "--command-config", str(cfg))
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert reason in r.err
+    assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-b", ""], "--bootstrap-server needs a value"),
+    (["--command-config", ""], "--command-config needs a value"),
+    (["--profile", " "], "--profile needs a value"),
+])
+def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
+    """--command-config '' and --profile '' were ignored (exit 0); -b '' fell back to localhost."""
+    before = _total(cluster.request_counts())
+    r = run_kcli(None, "list", "topics", *args)
+    assert (r.code, r.err) == (2, f"Error: {message}\n")
+    assert _total(cluster.request_counts()) == before
