@@ -10,6 +10,13 @@ import pytest
 from tests.cli.conftest import run_kcli, run_kcli_process
 
 
+@pytest.fixture(scope="module")
+def kept(cluster):
+    """The cluster with a topic that no refused command may alter or delete."""
+    cluster.create_topic("kept", partitions=1)
+    return cluster
+
+
 def _total(counts) -> int:
     return sum(v if isinstance(v, int) else _total(v) for v in counts.values())
 
@@ -79,3 +86,33 @@ def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
     r = run_kcli(None, "list", "topics", *args)
     assert (r.code, r.err) == (2, f"Error: {message}\n")
     assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["create", "topic", "x", "--partitions", "99999999999"], "The partitions must be at most 2147483647"),
+    (["create", "topic", "x", "--replication-factor", "40000"], "between 1 and 32767 inclusive"),
+    (["create", "topic", "x", "--replica-assignment", ""], "Invalid --replica-assignment ''"),
+    (["create", "topic", "x", "--replica-assignment", "1:99999999999"], "Invalid --replica-assignment"),
+    (["create", "topic", "x", "--config", "retention.ms="], 'in the format "key=val": retention.ms='),
+    (["alter", "topic", "", "--partitions", "5"], "a topic name or regex is required"),
+    (["alter", "topic", "t", "--partitions", "3", "--replica-assignment", "1,2"], "has 2 entries for 3"),
+    (["delete", "topic", " "], "a topic name or regex is required"),
+    (["describe", "topics", ""], "a topic name or regex is required"),
+    (["list-offsets", "-t", "t:99999999999"], "Invalid partition specified in topic arg"),
+    (["describe", "configs", "--broker", "99999999999"], "--broker takes a node id (0 to 2147483647)"),
+    (["describe", "configs", "--topic", " "], "--topic needs a topic name"),
+    (["alter", "configs", "--topic", "t", "--delete", ""], "--delete needs a config name"),
+    (["alter", "configs", "--topic", "t", "--set", "retention.ms= "], 'in the format "key=val"'),
+    (["broker", "start", "--listen", "127.0.0.1:99999"], "port 0 to 65535"),
+    (["broker", "start", "--listen", "127.0.0.1:65535", "--nodes", "2"], "--nodes must be from 1 to 1"),
+])
+def test_topic_and_config_input_is_checked_before_any_request(kept, args, message):
+    """Three of these exited 0: --replica-assignment '' (ignored), alter topic '' (every topic
+    altered), delete topic ' ' (every topic deleted)."""
+    cluster = kept
+    before = _total(cluster.request_counts())
+    r = run_kcli(cluster.bootstrap_servers, *args)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert message in r.err
+    assert _total(cluster.request_counts()) == before
+    assert "kept" in run_kcli(cluster.bootstrap_servers, "list", "topics").out
