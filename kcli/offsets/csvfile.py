@@ -5,9 +5,11 @@ single ``--group``, ``group,topic,partition,offset`` otherwise. Strings are quot
 CsvMapper does by default (its "loose" check): when longer than 24 characters or containing any
 character below ``-`` (space, ``"``, ``#``, ``,``, control characters...); quotes are doubled.
 
-Import: with exactly one group and a first line that reads as 3 columns, every line is
-``topic,partition,offset`` for that group; otherwise every line is 4 columns and only the groups
-being reset are kept. Empty lines are skipped.
+Import: with exactly one ``--group`` and a first line of 3 columns, every line is
+``topic,partition,offset`` for that group; otherwise every line is 4 columns (``--all-groups``
+included, as the Java tool decides by the ``--group`` options given). Empty lines are skipped.
+Partitions are int32, offsets int64 and not negative, as Kafka's OffsetCommit takes them. The
+file is read whole before any request (its groups need no cluster to be known).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import csv
 
 from kcli.errors import UsageError
+from kcli.inputs import INT32_MAX, INT64_MAX, parse_int, shown
 from kcli.model import GroupPlan
 
 _MAX_UNQUOTED = 24
@@ -44,32 +47,31 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
     if len(cells) != width:
         raise ValueError(f"line {lineno}: expected {width} columns, found {len(cells)}")
     *names, partition, offset = cells
+    if not all(names):
+        raise ValueError(f"line {lineno}: empty {'group or topic' if width == 4 else 'topic'}")
     try:
-        return (*names, int(partition), int(offset))
+        return (*names, parse_int(partition, 0, INT32_MAX), parse_int(offset, 0, INT64_MAX))
     except ValueError:
-        raise ValueError(f"line {lineno}: partition and offset must be integers") from None
+        raise ValueError(f"line {lineno}: the partition must be an integer from 0 to {INT32_MAX} "
+                         f"and the offset one from 0 to {INT64_MAX}") from None
 
 
 def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], int]]:
-    """Offsets per group (only ``groups``); a group absent from the file maps to nothing."""
+    """Offsets per group. ``groups``: the ``--group`` ids given; only those are kept (with none,
+    as with ``--all-groups``, every group of the file is, and the caller picks its groups)."""
     rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
     result: dict[str, dict[tuple[str, int], int]] = {}
+    wanted = set(groups)
+    three = len(groups) == 1 and bool(rows) and len(rows[0][1]) == 3
     try:
-        three = False
-        if len(groups) == 1 and rows:
-            try:
-                _record(rows[0][1], 3, rows[0][0])
-                three = True
-            except ValueError:
-                pass
         for lineno, cells in rows:
             if three:
                 topic, partition, offset = _record(cells, 3, lineno)
                 group = groups[0]
             else:
                 group, topic, partition, offset = _record(cells, 4, lineno)
-            if group in groups:
+            if not wanted or group in wanted:
                 result.setdefault(group, {})[(topic, partition)] = offset
     except (ValueError, csv.Error) as exc:
-        raise UsageError(f"Invalid reset CSV: {exc}") from None
+        raise UsageError(f"Invalid reset CSV: {shown(str(exc), 300)}") from None
     return result

@@ -116,3 +116,72 @@ def test_topic_and_config_input_is_checked_before_any_request(kept, args, messag
     assert message in r.err
     assert _total(cluster.request_counts()) == before
     assert "kept" in run_kcli(cluster.bootstrap_servers, "list", "topics").out
+
+
+@pytest.fixture(scope="module")
+def groups(kept):
+    """Two inactive groups with commits on 'kept', so that listing groups has work to do."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    for gid in ("safety-a", "safety-b"):
+        consumer = Consumer({"bootstrap.servers": kept.bootstrap_servers, "group.id": gid,
+                             "enable.auto.commit": False})
+        consumer.commit(offsets=[TopicPartition("kept", 0, 0)], asynchronous=False)
+        consumer.close()
+    return kept
+
+
+def _file(tmp_path, content: bytes) -> str:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    return str(path)
+
+
+RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns, found 3"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], "is not UTF-8: byte 0x80 at offset 0"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"kept,0,-1\n"], "offset one from 0 to"),
+    (["reset-offsets", "--all-groups", "--from-file", b"safety-a,kept,0,99999999999999999999\n"],
+     "the offset one from 0 to 9223372036854775807"),
+    ([*RESET, "--to-offset", "99999999999999999999"], "99999999999999999999 is not in the range"),
+    ([*RESET, "--to-offset", "9" * 5000], "is not a valid int"),
+    ([*RESET, "--shift-by", "-9223372036854775809"], "is not in the range"),
+    (["reset-offsets", "--group", "safety-a", "--topic", "kept:99999999999", "--to-earliest"],
+     "Invalid partition specified in topic arg 'kept:99999999999'"),
+    ([*RESET, "--to-datetime", "0001-01-01"], "'0001-01-01' is before 1970-01-01T00:00:00.000Z"),
+    ([*RESET, "--to-datetime", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
+    ([*RESET, "--by-duration", "9999999999d"], "9999999999d before now is before 1970-01-01"),
+    ([*RESET, "--by-duration", "P" + "9" * 30 + "D"], "is out of range"),
+    ([*RESET, "--to-latest", "--max-age", "1" + " " * 130_000 + "x"], "Invalid duration"),
+    ([*RESET, "--to-earliest", "--execute", "--rollback-file", ""], "--rollback-file needs a value"),
+    (["reset-offsets", "--group", "", "--topic", "kept", "--to-earliest"], "A group id cannot be empty"),
+    (["describe", "groups", ""], "A group id cannot be empty"),
+    (["delete", "groups", "safety-b", ""], "A group id cannot be empty"),
+    (["delete-offsets", "--group", "", "--topic", "kept"], "A group id cannot be empty"),
+    (["list-offsets", "--time", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
+    (["list-offsets", "--time", "99999999999999999999"], "are out of range"),
+])
+def test_reset_and_group_input_is_checked_before_any_request(groups, tmp_path, args, message):
+    """reset-offsets --all-groups --from-file read the CSV after listing the groups (5 requests);
+    --to-offset 99999999999999999999 exited 0 (clamped to the log end); a time before the epoch
+    became -1 (latest) in ListOffsets; an empty group id failed in the admin client after 10."""
+    args = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in args]
+    before = _total(groups.request_counts())
+    r = run_kcli(groups.bootstrap_servers, *args)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert message in r.err
+    assert _total(groups.request_counts()) == before
+
+
+def test_a_reset_from_file_with_all_groups_still_plans_every_listed_group(groups, tmp_path):
+    path = _file(tmp_path, b"safety-a,kept,0,0\nsafety-b,kept,0,0\nelsewhere,kept,0,0\n")
+    r = run_kcli(groups.bootstrap_servers, "reset-offsets", "--all-groups", "--from-file", path,
+                 "-o", "json")
+    assert r.code == 0, r.err
+    import json
+
+    planned = {g["group"] for g in json.loads(r.out)["groups"]}
+    assert {"safety-a", "safety-b"} <= planned and "elsewhere" not in planned
