@@ -185,3 +185,53 @@ def test_a_reset_from_file_with_all_groups_still_plans_every_listed_group(groups
 
     planned = {g["group"] for g in json.loads(r.out)["groups"]}
     assert {"safety-a", "safety-b"} <= planned and "elsewhere" not in planned
+
+
+# One representative of each class of bad input in the issue, all in one place: each exits 2 with
+# one line on stderr, and the broker serves no request at all while they run.
+BAD_INPUT_CLASSES = {
+    "CSV parsed after the groups were listed": (
+        ["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], None),
+    "an unknown property on kcli's own connection": (
+        ["describe", "topics", "--command-config", b"no.such.property=1\n"], None),
+    "a BOM before the first key": (["describe", "topics", "--command-config", "\ufeffa=1\n".encode()], None),
+    "security.protocol=BOGUS": (["describe", "topics", "--command-config", b"security.protocol=BOGUS\n"], None),
+    "non-UTF-8 CSV": (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], None),
+    "non-UTF-8 properties": (["list", "topics", "--command-config", b"\x80"], None),
+    "non-UTF-8 TOML": (["list", "topics"], b"\x80"),
+    "default_profile = [false]": (["list", "topics"], b"default_profile = [false]\n"),
+    "a number of over 4,300 digits": (["list-offsets", "--time", "9" * 5000], None),
+    "an offset outside int64": (["reset-offsets", "--group", "safety-a", "--topic", "kept",
+                                 "--to-offset", "9223372036854775808"], None),
+    "a partition outside int32": (["list-offsets", "--topic", "kept:99999999999"], None),
+    "a request timeout librdkafka rejects (list-offsets sent 6)": (["list-offsets", "--timeout", "2h"], None),
+    "an empty value where one is required": (["delete", "topic", " "], None),
+    "a quadratic duration": (["list", "topics", "--timeout", "1" + " " * 130_000 + "x"], None),
+    "a quadratic JAAS value": (["list", "topics", "--command-config",
+                                b"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                                b"required" + b" " * 100_000 + b"x\n"], None),
+    "a time before the epoch": (["list-offsets", "--time", "1969-12-31T23:59:59.999"], None),
+    "a duration reaching before the epoch": (["reset-offsets", "--group", "safety-a", "--topic", "kept",
+                                              "--by-duration", "9999999999d"], None),
+}
+
+
+@pytest.mark.parametrize("name", BAD_INPUT_CLASSES)
+def test_every_class_of_bad_input_sends_nothing(groups, tmp_path, monkeypatch, name):
+    args, toml = BAD_INPUT_CLASSES[name]
+    args = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in args]
+    config = tmp_path / "xdg" / "kcli" / "config.toml"
+    config.parent.mkdir(parents=True)
+    if toml is not None:
+        config.write_bytes(toml)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("KCLI_PROFILE", raising=False)
+    timeout = args.pop(args.index("--timeout") + 1) if "--timeout" in args else "10s"
+    args = [a for a in args if a != "--timeout"]
+    before = _total(groups.request_counts())
+    started = time.monotonic()
+    r = run_kcli(groups.bootstrap_servers, *args, timeout=timeout)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, (name, r.err[:300])
+    assert "Traceback" not in r.err
+    assert _total(groups.request_counts()) == before, name
+    assert time.monotonic() - started < 5, name
