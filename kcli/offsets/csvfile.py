@@ -59,11 +59,11 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
 def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], int]]:
     """Offsets per group. ``groups``: the ``--group`` ids given; only those are kept (with none,
     as with ``--all-groups``, every group of the file is, and the caller picks its groups)."""
-    rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
     result: dict[str, dict[tuple[str, int], int]] = {}
     wanted = set(groups)
-    three = len(groups) == 1 and bool(rows) and len(rows[0][1]) == 3
     try:
+        rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
+        three = len(groups) == 1 and bool(rows) and len(rows[0][1]) == 3
         for lineno, cells in rows:
             if three:
                 topic, partition, offset = _record(cells, 3, lineno)
