@@ -163,6 +163,7 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
     (["delete-offsets", "--group", "", "--topic", "kept"], "A group id cannot be empty"),
     (["list-offsets", "--time", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
     (["list-offsets", "--time", "99999999999999999999"], "are out of range"),
+    (["list-offsets", "--time", ""], "Malformed time argument . Please use"),   # was read as latest
 ])
 def test_reset_and_group_input_is_checked_before_any_request(groups, tmp_path, args, message):
     """reset-offsets --all-groups --from-file read the CSV after listing the groups (5 requests);
