@@ -66,3 +66,21 @@ def shown(text: str, limit: int = 80) -> str:
     if not text.isprintable():
         text = text.encode("unicode_escape").decode("ascii")
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]{1,249}+")
+
+
+def topic_name_error(name: str) -> str | None:
+    """Why Kafka would refuse ``name`` as a topic name (its Topic.validate, its messages), or None.
+    For names given literally (a reset CSV, create topic), not for regexes."""
+    if not name:
+        return "Topic name is illegal, it can't be empty"
+    if name in (".", ".."):
+        return 'Topic name cannot be "." or ".."'
+    if len(name) > 249:
+        return f"Topic name is illegal, it can't be longer than 249 characters, topic name: {shown(name)}"
+    if not _TOPIC_NAME.fullmatch(name):
+        return (f'Topic name "{shown(name)}" is illegal, it contains a character other than ASCII '
+                "alphanumerics, '.', '_' and '-'")
+    return None

@@ -7,7 +7,7 @@ import warnings
 
 from kcli import javaorder
 from kcli.errors import OperationError, PartialFailure, UsageError
-from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown
+from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 
 
@@ -40,6 +40,13 @@ def select_topics(admin, patterns: list[str], exclude_internal: bool, if_exists:
     if rx is not None and not names and not if_exists:
         raise OperationError(f"Topic '{','.join(patterns)}' does not exist as expected")
     return names
+
+
+def check_topic_name(name: str) -> None:
+    """Kafka's rule for a new topic's name, checked before the request (the broker's refusal came
+    after five requests)."""
+    if error := topic_name_error(name):
+        raise UsageError(error)
 
 
 def check_partition_count(count: int) -> None:

@@ -70,6 +70,7 @@ def create_topic(
     from kcli.admin import topics as lib
     from kcli.render import topics as view
 
+    lib.check_topic_name(name)
     if replica_assignment is not None and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
     if replication_factor is not None:

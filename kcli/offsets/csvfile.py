@@ -8,7 +8,9 @@ character below ``-`` (space, ``"``, ``#``, ``,``, control characters...); quote
 Import: with exactly one ``--group`` and a first line of 3 columns, every line is
 ``topic,partition,offset`` for that group; otherwise every line is 4 columns (``--all-groups``
 included, as the Java tool decides by the ``--group`` options given). Empty lines are skipped.
-Partitions are int32, offsets int64 and not negative, as Kafka's OffsetCommit takes them. The
+Topic names follow Kafka's rule (a name the broker would refuse was sent, and waited on for the
+whole --timeout). Partitions are int32, offsets int64 and not negative, as Kafka's OffsetCommit
+takes them. The
 file is read whole before any request (its groups need no cluster to be known).
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import csv
 
 from kcli.errors import UsageError
-from kcli.inputs import INT32_MAX, INT64_MAX, parse_int, shown
+from kcli.inputs import INT32_MAX, INT64_MAX, parse_int, shown, topic_name_error
 from kcli.model import GroupPlan
 
 _MAX_UNQUOTED = 24
@@ -49,6 +51,10 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
     *names, partition, offset = cells
     if not all(names):
         raise ValueError(f"line {lineno}: empty {'group or topic' if width == 4 else 'topic'}")
+    if error := topic_name_error(names[-1]):
+        raise ValueError(f"line {lineno}: {error}")
+    if "\x00" in names[0]:
+        raise ValueError(f"line {lineno}: a group id cannot contain a NUL character")
     try:
         return (*names, parse_int(partition, 0, INT32_MAX), parse_int(offset, 0, INT64_MAX))
     except ValueError:

@@ -91,7 +91,9 @@ VALUES = {
                                          "--replica-assignment", v], None), parse_replica_assignment),
 }
 TEXT = text_with(["P", "T", "1", "0", "S", "ms", "s", "-", ":", ",", "=", " ", "2025-01-15", "T10:30",
-                  "Z", "fuzz-t", "9" * 20, "1969-12-31T23:59:59.999", "latest", "k=v", "1:2"])
+                  "Z", "fuzz-t", "9" * 20, "1969-12-31T23:59:59.999", "latest", "k=v", "1:2",
+                  # whole values each flag reads, so that accepted values run too
+                  "500ms", "PT1S", "2025-01-15T10:30:00Z", "fuzz-t:0", "retention.ms=1000", "1"])
 FILES = file_bytes(["fuzz-g,fuzz-t,0,0\n", "fuzz-t,0,1\n", ",", "\n", "k=v\n", "security.protocol=",
                     "BOGUS", "SSL", "\ufeff", "\x80", "client.id=x\n", "[profiles.dev]\n",
                     'default_profile = "dev"\n', 'properties = { "no.such" = "1" }\n', "=", '"'])

@@ -90,6 +90,8 @@ def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
 
 @pytest.mark.parametrize("args, message", [
     (["create", "topic", "x", "--partitions", "99999999999"], "The partitions must be at most 2147483647"),
+    (["create", "topic", "a b"], 'Topic name "a b" is illegal'),
+    (["create", "topic", "x" * 250], "can't be longer than 249 characters"),
     (["create", "topic", "x", "--replication-factor", "40000"], "between 1 and 32767 inclusive"),
     (["create", "topic", "x", "--replica-assignment", ""], "Invalid --replica-assignment ''"),
     (["create", "topic", "x", "--replica-assignment", "1:99999999999"], "Invalid --replica-assignment"),
@@ -144,6 +146,7 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
     (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns, found 3"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], "is not UTF-8: byte 0x80 at offset 0"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"kept,0,-1\n"], "offset one from 0 to"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"a b,0,1\n"], 'Topic name "a b" is illegal'),
     (["reset-offsets", "--all-groups", "--from-file", b"safety-a,kept,0,99999999999999999999\n"],
      "the offset one from 0 to 9223372036854775807"),
     ([*RESET, "--to-offset", "99999999999999999999"], "99999999999999999999 is not in the range"),

@@ -114,3 +114,16 @@ def test_a_field_over_the_csv_modules_limit_is_a_usage_error():
     tests/unit/test_fuzz_parsers.py)."""
     with pytest.raises(UsageError, match=r"Invalid reset CSV: field larger than field limit"):
         parse_csv('"' + "t" * 200_000 + '",0,1\n', ["g"])
+
+
+@pytest.mark.parametrize("topic", ["a b", "x" * 250, ".", "caf\u00e9", "a/b"])
+def test_a_topic_kafka_would_refuse_is_refused(topic):
+    """Each was sent to the cluster, which never answered for it: exit 1 after the whole
+    --timeout (found by tests/cli/test_fuzz_cli.py)."""
+    with pytest.raises(UsageError, match="Invalid reset CSV: line 1: Topic name"):
+        parse_csv(f'g,"{topic}",0,1\n', ["g", "h"])
+
+
+def test_a_nul_in_a_group_id_is_refused():
+    with pytest.raises(UsageError, match="a group id cannot contain a NUL character"):
+        parse_csv("g\x00,t,0,1\n", ["g\x00", "h"])

@@ -189,11 +189,12 @@ def test_csv_plans(data, groups):
             assert all(t and 0 <= p <= INT32_MAX and 0 <= o <= INT64_MAX for (t, p), o in offsets.items())
 
 
-NAME = st.text(st.sampled_from("abz09._- ,\"#'"), min_size=1, max_size=30)
+GROUP = st.text(st.sampled_from("abz09._- ,\"#'"), min_size=1, max_size=30)
+TOPIC = st.text(st.sampled_from("abzAZ09._-"), min_size=1, max_size=249).filter(lambda t: t not in (".", ".."))
 
 
 @BUILT
-@given(st.lists(st.tuples(NAME, NAME, st.integers(0, INT32_MAX), st.integers(0, INT64_MAX)),
+@given(st.lists(st.tuples(GROUP, TOPIC, st.integers(0, INT32_MAX), st.integers(0, INT64_MAX)),
                 min_size=1, max_size=10, unique_by=lambda r: (r[0], r[1], r[2])))
 def test_csv_plans_read_back_as_exported(rows):
     plans = {}

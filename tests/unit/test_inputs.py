@@ -10,7 +10,7 @@ import pytest
 
 from kcli.errors import UsageError
 from kcli.inputs import (INT16_MAX, INT32_MAX, INT64_MAX, INT64_MIN, decode_utf8, parse_int, read_text,
-                         shown)
+                         shown, topic_name_error)
 
 
 def test_the_bounds_are_the_kafka_types():
@@ -82,3 +82,21 @@ def test_shown_keeps_an_error_on_one_line():
     assert shown("a\nb\x00") == "a\\nb\\x00"
     assert shown("x" * 500) == "x" * 77 + "..." and len(shown("x" * 500)) == 80
     assert "\n" not in shown("\u2028" * 3)
+
+
+@pytest.mark.parametrize("name", ["orders", "a.b_c-D9", "x" * 249, "...", "._"])
+def test_legal_topic_names(name):
+    assert topic_name_error(name) is None
+
+
+@pytest.mark.parametrize("name, error", [
+    ("", "Topic name is illegal, it can't be empty"),
+    (".", 'Topic name cannot be "." or ".."'), ("..", 'Topic name cannot be "." or ".."'),
+    ("x" * 250, "Topic name is illegal, it can't be longer than 249 characters, topic name: " + "x" * 77 + "..."),
+    ("a b", 'Topic name "a b" is illegal, it contains a character other than ASCII alphanumerics, '
+            "'.', '_' and '-'"),
+    ("caf\u00e9", 'Topic name "caf\u00e9" is illegal'), ("a\x00b", 'Topic name "a\\x00b" is illegal'),
+])
+def test_illegal_topic_names_as_kafka_words_them(name, error):
+    """org.apache.kafka.common.internals.Topic.validate's rule and messages."""
+    assert topic_name_error(name).startswith(error)
