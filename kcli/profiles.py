@@ -23,6 +23,7 @@ from pathlib import Path
 
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
+from kcli.inputs import read_text, shown
 
 PROFILE_ENV = "KCLI_PROFILE"
 
@@ -42,18 +43,32 @@ def config_path(environ=os.environ) -> Path:
 def _load(path: Path) -> dict:
     if not path.is_file():
         return {}
+    return parse_config(read_text(str(path), "the kcli config file"), path)
+
+
+def parse_config(text: str, path: Path) -> dict:
+    """The TOML document of the config file at ``path``, its shape checked: ``default_profile``
+    a profile name, ``profiles`` a table of tables. Any fault is a UsageError naming the file."""
     import tomllib                               # only when there is a file: start-up time
 
+    where = f"the kcli config file '{shown(str(path), 200)}'"
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"Cannot read the kcli config file '{path}': {exc}") from None
+        doc = tomllib.loads(text)
+    except ValueError as exc:    # TOMLDecodeError, and an integer of over 4,300 digits
+        raise UsageError(f"Cannot read {where}: {shown(str(exc), 200)}") from None
+    except RecursionError:       # tomllib recurses into nested arrays and inline tables
+        raise UsageError(f"Cannot read {where}: values nested too deeply") from None
+    default = doc.get("default_profile")
+    if default is not None and not (isinstance(default, str) and default.strip()):
+        raise UsageError(f"In {where}: default_profile must be the name of a profile (a string)")
+    profiles = doc.get("profiles", {})
+    if not isinstance(profiles, dict) or not all(isinstance(b, dict) for b in profiles.values()):
+        raise UsageError(f"In {where}: profiles must be a table of [profiles.NAME] tables")
+    return doc
 
 
 def profile_names(path: Path | None = None) -> list[str]:
-    profiles = _load(path or config_path()).get("profiles", {})
-    return sorted(profiles) if isinstance(profiles, dict) else []
+    return sorted(_load(path or config_path()).get("profiles", {}))
 
 
 def _scalar(key: str, value) -> str:
@@ -61,7 +76,21 @@ def _scalar(key: str, value) -> str:
         return "true" if value else "false"
     if isinstance(value, (str, int, float)):
         return str(value)
-    raise UsageError(f"Profile property '{key}' must be a string, number or boolean")
+    raise UsageError(f"Profile property '{shown(key)}' must be a string, number or boolean")
+
+
+def _text(name: str, key: str, value) -> str | None:
+    """A profile's string setting (None when absent; bootstrap_servers may be a list of
+    strings); anything else, or a blank value, is refused."""
+    if value is None:
+        return None
+    if key == "bootstrap_servers" and isinstance(value, list):
+        if not value or not all(isinstance(v, str) and v.strip() for v in value):
+            raise UsageError(f"Profile '{shown(name)}': bootstrap_servers must be host:port strings")
+        value = ",".join(value)
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(f"Profile '{shown(name)}': {key} must be a non-empty string")
+    return value
 
 
 def load_profile(requested: str | None, path: Path | None = None) -> Profile | None:
@@ -73,24 +102,23 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
     if not name:
         return None
     profiles = doc.get("profiles", {})
-    if not isinstance(profiles, dict) or not isinstance(profiles.get(name), dict):
-        known = ", ".join(sorted(profiles)) if isinstance(profiles, dict) and profiles else "none"
-        raise UsageError(f"Unknown profile '{name}' (defined in {path}: {known})")
+    if name not in profiles:
+        raise UsageError(f"Unknown profile '{shown(name)}' (defined in {shown(str(path), 200)}: "
+                         f"{shown(', '.join(sorted(profiles)) or 'none', 300)})")
     body = profiles[name]
     props: dict[str, str] = {}
-    if body.get("properties_file"):
-        file = Path(os.path.expanduser(str(body["properties_file"])))
+    properties_file = _text(name, "properties_file", body.get("properties_file"))
+    if properties_file:
+        file = Path(os.path.expanduser(properties_file))
         if not file.is_absolute():
             file = path.parent / file
-        props.update(read_properties(str(file)))
+        props.update(read_properties(str(file), f"profile '{shown(name)}' properties_file"))
     inline = body.get("properties", {})
     if not isinstance(inline, dict):
-        raise UsageError(f"Profile '{name}': properties must be a table of key = value")
+        raise UsageError(f"Profile '{shown(name)}': properties must be a table of key = value")
     props.update(normalize_properties({k: _scalar(k, v) for k, v in inline.items()}))
-    servers = body.get("bootstrap_servers")
-    if isinstance(servers, list):
-        servers = ",".join(map(str, servers))
-    return Profile(name, str(servers) if servers else None, props)
+    servers = _text(name, "bootstrap_servers", body.get("bootstrap_servers"))
+    return Profile(name, servers, props)
 
 
 def resolve(profile: Profile | None, bootstrap: str | None, command_config: dict[str, str],

@@ -6,17 +6,22 @@ prints UTC as ``Z`` (``2025-01-15T10:30:00.000Z``). -1 (unknown) prints as ``-``
 
 Durations: Java's ``Duration.parse`` grammar (``PT4S``, ``P1DT2H``, ``-PT0.1S``, signed parts,
 case-insensitive), which no Python library parses exactly, and the short form ``500ms``, ``4s``,
-``15m``, ``1h``, ``2d``; a bare number is seconds.
+``15m``, ``1h``, ``2d``; a bare number is milliseconds, for every duration flag (``--timeout``,
+``--max-age``, ``--by-duration``), as Kafka's own durations (``*.ms`` properties, the tools'
+``--timeout``). Parsed in linear time, at most int64 milliseconds.
 
 Datetimes: what the Kafka tools accept (ISO-8601, no zone = UTC, as ``Utils.getDateTime``) plus any
-ISO-8601 form python-dateutil reads, plus epoch milliseconds (digits only).
+ISO-8601 form python-dateutil reads, plus epoch milliseconds (digits only). A time before the epoch
+is refused: Kafka has no record there, and as a ListOffsets timestamp -1, -2 and -3 mean latest,
+earliest and max-timestamp.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from decimal import Decimal, InvalidOperation
+
+from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, shown
 
 UNKNOWN = "-"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -24,6 +29,10 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 class TimeParseError(ValueError):
     """A duration or datetime the user gave could not be read."""
+
+
+class TimeRangeError(TimeParseError):
+    """A duration or time that reads well but lies outside what Kafka can take."""
 
 
 def format_ms(ms: int | None) -> str:
@@ -58,64 +67,97 @@ def format_duration_ms(ms: int) -> str:
     return sign + ("".join(parts) or "0s")
 
 
-_SHORT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
-_SHORT_UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+# Both grammars are matched without backtracking (possessive quantifiers), so any input is
+# accepted or refused in linear time; every number is bounded before it is converted.
+_SHORT = re.compile(r"([0-9]++)(?:\.([0-9]++))?+\s*+(ms|s|m|h|d)?+", re.IGNORECASE | re.ASCII)
+_NS = {"ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9, "d": 86_400 * 10**9}
+# Java's Duration.parse pattern, digit for digit.
 _ISO = re.compile(
-    r"^([-+]?)P(?:([-+]?\d+)D)?"
-    r"(T(?:([-+]?\d+)H)?(?:([-+]?\d+)M)?(?:([-+]?\d+)(?:[.,](\d{0,9}))?S)?)?$",
-    re.IGNORECASE,
-)
+    r"([-+]?)P(?:([-+]?[0-9]++)D)?+"
+    r"(?:(T)(?:([-+]?[0-9]++)H)?+(?:([-+]?[0-9]++)M)?+(?:([-+]?[0-9]++)(?:[.,]([0-9]{0,9}+))?+S)?+)?+",
+    re.IGNORECASE | re.ASCII)
+DURATION_FORMS = ("ISO-8601 (PT4S, P1DT2H, PT0.1S) or a number with ms, s, m, h or d "
+                  "(500ms, 4s, 15m); a bare number is milliseconds")
+
+
+def _count(digits: str | None, text: str) -> int:
+    """One number of a duration (sign included), at most int64 as in Java's Duration."""
+    try:
+        return parse_int(digits or "0", INT64_MIN, INT64_MAX)
+    except ValueError:
+        raise TimeRangeError(f"Duration '{shown(text)}' is out of range") from None
 
 
 def parse_duration_ms(text: str) -> int:
-    """A duration in milliseconds (may be negative for ISO input such as ``-PT1M``)."""
+    """A duration in milliseconds, rounded down as Java's Duration.toMillis (negative for ISO
+    input such as ``-PT1M``); within int64. A bare number is milliseconds, as in the Kafka tools."""
     if text is None:
         raise TimeParseError("a duration is required")
     raw = text.strip()
-    m = _SHORT.match(raw)
-    if m:
-        unit = (m.group(2) or "s").lower()
-        try:
-            return int(Decimal(m.group(1)) * _SHORT_UNITS_MS[unit])
-        except InvalidOperation:  # pragma: no cover - the regex admits only decimals
-            raise TimeParseError(f"Invalid duration '{text}'") from None
-    m = _ISO.match(raw)
-    if not m or (m.group(3) is not None and m.group(3).upper() == "T") or not any(
-        m.group(i) for i in (2, 4, 5, 6)
-    ):
-        raise TimeParseError(
-            f"Invalid duration '{text}': use ISO-8601 (PT4S, P1DT2H, PT0.1S) "
-            "or a number with ms, s, m, h or d (500ms, 4s, 15m)"
-        )
-    sign = -1 if m.group(1) == "-" else 1
-    days, hours, minutes, seconds = (int(m.group(i) or 0) for i in (2, 4, 5, 6))
-    frac = m.group(7) or ""
-    frac_ms = int((frac + "000")[:3]) if frac else 0
-    if seconds < 0 or (m.group(6) or "").startswith("-"):
-        frac_ms = -frac_ms
-    total = ((days * 24 + hours) * 60 + minutes) * 60_000 + seconds * 1000 + frac_ms
-    return sign * total
+    if m := _SHORT.fullmatch(raw):
+        frac = m[2] or ""
+        if len(frac) > 9:                       # nanoseconds at most, as Java's Duration
+            raise TimeParseError(f"Invalid duration '{shown(text)}': at most 9 decimal places")
+        unit = _NS[(m[3] or "ms").lower()]
+        ns = _count(m[1], text) * unit + int(frac.ljust(9, "0")) * unit // 10**9
+    elif (m := _ISO.fullmatch(raw)) and any(m[i] for i in (2, 4, 5, 6)):
+        days, hours, minutes, seconds = (_count(m[i], text) for i in (2, 4, 5, 6))
+        frac_ns = int((m[7] or "").ljust(9, "0"))
+        if (m[6] or "").startswith("-"):
+            frac_ns = -frac_ns
+        ns = (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 10**9 + frac_ns
+        ns = -ns if m[1] == "-" else ns
+    else:
+        raise TimeParseError(f"Invalid duration '{shown(text)}': use {DURATION_FORMS}")
+    ms = ns // 10**6
+    if not INT64_MIN <= ms <= INT64_MAX:
+        raise TimeRangeError(f"Duration '{shown(text)}' is out of range")
+    return ms
 
 
-_EPOCH_MS = re.compile(r"^\d+$")
+BEFORE_EPOCH = "before 1970-01-01T00:00:00.000Z: Kafka has no record there"
+
+
+def check_timestamp(ms: int, what: str) -> int:
+    """``ms`` as a timestamp to look records up by: from the epoch to int64, so that it never
+    becomes one of ListOffsets' special values (-1 latest, -2 earliest, -3 max-timestamp)."""
+    if ms < 0:
+        raise TimeRangeError(f"{what} is {BEFORE_EPOCH}")
+    if ms > INT64_MAX:
+        raise TimeRangeError(f"{what} is out of range (after {INT64_MAX} ms)")
+    return ms
+
+
+def timestamp_before(now_ms: int, duration_ms: int) -> int:
+    """The timestamp ``duration_ms`` before ``now_ms`` (--by-duration), checked as above."""
+    return check_timestamp(now_ms - duration_ms,
+                           f"{format_duration_ms(duration_ms)} before now")
+
+
+_EPOCH_MS = re.compile(r"[0-9]+", re.ASCII)
 
 
 def parse_datetime_ms(text: str) -> int:
-    """A point in time as epoch milliseconds: digits are epoch ms; otherwise ISO-8601 with an
-    optional zone (none = UTC, as the Kafka tools do)."""
+    """A point in time as epoch milliseconds, from the epoch on: digits are epoch ms; otherwise
+    ISO-8601 with an optional zone (none = UTC, as the Kafka tools do)."""
     from dateutil import parser as dateparser  # python-dateutil; loaded only when a time is given
 
     raw = (text or "").strip()
-    if _EPOCH_MS.match(raw):
-        return int(raw)
+    if _EPOCH_MS.fullmatch(raw):
+        try:
+            return parse_int(raw, 0, INT64_MAX)
+        except ValueError:
+            raise TimeRangeError(f"Epoch milliseconds '{shown(text)}' are out of range "
+                                 f"(at most {INT64_MAX})") from None
     try:
         dt = dateparser.isoparse(raw)
     except (ValueError, OverflowError) as exc:
         raise TimeParseError(
-            f"Invalid datetime '{text}': use ISO-8601 such as 2025-01-15T10:30:00.000Z "
+            f"Invalid datetime '{shown(text)}': use ISO-8601 such as 2025-01-15T10:30:00.000Z "
             "(no zone = UTC) or epoch milliseconds"
         ) from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
     delta = dt - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+    return check_timestamp((delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000,
+                           f"'{shown(text)}'")

@@ -66,9 +66,16 @@ def list_groups(admin, states: set[str] | None, types: set[str] | None):
             if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
 
 
+def check_group_ids(groups: list[str]) -> None:
+    """An empty group id is refused before any request (the admin client refuses it anyway)."""
+    if "" in groups:
+        raise UsageError("A group id cannot be empty")
+
+
 def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
     if bool(groups) == all_groups:
         raise UsageError("Give one or more groups, or --all-groups")
+    check_group_ids(groups)
     return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
 
 
@@ -425,6 +432,7 @@ def delete_offsets(admin, group: str, specs: list[str]):
     """(group-level BrokerError or None, [(topic, partition or -1, BrokerError or None)]) sorted
     as the Java tool sorts (by the string topic+partition). A group-level error applies to every
     partition."""
+    check_group_ids([group])
     parsed = [parse_topic_spec(s) for s in specs]
     leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
     partitions, rows = [], []

@@ -44,8 +44,10 @@ class KipClient:
 
         self.proto = proto
         self.settings = settings
+        settings.validate()                       # librdkafka's checks, before connecting
+        config = settings.kafka_python_config()
         try:
-            self._wire = Wire(settings.kafka_python_config(), settings.until)
+            self._wire = Wire(config, settings.until)
         except WireConfigError as exc:
             raise UsageError(f"Invalid client configuration: {exc}") from None
         except WireTimeout as exc:

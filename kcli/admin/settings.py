@@ -1,18 +1,43 @@
 """Connection settings and Kafka client properties (``--command-config``), translated for each
-client kcli uses: librdkafka (confluent-kafka) and kafka-python's protocol client."""
+client kcli uses: librdkafka (confluent-kafka) and kafka-python's protocol client.
+
+Every reader here runs in linear time on any input (no backtracking regex, no repeated
+concatenation): a properties file, a ``sasl.jaas.config`` value, a ``--timeout``."""
 
 from __future__ import annotations
 
-import os
+import logging
 import re
 import time
 from dataclasses import dataclass, field
 
 from kcli.errors import UsageError
+from kcli.inputs import read_text, shown
 
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
+MAX_TIMEOUT_MS = 3_600_000        # librdkafka refuses request timeouts above one hour
 SECRET_KEYS = ("password", "secret", "jaas", "token", "key.pem", "credentials")
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+
+_quiet = logging.getLogger("kcli.librdkafka.validation")
+_quiet.addHandler(logging.NullHandler())
+_quiet.propagate = False
+
+
+def parse_timeout_ms(text: str) -> int:
+    """``--timeout``: a duration (a bare number is milliseconds) from 1 ms to 1 h, the longest
+    request timeout librdkafka takes (every librdkafka command would fail beyond it)."""
+    from kcli.times import TimeParseError, parse_duration_ms
+
+    try:
+        ms = parse_duration_ms(text)
+    except TimeParseError as exc:
+        raise UsageError(f"--timeout: {exc}") from None
+    if not 1 <= ms <= MAX_TIMEOUT_MS:
+        raise UsageError(f"--timeout must be from 1 ms to 1 h ({MAX_TIMEOUT_MS} ms); "
+                         f"'{shown(text)}' is {ms} ms")
+    return ms
 
 
 @dataclass
@@ -24,6 +49,28 @@ class ClientSettings:
     properties: dict[str, str] = field(default_factory=dict)
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     deadline: float | None = None
+    _validated: object = field(default=None, init=False, repr=False, compare=False)
+
+    def validate(self) -> None:
+        """librdkafka's own validation of the whole configuration (every property, its value, the
+        files it names) before any client connects: a client built without bootstrap.servers
+        checks everything, connects nowhere, and is destroyed at once. Both client paths rely on
+        it; kcli's own connection (``kcli.admin.wire``) would otherwise ignore what it does not
+        understand. Without properties there is nothing of the user's to check."""
+        conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
+        if not conf or self._validated == conf:
+            return
+        from confluent_kafka import KafkaException
+        from confluent_kafka.admin import AdminClient
+
+        try:
+            AdminClient(conf, logger=_quiet)          # no reference kept: destroyed here
+        except KafkaException as exc:
+            reason = exc.args[0].str() if exc.args and hasattr(exc.args[0], "str") else str(exc)
+            raise UsageError(f"Invalid client configuration: {' '.join(reason.split())}") from None
+        except Exception as exc:  # noqa: BLE001 - a value the binding cannot even pass on
+            raise UsageError(f"Invalid client configuration: {type(exc).__name__}") from None
+        self._validated = conf
 
     @property
     def timeout_s(self) -> float:
@@ -57,7 +104,12 @@ class ClientSettings:
         }
         for key, target in mapping.items():
             if key in p:
-                conf[target] = p[key].upper() if target == "security_protocol" else p[key]
+                conf[target] = p[key]
+        protocol = p.get("security.protocol", "PLAINTEXT").upper()
+        if protocol not in SECURITY_PROTOCOLS:         # never a silent PLAINTEXT
+            raise UsageError(f"Invalid client configuration: security.protocol "
+                             f"'{shown(p['security.protocol'])}' is not one of {', '.join(SECURITY_PROTOCOLS)}")
+        conf["security_protocol"] = protocol
         if p.get("ssl.endpoint.identification.algorithm", "https").lower() == "none":
             conf["ssl_check_hostname"] = False
         return conf
@@ -71,29 +123,28 @@ JAAS_MODULES = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
     "org.apache.kafka.common.security.scram.ScramLoginModule": None,   # SCRAM-SHA-256 or -512
 }
-_JAAS = re.compile(r'^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)'
-                   r'(?P<options>.*?);?\s*$', re.S)
-_JAAS_OPTION = re.compile(r'\s*(?P<key>[\w.-]+)\s*=\s*(?:"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s;"]+))')
+# Matched at a position, possessively (no backtracking): linear in the value's length.
+_JAAS_HEAD = re.compile(r"\s*+([\w.$]++)\s++(required|requisite|sufficient|optional)")
+_JAAS_OPTION = re.compile(r'\s*+([\w.-]++)\s*+=\s*+(?:"((?:[^"\\]++|\\.)*+)"|([^\s;"]++))', re.S)
+_JAAS_END = re.compile(r"\s*+;?+\s*+")
+_ESCAPE = re.compile(r"\\(.)")
 
 
 def parse_jaas(value: str) -> tuple[str | None, dict[str, str]]:
     """``<LoginModule> required key="value" ...;`` -> (the SASL mechanism it implies, options).
     Only the PLAIN and SCRAM modules are understood: librdkafka has no JAAS."""
-    m = _JAAS.match(value)
-    if not m or m["module"] not in JAAS_MODULES:
-        module = m["module"] if m else "an unparsable value"
+    m = _JAAS_HEAD.match(value)
+    if not m or m[1] not in JAAS_MODULES:
+        module = shown(m[1]) if m else "an unparsable value"
         raise UsageError(f"sasl.jaas.config: {module} is not supported (only PlainLoginModule and "
                          "ScramLoginModule); give sasl.username/sasl.password instead")
-    options, rest = {}, m["options"]
-    pos = 0
-    while pos < len(rest.rstrip()):
-        om = _JAAS_OPTION.match(rest, pos)
-        if not om:
-            raise UsageError("sasl.jaas.config: expected key=\"value\" options after the login module")
-        raw = om["quoted"] if om["quoted"] is not None else om["bare"]
-        options[om["key"]] = re.sub(r"\\(.)", r"\1", raw)
+    options, pos = {}, m.end()
+    while om := _JAAS_OPTION.match(value, pos):
+        options[om[1]] = _ESCAPE.sub(r"\1", om[2]) if om[2] is not None else om[3]
         pos = om.end()
-    return JAAS_MODULES[m["module"]], options
+    if not _JAAS_END.fullmatch(value, pos):
+        raise UsageError("sasl.jaas.config: expected key=\"value\" options after the login module")
+    return JAAS_MODULES[m[1]], options
 
 
 def normalize_properties(props: dict[str, str]) -> dict[str, str]:
@@ -126,24 +177,40 @@ def redact_text(text: str, secrets: list[str]) -> str:
     return text
 
 
-def read_properties(path: str) -> dict[str, str]:
-    """A Java-style properties file: ``key=value`` or ``key: value``, ``#``/``!`` comments."""
-    if not os.path.isfile(path):
-        raise UsageError(f"Cannot read --command-config file '{path}'")
+_NEWLINE = re.compile(r"\r\n|\r|\n")             # Java's natural lines
+
+
+def parse_properties(text: str, where: str) -> dict[str, str]:
+    """A Java-style properties text: ``key=value`` or ``key: value``, ``#``/``!`` comments, a
+    trailing ``\\`` continues the line (the next one's leading spaces dropped). ``where`` names
+    the file in errors. (The javaproperties library reads the full Java grammar but takes
+    quadratic time over continued lines, so this subset is read here, in linear time.)"""
     props: dict[str, str] = {}
-    with open(path, encoding="utf-8") as fh:
-        pending = ""
-        for raw in fh:
-            line = pending + raw.strip()
-            pending = ""
-            if not line or line[0] in "#!":
-                continue
-            if line.endswith("\\"):
-                pending = line[:-1]
-                continue
-            seps = [i for i in (line.find("="), line.find(":")) if i > 0]
-            if not seps:
-                raise UsageError(f"Invalid line in '{path}': expected key=value")
-            i = min(seps)
-            props[line[:i].strip()] = line[i + 1:].strip()
+    parts: list[str] = []                        # the pieces of a continued line
+
+    def add(entry: str, lineno: int) -> None:
+        seps = [i for i in (entry.find("="), entry.find(":")) if i > 0]
+        if not seps:
+            raise UsageError(f"Invalid line {lineno} in {where}: expected key=value")
+        i = min(seps)
+        props[entry[:i].strip()] = entry[i + 1:].strip()
+
+    lineno = 0
+    for lineno, raw in enumerate(_NEWLINE.split(text), start=1):
+        line = raw.strip()
+        if not parts and (not line or line[0] in "#!"):
+            continue
+        if line.endswith("\\"):
+            parts.append(line[:-1])
+            continue
+        parts.append(line)
+        add("".join(parts), lineno)
+        parts = []
+    if parts and "".join(parts).strip():         # the file ends in a continued line
+        add("".join(parts), lineno)
     return normalize_properties(props)
+
+
+def read_properties(path: str, what: str = "--command-config file") -> dict[str, str]:
+    """The properties file at ``path`` (UTF-8); ``what`` names it in errors."""
+    return parse_properties(read_text(path, what), f"{what} '{shown(path, 200)}'")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 from kcli import javaorder
 from kcli.errors import OperationError, PartialFailure, UsageError
+from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 
 
@@ -15,15 +17,18 @@ def topic_filter(patterns: list[str]) -> re.Pattern | None:
     cleaned = []
     for raw in patterns:
         text = raw.strip().replace(",", "|").replace(" ", "").strip("\"'")
-        if text:
-            cleaned.append(text)
+        if not text:        # an empty pattern is a mistake, never "every topic" (think delete)
+            raise UsageError(f"Invalid topic '{shown(raw)}': a topic name or regex is required")
+        cleaned.append(text)
     if not cleaned:
         return None
     regex = "|".join(f"(?:{c})" for c in cleaned)
     try:
-        return re.compile(regex)
-    except re.error:
-        raise UsageError(f"{'|'.join(cleaned)} is an invalid regex.") from None
+        with warnings.catch_warnings():      # "Possible nested set": Python's, not the user's concern
+            warnings.simplefilter("ignore")
+            return re.compile(regex)
+    except (re.error, RecursionError, OverflowError):   # too deeply nested, {n} too large
+        raise UsageError(f"{shown('|'.join(cleaned), 200)} is an invalid regex.") from None
 
 
 def select_topics(admin, patterns: list[str], exclude_internal: bool, if_exists: bool) -> list[str]:
@@ -37,30 +42,58 @@ def select_topics(admin, patterns: list[str], exclude_internal: bool, if_exists:
     return names
 
 
+def check_topic_name(name: str) -> None:
+    """Kafka's rule for a new topic's name, checked before the request (the broker's refusal came
+    after five requests)."""
+    if error := topic_name_error(name):
+        raise UsageError(error)
+
+
+def check_partition_count(count: int) -> None:
+    """A partition count is an int32, as CreateTopics and CreatePartitions carry it."""
+    if count < 1:
+        raise UsageError("The partitions must be greater than 0")
+    if count > INT32_MAX:
+        raise UsageError(f"The partitions must be at most {INT32_MAX}")
+
+
+def check_replication_factor(factor: int) -> None:
+    """An int16, as CreateTopics carries it (kafka-topics' message)."""
+    if not 1 <= factor <= INT16_MAX:
+        raise UsageError("The replication factor must be between 1 and 32767 inclusive")
+
+
 def parse_replica_assignment(text: str) -> list[list[int]]:
-    """``5:4,3:2,1:0`` -> [[5, 4], [3, 2], [1, 0]] with kafka-topics' checks."""
+    """``5:4,3:2,1:0`` -> [[5, 4], [3, 2], [1, 0]] with kafka-topics' checks; broker ids are
+    int32 node ids."""
     result: list[list[int]] = []
     for i, part in enumerate(text.split(",")):
         try:
-            replicas = [int(x) for x in part.strip().split(":")]
+            replicas = [parse_int(x, 0, INT32_MAX) for x in part.split(":")]
         except ValueError:
-            raise UsageError(f"Invalid --replica-assignment '{text}': expected b1:b2,b3:b4,...") from None
-        dup = next((r for r in replicas if replicas.count(r) > 1), None)
+            raise UsageError(f"Invalid --replica-assignment '{shown(text)}': expected b1:b2,b3:b4,... "
+                             "(broker ids)") from None
+        seen: set[int] = set()
+        dup = next((r for r in replicas if r in seen or seen.add(r)), None)
         if dup is not None:
             raise UsageError(f"Partition replica lists may not contain duplicate entries: {dup}")
         if result and len(replicas) != len(result[0]):
-            raise UsageError(f"Partition {i} has different replication factor: {replicas}")
+            raise UsageError(f"Partition {i} has different replication factor: {shown(str(replicas))}")
         result.append(replicas)
     return result
 
 
 def parse_config_pairs(pairs: list[str], what: str = "config") -> dict[str, str]:
+    """``key=value`` pairs (spaces around ``=`` dropped); a key and a value are required, as
+    kafka-topics requires them."""
     out: dict[str, str] = {}
     for pair in pairs:
-        parts = re.split(r"\s*=\s*", pair.strip(), maxsplit=1)
-        if len(parts) != 2 or not parts[0]:
-            raise UsageError(f'Invalid topic {what}: all configs must be in the format "key=val": {pair}')
-        out[parts[0]] = parts[1]
+        key, eq, value = pair.strip().partition("=")
+        key, value = key.rstrip(), value.lstrip()
+        if not eq or not key or not value:
+            raise UsageError(f'Invalid topic {what}: all configs must be in the format "key=val": '
+                             f"{shown(pair)}")
+        out[key] = value
     return out
 
 
@@ -125,6 +158,8 @@ def create(admin, name, partitions, replication_factor, configs, assignment, if_
 
 
 def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[str, int]]:
+    if assignment and len(assignment) != total:          # before any request
+        raise UsageError(f"--replica-assignment has {len(assignment)} entries for {total} partitions")
     names = select_topics(admin, patterns, False, if_exists)
     current = {t.name: len(t.partitions) for t in admin.describe_topics(names)}
     for name in names:   # checked for every topic before any change
@@ -136,8 +171,6 @@ def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[
     changed = []
     for name in names:
         extra = assignment[current[name]:] if assignment else None
-        if assignment and len(assignment) != total:
-            raise UsageError(f"--replica-assignment has {len(assignment)} entries for {total} partitions")
         admin.create_partitions(name, total, extra)
         changed.append((name, current[name]))
     return changed

@@ -9,6 +9,7 @@ import typer
 from kcli.cli.apps import root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
+from kcli.inputs import INT64_MAX
 from kcli.times import TimeParseError, parse_datetime_ms
 
 audit_app = typer.Typer(help="Scan topic data on Spark (local by default, a cluster via --master).",
@@ -39,8 +40,8 @@ def timestamps(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="Topic to scan (repeatable)."),
     from_: str = typer.Option("earliest", "--from", help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),
     to: str = typer.Option("latest", "--to", help="latest, a datetime/epoch ms, or offsets as JSON."),
-    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", help="KIP-937 past bound (default: the topic's config)."),
-    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", help="KIP-937 future bound (default: the topic's config)."),
+    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", min=0, max=INT64_MAX, help="KIP-937 past bound (default: the topic's config)."),
+    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", min=0, max=INT64_MAX, help="KIP-937 future bound (default: the topic's config)."),
     reference: str = typer.Option("now", "--reference", help="The broker time the KIP-937 bounds are measured from."),
     target: Optional[str] = typer.Option(None, "--target", help="A reset target time: what would a reset to it replay or skip."),
     group: Optional[str] = typer.Option(None, "--group", help="Use the group's creation time (KIP-1282) as the target."),

@@ -9,6 +9,7 @@ import typer
 
 from kcli.cli.apps import broker_app, root_app
 from kcli.errors import UsageError
+from kcli.inputs import parse_int, shown
 
 
 @broker_app.command("start")
@@ -21,10 +22,14 @@ def start(
 ):
     """Serve the Kafka protocol until SIGINT/SIGTERM. Prints `bootstrap: host:port,...` when ready."""
     host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit():
-        raise UsageError(f"Invalid --listen '{listen}': expected HOST:PORT")
-    if nodes < 1:
-        raise UsageError("--nodes must be at least 1")
+    try:
+        if not (host and port.isascii() and port.isdigit()):
+            raise ValueError(port)
+        first = parse_int(port, 0, 65535)
+    except ValueError:
+        raise UsageError(f"Invalid --listen '{shown(listen)}': expected HOST:PORT (port 0 to 65535)") from None
+    if not 1 <= nodes <= 65535 or (first and first + nodes - 1 > 65535):
+        raise UsageError(f"--nodes must be from 1 to {65536 - (first or 1)}: each node takes the next port")
     from kcli.admin.topics import parse_config_pairs
     from kcli.broker import run_forever
     from kcli.cli.context import out

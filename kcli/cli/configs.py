@@ -9,15 +9,23 @@ import typer
 from kcli.cli.apps import alter_app, describe_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
+from kcli.inputs import INT32_MAX, parse_int, shown
 
 
 def _resources(topic: list[str] | None, broker: list[str] | None) -> list[tuple[str, str]]:
     res = [("topic", t) for t in topic or []] + [("broker", b) for b in broker or []]
     if not res:
         raise UsageError("Name at least one --topic or --broker")
+    for t in topic or []:
+        if not t.strip():
+            raise UsageError("--topic needs a topic name")
     for b in broker or []:
-        if not b.isdigit():
-            raise UsageError(f"--broker takes a node id, not '{b}'")
+        try:
+            if not (b.isascii() and b.isdigit()):
+                raise ValueError(b)
+            parse_int(b, 0, INT32_MAX)
+        except ValueError:
+            raise UsageError(f"--broker takes a node id (0 to {INT32_MAX}), not '{shown(b)}'") from None
     return res
 
 
@@ -52,5 +60,7 @@ def alter_configs(
         raise UsageError("Nothing to change: give --set key=value or --delete key")
     (rtype, name), = _resources([topic] if topic else None, [broker] if broker else None)
     pairs = parse_config_pairs(set_ or [])
+    if any(not key.strip() for key in delete or []):
+        raise UsageError("--delete needs a config name")
     state().admin().alter_configs(rtype, name, pairs, list(delete or []))
     render_altered(out(), rtype, name, pairs, list(delete or []))

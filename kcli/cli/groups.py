@@ -13,7 +13,8 @@ import typer
 from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import EXIT_FAILED, EXIT_PARTIAL, KcliError, UsageError
-from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms
+from kcli.inputs import INT64_MAX, INT64_MIN
+from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
 
 if TYPE_CHECKING:
     from kcli.offsets import plan as planner
@@ -93,7 +94,9 @@ def _scenario(to_earliest, to_latest, to_current, to_offset, shift_by, to_dateti
         if to_datetime is not None:
             return planner.Scenario(planner.DATETIME, parse_datetime_ms(to_datetime)), f"to-datetime {to_datetime}"
         if by_duration is not None:
-            return planner.Scenario(planner.DURATION, parse_duration_ms(by_duration)), f"by-duration {by_duration}"
+            ms = parse_duration_ms(by_duration)
+            timestamp_before(int(time.time() * 1000), ms)     # not before the epoch: refused now
+            return planner.Scenario(planner.DURATION, ms), f"by-duration {by_duration}"
     except TimeParseError as exc:
         raise UsageError(str(exc)) from None
     if to_offset is not None:
@@ -114,13 +117,13 @@ def reset_offsets(
     to_earliest: bool = typer.Option(False, "--to-earliest"),
     to_latest: bool = typer.Option(False, "--to-latest"),
     to_current: bool = typer.Option(False, "--to-current"),
-    to_offset: Optional[int] = typer.Option(None, "--to-offset"),
-    shift_by: Optional[int] = typer.Option(None, "--shift-by"),
+    to_offset: Optional[int] = typer.Option(None, "--to-offset", min=INT64_MIN, max=INT64_MAX),
+    shift_by: Optional[int] = typer.Option(None, "--shift-by", min=INT64_MIN, max=INT64_MAX),
     to_datetime: Optional[str] = typer.Option(None, "--to-datetime", help="ISO-8601 (no zone = UTC) or epoch ms."),
-    by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h..."),
+    by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
     from_file: Optional[str] = typer.Option(None, "--from-file", help="A reset CSV (as --export writes)."),
     to_start_time: bool = typer.Option(False, "--to-start-time", help="The group's creation time (KIP-1282)."),
-    max_age: Optional[str] = typer.Option(None, "--max-age", help="With --to-latest: earliest for partitions no older than this (KIP-1327)."),
+    max_age: Optional[str] = typer.Option(None, "--max-age", help="With --to-latest: earliest for partitions no older than this (KIP-1327); a bare number is milliseconds."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only (the default)."),
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
@@ -130,6 +133,7 @@ def reset_offsets(
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
     from kcli.admin import groups as lib
     from kcli.admin.offsets import parse_topic_spec
+    from kcli.inputs import read_text
     from kcli.offsets import plan as planner
     from kcli.offsets.csvfile import parse_csv
     from kcli.render import groups as view
@@ -146,23 +150,20 @@ def reset_offsets(
         raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
     if not (topic or all_topics or from_file):
         raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
+    if rollback_file is not None and not rollback_file.strip():
+        raise UsageError("--rollback-file needs a value")
     if rollback_file and not execute:
         raise UsageError("--rollback-file is only used with --execute")
     if rollback_file and os.path.lexists(rollback_file):
         raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
     for spec in topic or []:
         parse_topic_spec(spec)
-    file_text = None
-    if from_file is not None:
-        try:
-            with open(from_file, encoding="utf-8") as fh:
-                file_text = fh.read()
-        except OSError as exc:
-            raise UsageError(f"Cannot read --from-file '{from_file}': {exc.strerror}") from None
+    file_offsets = None
+    if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
+        file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(group or [])))
 
     admin = state().admin()
     ids = lib.group_ids(admin, group or [], all_groups)
-    file_offsets = parse_csv(file_text, ids) if file_text is not None else None
     with out().progress("Planning the reset") as progress:
         plans = lib.plan_reset(admin, ids, topic or [], all_topics, scenario,
                                int(time.time() * 1000), file_offsets, progress)

@@ -91,7 +91,7 @@ def root(
     command_config: Optional[str] = typer.Option(
         None, "--command-config", help="Kafka client properties file (security.protocol, sasl.*, ssl.*)."),
     output: str = typer.Option("table", "--output", "-o", help="table, plain (Kafka tools' layout), json or csv."),
-    timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command: 30s, 500ms, PT1M; a bare number is seconds."),
+    timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is milliseconds, as in the Kafka tools."),
     verbose: bool = typer.Option(False, "--verbose", help="More detail (extra columns, error detail; never secrets)."),
     profile: Optional[str] = typer.Option(
         None, "--profile", envvar="KCLI_PROFILE",
@@ -100,28 +100,28 @@ def root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ):
     from kcli import profiles
-    from kcli.admin.settings import ClientSettings, read_properties, secret_values
+    from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties, secret_values
     from kcli.cli.context import state
+    from kcli.inputs import shown
     from kcli.render.output import FORMATS, Output
-    from kcli.times import TimeParseError, parse_duration_ms
 
     st = state()
     if output not in FORMATS:
-        raise UsageError(f"Invalid --output '{output}': use one of {', '.join(FORMATS)}")
+        raise UsageError(f"Invalid --output '{shown(output)}': use one of {', '.join(FORMATS)}")
     st.output = Output(output)
-    try:
-        timeout_ms = parse_duration_ms(timeout)
-    except TimeParseError as exc:
-        raise UsageError(f"--timeout: {exc}") from None
-    if timeout_ms <= 0:
-        raise UsageError("--timeout must be positive")
+    timeout_ms = parse_timeout_ms(timeout)
+    for flag, value in (("--bootstrap-server", bootstrap_server), ("--command-config", command_config),
+                        ("--profile", profile)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} needs a value")
     chosen = profiles.load_profile(profile)
     _SECRETS[:] = secret_values(chosen.properties) if chosen else []
-    cmd_props = read_properties(command_config) if command_config else {}
+    cmd_props = read_properties(command_config) if command_config is not None else {}
     _SECRETS[:] = sorted(set(_SECRETS) | set(secret_values(cmd_props)), key=len, reverse=True)
     servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
     # One deadline for the whole command: every request of it ends by then.
     st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
+    st.settings.validate()                  # librdkafka's checks, before any client connects
     st.verbose = verbose
     get_current_context().call_on_close(st.close)
 

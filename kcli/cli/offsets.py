@@ -24,7 +24,7 @@ def list_offsets(
 
     if max_timestamp and time not in (None, "max-timestamp", "-3"):
         raise UsageError("--max-timestamp can't be used with --time")
-    label = "max-timestamp" if max_timestamp else (time or "latest")
+    label = "max-timestamp" if max_timestamp else ("latest" if time is None else time)
     spec = lib.parse_time(label)
     offsets = lib.list_offsets(state().admin(), topic or [], spec, exclude_internal)
     render_offsets(out(), offsets, label)

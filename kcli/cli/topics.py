@@ -70,14 +70,15 @@ def create_topic(
     from kcli.admin import topics as lib
     from kcli.render import topics as view
 
-    if replica_assignment and (partitions is not None or replication_factor is not None):
+    lib.check_topic_name(name)
+    if replica_assignment is not None and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
-    if replication_factor is not None and not 1 <= replication_factor <= 32767:
-        raise UsageError("The replication factor must be between 1 and 32767 inclusive")
-    if partitions is not None and partitions < 1:
-        raise UsageError("The partitions must be greater than 0")
+    if replication_factor is not None:
+        lib.check_replication_factor(replication_factor)
+    if partitions is not None:
+        lib.check_partition_count(partitions)
     configs = lib.parse_config_pairs(config or [])
-    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
+    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
     if ("." in name or "_" in name) and out().format != "json":
         # On stdout in plain, where kafka-topics prints it; a note beside a table.
         warn = out().line if out().format == "plain" else out().note
@@ -99,9 +100,8 @@ def alter_topic(
     from kcli.admin import topics as lib
     from kcli.render import topics as view
 
-    if partitions < 1:
-        raise UsageError("The partitions must be greater than 0")
-    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment else None
+    lib.check_partition_count(partitions)
+    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
     changes = lib.add_partitions(state().admin(), patterns, partitions, assignment, if_exists)
     view.render_altered(out(), changes, partitions)
 

@@ -72,7 +72,7 @@ def _max_age_ms(value: int | str | None) -> int:
     else:
         text = str(value).strip()
         try:
-            ms = int(text) if text.lstrip("-").isdigit() else parse_duration_ms(text)
+            ms = -1 if text == "-1" else parse_duration_ms(text)     # a bare number is ms
         except TimeParseError as exc:
             raise ConfigurationError(f"Invalid max age: {exc}") from None
     if ms < -1:

@@ -5,12 +5,14 @@ single ``--group``, ``group,topic,partition,offset`` otherwise. Strings are quot
 CsvMapper does by default (its "loose" check): when longer than 24 characters or containing any
 character below ``-`` (space, ``"``, ``#``, ``,``, control characters...); quotes are doubled.
 
-An offset of -1 means "no committed offset" (kcli's rollback files write it for partitions the
-group had not committed; restoring them deletes the offset).
-
-Import: with exactly one group and a first line that reads as 3 columns, every line is
-``topic,partition,offset`` for that group; otherwise every line is 4 columns and only the groups
-being reset are kept. Empty lines are skipped.
+Import: with exactly one ``--group`` and a first line of 3 columns, every line is
+``topic,partition,offset`` for that group; otherwise every line is 4 columns (``--all-groups``
+included, as the Java tool decides by the ``--group`` options given). Empty lines are skipped.
+Topic names follow Kafka's rule (a name the broker would refuse was sent, and waited on for the
+whole --timeout). Partitions are int32, offsets int64 and not negative, as Kafka's OffsetCommit
+takes them, except -1: "no committed offset" (kcli's rollback files write it for partitions the
+group had not committed; restoring them deletes the offset). The file is read whole before any
+request (its groups need no cluster to be known).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import csv
 
 from kcli.errors import UsageError
+from kcli.inputs import INT32_MAX, INT64_MAX, parse_int, shown, topic_name_error
 from kcli.model import GroupPlan
 from kcli.offsets.plan import NO_OFFSET
 
@@ -48,32 +51,35 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
     if len(cells) != width:
         raise ValueError(f"line {lineno}: expected {width} columns, found {len(cells)}")
     *names, partition, offset = cells
+    if not all(names):
+        raise ValueError(f"line {lineno}: empty {'group or topic' if width == 4 else 'topic'}")
+    if error := topic_name_error(names[-1]):
+        raise ValueError(f"line {lineno}: {error}")
+    if "\x00" in names[0]:
+        raise ValueError(f"line {lineno}: a group id cannot contain a NUL character")
     try:
-        return (*names, int(partition), int(offset))
+        return (*names, parse_int(partition, 0, INT32_MAX), parse_int(offset, NO_OFFSET, INT64_MAX))
     except ValueError:
-        raise ValueError(f"line {lineno}: partition and offset must be integers") from None
+        raise ValueError(f"line {lineno}: the partition must be an integer from 0 to {INT32_MAX} "
+                         f"and the offset one from 0 to {INT64_MAX} (or -1: no committed offset)") from None
 
 
 def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], int]]:
-    """Offsets per group (only ``groups``); a group absent from the file maps to nothing."""
-    rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
+    """Offsets per group. ``groups``: the ``--group`` ids given; only those are kept (with none,
+    as with ``--all-groups``, every group of the file is, and the caller picks its groups)."""
     result: dict[str, dict[tuple[str, int], int]] = {}
+    wanted = set(groups)
     try:
-        three = False
-        if len(groups) == 1 and rows:
-            try:
-                _record(rows[0][1], 3, rows[0][0])
-                three = True
-            except ValueError:
-                pass
+        rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
+        three = len(groups) == 1 and bool(rows) and len(rows[0][1]) == 3
         for lineno, cells in rows:
             if three:
                 topic, partition, offset = _record(cells, 3, lineno)
                 group = groups[0]
             else:
                 group, topic, partition, offset = _record(cells, 4, lineno)
-            if group in groups:
+            if not wanted or group in wanted:
                 result.setdefault(group, {})[(topic, partition)] = offset
     except (ValueError, csv.Error) as exc:
-        raise UsageError(f"Invalid reset CSV: {exc}") from None
+        raise UsageError(f"Invalid reset CSV: {shown(str(exc), 300)}") from None
     return result

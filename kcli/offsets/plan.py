@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
-from kcli.times import format_duration_ms
+from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
 TP = tuple[str, int]
 
@@ -44,11 +44,12 @@ class Scenario:
 
 
 def lookup_timestamp(scenario: Scenario, now_ms: int, creation_ms: int | None = None) -> int:
-    """The timestamp a time scenario asks ListOffsets for."""
+    """The timestamp a time scenario asks ListOffsets for: never before the epoch, so never one
+    of ListOffsets' special values (TimeRangeError otherwise; the CLI refuses such input first)."""
     if scenario.kind == DATETIME:
-        return scenario.value
+        return check_timestamp(scenario.value, "--to-datetime")
     if scenario.kind == DURATION:
-        return now_ms - scenario.value
+        return timestamp_before(now_ms, scenario.value)
     if scenario.kind == START_TIME:
         if creation_ms is None or creation_ms < 0:
             raise ValueError("--to-start-time needs the group's creation time")

@@ -207,8 +207,9 @@ def test_policy_configuration():
     assert from_config({"auto.offset.reset": "latest",
                         "auto.offset.reset.latest.max.age": "2s"}, None) == latest(2000)
     assert from_config({"auto.offset.reset": "smallest"}, None) == earliest()
-    for bad in ("soon", -2):
-        with pytest.raises(ConfigurationError):
+    assert latest("1500").max_age_ms == 1500 and latest("-1").max_age_ms == -1
+    for bad in ("soon", -2, "-2", "9" * 5000, "1" + " " * 130_000 + "x"):   # Python's int() raised
+        with pytest.raises(ConfigurationError):                             # ValueError for 5,000 digits
             latest(bad)
     with pytest.raises(ConfigurationError, match="not both"):
         from_config({"auto.offset.reset": "earliest"}, latest())

@@ -1,5 +1,7 @@
 """Reset CSV export/import, byte-compatible with kafka-consumer-groups (Jackson CsvMapper)."""
 
+import time
+
 import pytest
 
 from kcli.errors import UsageError
@@ -69,3 +71,59 @@ def test_round_trip_with_quoted_names():
 
 def test_import_missing_group_maps_to_nothing():
     assert parse_csv("g1,t,0,2\n", ["g9"]) == {}
+
+
+@pytest.mark.parametrize("line", ["t,2147483648,0", "t,-1,0", "t,0,-2", "t,0,9223372036854775808",
+                                  "t,0," + "9" * 5000, "t,1_0,0", "t,0,1e3", "t, ,0"])
+def test_partitions_are_int32_and_offsets_int64_from_minus_1(line):
+    """A 5,000-digit offset hit Python's int() limit; a negative or oversized one reached the
+    planner, which clamped 99999999999999999999 to the log end (exit 0)."""
+    with pytest.raises(UsageError, match="Invalid reset CSV: line 1: the partition must be an integer "
+                                         "from 0 to 2147483647 and the offset one from 0 to "
+                                         "9223372036854775807"):
+        parse_csv(line + "\n", ["g"])
+    assert parse_csv("t,2147483647,9223372036854775807\n", ["g"]) == {"g": {("t", 2147483647): 2**63 - 1}}
+
+
+@pytest.mark.parametrize("text, groups, what", [(",0,1\n", ["g"], "empty topic"),
+                                                ("g,,0,1\n", ["g", "h"], "empty group or topic"),
+                                                (",t,0,1\n", [], "empty group or topic")])
+def test_empty_names_are_refused(text, groups, what):
+    with pytest.raises(UsageError, match=f"line 1: {what}"):
+        parse_csv(text, groups)
+
+
+def test_without_groups_every_group_of_a_four_column_file_is_kept():
+    """--all-groups: the file is read before the groups are listed (nothing may be sent before
+    it is known to be valid), so it keeps every group and the caller picks its own."""
+    assert parse_csv("g1,t,0,2\ng2,t,1,5\n", []) == {"g1": {("t", 0): 2}, "g2": {("t", 1): 5}}
+    with pytest.raises(UsageError, match="expected 4 columns"):
+        parse_csv("t,0,2\n", [])
+
+
+def test_many_groups_and_lines_are_read_in_linear_time():
+    groups = [f"g{i}" for i in range(20_000)]
+    text = "".join(f"g{i},t,0,{i}\n" for i in range(20_000))
+    start = time.perf_counter()
+    assert len(parse_csv(text, groups)) == 20_000
+    assert time.perf_counter() - start < 1
+
+
+def test_a_field_over_the_csv_modules_limit_is_a_usage_error():
+    """csv.Error was raised while reading the rows, outside the handler: exit 1 (found by
+    tests/unit/test_fuzz_parsers.py)."""
+    with pytest.raises(UsageError, match=r"Invalid reset CSV: field larger than field limit"):
+        parse_csv('"' + "t" * 200_000 + '",0,1\n', ["g"])
+
+
+@pytest.mark.parametrize("topic", ["a b", "x" * 250, ".", "caf\u00e9", "a/b"])
+def test_a_topic_kafka_would_refuse_is_refused(topic):
+    """Each was sent to the cluster, which never answered for it: exit 1 after the whole
+    --timeout (found by tests/cli/test_fuzz_cli.py)."""
+    with pytest.raises(UsageError, match="Invalid reset CSV: line 1: Topic name"):
+        parse_csv(f'g,"{topic}",0,1\n', ["g", "h"])
+
+
+def test_a_nul_in_a_group_id_is_refused():
+    with pytest.raises(UsageError, match="a group id cannot contain a NUL character"):
+        parse_csv("g\x00,t,0,1\n", ["g\x00", "h"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -204,3 +205,47 @@ def test_error_messages_never_echo_secrets(config_home, recorded, tmp_path, extr
 def test_profile_secrets_are_redacted_too(config_home, recorded):
     code, out, err = run("list", "topics", "--profile", "prod", "--verbose")
     assert code == 1 and "scram-secret" not in out + err and "[redacted]" in err
+
+
+# -- a config file that cannot be used: exit 2, one line naming the file ------------------------
+BEFORE_BAD_BYTE = b'default_profile = "dev"\n# caf'
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\x80", r"the kcli config file '.*config.toml' is not UTF-8: byte 0x80 at offset 0"),
+    (BEFORE_BAD_BYTE + b"\xe9\n", rf"is not UTF-8: byte 0xe9 at offset {len(BEFORE_BAD_BYTE)}"),
+    ('\ufeffdefault_profile = "dev"\n'.encode(), r"starts with a UTF-8 byte order mark"),
+    (b"default_profile = [false]\n", r"default_profile must be the name of a profile \(a string\)"),
+    (b"default_profile = 7\n", r"default_profile must be the name of a profile"),
+    (b'default_profile = " "\n', r"default_profile must be the name of a profile"),
+    (b"x = " + b"9" * 5000 + b"\n", r"Cannot read the kcli config file .*: Exceeds the limit \(4300 digits\)"),
+    (b"x = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", r"values nested too deeply"),
+    (b"x = " + b"{a=" * 100_000 + b"1" + b"}" * 100_000 + b"\n", r"values nested too deeply"),
+    (b"profiles = 1\n", r"profiles must be a table of \[profiles.NAME\] tables"),
+    (b"[profiles]\ndev = 1\n", r"profiles must be a table of \[profiles.NAME\] tables"),
+    (b'default_profile = "dev"\n[profiles.dev]\nbootstrap_servers = ""\n',
+     r"Profile 'dev': bootstrap_servers must be a non-empty string"),
+    (b'default_profile = "dev"\n[profiles.dev]\nbootstrap_servers = []\n',
+     r"Profile 'dev': bootstrap_servers must be host:port strings"),
+    (b'default_profile = "dev"\n[profiles.dev]\nbootstrap_servers = ["h:1", 2]\n',
+     r"Profile 'dev': bootstrap_servers must be host:port strings"),
+    (b'default_profile = "dev"\n[profiles.dev]\nproperties_file = 5\n',
+     r"Profile 'dev': properties_file must be a non-empty string"),
+    (b'default_profile = "dev"\n[profiles.dev]\nproperties = { "a" = [1] }\n',
+     r"Profile property 'a' must be a string, number or boolean"),
+])
+def test_a_config_file_that_cannot_be_used_is_a_usage_error(config_home, recorded, data, message):
+    """Each was exit 1 (a codec error, TypeError: unhashable list, Python's digit limit, a
+    RecursionError) or, for an empty bootstrap_servers, the default localhost:9092."""
+    (config_home / "kcli" / "config.toml").write_bytes(data)
+    code, out, err = run("list", "topics")
+    assert code == 2 and not recorded, err
+    assert err.startswith("Error: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err), err
+
+
+def test_a_profile_properties_file_must_be_utf8(config_home, recorded):
+    (config_home / "kcli" / "prod.properties").write_bytes(b"client.id=\xff\n")
+    code, _, err = run("list", "topics", "--profile", "prod")
+    assert code == 2 and not recorded
+    assert "profile 'prod' properties_file '" in err and "byte 0xff at offset 10" in err

@@ -1,0 +1,241 @@
+"""Safety under bad input, end to end: bad input is one line on stderr and exit 2 before any
+request reaches the cluster (the embedded broker counts every request it serves)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.cli.conftest import run_kcli, run_kcli_process
+
+
+@pytest.fixture(scope="module")
+def kept(cluster):
+    """The cluster with a topic that no refused command may alter or delete."""
+    cluster.create_topic("kept", partitions=1)
+    return cluster
+
+
+def _total(counts) -> int:
+    return sum(v if isinstance(v, int) else _total(v) for v in counts.values())
+
+
+def test_a_bare_timeout_is_milliseconds_as_in_the_kafka_tools():
+    """A Java runbook's --timeout 5000 means 5 s; kcli read it as 5000 s."""
+    start = time.monotonic()
+    r = run_kcli_process("127.0.0.1:1", "list", "topics", "--timeout", "1500", timeout=60)
+    assert r.code == 1 and "within 1500 ms" in r.err, r
+    assert time.monotonic() - start < 30
+    r = run_kcli_process(None, "--help")
+    assert "a bare number is milliseconds" in " ".join(r.out.split())
+
+
+@pytest.mark.parametrize("value, shown_ms", [("2h", "7200000"), ("3600001", "3600001"), ("0", "0"),
+                                             ("0.5", "0"), ("-PT1S", "-1000")])
+def test_timeouts_beyond_what_the_clients_accept_are_usage_errors(cluster, value, shown_ms):
+    """librdkafka refuses request timeouts above 1 h: every librdkafka command failed after its
+    first requests (list-offsets sent 6)."""
+    before = _total(cluster.request_counts())
+    for command in (["list-offsets"], ["list", "topics"], ["describe", "topics"]):
+        r = run_kcli(cluster.bootstrap_servers, *command, timeout=value)
+        assert r.code == 2 and r.err.count("\n") == 1, (command, r)
+        assert r.err == (f"Error: --timeout must be from 1 ms to 1 h (3600000 ms); '{value}' is "
+                         f"{shown_ms} ms\n")
+    assert _total(cluster.request_counts()) == before
+
+
+def test_the_longest_timeout_works(cluster):
+    cluster.create_topic("one-hour", partitions=1)
+    r = run_kcli(cluster.bootstrap_servers, "list-offsets", "-t", "one-hour", timeout="PT1H")
+    assert r.code == 0 and r.out, r.err
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"no.such.property=1\n", 'No such configuration property: "no.such.property"'),
+    ("\ufeffsecurity.protocol=SSL\n".encode(), "starts with a UTF-8 byte order mark"),
+    (b"security.protocol=BOGUS\n", 'Invalid value "BOGUS" for configuration property "security.protocol"'),
+    (b"security.protocol=SASL_PLAINTEXT\n", "No provider for SASL mechanism GSSAPI"),
+    (b"\x80", "is not UTF-8: byte 0x80 at offset 0"),
+    (b"request.timeout.ms=0\n", "outside allowed range"),
+])
+@pytest.mark.parametrize("command", [["describe", "topics"], ["list", "topics"], ["list-offsets"],
+                                     ["describe", "configs", "--broker", "1"]])
+def test_client_properties_are_validated_before_connecting_on_every_path(cluster, tmp_path, content,
+                                                                         reason, command):
+    """describe topics and describe configs run on kcli's own connection (kafka-python), which
+    ignored what it did not understand: it exited 0 with no.such.property=1, with a BOM before the
+    first key, and connected in PLAINTEXT with security.protocol=BOGUS."""
+    cfg = tmp_path / "client.properties"
+    cfg.write_bytes(content)
+    before = _total(cluster.request_counts())
+    r = run_kcli(cluster.bootstrap_servers, *command, "--command-config", str(cfg))
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert reason in r.err
+    assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-b", ""], "--bootstrap-server needs a value"),
+    (["--command-config", ""], "--command-config needs a value"),
+    (["--profile", " "], "--profile needs a value"),
+])
+def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
+    """--command-config '' and --profile '' were ignored (exit 0); -b '' fell back to localhost."""
+    before = _total(cluster.request_counts())
+    r = run_kcli(None, "list", "topics", *args)
+    assert (r.code, r.err) == (2, f"Error: {message}\n")
+    assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["create", "topic", "x", "--partitions", "99999999999"], "The partitions must be at most 2147483647"),
+    (["create", "topic", "a b"], 'Topic name "a b" is illegal'),
+    (["create", "topic", "x" * 250], "can't be longer than 249 characters"),
+    (["create", "topic", "x", "--replication-factor", "40000"], "between 1 and 32767 inclusive"),
+    (["create", "topic", "x", "--replica-assignment", ""], "Invalid --replica-assignment ''"),
+    (["create", "topic", "x", "--replica-assignment", "1:99999999999"], "Invalid --replica-assignment"),
+    (["create", "topic", "x", "--config", "retention.ms="], 'in the format "key=val": retention.ms='),
+    (["alter", "topic", "", "--partitions", "5"], "a topic name or regex is required"),
+    (["alter", "topic", "t", "--partitions", "3", "--replica-assignment", "1,2"], "has 2 entries for 3"),
+    (["delete", "topic", " "], "a topic name or regex is required"),
+    (["describe", "topics", ""], "a topic name or regex is required"),
+    (["list-offsets", "-t", "t:99999999999"], "Invalid partition specified in topic arg"),
+    (["describe", "configs", "--broker", "99999999999"], "--broker takes a node id (0 to 2147483647)"),
+    (["describe", "configs", "--topic", " "], "--topic needs a topic name"),
+    (["alter", "configs", "--topic", "t", "--delete", ""], "--delete needs a config name"),
+    (["alter", "configs", "--topic", "t", "--set", "retention.ms= "], 'in the format "key=val"'),
+    (["broker", "start", "--listen", "127.0.0.1:99999"], "port 0 to 65535"),
+    (["broker", "start", "--listen", "127.0.0.1:65535", "--nodes", "2"], "--nodes must be from 1 to 1"),
+])
+def test_topic_and_config_input_is_checked_before_any_request(kept, args, message):
+    """Three of these exited 0: --replica-assignment '' (ignored), alter topic '' (every topic
+    altered), delete topic ' ' (every topic deleted)."""
+    cluster = kept
+    before = _total(cluster.request_counts())
+    r = run_kcli(cluster.bootstrap_servers, *args)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert message in r.err
+    assert _total(cluster.request_counts()) == before
+    assert "kept" in run_kcli(cluster.bootstrap_servers, "list", "topics").out
+
+
+@pytest.fixture(scope="module")
+def groups(kept):
+    """Two inactive groups with commits on 'kept', so that listing groups has work to do."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    for gid in ("safety-a", "safety-b"):
+        consumer = Consumer({"bootstrap.servers": kept.bootstrap_servers, "group.id": gid,
+                             "enable.auto.commit": False})
+        consumer.commit(offsets=[TopicPartition("kept", 0, 0)], asynchronous=False)
+        consumer.close()
+    return kept
+
+
+def _file(tmp_path, content: bytes) -> str:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    return str(path)
+
+
+RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns, found 3"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], "is not UTF-8: byte 0x80 at offset 0"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"kept,0,-2\n"], "offset one from 0 to"),
+    (["reset-offsets", "--group", "safety-a", "--from-file", b"a b,0,1\n"], 'Topic name "a b" is illegal'),
+    (["reset-offsets", "--all-groups", "--from-file", b"safety-a,kept,0,99999999999999999999\n"],
+     "the offset one from 0 to 9223372036854775807"),
+    ([*RESET, "--to-offset", "99999999999999999999"], "99999999999999999999 is not in the range"),
+    ([*RESET, "--to-offset", "9" * 5000], "is not a valid int"),
+    ([*RESET, "--shift-by", "-9223372036854775809"], "is not in the range"),
+    (["reset-offsets", "--group", "safety-a", "--topic", "kept:99999999999", "--to-earliest"],
+     "Invalid partition specified in topic arg 'kept:99999999999'"),
+    ([*RESET, "--to-datetime", "0001-01-01"], "'0001-01-01' is before 1970-01-01T00:00:00.000Z"),
+    ([*RESET, "--to-datetime", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
+    ([*RESET, "--by-duration", "9999999999d"], "9999999999d before now is before 1970-01-01"),
+    ([*RESET, "--by-duration", "P" + "9" * 30 + "D"], "is out of range"),
+    ([*RESET, "--to-latest", "--max-age", "1" + " " * 130_000 + "x"], "Invalid duration"),
+    ([*RESET, "--to-earliest", "--execute", "--rollback-file", ""], "--rollback-file needs a value"),
+    (["reset-offsets", "--group", "", "--topic", "kept", "--to-earliest"], "A group id cannot be empty"),
+    (["describe", "groups", ""], "A group id cannot be empty"),
+    (["delete", "groups", "safety-b", ""], "A group id cannot be empty"),
+    (["delete-offsets", "--group", "", "--topic", "kept"], "A group id cannot be empty"),
+    (["list-offsets", "--time", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
+    (["list-offsets", "--time", "99999999999999999999"], "are out of range"),
+    (["list-offsets", "--time", ""], "Malformed time argument . Please use"),   # was read as latest
+])
+def test_reset_and_group_input_is_checked_before_any_request(groups, tmp_path, args, message):
+    """reset-offsets --all-groups --from-file read the CSV after listing the groups (5 requests);
+    --to-offset 99999999999999999999 exited 0 (clamped to the log end); a time before the epoch
+    became -1 (latest) in ListOffsets; an empty group id failed in the admin client after 10."""
+    args = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in args]
+    before = _total(groups.request_counts())
+    r = run_kcli(groups.bootstrap_servers, *args)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
+    assert message in r.err
+    assert _total(groups.request_counts()) == before
+
+
+def test_a_reset_from_file_with_all_groups_still_plans_every_listed_group(groups, tmp_path):
+    path = _file(tmp_path, b"safety-a,kept,0,0\nsafety-b,kept,0,0\nelsewhere,kept,0,0\n")
+    r = run_kcli(groups.bootstrap_servers, "reset-offsets", "--all-groups", "--from-file", path,
+                 "-o", "json")
+    assert r.code == 0, r.err
+    import json
+
+    planned = {g["group"] for g in json.loads(r.out)["groups"]}
+    assert {"safety-a", "safety-b"} <= planned and "elsewhere" not in planned
+
+
+# One representative of each class of bad input in the issue, all in one place: each exits 2 with
+# one line on stderr, and the broker serves no request at all while they run.
+BAD_INPUT_CLASSES = {
+    "CSV parsed after the groups were listed": (
+        ["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], None),
+    "an unknown property on kcli's own connection": (
+        ["describe", "topics", "--command-config", b"no.such.property=1\n"], None),
+    "a BOM before the first key": (["describe", "topics", "--command-config", "\ufeffa=1\n".encode()], None),
+    "security.protocol=BOGUS": (["describe", "topics", "--command-config", b"security.protocol=BOGUS\n"], None),
+    "non-UTF-8 CSV": (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], None),
+    "non-UTF-8 properties": (["list", "topics", "--command-config", b"\x80"], None),
+    "non-UTF-8 TOML": (["list", "topics"], b"\x80"),
+    "default_profile = [false]": (["list", "topics"], b"default_profile = [false]\n"),
+    "a number of over 4,300 digits": (["list-offsets", "--time", "9" * 5000], None),
+    "an offset outside int64": (["reset-offsets", "--group", "safety-a", "--topic", "kept",
+                                 "--to-offset", "9223372036854775808"], None),
+    "a partition outside int32": (["list-offsets", "--topic", "kept:99999999999"], None),
+    "a request timeout librdkafka rejects (list-offsets sent 6)": (["list-offsets", "--timeout", "2h"], None),
+    "an empty value where one is required": (["delete", "topic", " "], None),
+    "a quadratic duration": (["list", "topics", "--timeout", "1" + " " * 130_000 + "x"], None),
+    "a quadratic JAAS value": (["list", "topics", "--command-config",
+                                b"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                                b"required" + b" " * 100_000 + b"x\n"], None),
+    "a time before the epoch": (["list-offsets", "--time", "1969-12-31T23:59:59.999"], None),
+    "a duration reaching before the epoch": (["reset-offsets", "--group", "safety-a", "--topic", "kept",
+                                              "--by-duration", "9999999999d"], None),
+}
+
+
+@pytest.mark.parametrize("name", BAD_INPUT_CLASSES)
+def test_every_class_of_bad_input_sends_nothing(groups, tmp_path, monkeypatch, name):
+    args, toml = BAD_INPUT_CLASSES[name]
+    args = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in args]
+    config = tmp_path / "xdg" / "kcli" / "config.toml"
+    config.parent.mkdir(parents=True)
+    if toml is not None:
+        config.write_bytes(toml)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("KCLI_PROFILE", raising=False)
+    timeout = args.pop(args.index("--timeout") + 1) if "--timeout" in args else "10s"
+    args = [a for a in args if a != "--timeout"]
+    before = _total(groups.request_counts())
+    started = time.monotonic()
+    r = run_kcli(groups.bootstrap_servers, *args, timeout=timeout)
+    assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, (name, r.err[:300])
+    assert "Traceback" not in r.err
+    assert _total(groups.request_counts()) == before, name
+    assert time.monotonic() - started < 5, name

@@ -1,0 +1,277 @@
+"""Fuzzing every parser of user input with hypothesis, called directly: for each, KCLI_FUZZ_EXAMPLES
+inputs (5,000 by default, as CI runs them), mixing random text (or bytes, for files), long
+repetitions of grammar fragments (a quadratic parser shows there), and a tenth as many well-formed
+values built from known parts (tests/support/fuzz.py).
+
+Every input must end in one of two ways, within MAX_SECONDS per input:
+- read: the value meets its type's invariants, and a value built from known parts reads back as
+  those parts (the expected result comes from the parts, not from the parser);
+- refused: the parser's usage error (exit 2 in the CLI, tests/cli/test_fuzz_cli.py checks that
+  wiring), with a message of one line; never another exception."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kcli.admin.offsets import NAMED_TIMES, parse_time, parse_topic_spec
+from kcli.admin.settings import parse_jaas, parse_properties
+from kcli.admin.topics import parse_config_pairs, parse_replica_assignment
+from kcli.errors import UsageError
+from kcli.inputs import INT32_MAX, INT64_MAX, INT64_MIN, decode_utf8
+from kcli.model import GroupPlan, PartitionPlan
+from kcli.offsets.csvfile import export_csv, parse_csv
+from kcli.profiles import Profile, load_profile
+from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms
+from tests.support.fuzz import BUILT, FUZZ, MAX_SECONDS, Stats, file_bytes, text_with
+
+STATS = Stats()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report():
+    yield
+    STATS.write()
+
+
+def attempt(parser: str, call, *refusals: type[Exception]):
+    """``call()``'s value, or None when it refused the input with one of ``refusals`` (a
+    usage error of one line); records the outcome and checks the time bound."""
+    start = time.perf_counter()
+    try:
+        value, code = call(), 0
+    except (UsageError, *refusals) as exc:
+        message = exc.message if isinstance(exc, UsageError) else str(exc)
+        assert message and "\n" not in message and "\r" not in message, message
+        assert len(message) < 800, message
+        value, code = None, 2
+    elapsed = time.perf_counter() - start
+    STATS.record(parser, code, elapsed)
+    assert elapsed < MAX_SECONDS, (parser, elapsed)
+    return value
+
+
+# -- durations ----------------------------------------------------------------------------------
+DURATION_PIECES = ["P", "T", "D", "H", "M", "S", "ms", "s", "m", "h", "d", "-", "+", ".", ",",
+                   "0", "1", "9", "12", "00", " ", "\t", "PT", "9" * 19, "\u0663"]
+UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "": 1}
+
+
+@FUZZ
+@given(text_with(DURATION_PIECES))
+def test_durations(text):
+    ms = attempt("durations", lambda: parse_duration_ms(text), TimeParseError)
+    assert ms is None or (type(ms) is int and INT64_MIN <= ms <= INT64_MAX)
+
+
+@BUILT
+@given(st.integers(0, 10**15), st.sampled_from(sorted(UNITS_MS)), st.sampled_from(["", " "]))
+def test_short_durations_read_as_built(n, unit, space):
+    expected = n * UNITS_MS[unit]
+    assert attempt("durations", lambda: parse_duration_ms(f"{n}{space if unit else ''}{unit}"),
+                   TimeParseError) == (expected if expected <= INT64_MAX else None)
+
+
+@BUILT
+@given(st.lists(st.integers(-10**6, 10**6), min_size=4, max_size=4), st.integers(0, 999),
+       st.booleans())
+def test_iso_durations_read_as_built(parts, millis, negate):
+    days, hours, minutes, seconds = parts
+    text = f"{'-' if negate else ''}P{days}DT{hours}H{minutes}M{seconds}.{millis:03d}S"
+    expected_ns = ((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000
+                   + (millis if seconds >= 0 else -millis)) * (-1 if negate else 1)
+    assert attempt("durations", lambda: parse_duration_ms(text)) == expected_ns
+
+
+# -- datetimes and --time -----------------------------------------------------------------------
+DATETIME_PIECES = ["2025", "1969", "0001", "9999", "-", ":", "T", "Z", "+", "01", "12", "31", "59",
+                   "60", ".", "000", "+08:00", "-0130", " ", "2025-01-15", "T10:30:00", "1736937000000",
+                   "9" * 20]
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+ZONES = st.sampled_from([None, timezone.utc, timezone(timedelta(hours=8)), timezone(timedelta(hours=-13, minutes=-30))])
+
+
+@FUZZ
+@given(text_with(DATETIME_PIECES))
+def test_datetimes(text):
+    ms = attempt("datetimes", lambda: parse_datetime_ms(text), TimeParseError)
+    assert ms is None or (type(ms) is int and 0 <= ms <= INT64_MAX)
+
+
+@BUILT
+@given(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)), ZONES)
+def test_datetimes_read_as_built(moment, zone):
+    moment = moment.replace(microsecond=moment.microsecond // 1000 * 1000, tzinfo=zone)
+    expected = (moment.replace(tzinfo=zone or timezone.utc) - EPOCH) // timedelta(milliseconds=1)
+    ms = attempt("datetimes", lambda: parse_datetime_ms(moment.isoformat()), TimeParseError)
+    assert ms == (expected if expected >= 0 else None)         # before the epoch: refused
+
+
+@FUZZ
+@given(st.one_of(text_with(DATETIME_PIECES + sorted(NAMED_TIMES) + ["-4", "-0"]),
+                 st.integers(-5, 10**15).map(str)))
+def test_time_arguments_never_become_a_special_timestamp_by_accident(text):
+    ms = attempt("--time", lambda: parse_time(text))
+    if text in NAMED_TIMES:
+        assert ms == NAMED_TIMES[text]
+    else:
+        assert ms is None or 0 <= ms <= INT64_MAX
+
+
+# -- topic specs, config pairs, replica assignments ---------------------------------------------
+NO_SPACE = ["Zs", "Zl", "Zp", "Cc", "Cs"]          # nothing str.strip() would take off
+@FUZZ
+@given(text_with(["t", "orders", ":", ",", "0", "1", "-1", " ", "2147483648", "99999999999", "9" * 30]))
+def test_topic_specs(text):
+    spec = attempt("topic specs", lambda: parse_topic_spec(text))
+    if spec is not None:
+        topic, parts = spec
+        assert topic and not topic[0].isspace()
+        assert parts is None or (parts == sorted(set(parts)) and all(0 <= p <= INT32_MAX for p in parts))
+
+
+@BUILT
+@given(st.text(st.characters(blacklist_characters=":", blacklist_categories=NO_SPACE), min_size=1),
+       st.lists(st.integers(0, INT32_MAX), min_size=1, max_size=20))
+def test_topic_specs_read_as_built(topic, parts):
+    assert attempt("topic specs", lambda: parse_topic_spec(f"{topic}:{','.join(map(str, parts))}")) == \
+        (topic, sorted(set(parts)))
+
+
+@FUZZ
+@given(text_with(["k", "retention.ms", "=", " ", "\t", "v", "1", "==", "x=y"]))
+def test_config_pairs(text):
+    pairs = attempt("config pairs", lambda: parse_config_pairs([text]))
+    if pairs is not None:
+        (key, value), = pairs.items()
+        assert key and value and "=" not in key
+
+
+@BUILT
+@given(st.text(st.characters(blacklist_characters="=", blacklist_categories=NO_SPACE), min_size=1),
+       st.text(st.characters(blacklist_categories=NO_SPACE), min_size=1))
+def test_config_pairs_read_as_built(key, value):
+    assert attempt("config pairs", lambda: parse_config_pairs([f" {key} = {value} "])) == {key: value}
+
+
+@FUZZ
+@given(text_with(["1", "2", "0", ":", ",", " ", "-1", "2147483648", "1:1", "1:2,3:4"]))
+def test_replica_assignments(text):
+    assignment = attempt("replica assignments", lambda: parse_replica_assignment(text))
+    if assignment is not None:
+        assert assignment and all(len(r) == len(assignment[0]) for r in assignment)
+        assert all(len(set(r)) == len(r) and all(0 <= b <= INT32_MAX for b in r) for r in assignment)
+
+
+@BUILT
+@given(st.integers(1, 5).flatmap(lambda rf: st.lists(
+    st.lists(st.integers(0, INT32_MAX), min_size=rf, max_size=rf, unique=True), min_size=1, max_size=10)))
+def test_replica_assignments_read_as_built(assignment):
+    text = ",".join(":".join(map(str, r)) for r in assignment)
+    assert attempt("replica assignments", lambda: parse_replica_assignment(text)) == assignment
+
+
+# -- files: reset CSV, properties, TOML profiles --------------------------------------------------
+@FUZZ
+@given(file_bytes(["g", "t", ",", "0", "1", "\n", "\r\n", '"', '""', " ", "-1", "2147483648", "9" * 20]),
+       st.sampled_from([["g"], ["g", "h"], []]))
+def test_csv_plans(data, groups):
+    plan = attempt("CSV plans", lambda: parse_csv(decode_utf8(data, "--from-file 'f'"), groups))
+    if plan is not None:
+        assert not groups or set(plan) <= set(groups)
+        for offsets in plan.values():
+            assert all(t and 0 <= p <= INT32_MAX and 0 <= o <= INT64_MAX for (t, p), o in offsets.items())
+
+
+GROUP = st.text(st.sampled_from("abz09._- ,\"#'"), min_size=1, max_size=30)
+TOPIC = st.text(st.sampled_from("abzAZ09._-"), min_size=1, max_size=249).filter(lambda t: t not in (".", ".."))
+
+
+@BUILT
+@given(st.lists(st.tuples(GROUP, TOPIC, st.integers(0, INT32_MAX), st.integers(0, INT64_MAX)),
+                min_size=1, max_size=10, unique_by=lambda r: (r[0], r[1], r[2])))
+def test_csv_plans_read_back_as_exported(rows):
+    plans = {}
+    for group, topic, partition, offset in rows:
+        plans.setdefault(group, GroupPlan(group)).partitions.append(
+            PartitionPlan(group, topic, partition, None, offset, 0, 0))
+    text = export_csv(list(plans.values()), with_group=True)
+    expected = {g: {(t, p): o for gg, t, p, o in rows if gg == g} for g in plans}
+    assert attempt("CSV plans", lambda: parse_csv(text, sorted(plans))) == expected
+
+
+@FUZZ
+@given(file_bytes(["k", "=", ":", "\\", "\n", "\r", "#", "!", " ", "security.protocol=SSL\n", "a\\\n",
+                   "sasl.jaas.config=", "\ufeff", "\x80"]))
+def test_properties_files(data):
+    props = attempt("properties files", lambda: parse_properties(decode_utf8(data, "f"), "f"))
+    if props is not None:
+        assert all(isinstance(k, str) and k and isinstance(v, str) for k, v in props.items())
+
+
+PROPERTY_KEY = st.text(st.sampled_from("abc.XYZ_-09"), min_size=1, max_size=20)
+PROPERTY_VALUE = st.text(st.characters(blacklist_categories=["Cc", "Zs", "Zl", "Zp", "Cs"],
+                                       blacklist_characters="\\\x85"), max_size=30)
+
+
+@BUILT
+@given(st.dictionaries(PROPERTY_KEY.filter(lambda k: k != "sasl.jaas.config"), PROPERTY_VALUE, max_size=8),
+       st.sampled_from(["=", " = ", ":", ": "]), st.sampled_from(["\n", "\r\n", "\r"]))
+def test_properties_read_as_written(props, separator, newline):
+    text = "# written by the test" + newline + "".join(f"{k}{separator}{v}{newline}" for k, v in props.items())
+    assert attempt("properties files", lambda: parse_properties(text, "f")) == props
+
+
+JAAS_PLAIN = "org.apache.kafka.common.security.plain.PlainLoginModule"
+
+
+@FUZZ
+@given(text_with([JAAS_PLAIN, "org.apache.kafka.common.security.scram.ScramLoginModule", " required",
+                  f"{JAAS_PLAIN} required",
+                  " ", "\n", "username", "=", '"', '\\"', "\\", "alice", ";", "x=y", '"a b"']))
+def test_jaas_values(text):
+    parsed = attempt("JAAS values", lambda: parse_jaas(text))
+    if parsed is not None:
+        mechanism, options = parsed
+        assert mechanism in ("PLAIN", None) and all(isinstance(v, str) for v in options.values())
+
+
+@BUILT
+@given(st.dictionaries(st.text(st.sampled_from("abcxyz_.-09"), min_size=1, max_size=12),
+                       st.text(max_size=20), max_size=5),
+       st.sampled_from([" ", "\n  ", "\t"]), st.booleans())
+def test_jaas_values_read_as_written(options, gap, semicolon):
+    quoted = {k: '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for k, v in options.items()}
+    text = f"{JAAS_PLAIN} required" + "".join(f"{gap}{k}={q}" for k, q in quoted.items()) + (";" if semicolon else "")
+    assert attempt("JAAS values", lambda: parse_jaas(text)) == ("PLAIN", options)
+
+
+TOML_PIECES = ['default_profile = "dev"\n', "default_profile = [false]\n", "default_profile = 1\n",
+               "[profiles.dev]\n", "[profiles]\n", "profiles = 1\n", 'bootstrap_servers = "h:1"\n',
+               'bootstrap_servers = ""\n', 'bootstrap_servers = ["a:1", 2]\n', "bootstrap_servers = []\n",
+               'properties = { "client.id" = "x", "n" = 5 }\n', "properties = { a = [1] }\n",
+               'properties_file = "missing.properties"\n', "properties_file = 3\n", "x = " + "9" * 5000 + "\n",
+               "[", "]", "{", "}", "=", '"', "\n", "dev = 1\n", "\ufeff", "\x80", "x = 1979-05-27\n"]
+
+
+@pytest.fixture(scope="module")
+def config_file():
+    with tempfile.TemporaryDirectory() as tmp:
+        yield Path(tmp) / "config.toml"
+
+
+@FUZZ
+@given(data=file_bytes(TOML_PIECES), requested=st.sampled_from([None, "dev", "prod"]))
+def test_toml_profiles(config_file, data, requested):
+    config_file.write_bytes(data)
+    profile = attempt("TOML profiles", lambda: load_profile(requested, config_file))
+    if profile is not None:
+        assert isinstance(profile, Profile) and profile.name in ("dev", "prod")
+        assert profile.bootstrap_servers is None or profile.bootstrap_servers.strip()
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in profile.properties.items())
