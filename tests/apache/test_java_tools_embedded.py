@@ -209,6 +209,13 @@ def live_members(clusters: dict[str, str], n: Names):
         yield
 
 
+def lines_in_any_order(out: str) -> str:
+    """A plan of two groups: when both ids fall in one bucket of the tool's HashMap, their order
+    follows the admin client's describe results, keyed by an enum's identity hash: it differs
+    from one JVM to the next, on any broker."""
+    return "\n".join(sorted(out.splitlines()))
+
+
 @dataclass
 class Results:
     names: Names
@@ -417,7 +424,7 @@ def test_reset_offsets_execute(tools):
     n = tools.names
     groups = (n.consumer_reset, n.simple_reset)
     for i, (args, expected) in enumerate(reset_scenarios(n)):
-        code, out, _ = tools(f"reset-{i}")
+        code, out, _ = tools(f"reset-{i}", select=lines_in_any_order)
         assert code == 0
         assert {(r[0], r[1], int(r[2])): int(r[3]) for g in groups for r in rows(out, g)} == \
             {(g, n.orders, p): o for g in groups for p, o in expected.items()}, args
