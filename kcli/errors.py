@@ -41,3 +41,13 @@ class UnsupportedByBroker(OperationError):
 
 class PartialFailure(KcliError):
     exit_code = EXIT_PARTIAL
+
+
+class BrokerRejected(OperationError):
+    """The cluster answered a request with an error: ``error`` is its kcli.model.BrokerError
+    (Kafka's code and name, the client's text). Operations decide by ``error.name``, never by
+    the text."""
+
+    def __init__(self, error, message: str | None = None):
+        super().__init__(message or error.message)
+        self.error = error

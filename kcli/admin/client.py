@@ -10,7 +10,7 @@ import time
 from typing import Iterable
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, ResourceConfig, TopicInfo)
 
@@ -87,7 +87,7 @@ class KafkaAdmin:
                 if time.monotonic() >= deadline:
                     break
             except Exception as exc:  # noqa: BLE001 - librdkafka's own request timeout is ours too
-                if _code(exc) != "_TIMED_OUT":
+                if _broker_error(exc).name != "_TIMED_OUT":
                     raise
                 self._admin.poll(0)
                 break
@@ -155,7 +155,12 @@ class KafkaAdmin:
                              f"within {self.settings.timeout_ms} ms: {reason}")
 
     def topic_names(self) -> list[str]:
-        return sorted(self._metadata().topics)
+        """Every topic, sorted: one Metadata on kcli's own connection (the one describe topics
+        uses for everything)."""
+        return self.kip.topic_names()
+
+    def broker_ids(self) -> list[int]:
+        return self.kip.broker_ids()
 
     def cluster_id(self) -> str | None:
         return self._metadata().cluster_id
@@ -164,9 +169,25 @@ class KafkaAdmin:
         """Partition count per topic, every topic: one Metadata request."""
         return {name: len(t.partitions) for name, t in self._metadata().topics.items()}
 
-    def describe_topics(self, names: list[str]) -> list[TopicInfo]:
-        """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient)."""
-        return self.kip.describe_topics(names)
+    def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
+        """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient);
+        ``progress`` (done, total) counts the topics."""
+        return self.kip.describe_topics(names, progress)
+
+    def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
+        """KIP-1327 PartitionAgeMs per partition (-1 unknown); UnsupportedByBroker without
+        Metadata v14."""
+        return self.kip.partition_ages(topics)
+
+    def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
+        """KIP-1282 GroupCreationTimeMs per group (-1 unknown, None not described), or None when
+        the broker has no ConsumerGroupDescribe v2."""
+        return self.kip.group_creation_times(group_ids)
+
+    def read_back_committed(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
+        """The group's committed offsets on a connection of its own: it answers while
+        librdkafka's connection to the coordinator still waits on an unanswered commit."""
+        return self.kip.committed_offsets(group_id, partitions)
 
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
@@ -280,7 +301,7 @@ class KafkaAdmin:
             except ClientFailure:
                 raise
             except Exception as exc:  # noqa: BLE001
-                if "GROUP_ID_NOT_FOUND" in _code(exc):
+                if _broker_error(exc).name == "GROUP_ID_NOT_FOUND":
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
                     continue
                 raise OperationError(f"Cannot describe group '{gid}': {_err(exc)}") from None
@@ -327,7 +348,7 @@ class KafkaAdmin:
         except ClientFailure:
             raise
         except Exception as exc:  # noqa: BLE001
-            if "GROUP_ID_NOT_FOUND" in _code(exc):
+            if _broker_error(exc).name == "GROUP_ID_NOT_FOUND":
                 return []
             raise OperationError(f"Cannot fetch committed offsets of group '{group_id}': {_err(exc)}") from None
         out = []
@@ -379,8 +400,8 @@ class KafkaAdmin:
                 self._result(fut)
             except ClientFailure:
                 raise
-            except Exception as exc:  # noqa: BLE001
-                raise OperationError(_err(exc)) from None
+            except Exception as exc:  # noqa: BLE001 - the request's error, typed by its code
+                raise BrokerRejected(_broker_error(exc), _err(exc)) from None
 
     def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
         result = {}
@@ -416,14 +437,6 @@ def _broker_error(exc: BaseException) -> BrokerError:
     if isinstance(exc, TimeoutError):        # kcli's deadline: no answer, as librdkafka's timeout
         return BrokerError(KafkaError._TIMED_OUT, "_TIMED_OUT", str(exc))
     return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
-
-
-def _code(exc: BaseException) -> str:
-    from confluent_kafka import KafkaException
-
-    if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "name"):
-        return exc.args[0].name()
-    return str(exc)
 
 
 def _tps(assignment) -> list[tuple[str, int]]:

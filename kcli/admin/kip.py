@@ -216,6 +216,19 @@ class KipClient:
     def consumer_group_describe_version(self) -> int | None:
         return self.max_version(self.proto.ConsumerGroupDescribeRequest)
 
+    def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
+        """KIP-1282: GroupCreationTimeMs per group (-1: the broker does not know it, as for a
+        group created before the upgrade; None: the broker does not describe the group as a
+        consumer-protocol group), or None when the broker has no ConsumerGroupDescribe v2. The
+        one lookup the reset planner and the consumer use."""
+        version = self.consumer_group_describe_version()
+        if version is None or version < 2:
+            return None
+        described = self.describe_consumer_groups_v2(group_ids)
+        return {g: (-1 if described[g].group_creation_time_ms is None
+                    else max(-1, described[g].group_creation_time_ms)) if g in described else None
+                for g in group_ids}
+
     def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, object]:
         """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
         one request per coordinator. Returns the described group per id, for the groups the

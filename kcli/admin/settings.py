@@ -17,7 +17,6 @@ from kcli.inputs import read_text, shown
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_TIMEOUT_MS = 3_600_000        # librdkafka refuses request timeouts above one hour
-SECRET_KEYS = ("password", "secret", "jaas", "token", "key.pem", "credentials")
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 
 _quiet = logging.getLogger("kcli.librdkafka.validation")
@@ -115,10 +114,6 @@ class ClientSettings:
         return conf
 
 
-def redact(key: str, value: str) -> str:
-    return "[redacted]" if any(s in key.lower() for s in SECRET_KEYS) else value
-
-
 JAAS_MODULES = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
     "org.apache.kafka.common.security.scram.ScramLoginModule": None,   # SCRAM-SHA-256 or -512
@@ -160,21 +155,6 @@ def normalize_properties(props: dict[str, str]) -> dict[str, str]:
         if mechanism and "sasl.mechanism" not in out and "sasl.mechanisms" not in out:
             out["sasl.mechanism"] = mechanism
     return out
-
-
-def is_secret(key: str) -> bool:
-    return any(s in key.lower() for s in SECRET_KEYS)
-
-
-def secret_values(props: dict[str, str]) -> list[str]:
-    """Every secret value in ``props`` (longest first), for redacting free text."""
-    return sorted({v for k, v in props.items() if is_secret(k) and v}, key=len, reverse=True)
-
-
-def redact_text(text: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "[redacted]")
-    return text
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")             # Java's natural lines

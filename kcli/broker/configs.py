@@ -52,7 +52,7 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = dict([
     _d("max.message.bytes", INT, "1048588", minimum=0),
     _d("message.timestamp.type", STRING, "CreateTime", choices=("CreateTime", "LogAppendTime")),
     _d("message.timestamp.before.max.ms", LONG, str(LONG_MAX), minimum=0),
-    _d("message.timestamp.after.max.ms", LONG, str(LONG_MAX), minimum=0),
+    _d("message.timestamp.after.max.ms", LONG, "3600000", minimum=0),     # 1 h since Kafka 4.0
     _d("message.timestamp.difference.max.ms", LONG, str(LONG_MAX), minimum=0),
     _d("min.insync.replicas", INT, "1", minimum=1),
     _d("retention.bytes", LONG, "-1"),

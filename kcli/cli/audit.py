@@ -59,7 +59,7 @@ def timestamps(
     opts_from, opts_to = _position(from_, ("earliest",)), _position(to, ("latest",))
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
     if group:
-        from kcli.admin.groups import creation_times
+        from kcli.ops.resets import creation_times
 
         target_ms = creation_times(st.admin(), [group])[group]
     from kcli.pipeline import AuditOptions, run_audit

@@ -30,7 +30,7 @@ def start(
         raise UsageError(f"Invalid --listen '{shown(listen)}': expected HOST:PORT (port 0 to 65535)") from None
     if not 1 <= nodes <= 65535 or (first and first + nodes - 1 > 65535):
         raise UsageError(f"--nodes must be from 1 to {65536 - (first or 1)}: each node takes the next port")
-    from kcli.admin.topics import parse_config_pairs
+    from kcli.specs import parse_config_pairs
     from kcli.broker import run_forever
     from kcli.cli.context import out
     from kcli.render.output import json_document

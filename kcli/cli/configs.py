@@ -51,7 +51,7 @@ def alter_configs(
     delete: Optional[List[str]] = typer.Option(None, "--delete", help="key to reset to default (repeatable)."),
 ):
     """Set or delete config overrides (incremental)."""
-    from kcli.admin.topics import parse_config_pairs
+    from kcli.specs import parse_config_pairs
     from kcli.render.configs import render_altered
 
     if bool(topic) == bool(broker):

@@ -4,20 +4,15 @@ delete-offsets."""
 
 from __future__ import annotations
 
-import os
 import time
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 import typer
 
 from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
-from kcli.errors import EXIT_FAILED, EXIT_PARTIAL, KcliError, UsageError
+from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX, INT64_MIN
-from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
-
-if TYPE_CHECKING:
-    from kcli.offsets import plan as planner
 
 # Each command imports the library and view modules it needs: `kcli --help` loads none.
 GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids.")
@@ -30,11 +25,12 @@ def list_groups(
     types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer."),
 ):
     """List consumer groups (kafka-consumer-groups --list)."""
-    from kcli.admin import groups as lib
+    from kcli import specs
+    from kcli.ops import groups as lib
     from kcli.render import groups as view
 
-    wanted_states = lib.parse_states(states) if states else None
-    wanted_types = lib.parse_types(types) if types else None
+    wanted_states = specs.parse_states(states) if states else None
+    wanted_types = specs.parse_types(types) if types else None
     groups = lib.list_groups(state().admin(), wanted_states, wanted_types)
     view.render_list(out(), groups, show_state=states is not None, show_type=types is not None)
 
@@ -48,7 +44,7 @@ def describe_groups(
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
 ):
     """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
-    from kcli.admin import groups as lib
+    from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     if offsets + members + show_state > 1:
@@ -67,45 +63,6 @@ def describe_groups(
         view.render_state(out(), descs, st.verbose)
     else:
         view.render_offsets(out(), [(d, lib.offset_rows(admin, d)) for d in descs], st.verbose)
-
-
-def _scenario(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime, by_duration,
-              from_file, to_start_time, max_age) -> tuple[planner.Scenario, str]:
-    from kcli.offsets import plan as planner
-
-    given = [name for name, on in (
-        ("to-earliest", to_earliest), ("to-latest", to_latest), ("to-current", to_current),
-        ("to-offset", to_offset is not None), ("shift-by", shift_by is not None),
-        ("to-datetime", to_datetime is not None), ("by-duration", by_duration is not None),
-        ("from-file", from_file is not None), ("to-start-time", to_start_time)) if on]
-    if not given:
-        raise UsageError("reset-offsets requires one scenario: --to-earliest, --to-latest, --to-current, "
-                         "--to-offset, --shift-by, --to-datetime, --by-duration, --from-file or --to-start-time")
-    if len(given) > 1:
-        raise UsageError(f'Option "[{given[0]}]" can\'t be used with option "[{given[1]}]"')
-    if max_age is not None and not to_latest:
-        raise UsageError("--max-age can only be used with --to-latest")
-    try:
-        if max_age is not None:
-            ms = parse_duration_ms(max_age)
-            if ms < 0:
-                raise UsageError("--max-age must not be negative")
-            return planner.Scenario(planner.MAX_AGE, ms), f"to-latest --max-age {max_age}"
-        if to_datetime is not None:
-            return planner.Scenario(planner.DATETIME, parse_datetime_ms(to_datetime)), f"to-datetime {to_datetime}"
-        if by_duration is not None:
-            ms = parse_duration_ms(by_duration)
-            timestamp_before(int(time.time() * 1000), ms)     # not before the epoch: refused now
-            return planner.Scenario(planner.DURATION, ms), f"by-duration {by_duration}"
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
-    if to_offset is not None:
-        return planner.Scenario(planner.OFFSET, to_offset), f"to-offset {to_offset}"
-    if shift_by is not None:
-        return planner.Scenario(planner.SHIFT, shift_by), f"shift-by {shift_by}"
-    kind = {"to-earliest": planner.EARLIEST, "to-latest": planner.LATEST, "to-current": planner.CURRENT,
-            "from-file": planner.FILE, "to-start-time": planner.START_TIME}[given[0]]
-    return planner.Scenario(kind), given[0]
 
 
 @app.command("reset-offsets")
@@ -131,86 +88,48 @@ def reset_offsets(
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest and --max-age need not)."),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
-    from kcli.admin import groups as lib
-    from kcli.admin.offsets import parse_topic_spec
-    from kcli.inputs import read_text
     from kcli.offsets import plan as planner
-    from kcli.offsets.csvfile import parse_csv
+    from kcli.ops import resets
     from kcli.render import groups as view
 
-    if dry_run and execute:
-        raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
-    if group and all_groups:
-        raise UsageError('Option "[group]" can\'t be used with option "[all-groups]"')
-    if not group and not all_groups:
-        raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
-    scenario, label = _scenario(to_earliest, to_latest, to_current, to_offset, shift_by, to_datetime,
-                                by_duration, from_file, to_start_time, max_age)
-    if topic and all_topics:
-        raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
-    if not (topic or all_topics or from_file):
-        raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
-    if rollback_file is not None and not rollback_file.strip():
-        raise UsageError("--rollback-file needs a value")
-    if rollback_file and not execute:
-        raise UsageError("--rollback-file is only used with --execute")
-    if rollback_file and os.path.lexists(rollback_file):
-        raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
-    for spec in topic or []:
-        parse_topic_spec(spec)
-    file_offsets = None
-    if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
-        file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(group or [])))
-
-    admin = state().admin()
-    ids = lib.group_ids(admin, group or [], all_groups)
-    with out().progress("Planning the reset") as progress:
-        plans = lib.plan_reset(admin, ids, topic or [], all_topics, scenario,
-                               int(time.time() * 1000), file_offsets, progress)
-    for plan in plans:
+    req = resets.request(
+        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+        scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
+                        "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
+                        "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
+        max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip,
+        rollback_file=rollback_file, now_ms=int(time.time() * 1000))
+    result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
+    for plan in result.plans:
         for w in plan.warnings:
             out().note(f"Warn: {w}")
-    skips = planner.skip_notices(plans)
-    for notice in skips:
+    for notice in result.skips:
         out().note(f"Warn: {notice}")
-    with_group = not (group and len(ids) == 1)
-    result = lib.ResetResult(plans)
-    refuse = execute and skips and scenario.kind not in planner.SKIPPING_KINDS and not allow_skip
-    if execute and not refuse:
-        path = rollback_file or lib.rollback_path(admin.cluster_id(), ids, int(time.time() * 1000))
-        with out().progress("Committing offsets") as progress:
-            result = lib.execute(admin, plans, path, with_group, progress)
-        out().note(f"Rollback file (the committed offsets before this reset): {path}")
+    if result.executed:
+        out().note(f"Rollback file (the committed offsets before this reset): {result.rollback_file}")
         for note in result.notes:
             out().note(note)
     if export:
-        view.render_export(out(), plans, with_group)
+        view.render_export(out(), result.plans, req.with_group)
     else:
-        view.render_plan(out(), plans, time_scenario=scenario.is_time,
-                         with_rule=scenario.kind == planner.MAX_AGE, scenario=label,
+        view.render_plan(out(), result.plans, time_scenario=req.scenario.is_time,
+                         with_rule=req.scenario.kind == planner.MAX_AGE, scenario=req.label,
                          executed=result.executed, rollback_file=result.rollback_file)
     if not execute and out().format == "table":
         out().note("Dry run: nothing was committed (add --execute to apply).")
-    if refuse:
-        raise KcliError(f"Nothing was committed: the reset skips unread records on {len(skips)} "
-                        f"partition(s) (above); add --allow-skip to commit it", EXIT_FAILED)
-    lib.report(result)
+    resets.finish(result)
 
 
 @delete_app.command("groups")
 def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_GROUPS):
     """Delete consumer groups (kafka-consumer-groups --delete)."""
-    from kcli.admin import groups as lib
+    from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     admin = state().admin()
-    ids = lib.group_ids(admin, groups or [], all_groups)
-    results = admin.delete_groups(ids)
+    results = admin.delete_groups(lib.group_ids(admin, groups or [], all_groups))
     view.render_delete_groups(out(), results)
-    failed = sum(e is not None for e in results.values())
-    if failed:
-        code = EXIT_FAILED if failed == len(results) else EXIT_PARTIAL
-        raise KcliError(f"{failed} of {len(results)} groups could not be deleted", code)
+    lib.check_deleted(results)
 
 
 @app.command("delete-offsets")
@@ -219,15 +138,12 @@ def delete_offsets(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
     """Delete committed offsets of a group (kafka-consumer-groups --delete-offsets)."""
-    from kcli.admin import groups as lib
-    from kcli.admin.offsets import parse_topic_spec
+    from kcli.ops import groups as lib
     from kcli.render import groups as view
+    from kcli.specs import parse_topic_spec
 
     for spec in topic:
         parse_topic_spec(spec)
     group_error, rows = lib.delete_offsets(state().admin(), group, topic)
     view.render_delete_offsets(out(), group, group_error, rows)
-    failed = sum(e is not None for _, _, e in rows)
-    if group_error is not None or failed:
-        code = EXIT_PARTIAL if 0 < failed < len(rows) and group_error is None else EXIT_FAILED
-        raise KcliError(f"Offsets of group '{group}': {failed} of {len(rows)} partitions not deleted", code)
+    lib.check_offsets_deleted(group, group_error, rows)

@@ -16,7 +16,8 @@ from typer._click.globals import get_current_context
 import typer
 
 from kcli import __version__
-from kcli.admin.settings import DEFAULT_BOOTSTRAP, redact_text
+from kcli.admin.settings import DEFAULT_BOOTSTRAP
+from kcli.redaction import redact_text
 from kcli.cli.apps import root_app
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
@@ -100,7 +101,8 @@ def root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ):
     from kcli import profiles
-    from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties, secret_values
+    from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties
+    from kcli.redaction import secret_values
     from kcli.cli.context import state
     from kcli.inputs import shown
     from kcli.render.output import FORMATS, Output

@@ -19,13 +19,14 @@ def list_offsets(
     exclude_internal: bool = typer.Option(False, "--exclude-internal-topics"),
 ):
     """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
-    from kcli.admin import offsets as lib
+    from kcli import specs
+    from kcli.ops import list_offsets as lib
     from kcli.render.offsets import render_offsets
 
     if max_timestamp and time not in (None, "max-timestamp", "-3"):
         raise UsageError("--max-timestamp can't be used with --time")
     label = "max-timestamp" if max_timestamp else ("latest" if time is None else time)
-    spec = lib.parse_time(label)
+    spec = specs.parse_time(label)
     offsets = lib.list_offsets(state().admin(), topic or [], spec, exclude_internal)
     render_offsets(out(), offsets, label)
     lib.check_answered(offsets)

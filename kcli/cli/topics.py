@@ -21,7 +21,7 @@ def list_topics(
     exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
 ):
     """List topic names (kafka-topics --list)."""
-    from kcli.admin import topics as lib
+    from kcli.ops import topics as lib
     from kcli.render import topics as view
 
     admin = state().admin()
@@ -44,7 +44,7 @@ def describe_topics(
 
     CreationTimeMs is shown when the broker offers DescribeTopicPartitions v1; `-` when it does
     not know a partition's creation time; omitted when the broker cannot report it."""
-    from kcli.admin import topics as lib
+    from kcli.ops import topics as lib
     from kcli.render import topics as view
 
     if with_overrides and (under_replicated or under_min_isr or at_min_isr or unavailable):
@@ -67,18 +67,19 @@ def create_topic(
     if_not_exists: bool = typer.Option(False, "--if-not-exists"),
 ):
     """Create a topic (kafka-topics --create)."""
-    from kcli.admin import topics as lib
+    from kcli import specs
+    from kcli.ops import topics as lib
     from kcli.render import topics as view
 
-    lib.check_topic_name(name)
+    specs.check_topic_name(name)
     if replica_assignment is not None and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
     if replication_factor is not None:
-        lib.check_replication_factor(replication_factor)
+        specs.check_replication_factor(replication_factor)
     if partitions is not None:
-        lib.check_partition_count(partitions)
-    configs = lib.parse_config_pairs(config or [])
-    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
+        specs.check_partition_count(partitions)
+    configs = specs.parse_config_pairs(config or [])
+    assignment = specs.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
     if ("." in name or "_" in name) and out().format != "json":
         # On stdout in plain, where kafka-topics prints it; a note beside a table.
         warn = out().line if out().format == "plain" else out().note
@@ -97,11 +98,12 @@ def alter_topic(
     if_exists: bool = typer.Option(False, "--if-exists"),
 ):
     """Increase the partition count (kafka-topics --alter); prints the before/after count."""
-    from kcli.admin import topics as lib
+    from kcli import specs
+    from kcli.ops import topics as lib
     from kcli.render import topics as view
 
-    lib.check_partition_count(partitions)
-    assignment = lib.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
+    specs.check_partition_count(partitions)
+    assignment = specs.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
     changes = lib.add_partitions(state().admin(), patterns, partitions, assignment, if_exists)
     view.render_altered(out(), changes, partitions)
 
@@ -112,7 +114,7 @@ def delete_topic(
     if_exists: bool = typer.Option(False, "--if-exists"),
 ):
     """Delete every matching topic (kafka-topics --delete)."""
-    from kcli.admin import topics as lib
+    from kcli.ops import topics as lib
     from kcli.render import topics as view
 
     view.render_deleted(out(), lib.delete(state().admin(), patterns, if_exists))

@@ -71,17 +71,15 @@ class BrokerAnchors:
         if self._creation is not None:
             return self._creation
         if self._creation_missing is None:
-            version = self.kip.consumer_group_describe_version()
-            if version is None or version < 2:
+            times = self.kip.group_creation_times([self.group_id])
+            if times is None:
                 self._creation_missing = BROKER_TOO_OLD
             else:
-                described = self.kip.describe_consumer_groups_v2([self.group_id])
-                group = described.get(self.group_id)
+                ms = times[self.group_id]
                 message = NO_CREATION_TIME.format(group=self.group_id)
-                if group is None:       # not described (yet): asked again next time
+                if ms is None:          # not described (yet): asked again next time
                     raise GroupCreationTimeNotAvailable(message)
-                ms = group.group_creation_time_ms
-                if ms is not None and ms >= 0:
+                if ms >= 0:
                     self._creation = ms
                     return ms
                 self._creation_missing = message

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kcli.admin.configs import explain
-from kcli.admin.settings import redact
+from kcli.kip937 import explain
+from kcli.redaction import redact
 from kcli.model import ResourceConfig
 from kcli.render.output import Output, Table, json_document
 

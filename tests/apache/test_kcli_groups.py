@@ -15,7 +15,7 @@ import pytest
 from confluent_kafka import ConsumerGroupTopicPartitions
 from confluent_kafka.admin import AdminClient
 
-from kcli.admin.groups import TOO_OLD_FOR_START_TIME
+from kcli.ops.resets import TOO_OLD_FOR_START_TIME
 from tests.support.apache_kafka import java_tool
 from tests.support.clients import (active_member, commit, consume_and_commit, create_topic, produce,
                                    unique)

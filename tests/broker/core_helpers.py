@@ -14,8 +14,10 @@ from kcli.protocol import REQUESTS, RESPONSES
 class Clock:
     """An injectable broker clock (epoch ms) the test moves by hand."""
 
-    def __init__(self, now_ms: int = 1_700_000_000_000):
-        self.now_ms = now_ms
+    def __init__(self, now_ms: int | None = None):
+        # Real time by default: clients stamp records with it, and Kafka 4's broker refuses
+        # records over an hour ahead of its clock (message.timestamp.after.max.ms).
+        self.now_ms = int(time.time() * 1000) if now_ms is None else now_ms
 
     def __call__(self) -> int:
         return self.now_ms

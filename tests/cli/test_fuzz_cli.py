@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcli.admin.offsets import parse_time, parse_topic_spec
+from kcli.specs import parse_time, parse_topic_spec
 from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties
-from kcli.admin.topics import parse_config_pairs, parse_replica_assignment, topic_filter
+from kcli.specs import parse_config_pairs, parse_replica_assignment, topic_filter
 from kcli.errors import UsageError
 from kcli.inputs import read_text
 from kcli.offsets.csvfile import parse_csv

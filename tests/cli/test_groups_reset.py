@@ -14,8 +14,8 @@ import pytest
 from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions
 
-from kcli.admin import groups as lib
-from kcli.admin.groups import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
+from kcli.ops import resets as lib
+from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator, wait_until
 from tests.cli.conftest import run_kcli
 

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kcli.admin.offsets import NAMED_TIMES, parse_time, parse_topic_spec
+from kcli.specs import NAMED_TIMES, parse_time, parse_topic_spec
 from kcli.admin.settings import parse_jaas, parse_properties
-from kcli.admin.topics import parse_config_pairs, parse_replica_assignment
+from kcli.specs import parse_config_pairs, parse_replica_assignment
 from kcli.errors import UsageError
 from kcli.inputs import INT32_MAX, INT64_MAX, INT64_MIN, decode_utf8
 from kcli.model import GroupPlan, PartitionPlan

@@ -3,10 +3,9 @@ import warnings
 
 import pytest
 
-from kcli.admin.offsets import parse_time, parse_topic_spec
-from kcli.admin.topics import (add_partitions, check_partition_count, check_replication_factor,
-                               parse_config_pairs, parse_replica_assignment, report_filter,
-                               select_topics, topic_filter)
+from kcli.ops.topics import add_partitions, report_filter, select_topics
+from kcli.specs import (check_partition_count, check_replication_factor, parse_config_pairs,
+                        parse_replica_assignment, parse_time, parse_topic_spec, topic_filter)
 from kcli.cli.globals import hoist
 from kcli.errors import OperationError, UsageError
 from kcli.model import PartitionInfo

@@ -1,142 +1,60 @@
-"""Consumer groups (kafka-consumer-groups): list filters, describe views, reset-offsets from
-selection to commit, delete groups and offsets. Talks to the cluster only through the admin
-adapter; planning is ``kcli.offsets``. Request counts do not grow with the partition count: every
-lookup is one batched call per group (OffsetFetch/OffsetCommit) or per reset (Metadata,
-ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator).
-"""
+"""reset-offsets: from selection to commit. Every check that can refuse a reset runs before any
+offset is looked up; the plan is the planner's (``kcli.offsets.plan``); ``execute`` writes the
+rollback file, commits one group at a time and reads back what got no answer; ``report`` turns
+the outcomes into the exit code. Request counts do not grow with the partition count: one
+batched call per group (OffsetFetch/OffsetCommit) or per reset (Metadata, ListOffsets per leader,
+Metadata v14, ConsumerGroupDescribe per coordinator)."""
 
 from __future__ import annotations
 
 import os
 import re
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.admin.offsets import parse_topic_spec
-from kcli.errors import OperationError, PartialFailure, UnsupportedByBroker, UsageError
-from kcli.model import BrokerError, GroupDescription, GroupOffsetRow, GroupPlan, PartitionPosition
+from kcli.errors import OperationError, UnsupportedByBroker, UsageError
+from kcli.inputs import read_text
+from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
-from kcli.offsets.csvfile import export_csv
+from kcli.offsets.csvfile import export_csv, parse_csv
+from kcli.ops.failures import raise_for
+from kcli.ops.groups import check_group_ids, group_ids
+from kcli.specs import parse_topic_spec
+from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
 
-STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
-TYPES = ("Classic", "Consumer")
+
 RESETTABLE = ("Empty", "Dead")
-REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+
 
 TOO_OLD_FOR_START_TIME = (
     "Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
     "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.")
+
+
 NO_CREATION_TIME = (
     "Cannot reset offsets using --to-start-time. The group creation time is not available for "
     "group '{group}'. The group may have been created before KIP-1282 was enabled. Please delete "
     "and recreate the group.")
 
 
-def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> set[str]:
-    """Comma-separated, trimmed, case-insensitive; trailing empty items dropped, blank ones invalid
-    (kafka-consumer-groups' --state / --type parsing)."""
-    items = text.split(",")
-    while items and items[-1] == "":
-        items.pop()
-    by_lower = {v.lower(): v for v in valid}
-    chosen = set()
-    for item in items:
-        v = by_lower.get(item.strip().lower())
-        if v is None:
-            raise UsageError(f"Invalid {what} list '{text}'. Valid {plural} are: {', '.join(valid)}")
-        chosen.add(v)
-    if not chosen:
-        raise UsageError(f"Invalid {what} list '{text}'. Valid {plural} are: {', '.join(valid)}")
-    return chosen
-
-
-def parse_states(text: str) -> set[str]:
-    return _parse_list(text, STATES, "state", "states")
-
-
-def parse_types(text: str) -> set[str]:
-    return _parse_list(text, TYPES, "types", "types")
-
-
-def list_groups(admin, states: set[str] | None, types: set[str] | None):
-    """The groups in the given states and of the given types, in kafka-consumer-groups' order."""
-    groups = {g.group_id: g for g in admin.list_groups()}
-    return [groups[gid] for gid in javaorder.group_listing(list(groups))
-            if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
-
-
-def check_group_ids(groups: list[str]) -> None:
-    """An empty group id is refused before any request (the admin client refuses it anyway)."""
-    if "" in groups:
-        raise UsageError("A group id cannot be empty")
-
-
-def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
-    if bool(groups) == all_groups:
-        raise UsageError("Give one or more groups, or --all-groups")
-    check_group_ids(groups)
-    return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
-
-
-# -- describe ---------------------------------------------------------------------------------
-
-def describe(admin, ids: list[str]) -> list[GroupDescription]:
-    """Sorted by group id; a missing group fails the whole command (as the Java tool, 4.0+)."""
-    descs = admin.describe_groups(ids)
-    for d in descs:
-        if not d.exists:
-            raise OperationError(f"Group {d.group_id} not found.")
-    return sorted(descs, key=lambda d: d.group_id)
-
-
-def state_notice(d: GroupDescription) -> str | None:
-    """The Java tool's per-group notice (stderr), or None."""
-    if d.state == "Empty":
-        return f"Consumer group '{d.group_id}' has no active members."
-    if d.state in REBALANCING:
-        return f"Warning: Consumer group '{d.group_id}' is rebalancing."
-    return None
-
-
-def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
-    """Assigned partitions of each member (most partitions first), then committed partitions no
-    member holds; committed offsets from one OffsetFetch, log ends from one ListOffsets."""
-    committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
-    rows: list[GroupOffsetRow] = []
-    assigned: set[tuple[str, int]] = set()
-    for m in sorted(d.members, key=lambda m: -len(m.assignment)):
-        for tp in sorted(m.assignment):
-            assigned.add(tp)
-            rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
-                                       m.member_id, m.host, m.client_id))
-    for tp in sorted(set(committed) - assigned):
-        rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
-    ends = {(o.topic, o.partition): o.offset for o in
-            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
-    for r in rows:
-        c = committed.get((r.topic, r.partition))
-        if c is not None:
-            r.current, r.leader_epoch = c.offset, c.leader_epoch
-        end = ends.get((r.topic, r.partition))
-        r.log_end = end if end is not None and end >= 0 else None
-    return rows
-
-
-# -- reset-offsets ----------------------------------------------------------------------------
-
 APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 
 
 @dataclass
 class ResetResult:
-    """What ``--execute`` did: per (group, topic, partition), (APPLIED | NOT_APPLIED | UNKNOWN,
-    why) for every partition that was not simply applied, and notes (replies lost but re-read)."""
+    """A reset's plans and, once executed, what it did: per (group, topic, partition),
+    (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
+    notes (replies lost but read back). ``skips``: the planner's skip notices; ``refused``: the
+    plan skips unread records and --allow-skip was not given."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    skips: list[str] = field(default_factory=list)
+    refused: bool = False
 
 
 def check_resettable(descs: list[GroupDescription]) -> None:
@@ -150,19 +68,15 @@ def check_resettable(descs: list[GroupDescription]) -> None:
 def creation_times(admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
     does not exist has no creation time to reset to."""
-    version = admin.kip.consumer_group_describe_version()
-    if version is None or version < 2:
-        raise UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
     for g in ids:
         if g in missing:
             raise OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
-    described = admin.kip.describe_consumer_groups_v2(ids)
-    times = {}
+    times = admin.group_creation_times(ids)
+    if times is None:
+        raise UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
     for g in ids:
-        ms = described[g].group_creation_time_ms if g in described else -1
-        if ms is None or ms < 0:
+        if times.get(g) is None or times[g] < 0:
             raise OperationError(NO_CREATION_TIME.format(group=g))
-        times[g] = ms
     return times
 
 
@@ -238,7 +152,7 @@ def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages = None
     if scenario.kind == planner.MAX_AGE:
-        ages = steps.after(admin.kip.partition_ages(sorted({t for t, _ in every})))
+        ages = steps.after(admin.partition_ages(sorted({t for t, _ in every})))
     starts = steps.after(_offsets(admin, every, -2))
     ends = steps.after(_offsets(admin, every, -1))
     lookups_by_ts: dict[int, dict] = {}
@@ -379,8 +293,8 @@ def execute(admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
             if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
-                try:      # on kcli's own connection: librdkafka's may still wait on the commit
-                    reread = admin.kip.committed_offsets(plan.group, list(commits))
+                try:      # on a connection of its own: librdkafka's may still wait on the commit
+                    reread = admin.read_back_committed(plan.group, list(commits))
                 except Exception:  # noqa: BLE001 - no answer either: the outcome stays unknown
                     reread = None
             outcome.update(classify(commits, before, errors, reread))
@@ -420,32 +334,131 @@ def report(result: ResetResult) -> None:
             by_status[status].append(f"group '{plan.group}' {p.topic}-{p.partition}"
                                      + (f" ({why})" if why else ""))
     detail = "; ".join(f"{status}: {', '.join(items)}" for status, items in by_status.items() if items)
-    if not by_status[APPLIED] and not by_status[UNKNOWN]:
-        raise OperationError(f"No offsets were committed ({total} partitions): {detail}")
-    raise PartialFailure(f"{len(by_status[APPLIED])} of {total} partitions committed, "
-                         f"{len(by_status[NOT_APPLIED])} not, {len(by_status[UNKNOWN])} unknown: {detail}")
+    failed, unknown = len(by_status[NOT_APPLIED]), len(by_status[UNKNOWN])
+    raise_for(total, failed, f"No offsets were committed ({total} partitions): {detail}"
+              if failed == total else f"{len(by_status[APPLIED])} of {total} partitions committed, "
+              f"{failed} not, {unknown} unknown: {detail}", unknown)
 
 
-# -- delete -----------------------------------------------------------------------------------
+# -- the command, from its flags to its outcome ----------------------------------------------
 
-def delete_offsets(admin, group: str, specs: list[str]):
-    """(group-level BrokerError or None, [(topic, partition or -1, BrokerError or None)]) sorted
-    as the Java tool sorts (by the string topic+partition). A group-level error applies to every
-    partition."""
-    check_group_ids([group])
-    parsed = [parse_topic_spec(s) for s in specs]
-    leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
-    partitions, rows = [], []
-    for topic, parts in parsed:
-        if parts is not None:
-            partitions += [(topic, p) for p in parts]
-        elif topic in leaders:
-            partitions += [(topic, p) for p in sorted(leaders[topic])]
-        else:
-            rows.append((topic, -1, UNKNOWN_TOPIC))
-    group_error, per = admin.delete_group_offsets(group, partitions) if partitions else (None, {})
-    rows += [(t, p, per.get((t, p)) or group_error) for t, p in partitions]
-    return group_error, sorted(rows, key=lambda r: f"{r[0]}{r[1]}")
+SCENARIOS = ("to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime",
+             "by-duration", "from-file", "to-start-time")
 
 
-UNKNOWN_TOPIC = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")
+@dataclass
+class ResetRequest:
+    """A reset as the flags describe it, checked before any request."""
+    groups: list[str]
+    all_groups: bool
+    topics: list[str]
+    all_topics: bool
+    scenario: planner.Scenario
+    label: str                                   # the scenario as the plan's JSON names it
+    file_offsets: dict[str, dict[tuple[str, int], int]] | None = None
+    execute: bool = False
+    allow_skip: bool = False
+    rollback_file: str | None = None
+
+    @property
+    def with_group(self) -> bool:
+        """The CSV's layout (--export, rollback files): the group column unless one --group."""
+        return not (self.groups and len(set(self.groups)) == 1)
+
+
+def scenario(given: dict[str, object], max_age: str | None, now_ms: int) -> tuple[planner.Scenario, str]:
+    """The one scenario of the flags ``given`` (name in SCENARIOS -> its value, or True), with
+    kafka-consumer-groups' messages for none or two; times and durations read and checked."""
+    chosen = [name for name in SCENARIOS if given.get(name) not in (None, False)]
+    if not chosen:
+        raise UsageError("reset-offsets requires one scenario: --to-earliest, --to-latest, --to-current, "
+                         "--to-offset, --shift-by, --to-datetime, --by-duration, --from-file or --to-start-time")
+    if len(chosen) > 1:
+        raise UsageError(f'Option "[{chosen[0]}]" can\'t be used with option "[{chosen[1]}]"')
+    name, value = chosen[0], given[chosen[0]]
+    if max_age is not None and name != "to-latest":
+        raise UsageError("--max-age can only be used with --to-latest")
+    try:
+        if max_age is not None:
+            return planner.Scenario(planner.MAX_AGE, parse_duration_ms(max_age)), f"to-latest --max-age {max_age}"
+        if name == "to-datetime":
+            return planner.Scenario(planner.DATETIME, parse_datetime_ms(value)), f"to-datetime {value}"
+        if name == "by-duration":
+            ms = parse_duration_ms(value)
+            timestamp_before(now_ms, ms)             # not before the epoch: refused now
+            return planner.Scenario(planner.DURATION, ms), f"by-duration {value}"
+    except TimeParseError as exc:
+        raise UsageError(str(exc)) from None
+    if name in ("to-offset", "shift-by"):
+        kind = planner.OFFSET if name == "to-offset" else planner.SHIFT
+        return planner.Scenario(kind, value), f"{name} {value}"
+    kind = {"to-earliest": planner.EARLIEST, "to-latest": planner.LATEST, "to-current": planner.CURRENT,
+            "from-file": planner.FILE, "to-start-time": planner.START_TIME}[name]
+    return planner.Scenario(kind), name
+
+
+def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topics: bool,
+            scenario_flags: dict[str, object], max_age: str | None, dry_run: bool, execute: bool,
+            allow_skip: bool, rollback_file: str | None, now_ms: int) -> ResetRequest:
+    """The flags of reset-offsets, checked (kafka-consumer-groups' rules and messages) and read,
+    the --from-file CSV included, before any request: UsageError (exit 2) otherwise."""
+    if dry_run and execute:
+        raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
+    if groups and all_groups:
+        raise UsageError('Option "[group]" can\'t be used with option "[all-groups]"')
+    if not groups and not all_groups:
+        raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
+    check_group_ids(groups)
+    chosen, label = scenario(scenario_flags, max_age, now_ms)
+    from_file = scenario_flags.get("from-file")
+    if topics and all_topics:
+        raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
+    if not (topics or all_topics or from_file):
+        raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
+    if rollback_file is not None and not rollback_file.strip():
+        raise UsageError("--rollback-file needs a value")
+    if rollback_file and not execute:
+        raise UsageError("--rollback-file is only used with --execute")
+    if rollback_file and os.path.lexists(rollback_file):
+        raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
+    for spec in topics:
+        parse_topic_spec(spec)
+    file_offsets = None
+    if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
+        file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(groups)))
+    return ResetRequest(groups, all_groups, topics, all_topics, chosen, label, file_offsets,
+                        execute, allow_skip, rollback_file)
+
+
+def reset(admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
+    """Plans the reset and, with ``execute``, commits it, unless it skips unread records without
+    ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
+    manager yielding a progress callback (done, total), or None."""
+    stage = stage or _no_stage
+    ids = group_ids(admin, req.groups, req.all_groups)
+    with stage("Planning the reset") as progress:
+        plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
+                           req.file_offsets, progress)
+    skips = planner.skip_notices(plans)
+    refused = bool(req.execute and skips and req.scenario.kind not in planner.SKIPPING_KINDS
+                   and not req.allow_skip)
+    if not req.execute or refused:
+        return ResetResult(plans, skips=skips, refused=refused)
+    path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
+    with stage("Committing offsets") as progress:
+        result = execute(admin, plans, path, req.with_group, progress)
+    result.skips = skips
+    return result
+
+
+@contextmanager
+def _no_stage(_description):
+    yield None
+
+
+def finish(result: ResetResult) -> None:
+    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed."""
+    if result.refused:
+        raise OperationError(f"Nothing was committed: the reset skips unread records on "
+                             f"{len(result.skips)} partition(s) (above); add --allow-skip to commit it")
+    report(result)

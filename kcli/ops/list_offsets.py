@@ -1,43 +1,11 @@
-"""list-offsets: partition selection (``topic[:p,p...]``) and the ``--time`` grammar of
-kafka-get-offsets, plus ISO datetimes."""
+"""list-offsets (kafka-get-offsets): partition selection (topic regexes, ``:p,p``) and one
+answer per partition; a partition without an answer fails the command once the others are shown."""
 
 from __future__ import annotations
 
-from kcli.admin.topics import topic_filter
-from kcli.errors import OperationError, UsageError
-from kcli.inputs import INT32_MAX, parse_int, shown
+from kcli.errors import OperationError
 from kcli.model import INTERNAL_TOPICS, OffsetInfo
-from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms
-
-NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3}
-
-
-def parse_time(text: str) -> int:
-    """``--time``: a name (or -1/-2/-3) or a time from the epoch on, which never becomes one of
-    the special values."""
-    if text in NAMED_TIMES:
-        return NAMED_TIMES[text]
-    try:
-        return parse_datetime_ms(text)
-    except TimeRangeError as exc:
-        raise UsageError(f"--time {exc}") from None
-    except TimeParseError:
-        raise UsageError(f"Malformed time argument {shown(text)}. Please use -1 or latest / -2 or earliest / "
-                         "-3 or max-timestamp, epoch milliseconds or an ISO-8601 datetime") from None
-
-
-def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:
-    """``orders`` -> ("orders", None); ``orders:0,2`` -> ("orders", [0, 2]). Partitions are
-    int32 ids, as in Kafka's protocol."""
-    topic, colon, parts = spec.strip().partition(":")
-    if not topic or (colon and not parts) or ":" in parts:
-        raise UsageError(f"Invalid topic arg '{shown(spec)}', expected topic name and partitions")
-    if not colon:
-        return topic, None
-    try:
-        return topic, sorted({parse_int(p, 0, INT32_MAX) for p in parts.split(",")})
-    except ValueError:
-        raise UsageError(f"Invalid partition specified in topic arg '{shown(spec)}'") from None
+from kcli.specs import parse_topic_spec, topic_filter
 
 
 def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[tuple[str, int]]:

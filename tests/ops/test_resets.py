@@ -2,7 +2,7 @@
 committed offset included, as -1), and a commit's outcome per partition from its answer and the
 offsets read back. Execution against a broker (faults included) is in tests/cli/test_reset_safety.py."""
 
-from kcli.admin import groups as lib
+from kcli.ops import resets as lib
 from kcli.model import BrokerError, GroupPlan, PartitionPlan
 from kcli.offsets.csvfile import parse_csv
 

@@ -1,6 +1,10 @@
-"""Config descriptions, with the KIP-937 timestamp bounds explained: their effective value (the
-deprecated ``message.timestamp.difference.max.ms`` is the fallback when a bound is not set) and what
-it means for producers."""
+"""KIP-937's timestamp bounds, in one place (describe configs and the audit use it): the bound a
+broker applies and what it means for producers. Pure.
+
+The rule is Kafka's LogConfig: a bound is its own value unless that is Long.MAX_VALUE, in which
+case the deprecated ``message.timestamp.difference.max.ms`` applies (Kafka 3.6 to 3.9). Kafka 4
+removed that key, so there the bound is simply its value. ``tests/unit/test_kip937.py`` pins the
+embedded broker's own implementation to the same answers."""
 
 from __future__ import annotations
 
@@ -24,22 +28,21 @@ def _human(ms: int) -> str:
 
 
 def effective_bound(entries: dict[str, ConfigEntry], name: str) -> int:
-    """The bound the broker applies: the explicit key, else the deprecated difference key when that
-    one is set to a non-default value, else no limit."""
+    """The bound the broker applies: the key's value (or its ``log.`` broker synonym's) unless it
+    is Long.MAX_VALUE, else the deprecated difference key's when the broker reports one, else no
+    limit (Long.MAX_VALUE)."""
     def value(key):
         for k in (key, "log." + key):
             e = entries.get(k)
             if e is not None and e.value not in (None, ""):
-                return e, int(e.value)
-        return None, None
+                return int(e.value)
+        return None
 
-    entry, v = value(name)
-    if entry is not None and not entry.is_default:
-        return v
-    dentry, dv = value(DIFF)
-    if dentry is not None and not dentry.is_default:
-        return dv
-    return v if v is not None else LONG_MAX
+    own = value(name)
+    if own is not None and own != LONG_MAX:
+        return own
+    diff = value(DIFF)
+    return diff if diff is not None else LONG_MAX
 
 
 def meaning(name: str, effective: int) -> str:

@@ -1,0 +1,12 @@
+"""What a command does: selection, orchestration, rollback files, the partial-failure rule.
+
+The operations take the adapter (``kcli.admin.Admin``) and plain values, call the planner
+(``kcli.offsets``) and return ``kcli.model`` values for ``kcli.render``; the CLI parses and
+calls them, and so can a Python user:
+
+- ``topics``: select, describe (kafka-topics' filters and order), create, add partitions, delete;
+- ``groups``: list, describe views, delete offsets;
+- ``resets``: plan a reset, execute it (rollback file first, outcomes read back), report;
+- ``list_offsets``: kafka-get-offsets' partition selection and answers;
+- ``failures``: the one rule from per-item results to exit codes 0/1/3.
+"""

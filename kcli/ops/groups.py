@@ -1,0 +1,111 @@
+"""Consumer groups (kafka-consumer-groups): list filters in the tool's order, the describe
+views' data, delete offsets. Request counts do not grow with the partition count: one batched
+call per group (OffsetFetch) or per command (ListOffsets per leader)."""
+
+from __future__ import annotations
+
+from kcli import javaorder
+from kcli.errors import OperationError, UsageError
+from kcli.model import BrokerError, GroupDescription, GroupOffsetRow
+from kcli.ops.failures import raise_for
+from kcli.specs import parse_topic_spec
+
+
+REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+
+
+def list_groups(admin, states: set[str] | None, types: set[str] | None):
+    """The groups in the given states and of the given types, in kafka-consumer-groups' order."""
+    groups = {g.group_id: g for g in admin.list_groups()}
+    return [groups[gid] for gid in javaorder.group_listing(list(groups))
+            if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
+
+
+def check_group_ids(groups: list[str]) -> None:
+    """An empty group id is refused before any request (the admin client refuses it anyway)."""
+    if "" in groups:
+        raise UsageError("A group id cannot be empty")
+
+
+def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
+    if bool(groups) == all_groups:
+        raise UsageError("Give one or more groups, or --all-groups")
+    check_group_ids(groups)
+    return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
+
+
+def describe(admin, ids: list[str]) -> list[GroupDescription]:
+    """Sorted by group id; a missing group fails the whole command (as the Java tool, 4.0+)."""
+    descs = admin.describe_groups(ids)
+    for d in descs:
+        if not d.exists:
+            raise OperationError(f"Group {d.group_id} not found.")
+    return sorted(descs, key=lambda d: d.group_id)
+
+
+def state_notice(d: GroupDescription) -> str | None:
+    """The Java tool's per-group notice (stderr), or None."""
+    if d.state == "Empty":
+        return f"Consumer group '{d.group_id}' has no active members."
+    if d.state in REBALANCING:
+        return f"Warning: Consumer group '{d.group_id}' is rebalancing."
+    return None
+
+
+def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
+    """Assigned partitions of each member (most partitions first), then committed partitions no
+    member holds; committed offsets from one OffsetFetch, log ends from one ListOffsets."""
+    committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
+    rows: list[GroupOffsetRow] = []
+    assigned: set[tuple[str, int]] = set()
+    for m in sorted(d.members, key=lambda m: -len(m.assignment)):
+        for tp in sorted(m.assignment):
+            assigned.add(tp)
+            rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
+                                       m.member_id, m.host, m.client_id))
+    for tp in sorted(set(committed) - assigned):
+        rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
+    ends = {(o.topic, o.partition): o.offset for o in
+            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
+    for r in rows:
+        c = committed.get((r.topic, r.partition))
+        if c is not None:
+            r.current, r.leader_epoch = c.offset, c.leader_epoch
+        end = ends.get((r.topic, r.partition))
+        r.log_end = end if end is not None and end >= 0 else None
+    return rows
+
+
+def delete_offsets(admin, group: str, specs: list[str]):
+    """(group-level BrokerError or None, [(topic, partition or -1, BrokerError or None)]) sorted
+    as the Java tool sorts (by the string topic+partition). A group-level error applies to every
+    partition."""
+    check_group_ids([group])
+    parsed = [parse_topic_spec(s) for s in specs]
+    leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
+    partitions, rows = [], []
+    for topic, parts in parsed:
+        if parts is not None:
+            partitions += [(topic, p) for p in parts]
+        elif topic in leaders:
+            partitions += [(topic, p) for p in sorted(leaders[topic])]
+        else:
+            rows.append((topic, -1, UNKNOWN_TOPIC))
+    group_error, per = admin.delete_group_offsets(group, partitions) if partitions else (None, {})
+    rows += [(t, p, per.get((t, p)) or group_error) for t, p in partitions]
+    return group_error, sorted(rows, key=lambda r: f"{r[0]}{r[1]}")
+
+
+UNKNOWN_TOPIC = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")
+
+
+def check_deleted(results: dict[str, BrokerError | None]) -> None:
+    """delete groups' exit code, once the results are shown."""
+    failed = [g for g, e in results.items() if e is not None]
+    raise_for(len(results), len(failed), f"{len(failed)} of {len(results)} groups could not be deleted")
+
+
+def check_offsets_deleted(group: str, group_error: BrokerError | None, rows) -> None:
+    """delete-offsets' exit code, once the rows are shown: a group-level error failed them all."""
+    failed = len(rows) if group_error is not None else sum(e is not None for _, _, e in rows)
+    raise_for(len(rows), failed, f"Offsets of group '{group}': {failed} of {len(rows)} partitions not deleted")
