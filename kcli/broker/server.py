@@ -90,16 +90,18 @@ class NodeServer:
         self.cluster.set_node_up(self.node_id, True)
 
     async def stop(self) -> None:
+        """Close the listener and every connection; requests in flight (a parked Fetch, a
+        JoinGroup waiting for its rebalance) end unanswered, at once."""
         self.cluster.set_node_up(self.node_id, False)
-        if self._server is not None:
-            self._server.close()
+        server, self._server = self._server, None     # a second, concurrent stop does nothing
+        if server is not None:
+            server.close()
             tasks = list(self._connections.values())
             for writer, task in list(self._connections.items()):
                 writer.close()
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await self._server.wait_closed()
-            self._server = None
+            await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._connections[writer] = asyncio.current_task()
