@@ -37,6 +37,11 @@ _SIZE = struct.Struct(">i")
 _HEADER = struct.Struct(">hhi")
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 host in brackets (``[::1]:9092``) as clients parse it."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def api_name(api_key: int) -> str:
     return REQUESTS[api_key].__name__.removesuffix("Request")
 
@@ -188,7 +193,7 @@ class Broker:
 
     @property
     def bootstrap_servers(self) -> str:
-        return ",".join(f"{s.host}:{s.port}" for s in self.nodes.values())
+        return ",".join(host_port(s.host, s.port) for s in self.nodes.values())
 
     async def start(self) -> None:
         for server in self.nodes.values():
