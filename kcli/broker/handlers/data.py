@@ -170,7 +170,8 @@ def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int
         raise RecordErrors(errors)
 
 
-def _append(ctx: RequestContext, topic: Topic, pd, acks: int, now: int) -> tuple[int, int, Partition]:
+def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
+            now: int) -> tuple[int, int, Partition]:
     """Validate and append one partition's batch: (base offset, log append time, partition)."""
     if not 0 <= pd.index < len(topic.partitions):      # known partitions first, as KafkaApis
         raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
@@ -429,15 +430,14 @@ async def delete_records(ctx: RequestContext, req):
 
 @handles(22, 0, 6)
 async def init_producer_id(ctx: RequestContext, req):
-    """Idempotent producers only: a new id (epoch 0), or the same id with its epoch bumped
-    (KIP-360). Transactional ids are refused: this broker has no transaction coordinator."""
+    """Idempotent producers only: as Kafka's TransactionCoordinator without a transactional id,
+    always a new id with epoch 0, whatever id and epoch the request carries (an epoch bump,
+    KIP-360, gets a new id too). Transactional ids are refused: this broker has no transaction
+    coordinator."""
     R = RESPONSES[22]
     v = ctx.api_version
     if req.transactional_id is not None:
         return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,
                  producer_epoch=-1)
-    if v >= 3 and req.producer_id >= 0:
-        return R(version=v, throttle_time_ms=0, error_code=0, producer_id=req.producer_id,
-                 producer_epoch=req.producer_epoch + 1)
     return R(version=v, throttle_time_ms=0, error_code=0,
              producer_id=ctx.cluster.allocate_producer_id(), producer_epoch=0)
