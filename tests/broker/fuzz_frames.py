@@ -16,7 +16,8 @@
 - "wrong header": such a body under another API key or version;
 - "random": random bytes, with or without a plausible header.
 
-Everything derives from the generator's seed, so a failing frame can be made again.
+Everything derives from the generator's seed and the captured requests (which vary a little
+from run to run with the real clients' timing), so the test prints the frames that failed.
 """
 
 from __future__ import annotations
