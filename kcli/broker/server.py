@@ -4,9 +4,9 @@ Each connection is served in order, one request at a time (as Kafka mutes a chan
 request is in flight). What Kafka does with bad input, this does too: a frame whose size is
 negative or above ``socket.request.max.bytes`` (100 MiB), an unknown API key, an unsupported
 version (other than ApiVersions) or an undecodable request (a null where the schema forbids one
-included) closes the connection. ApiVersions
-above the served maximum gets the KIP-511 answer: v0, UNSUPPORTED_VERSION and the ranges.
-A handler that fails unexpectedly is logged and its connection closed; the broker keeps running.
+included) closes the connection. ApiVersions above the served maximum gets the KIP-511 answer:
+v0, UNSUPPORTED_VERSION and the ranges. A handler that fails unexpectedly is logged and its
+connection closed; the broker keeps running (tests/broker/test_core_fuzz.py holds that none does).
 
 With ``Cluster.sasl_users`` set, every listener is SASL_PLAINTEXT: until a connection has
 authenticated (handlers/sasl.py), only the APIs of its SASL step are served and any other request

@@ -91,7 +91,8 @@ async def create_partitions(ctx: RequestContext, req):
     R = RESPONSES[37]
     results = []
     # more new partitions than one controller batch holds: Kafka fails the request with an
-    # unexpected error (UNKNOWN_SERVER_ERROR, no message) for every topic
+    # unexpected error (UNKNOWN_SERVER_ERROR, no message) for every topic (and, unless
+    # validate-only, has made the first 10,000 partitions anyway; this broker makes none)
     added = sum(max(t.count - len(cluster.topics[t.name].partitions), 0)
                 for t in req.topics if t.name in cluster.topics)
     for t in req.topics:
