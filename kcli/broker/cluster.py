@@ -312,10 +312,17 @@ class Cluster:
         event.set()
 
     async def wait_for_append(self, timeout_s: float) -> None:
+        """Until the next append (or node/topic change), at most ``timeout_s``.
+
+        Not ``asyncio.wait_for``: before Python 3.12 it swallows a cancellation that arrives as
+        the awaited event fires, and stopping a node does both at once (set_node_up notifies,
+        then the connection's task is cancelled), so a parked Fetch outlived its node by its
+        whole max_wait_ms. ``asyncio.wait`` always lets the cancellation through."""
+        waiter = asyncio.ensure_future(self._appended.wait())
         try:
-            await asyncio.wait_for(self._appended.wait(), timeout_s)
-        except TimeoutError:
-            pass
+            await asyncio.wait((waiter,), timeout=timeout_s)
+        finally:
+            waiter.cancel()
 
     # -- persistence -----------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 The broker rewrites only the base offset (bytes 0-7) and the partition leader epoch (bytes
 12-15), which lie outside the CRC; a LogAppendTime topic also gets the broker time stamped into
-the batch's timestamp type and max timestamp (and the CRC recomputed), as Kafka does. Reading
+the batch's timestamp type and max timestamp (and the CRC recomputed), as Kafka does, and a
+producer's LogAppendTime batch that a CreateTime topic accepts is stored as CreateTime. Reading
 uses ``kafka.record``.
 
 With a path, batches are appended to one file in Kafka's own batch format. On open, the file is
@@ -123,11 +124,14 @@ class PartitionLog:
         base = self.log_end_offset
         _BASE_OFFSET.pack_into(buf, 0, base)
         _INT32.pack_into(buf, _LEADER_EPOCH_AT, leader_epoch)
+        attrs_at, mask = DefaultRecordBatch.ATTRIBUTES_OFFSET, DefaultRecordBatch.TIMESTAMP_TYPE_MASK
+        attrs = struct.unpack_from(">h", buf, attrs_at)[0]
         if log_append_time is not None:
-            attrs_at = DefaultRecordBatch.ATTRIBUTES_OFFSET
-            attrs = struct.unpack_from(">h", buf, attrs_at)[0] | DefaultRecordBatch.TIMESTAMP_TYPE_MASK
-            struct.pack_into(">h", buf, attrs_at, attrs)
+            struct.pack_into(">h", buf, attrs_at, attrs | mask)
             struct.pack_into(">q", buf, _MAX_TS_AT, log_append_time)
+        elif attrs & mask:     # a producer's LogAppendTime batch: Kafka stores it as CreateTime
+            struct.pack_into(">h", buf, attrs_at, attrs & ~mask)
+        if log_append_time is not None or attrs & mask:
             _CRC.pack_into(buf, DefaultRecordBatch.CRC_OFFSET,
                            calc_crc32c(memoryview(buf)[attrs_at:]))
         raw = bytes(buf)
@@ -190,9 +194,12 @@ class PartitionLog:
 
     def _records_from(self, index: int):
         for b in self._batches[index:]:
-            for record in DefaultRecordBatch(b.data):
-                if record.offset >= self.log_start_offset:
-                    yield b, record
+            try:
+                for record in DefaultRecordBatch(b.data):
+                    if record.offset >= self.log_start_offset:
+                        yield b, record
+            except Exception:   # records Produce stored undecoded (handlers/data.py) and that
+                continue        # do not decode (codecs raise many types): none to be found
 
     def offset_for_timestamp(self, target: int) -> tuple[int, int, int] | None:
         """(offset, timestamp, epoch) of the earliest record with timestamp >= target."""

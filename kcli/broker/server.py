@@ -3,9 +3,10 @@
 Each connection is served in order, one request at a time (as Kafka mutes a channel while a
 request is in flight). What Kafka does with bad input, this does too: a frame whose size is
 negative or above ``socket.request.max.bytes`` (100 MiB), an unknown API key, an unsupported
-version (other than ApiVersions) or an undecodable request closes the connection. ApiVersions
-above the served maximum gets the KIP-511 answer: v0, UNSUPPORTED_VERSION and the ranges.
-A handler that fails unexpectedly is logged and its connection closed; the broker keeps running.
+version (other than ApiVersions) or an undecodable request (a null where the schema forbids one
+included) closes the connection. ApiVersions above the served maximum gets the KIP-511 answer:
+v0, UNSUPPORTED_VERSION and the ranges. A handler that fails unexpectedly is logged and its
+connection closed; the broker keeps running (tests/broker/test_core_fuzz.py holds that none does).
 
 With ``Cluster.sasl_users`` set, every listener is SASL_PLAINTEXT: until a connection has
 authenticated (handlers/sasl.py), only the APIs of its SASL step are served and any other request
@@ -37,6 +38,11 @@ _SIZE = struct.Struct(">i")
 _HEADER = struct.Struct(">hhi")
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 host in brackets (``[::1]:9092``) as clients parse it."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def api_name(api_key: int) -> str:
     return REQUESTS[api_key].__name__.removesuffix("Request")
 
@@ -49,6 +55,29 @@ def api_versions_fallback(pose_as: str | None, correlation_id: int) -> bytes:
         for k, lo, hi in advertised(pose_as)])
     resp.with_header(correlation_id=correlation_id)
     return resp.encode(header=True, framed=True)
+
+
+def null_field(data, struct, version: int) -> str | None:
+    """The first field of ``data`` (decoded at ``version``) that is null where the schema does
+    not allow it, else None. kafka-python decodes a -1 length as null whatever the schema says;
+    Kafka's generated readers refuse it, and the request is then unparseable."""
+    for field in struct.fields.values():
+        if not field.for_version_q(version) or field.tag is not None:
+            continue
+        value = getattr(data, field.name, None)
+        if value is None:           # (kafka-python decodes the all-zero uuid as null too)
+            if not field.nullable_for_version_q(version) and field.type_str != "uuid":
+                return field.name
+        elif field.is_struct_array():
+            for item in value:
+                if (bad := null_field(item, field, version)) is not None:
+                    return f"{field.name}.{bad}"
+        elif field.is_struct():
+            if (bad := null_field(value, field, version)) is not None:
+                return f"{field.name}.{bad}"
+        elif field.is_array() and any(item is None for item in value):
+            return field.name
+    return None
 
 
 def tls_context(tls: ssl.SSLContext | tuple[str, str] | None) -> ssl.SSLContext | None:
@@ -90,16 +119,18 @@ class NodeServer:
         self.cluster.set_node_up(self.node_id, True)
 
     async def stop(self) -> None:
+        """Close the listener and every connection; requests in flight (a parked Fetch, a
+        JoinGroup waiting for its rebalance) end unanswered, at once."""
         self.cluster.set_node_up(self.node_id, False)
-        if self._server is not None:
-            self._server.close()
+        server, self._server = self._server, None     # a second, concurrent stop does nothing
+        if server is not None:
+            server.close()
             tasks = list(self._connections.values())
             for writer, task in list(self._connections.items()):
                 writer.close()
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await self._server.wait_closed()
-            self._server = None
+            await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._connections[writer] = asyncio.current_task()
@@ -154,9 +185,12 @@ class NodeServer:
             return False
         try:
             request = REQUESTS[api_key].decode(frame, version=api_version, header=True)
-        except Exception:
-            log.info("node %d: undecodable %s v%d request", self.node_id, api_name(api_key),
-                     api_version)
+            bad = null_field(request, REQUESTS[api_key]._struct, api_version)
+        except Exception:           # the codec raises many types on malformed bytes
+            bad = "?"
+        if bad is not None:
+            log.info("node %d: undecodable %s v%d request (%s)", self.node_id,
+                     api_name(api_key), api_version, bad)
             return False
         self.counts[api_name(api_key)] += 1
         fault = self.faults.get(api_name(api_key))
@@ -186,7 +220,7 @@ class Broker:
 
     @property
     def bootstrap_servers(self) -> str:
-        return ",".join(f"{s.host}:{s.port}" for s in self.nodes.values())
+        return ",".join(host_port(s.host, s.port) for s in self.nodes.values())
 
     async def start(self) -> None:
         for server in self.nodes.values():

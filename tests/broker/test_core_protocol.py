@@ -136,6 +136,19 @@ def test_describe_cluster_lists_the_live_brokers(broker3, wire):
             assert [b.broker_id for b in resp.brokers if b.is_fenced] == [3]
 
 
+def test_describe_cluster_with_confluent_kafka(broker3):
+    """librdkafka's describe_cluster (it sends Metadata, not DescribeCluster: the Java
+    AdminClient's is tests/apache/test_describe_cluster.py): the id, controller and live nodes."""
+    from confluent_kafka.admin import AdminClient
+
+    broker3.stop_node(3)
+    admin = AdminClient({"bootstrap.servers": broker3.bootstrap_servers.split(",")[0]})
+    result = admin.describe_cluster(request_timeout=15).result(20)
+    assert result.cluster_id == broker3.cluster.cluster_id and result.controller.id == 1
+    assert sorted((n.id, n.host, n.port) for n in result.nodes) == [
+        (n, *broker3.cluster.node_address(n)) for n in (1, 2)]
+
+
 def test_describe_topic_partitions_sends_empty_elr_lists(broker1, wire):
     """EligibleLeaderReplicas and LastKnownElr are nullable on the wire, but Kafka always sends
     lists and the Java AdminClient (kafka-topics --describe) fails on a null."""

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import struct
 
-from kafka.errors import CorruptRecordError
-from kafka.record import MemoryRecords
 from kafka.record.default_records import DefaultRecordBatch
 
 from kcli.broker.cluster import Cluster, Partition, Topic
@@ -44,69 +43,161 @@ def _leader_partition(ctx: RequestContext, topic: Topic | None, index: int,
 
 
 # -- Produce ----------------------------------------------------------------------------------
+#
+# A partition's records are checked in Kafka's order, with Kafka's answers (each checked against
+# Kafka 4.3, tests/apache/test_produce_validation.py): the request's structure (KafkaApis), the
+# leader, the min ISR, the batch as stored (UnifiedLog: size, CRC), its header
+# (LogValidator.validateBatch), every record (LogValidator: a key on a compacted topic, the
+# timestamp), then the producer's sequence. Kafka sends an error message only with the record
+# errors (KIP-467) (this broker also explains NOT_ENOUGH_REPLICAS and its refusal of
+# transactions), and a log start offset of -1 before the log is reached or for a corrupt or too
+# large batch.
+#
+# Unlike Kafka, records are decoded only where a record rule applies (a compacted topic, finite
+# KIP-937 bounds, a LogAppendTime batch): decoding each record in Python would cost the broker
+# most of its produce throughput, and a client's CRC-valid batch is well formed in practice.
 
-def _single_batch(records) -> DefaultRecordBatch:
-    if not records:
-        raise BrokerError(Err.CORRUPT_MESSAGE, "Produce request without records")
-    memory = MemoryRecords(bytes(records))
-    try:
-        batch = memory.next_batch()
-        extra = memory.has_next() or memory.valid_bytes() != len(records)
-    except CorruptRecordError as e:
-        raise BrokerError(Err.CORRUPT_MESSAGE, str(e)) from None
-    if not isinstance(batch, DefaultRecordBatch):
-        raise BrokerError(Err.UNSUPPORTED_FOR_MESSAGE_FORMAT)
-    if extra:
-        raise BrokerError(Err.INVALID_REQUEST, "Produce requests with version 3 are only allowed "
-                          "to contain exactly one record batch")
+_LOG_OVERHEAD = 12           # BaseOffset, Length
+_RECORD_OVERHEAD_V0 = 14     # the smallest Length any record format has
+_BATCH_OVERHEAD = 61         # DefaultRecordBatch.RECORD_BATCH_OVERHEAD
+_CODECS = range(5)           # none, gzip, snappy, lz4, zstd
+
+
+class RecordErrors(BrokerError):
+    """Kafka's RecordValidationException: the batch is rejected as a whole and each failing
+    record named by its index in the batch (KIP-467)."""
+
+    def __init__(self, errors: list[tuple[Err, int, str]]):
+        codes = {code for code, _, _ in errors}
+        if Err.INVALID_TIMESTAMP in codes:
+            code, message = Err.INVALID_TIMESTAMP, ("One or more records have been rejected due "
+                                                    "to invalid timestamp")
+        else:
+            shown = ", ".join(f"RecordError(batchIndex={i}, message='{m}')"
+                              for _, i, m in errors[:3])
+            code, message = Err.INVALID_RECORD, (
+                f"One or more records have been rejected due to {len(errors)} record errors in "
+                f"total, and only showing the first three errors at most: [{shown}]")
+        super().__init__(code, message)
+        self.record_errors = [(i, m) for _, i, m in errors]
+
+
+def _next_batch_size(data: bytes, pos: int) -> int | None:
+    """The size of the complete batch at ``pos``, None when the bytes left hold none (Kafka's
+    ByteBufferLogInputStream: a partial batch at the end is ignored)."""
+    if len(data) - pos < _LOG_OVERHEAD:
+        return None
+    size = struct.unpack_from(">i", data, pos + 8)[0]
+    if size < _RECORD_OVERHEAD_V0:
+        raise BrokerError(Err.CORRUPT_MESSAGE)
+    if len(data) - pos < 17:
+        return None
+    if not 0 <= data[pos + 16] <= 2:                  # the magic byte
+        raise BrokerError(Err.CORRUPT_MESSAGE)
+    return _LOG_OVERHEAD + size if len(data) - pos >= _LOG_OVERHEAD + size else None
+
+
+def _request_batch(records) -> bytes:
+    """ProduceRequest.validateRecords: the partition's one v2 batch (any bytes after it that do
+    not make a whole batch are dropped, as Kafka does)."""
+    data = bytes(records or b"")
+    size = _next_batch_size(data, 0)
+    if size is None or data[16] != 2 or _next_batch_size(data, size) is not None:
+        raise BrokerError(Err.INVALID_RECORD)
+    return data if size == len(data) else data[:size]
+
+
+def _check_batch(data: bytes, topic: Topic, node_id: int) -> DefaultRecordBatch:
+    """UnifiedLog.analyzeAndValidateRecords and LogValidator.validateBatch."""
+    if struct.unpack_from(">q", data)[0] != 0:        # a client's batch starts at offset 0
+        raise BrokerError(Err.INVALID_RECORD)
+    if len(data) > int(topic.config("max.message.bytes", node_id)):
+        raise BrokerError(Err.MESSAGE_TOO_LARGE)
+    if len(data) < _BATCH_OVERHEAD:
+        raise BrokerError(Err.CORRUPT_MESSAGE)
+    batch = DefaultRecordBatch(data)
     if not batch.validate_crc():
-        raise BrokerError(Err.CORRUPT_MESSAGE, "Record batch is corrupt (CRC mismatch)")
+        raise BrokerError(Err.CORRUPT_MESSAGE)
+    count = batch.records_count
+    if count <= 0 or batch.last_offset_delta + 1 != count or batch.is_control_batch or (
+            batch.has_producer_id() and batch.base_sequence < 0):
+        raise BrokerError(Err.INVALID_RECORD)
+    if batch.compression_type not in _CODECS:         # Java's CompressionType.forId throws
+        raise BrokerError(Err.UNKNOWN_SERVER_ERROR)
+    if batch.is_transactional:
+        raise BrokerError(INVALID_TXN_STATE, "Transactions are not supported by this broker")
     return batch
 
 
-def _validate_timestamps(batch: DefaultRecordBatch, topic: Topic, now: int, node_id: int) -> None:
-    """KIP-937: every record of a CreateTime batch within [now - before, now + after]."""
-    if batch.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME:
-        raise BrokerError(Err.INVALID_TIMESTAMP, "Invalid timestamp type in message. Producer "
-                          "should not set timestamp type to LogAppendTime.")
+def _java_record(record) -> str:
+    """A record as Kafka's DefaultRecord.toString shows it."""
+    return (f"DefaultRecord(offset={record.offset}, timestamp={record.timestamp}, "
+            f"key={len(record.key or b'')} bytes, value={len(record.value or b'')} bytes)")
+
+
+def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int,
+                   node_id: int) -> None:
+    """LogValidator.validateRecord for each record: a key on a compacted topic, then (KIP-937)
+    a CreateTime timestamp within [now - before, now + after], and no LogAppendTime batch where
+    the broker does not replace its time. Every failing record is reported."""
+    compacted = "compact" in topic.config("cleanup.policy", node_id).split(",")
+    create_time = topic.config("message.timestamp.type", node_id) == "CreateTime"
     before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs, node_id)
-    if before == LONG_MAX and after == LONG_MAX:
+    log_append_batch = batch.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME
+    if not (compacted or log_append_batch or (create_time and (before, after) != (LONG_MAX,) * 2)):
         return
+    errors = []
     try:
-        for index, record in enumerate(batch):
+        for i, record in enumerate(batch):
             ts = record.timestamp
-            if ts != -1 and (now - ts > before or ts - now > after):
-                e = BrokerError(Err.INVALID_TIMESTAMP, f"Timestamp {ts} of message with offset "
-                                f"{record.offset} is out of range. The timestamp should be within "
-                                f"[{_java_long(now - before)}, {_java_long(now + after)}]")
-                e.batch_index = index
-                raise e
-    except CorruptRecordError as err:
-        raise BrokerError(Err.CORRUPT_MESSAGE, str(err)) from None
+            if compacted and record.key is None:
+                errors.append((Err.INVALID_RECORD, i, "Compacted topic cannot accept message "
+                               f"without key in topic partition {topic.name}-{index}"))
+            elif create_time and ts != -1:
+                diff = _java_long(now - ts)            # Java long arithmetic, overflow and all
+                if diff > before or _java_long(-diff) > after:
+                    errors.append((Err.INVALID_TIMESTAMP, i, f"Timestamp {ts} of message with "
+                                   f"offset {record.offset} is out of range. The timestamp should "
+                                   f"be within [{_java_long(now - before)}, "
+                                   f"{_java_long(now + after)}]"))
+            elif log_append_batch:
+                errors.append((Err.INVALID_TIMESTAMP, i, "Invalid timestamp type in message "
+                               f"{_java_record(record)}. Producer should not set timestamp type "
+                               "to LogAppendTime."))
+    except Exception:    # kafka.record and the codecs raise many types on malformed bytes
+        raise BrokerError(Err.INVALID_RECORD) from None
+    if errors:
+        raise RecordErrors(errors)
 
 
-def _append(ctx: RequestContext, topic: Topic, pd, acks: int, now: int) -> tuple[int, int, Partition]:
+def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
+            now: int) -> tuple[int, int, Partition]:
     """Validate and append one partition's batch: (base offset, log append time, partition)."""
+    if not 0 <= pd.index < len(topic.partitions):      # known partitions first, as KafkaApis
+        raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
+    data = _request_batch(pd.records)
     p = _leader_partition(ctx, topic, pd.index)
-    if acks == -1 and len(p.isr) < int(topic.config("min.insync.replicas", ctx.node_id)):
-        raise BrokerError(Err.NOT_ENOUGH_REPLICAS, "The size of the current ISR "
-                          f"{set(p.isr)} is insufficient to satisfy the min.isr requirement of "
-                          f"{topic.config('min.insync.replicas', ctx.node_id)} for partition "
-                          f"{topic.name}-{p.index}")
-    batch = _single_batch(pd.records)
-    if batch.size_in_bytes > int(topic.config("max.message.bytes", ctx.node_id)):
-        raise BrokerError(Err.MESSAGE_TOO_LARGE)
-    if batch.is_transactional or batch.is_control_batch:
-        raise BrokerError(INVALID_TXN_STATE, "Transactions are not supported by this broker")
-    code, duplicate_of = p.log.check_producer(batch)
-    if code:
-        raise BrokerError(Err(code))
+    # Kafka's effective min ISR: min.insync.replicas capped at the replication factor
+    min_isr = min(int(topic.config("min.insync.replicas", ctx.node_id)), len(p.replicas))
+    try:
+        if acks == -1 and len(p.isr) < min_isr:
+            raise BrokerError(Err.NOT_ENOUGH_REPLICAS, "The size of the current ISR "
+                              f"{set(p.isr)} is insufficient to satisfy the min.isr requirement "
+                              f"of {min_isr} for partition {topic.name}-{p.index}")
+        batch = _check_batch(data, topic, ctx.node_id)
+        _check_records(batch, topic, p.index, now, ctx.node_id)
+        code, duplicate_of = p.log.check_producer(batch)
+        if code:
+            raise BrokerError(Err(code))
+    except BrokerError as e:
+        # Kafka answers the partition's log start offset, except for these (ReplicaManager)
+        if e.code not in (Err.CORRUPT_MESSAGE, Err.MESSAGE_TOO_LARGE):
+            e.log_start_offset = p.log.log_start_offset
+        raise
     log_append_time = now if topic.config("message.timestamp.type", ctx.node_id) == "LogAppendTime" else None
     if duplicate_of is not None:
         return duplicate_of, log_append_time or -1, p
-    if log_append_time is None:
-        _validate_timestamps(batch, topic, now, ctx.node_id)
-    base = p.log.append(pd.records, p.leader_epoch, log_append_time)
+    base = p.log.append(data, p.leader_epoch, log_append_time)
     return base, log_append_time or -1, p
 
 
@@ -148,12 +239,12 @@ async def produce(ctx: RequestContext, req):
                                log_start_offset=p.log.log_start_offset, record_errors=[],
                                error_message=None))
             except BrokerError as e:
-                index = getattr(e, "batch_index", None)
                 parts.append(P(
                     index=pd.index, error_code=e.code, base_offset=-1, log_append_time_ms=-1,
-                    log_start_offset=-1, error_message=e.message,
-                    record_errors=[] if index is None else [P.BatchIndexAndErrorMessage(
-                        batch_index=index, batch_index_error_message=e.message)]))
+                    log_start_offset=getattr(e, "log_start_offset", -1), error_message=e.message,
+                    record_errors=[P.BatchIndexAndErrorMessage(batch_index=i,
+                                                               batch_index_error_message=m)
+                                   for i, m in getattr(e, "record_errors", [])]))
         kw = {"topic_id": td.topic_id} if v >= 13 else {"name": td.name}
         topics.append(T(partition_responses=parts, **kw))
     if written:
@@ -339,15 +430,14 @@ async def delete_records(ctx: RequestContext, req):
 
 @handles(22, 0, 6)
 async def init_producer_id(ctx: RequestContext, req):
-    """Idempotent producers only: a new id (epoch 0), or the same id with its epoch bumped
-    (KIP-360). Transactional ids are refused: this broker has no transaction coordinator."""
+    """Idempotent producers only: as Kafka's TransactionCoordinator without a transactional id,
+    always a new id with epoch 0, whatever id and epoch the request carries (an epoch bump,
+    KIP-360, gets a new id too). Transactional ids are refused: this broker has no transaction
+    coordinator."""
     R = RESPONSES[22]
     v = ctx.api_version
     if req.transactional_id is not None:
         return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,
                  producer_epoch=-1)
-    if v >= 3 and req.producer_id >= 0:
-        return R(version=v, throttle_time_ms=0, error_code=0, producer_id=req.producer_id,
-                 producer_epoch=req.producer_epoch + 1)
     return R(version=v, throttle_time_ms=0, error_code=0,
              producer_id=ctx.cluster.allocate_producer_id(), producer_epoch=0)

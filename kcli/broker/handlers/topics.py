@@ -12,6 +12,32 @@ from kcli.broker.handlers.meta import ZERO_UUID
 from kcli.protocol import RESPONSES
 
 UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+# Kafka's controller writes one request's changes as one batch of at most 10,000 records (a
+# topic, each partition, each config: one record) and refuses a larger one; CreateTopics also
+# checks the partition count first (QuorumController MAX_RECORDS_PER_USER_OP,
+# ReplicationControlManager MAX_PARTITIONS_PER_BATCH).
+MAX_RECORDS = MAX_PARTITIONS = 10_000
+
+
+def _java_int(x: int) -> int:
+    return (x + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+def _request_too_large(cluster, topics) -> BrokerError | None:
+    """What Kafka answers every topic of a CreateTopics request too large for one batch."""
+    default = int(cluster.broker_config("num.partitions"))
+    counts = [len(t.assignments) if t.assignments else
+              default if t.num_partitions == -1 else max(t.num_partitions, 0) for t in topics]
+    total = 0
+    for n in counts:                     # an int sum in Kafka, which may wrap
+        total = _java_int(total + n)
+    if total > MAX_PARTITIONS:
+        return BrokerError(Err.POLICY_VIOLATION,
+                           "Excessively large number of partitions per request.")
+    if sum(1 + n + len(t.configs) for n, t in zip(counts, topics)) > MAX_RECORDS:
+        return BrokerError(Err.POLICY_VIOLATION,
+                           "Unable to perform excessively large batch operation.")
+    return None
 
 
 @handles(19, 2, 7)
@@ -21,8 +47,13 @@ async def create_topics(ctx: RequestContext, req):
     T = R.CreatableTopicResult
     counts = Counter(t.name for t in req.topics)
     duplicates = sorted(n for n, c in counts.items() if c > 1)
+    too_large = _request_too_large(cluster, [t for t in req.topics if t.name not in duplicates])
     results = []
     for t in req.topics:
+        if too_large is not None:
+            results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=too_large.code,
+                             error_message=too_large.message, configs=None))
+            continue
         if t.name in duplicates:
             results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=Err.INVALID_REQUEST,
                              error_message="Create topics request from client "
@@ -59,7 +90,16 @@ async def create_partitions(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
     R = RESPONSES[37]
     results = []
+    # more new partitions than one controller batch holds: Kafka fails the request with an
+    # unexpected error (UNKNOWN_SERVER_ERROR, no message) for every topic (and, unless
+    # validate-only, has made the first 10,000 partitions anyway; this broker makes none)
+    added = sum(max(t.count - len(cluster.topics[t.name].partitions), 0)
+                for t in req.topics if t.name in cluster.topics)
     for t in req.topics:
+        if added > MAX_RECORDS:
+            results.append(R.CreatePartitionsTopicResult(
+                name=t.name, error_code=Err.UNKNOWN_SERVER_ERROR, error_message=None))
+            continue
         try:
             assignment = None if t.assignments is None else [a.broker_ids for a in t.assignments]
             cluster.create_partitions(t.name, t.count, assignment, req.validate_only)

@@ -1,0 +1,32 @@
+"""DescribeCluster (API key 60) as the Java AdminClient's describeCluster sends it, against the
+embedded broker and Kafka 4.3: the cluster id, a live controller, and the live brokers with
+their addresses. (librdkafka's describe_cluster sends Metadata instead; see
+tests/broker/test_core_protocol.py.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kcli.broker import EmbeddedCluster
+from tests.support.apache_kafka import java
+
+JAVA = Path(__file__).parent / "java"
+
+
+def describe_cluster(bootstrap: str) -> dict:
+    r = java(JAVA / "AdminCluster.java", bootstrap, timeout=120)
+    assert r.code == 0, r.err[-3000:]
+    return json.loads(r.out)
+
+
+def test_java_describe_cluster_on_kafka_and_the_embedded_broker(apache_kafka):
+    kafka = describe_cluster(apache_kafka.bootstrap_servers)
+    port = int(apache_kafka.bootstrap_servers.rsplit(":", 1)[1])
+    assert kafka["nodes"] == [[1, "127.0.0.1", port]] and kafka["controller"] == 1
+    with EmbeddedCluster(nodes=3) as ec:
+        ec.stop_node(2)
+        embedded = describe_cluster(ec.bootstrap_servers.split(",")[0])
+        live = [[n, *ec.cluster.node_address(n)] for n in (1, 3)]
+        assert embedded == {"clusterId": ec.cluster.cluster_id, "controller": 1, "nodes": live}
+    assert set(embedded) == set(kafka)
