@@ -68,7 +68,7 @@ def timestamps(
                            to=opts_to, before_max_ms=before_max_ms, after_max_ms=after_max_ms,
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
-                           timeout_s=st.settings.timeout_s)
+                           timeout_s=st.settings.timeout_s, admin=st.admin())
     with out().progress("Spark tasks") as progress:
         if progress is not None:
             options.progress = lambda p: progress(p.tasks_done, p.tasks_total)

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from kcli import kip937
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
@@ -31,11 +32,8 @@ from kcli.pipeline.result import (
 from kcli.pipeline.spark import ProgressHook, run_with_progress, session
 from kcli.times import parse_datetime_ms
 
-LONG_MAX = 2**63 - 1
+LONG_MAX = kip937.LONG_MAX
 LONG_MIN = -(2**63)
-BEFORE = "message.timestamp.before.max.ms"
-AFTER = "message.timestamp.after.max.ms"
-DIFF = "message.timestamp.difference.max.ms"
 
 # A position in a topic: "earliest", "latest", a time (epoch ms as int, or text kcli.times reads),
 # or offsets ({topic: {partition: offset}}, or that as JSON text).
@@ -63,6 +61,7 @@ class AuditOptions:
     save_dir: str | None = None
     timeout_s: float = 30.0
     progress: ProgressHook | None = None
+    admin: Any = None            # the adapter to use (kcli.admin.KafkaAdmin); default: one of its own
 
 
 def run_audit(options: AuditOptions) -> AuditResult:
@@ -72,7 +71,7 @@ def run_audit(options: AuditOptions) -> AuditResult:
         spark, options.bootstrap, options.topics, options.from_, options.to,
         options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
         options.client_config, progress=options.progress, save_dir=options.save_dir,
-        timeout_s=options.timeout_s,
+        timeout_s=options.timeout_s, admin=options.admin,
     )
 
 
@@ -91,10 +90,12 @@ def audit_timestamps(
     progress: ProgressHook | None = None,
     save_dir: str | None = None,
     timeout_s: float = 30.0,
+    admin=None,
 ) -> AuditResult:
-    """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring)."""
-    from confluent_kafka.admin import AdminClient
-
+    """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring).
+    ``admin``: the adapter (``kcli.admin``) asked for the topics' configs and the broker's
+    ListOffsets answers; by default one made from ``bootstrap``, ``client_config`` and
+    ``timeout_s``."""
     from kcli.pipeline.source import SourceOptionError, plan_ranges
 
     if not topics:
@@ -107,9 +108,18 @@ def audit_timestamps(
         raise UsageError(str(e)) from None
     except RuntimeError as e:
         raise OperationError(str(e)) from None
-    admin = AdminClient(dict(conf))  # one client for both: each new one sets up its connections
-    bounds = _bounds(admin, topics, before_max_ms, after_max_ms, timeout_s)
-    broker_max, broker_target = _broker_answers(admin, ranges, target_ms, timeout_s)
+    own = admin is None
+    if own:
+        from kcli.admin.client import KafkaAdmin
+        from kcli.admin.settings import ClientSettings
+
+        admin = KafkaAdmin(ClientSettings(bootstrap, dict(client_config or {}), int(timeout_s * 1000)))
+    try:
+        bounds = _bounds(admin, topics, before_max_ms, after_max_ms)
+        broker_max, broker_target = _broker_answers(admin, ranges, target_ms)
+    finally:
+        if own:
+            admin.close()
 
     parts = [
         PartitionAudit(
@@ -173,67 +183,39 @@ def _bound(position: Position):
         raise UsageError(f"bad position {text!r}: {e}") from None
 
 
-def _bounds(admin, topics, before_max_ms, after_max_ms, timeout_s):
-    """Per topic (before, after) in ms, None = no limit; explicit values win over the topic's."""
-    from confluent_kafka import KafkaException
-    from confluent_kafka.admin import ConfigResource, ResourceType
-
-    configured: dict[str, dict[str, Any]] = {t: {} for t in topics}
+def _bounds(admin, topics, before_max_ms, after_max_ms):
+    """Per topic (before, after) in ms, None = no limit; explicit values win over the topic's
+    (KIP-937's rule: ``kcli.kip937``)."""
+    configured: dict[str, dict] = {t: {} for t in topics}
     if before_max_ms is None or after_max_ms is None:
-        resources = [ConfigResource(ResourceType.TOPIC, t) for t in topics]
-        futures = admin.describe_configs(resources, request_timeout=timeout_s)
-        for resource, future in futures.items():
-            try:
-                configured[resource.name] = future.result(timeout=timeout_s)
-            except KafkaException as e:
-                raise OperationError(f"describe configs of topic {resource.name}: "
-                                     f"{e.args[0].str()}") from None
+        for rc in admin.describe_configs([("topic", t) for t in topics]):
+            configured[rc.name] = {e.name: e for e in rc.entries}
 
     def pick(explicit, entries, key):
         if explicit is not None:
             return explicit
-        value = _effective(entries, key)
-        return None if value >= LONG_MAX else value
+        value = kip937.effective_bound(entries, key)
+        return None if value >= kip937.LONG_MAX else value
 
-    return {t: (pick(before_max_ms, configured[t], BEFORE), pick(after_max_ms, configured[t], AFTER))
-            for t in topics}
-
-
-def _effective(entries, key: str) -> int:
-    """KIP-937: the bound's own value when set, else the deprecated difference bound when set,
-    else the bound's default (no limit when the broker does not know the key)."""
-    own, diff = entries.get(key), entries.get(DIFF)
-    if own is not None and own.value is not None and not own.is_default:
-        return int(own.value)
-    if diff is not None and diff.value is not None and not diff.is_default:
-        return int(diff.value)
-    return int(own.value) if own is not None and own.value is not None else LONG_MAX
+    return {t: (pick(before_max_ms, configured[t], kip937.BEFORE),
+                pick(after_max_ms, configured[t], kip937.AFTER)) for t in topics}
 
 
-def _broker_answers(admin, ranges, target_ms, timeout_s):
+def _broker_answers(admin, ranges, target_ms):
     """ListOffsets max-timestamp (KIP-734) and, with a target, the target lookup, per partition:
     (offset, timestamp) with -1 as None, or "unavailable" when the broker did not answer."""
-    from confluent_kafka import KafkaException, TopicPartition
-    from confluent_kafka.admin import OffsetSpec
+    partitions = [(r.topic, r.partition) for r in ranges]
 
-    def ask(spec):
-        requests = {TopicPartition(r.topic, r.partition): spec for r in ranges}
-        if not requests:
+    def ask(time):
+        if not partitions:
             return {}
-        answers = {}
-        for tp, future in admin.list_offsets(requests, request_timeout=timeout_s).items():
-            try:
-                info = future.result(timeout=timeout_s)
-                answers[(tp.topic, tp.partition)] = (
-                    None if info.offset < 0 else info.offset,
-                    None if info.timestamp < 0 else info.timestamp,
-                )
-            except KafkaException:
-                answers[(tp.topic, tp.partition)] = UNAVAILABLE
-        return answers
+        return {(o.topic, o.partition): UNAVAILABLE if o.error is not None else (
+                    None if o.offset < 0 else o.offset,
+                    None if o.timestamp_ms is None or o.timestamp_ms < 0 else o.timestamp_ms)
+                for o in admin.list_offsets(partitions, time)}
 
-    broker_max = ask(OffsetSpec.max_timestamp())
-    broker_target = ask(OffsetSpec.for_timestamp(target_ms)) if target_ms is not None else {}
+    broker_max = ask(-3)
+    broker_target = ask(target_ms) if target_ms is not None else {}
     return broker_max, broker_target
 
 
