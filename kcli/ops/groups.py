@@ -4,17 +4,22 @@ call per group (OffsetFetch) or per command (ListOffsets per leader)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kcli import javaorder
 from kcli.errors import OperationError, UsageError
 from kcli.model import BrokerError, GroupDescription, GroupOffsetRow
 from kcli.ops.failures import raise_for
 from kcli.specs import parse_topic_spec
 
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
 
 REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
 
 
-def list_groups(admin, states: set[str] | None, types: set[str] | None):
+def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None):
     """The groups in the given states and of the given types, in kafka-consumer-groups' order."""
     groups = {g.group_id: g for g in admin.list_groups()}
     return [groups[gid] for gid in javaorder.group_listing(list(groups))
@@ -27,14 +32,14 @@ def check_group_ids(groups: list[str]) -> None:
         raise UsageError("A group id cannot be empty")
 
 
-def group_ids(admin, groups: list[str], all_groups: bool) -> list[str]:
+def group_ids(admin: Admin, groups: list[str], all_groups: bool) -> list[str]:
     if bool(groups) == all_groups:
         raise UsageError("Give one or more groups, or --all-groups")
     check_group_ids(groups)
     return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
 
 
-def describe(admin, ids: list[str]) -> list[GroupDescription]:
+def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:
     """Sorted by group id; a missing group fails the whole command (as the Java tool, 4.0+)."""
     descs = admin.describe_groups(ids)
     for d in descs:
@@ -52,7 +57,7 @@ def state_notice(d: GroupDescription) -> str | None:
     return None
 
 
-def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
+def offset_rows(admin: Admin, d: GroupDescription) -> list[GroupOffsetRow]:
     """Assigned partitions of each member (most partitions first), then committed partitions no
     member holds; committed offsets from one OffsetFetch, log ends from one ListOffsets."""
     committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
@@ -76,7 +81,7 @@ def offset_rows(admin, d: GroupDescription) -> list[GroupOffsetRow]:
     return rows
 
 
-def delete_offsets(admin, group: str, specs: list[str]):
+def delete_offsets(admin: Admin, group: str, specs: list[str]):
     """(group-level BrokerError or None, [(topic, partition or -1, BrokerError or None)]) sorted
     as the Java tool sorts (by the string topic+partition). A group-level error applies to every
     partition."""

@@ -3,12 +3,17 @@ answer per partition; a partition without an answer fails the command once the o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kcli.errors import OperationError
 from kcli.model import INTERNAL_TOPICS, OffsetInfo
 from kcli.specs import parse_topic_spec, topic_filter
 
+if TYPE_CHECKING:
+    from kcli.admin import Admin
 
-def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[tuple[str, int]]:
+
+def select_partitions(admin: Admin, specs: list[str], exclude_internal: bool) -> list[tuple[str, int]]:
     """Topics are regexes (whole-name match, as kafka-get-offsets); none given means all topics."""
     parsed = [parse_topic_spec(s) for s in specs]
     topic_filter([t for t, _ in parsed])          # validates every regex before any request
@@ -27,7 +32,7 @@ def select_partitions(admin, specs: list[str], exclude_internal: bool) -> list[t
     return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
 
 
-def list_offsets(admin, specs: list[str], time: int, exclude_internal: bool = False) -> list[OffsetInfo]:
+def list_offsets(admin: Admin, specs: list[str], time: int, exclude_internal: bool = False) -> list[OffsetInfo]:
     """One answer per selected partition; a partition the cluster did not answer for carries
     the error (``check_answered`` turns any error into exit 1 once the answers are shown)."""
     partitions = select_partitions(admin, specs, exclude_internal)

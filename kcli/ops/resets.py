@@ -7,6 +7,8 @@ Metadata v14, ConsumerGroupDescribe per coordinator)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import os
 import re
 import time
@@ -23,6 +25,9 @@ from kcli.ops.failures import raise_for
 from kcli.ops.groups import check_group_ids, group_ids
 from kcli.specs import parse_topic_spec
 from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
 
 
 RESETTABLE = ("Empty", "Dead")
@@ -65,7 +70,7 @@ def check_resettable(descs: list[GroupDescription]) -> None:
             f"current state is {d.state}." for d in refused))
 
 
-def creation_times(admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
+def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
     does not exist has no creation time to reset to."""
     for g in ids:
@@ -88,7 +93,7 @@ def _refuse_invalid(missing: list[str], leaderless: list[str]) -> None:
         raise OperationError(f'The partitions "{",".join(leaderless)}" have no leader')
 
 
-def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
+def _select_topics(admin: Admin, specs: list[str]) -> list[tuple[str, int]]:
     """The partitions ``specs`` name, in kafka-consumer-groups' order (which decides the order of
     its plan between partitions of one hash bucket): ``topic:p,p`` specs first, as given, then
     the partitions of whole topics in the order its admin client's map gives them."""
@@ -112,7 +117,7 @@ def _select_topics(admin, specs: list[str]) -> list[tuple[str, int]]:
     return list(selected)
 
 
-def _check_committed(admin, partitions: list[tuple[str, int]]) -> None:
+def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
     """--all-topics: the committed partitions are checked as --topic's are."""
     if partitions:
         leaders = admin.partition_leaders(sorted({t for t, _ in partitions}))
@@ -121,7 +126,7 @@ def _check_committed(admin, partitions: list[tuple[str, int]]) -> None:
                         [f"{t}-{p}" for t, p in partitions if (t, p) in known and known[(t, p)] is None])
 
 
-def plan_reset(admin, ids: list[str], specs: list[str], all_topics: bool,
+def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
                progress=None) -> list[GroupPlan]:
@@ -196,11 +201,11 @@ class _Steps:
         return value
 
 
-def _committed(admin, group: str, partitions=None) -> dict[tuple[str, int], int]:
+def _committed(admin: Admin, group: str, partitions=None) -> dict[tuple[str, int], int]:
     return {(c.topic, c.partition): c.offset for c in admin.committed_offsets(group, partitions)}
 
 
-def _offsets(admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
+def _offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
     what = "starting" if time == -2 else "ending"
     found = {}
     for o in admin.list_offsets(partitions, time):
@@ -273,7 +278,7 @@ def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], 
     return out
 
 
-def execute(admin, plans: list[GroupPlan], rollback: str, with_group: bool,
+def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             progress=None) -> ResetResult:
     """Writes the rollback file, then commits each group's plan: one OffsetCommit per group (and
     one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
@@ -309,7 +314,7 @@ def execute(admin, plans: list[GroupPlan], rollback: str, with_group: bool,
     return result
 
 
-def _delete_for_restore(admin, group: str, partitions: list[tuple[str, int]]) -> dict:
+def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, int]]) -> dict:
     """A restore's partitions that had no committed offset: their offsets are deleted."""
     try:
         group_error, per = admin.delete_group_offsets(group, partitions)
@@ -430,7 +435,7 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
                         execute, allow_skip, rollback_file)
 
 
-def reset(admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
+def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
     """Plans the reset and, with ``execute``, commits it, unless it skips unread records without
     ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
     manager yielding a progress callback (done, total), or None."""

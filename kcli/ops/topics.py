@@ -3,14 +3,19 @@ order, create, add partitions, delete."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kcli import javaorder
 from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 from kcli.ops.failures import raise_for
 from kcli.specs import topic_filter
 
+if TYPE_CHECKING:
+    from kcli.admin import Admin
 
-def select_topics(admin, patterns: list[str], exclude_internal: bool, if_exists: bool) -> list[str]:
+
+def select_topics(admin: Admin, patterns: list[str], exclude_internal: bool, if_exists: bool) -> list[str]:
     """The sorted topic names matching ``patterns``; the regexes are checked before any request."""
     rx = topic_filter(patterns)
     names = sorted(n for n in admin.topic_names() if rx is None or rx.fullmatch(n))
@@ -36,7 +41,7 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
     return keep
 
 
-def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
+def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
              with_overrides=False, progress=None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs, in kafka-topics' order
@@ -69,7 +74,7 @@ def describe(admin, patterns: list[str], *, exclude_internal=False, if_exists=Fa
     return [(t, ps) for t, ps in picked if ps], False
 
 
-def create(admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:
+def create(admin: Admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:
     """Create one topic; False when it exists and ``if_not_exists`` (the request is still sent)."""
     try:
         admin.create_topic(name, partitions, replication_factor, configs, assignment)
@@ -80,7 +85,7 @@ def create(admin, name, partitions, replication_factor, configs, assignment, if_
     return True
 
 
-def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[str, int]]:
+def add_partitions(admin: Admin, patterns, total, assignment, if_exists) -> list[tuple[str, int]]:
     if assignment and len(assignment) != total:          # before any request
         raise UsageError(f"--replica-assignment has {len(assignment)} entries for {total} partitions")
     names = select_topics(admin, patterns, False, if_exists)
@@ -99,7 +104,7 @@ def add_partitions(admin, patterns, total, assignment, if_exists) -> list[tuple[
     return changed
 
 
-def delete(admin, patterns, if_exists) -> list[str]:
+def delete(admin: Admin, patterns, if_exists) -> list[str]:
     names = select_topics(admin, patterns, False, if_exists)
     if not names:
         return []
