@@ -24,21 +24,12 @@ def _say(text: str) -> None:
 
 
 def _kcli(bootstrap: str, line: str) -> int:
-    """Run one kcli command in this process, printing it first as an operator would type it."""
-    from kcli.cli.globals import hoist
-    from kcli.cli.main import app
+    """Run one kcli command in this process, printing it first as an operator would type it:
+    the same entry as the console script (errors, redaction and -o json included)."""
+    from kcli.cli.main import run
 
     print(f"$ kcli {line}", flush=True)
-    args = hoist(["-b", bootstrap] + shlex.split(line))
-    try:
-        rv = app(args=args, prog_name="kcli", standalone_mode=False)
-        return rv if isinstance(rv, int) else 0
-    except Exception as exc:  # noqa: BLE001 - the demo shows errors the way the CLI prints them
-        from kcli.errors import KcliError
-
-        msg = exc.message if isinstance(exc, KcliError) else str(exc)
-        print(f"Error: {msg}", flush=True)
-        return getattr(exc, "exit_code", 1)
+    return run(["-b", bootstrap] + shlex.split(line))
 
 
 def _produce(bootstrap: str, partitions: range, per_partition: int, timestamp_ms: int | None = None) -> str | None:

@@ -70,7 +70,9 @@ class Cmd:
 
 
 def command_tree() -> Cmd:
-    from kcli.cli.main import app
+    from kcli.cli.tree import build
+
+    app = build()
 
     def build(cmd, path):
         node = Cmd(path, cmd)

@@ -6,15 +6,11 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX
 from kcli.times import TimeParseError, parse_datetime_ms
 
-audit_app = typer.Typer(help="Scan topic data on Spark (local by default, a cluster via --master).",
-                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-app.add_typer(audit_app, name="audit")
 
 
 def _position(text: str, ends: tuple[str, ...]) -> object:
@@ -35,7 +31,6 @@ def _time(text: str | None, flag: str) -> int | None:
         raise UsageError(f"{flag}: {exc}") from None
 
 
-@audit_app.command("timestamps")
 def timestamps(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="Topic to scan (repeatable)."),
     from_: str = typer.Option("earliest", "--from", help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),

@@ -7,12 +7,10 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import broker_app, root_app
 from kcli.errors import UsageError
 from kcli.inputs import parse_int, shown
 
 
-@broker_app.command("start")
 def start(
     listen: str = typer.Option("127.0.0.1:9092", "--listen", help="HOST:PORT of the first node; further nodes take the next ports."),
     nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
@@ -49,7 +47,6 @@ def start(
                 ready_callback=ready)
 
 
-@root_app.command("demo")
 def demo() -> None:
     """Play the partition-expansion story on a 3-node embedded broker and show every KIP feature."""
     from kcli.demo import run

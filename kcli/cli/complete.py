@@ -11,15 +11,13 @@ import threading
 
 import typer
 
-from kcli.cli.apps import root_app as app
 from kcli.cli.context import state
-from kcli.cli.main import COMPLETE_COMMAND as COMMAND
+from kcli.cli.tree import COMPLETE_COMMAND, build
 
 KINDS = ("topics", "groups", "profiles")
 TIMEOUT_MS = 2000
 
 
-@app.command(COMMAND, hidden=True)
 def complete_names(kind: str = typer.Argument(..., help="topics, groups or profiles.")):
     """List topic, group or profile names, one a line (for shell completion)."""
     if kind == "profiles":
@@ -43,7 +41,7 @@ def run(args: list[str]) -> int:
     watchdog.start()
     try:
         with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
-            app(args=args, prog_name="kcli", standalone_mode=False)
+            build([COMPLETE_COMMAND])(args=args, prog_name="kcli", standalone_mode=False)
     except BaseException:  # noqa: BLE001 - completion is silent on failure by contract
         pass
     finally:

@@ -6,7 +6,6 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import alter_app, describe_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 from kcli.inputs import INT32_MAX, parse_int, shown
@@ -29,7 +28,6 @@ def _resources(topic: list[str] | None, broker: list[str] | None) -> list[tuple[
     return res
 
 
-@describe_app.command("configs")
 def describe_configs(
     topic: Optional[List[str]] = typer.Option(None, "--topic", help="Topic name (repeatable)."),
     broker: Optional[List[str]] = typer.Option(None, "--broker", help="Broker node id (repeatable)."),
@@ -43,7 +41,6 @@ def describe_configs(
     render_configs(out(), resources, show_all)
 
 
-@alter_app.command("configs")
 def alter_configs(
     topic: Optional[str] = typer.Option(None, "--topic"),
     broker: Optional[str] = typer.Option(None, "--broker"),

@@ -1,8 +1,12 @@
-"""The per-invocation state the root callback builds from the global options."""
+"""One invocation's state: its streams, what the root callback builds from the global options
+(client settings, output format), the secret values no message may show, and the adapter,
+created on first use. ``run`` makes one per command line; nothing lives in module globals."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from typer._click.globals import get_current_context  # typer vendors click; pinned
 
@@ -12,10 +16,17 @@ from kcli.render.output import Output
 
 @dataclass
 class State:
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
     settings: ClientSettings = field(default_factory=ClientSettings)
-    output: Output = field(default_factory=Output)
+    output: Output = None
     verbose: bool = False
+    secrets: list[str] = field(default_factory=list)
     _admin: object = None
+
+    def __post_init__(self):
+        if self.output is None:
+            self.output = Output("table", self.stdout, self.stderr)
 
     def admin(self):
         """The admin adapter, created on first use (so bad input fails before any connection)."""

@@ -9,7 +9,6 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import delete_app, describe_app, list_app, root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX, INT64_MIN
@@ -19,7 +18,6 @@ GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids.")
 ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
 
-@list_app.command("groups")
 def list_groups(
     states: Optional[str] = typer.Option(None, "--state", help="Show each group's state; with a value, only groups in these states (comma-separated, case-insensitive)."),
     types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer."),
@@ -35,7 +33,6 @@ def list_groups(
     view.render_list(out(), groups, show_state=states is not None, show_type=types is not None)
 
 
-@describe_app.command("groups")
 def describe_groups(
     groups: Optional[List[str]] = GROUPS,
     all_groups: bool = ALL_GROUPS,
@@ -65,7 +62,6 @@ def describe_groups(
         view.render_offsets(out(), [(d, lib.offset_rows(admin, d)) for d in descs], st.verbose)
 
 
-@app.command("reset-offsets")
 def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
     all_groups: bool = ALL_GROUPS,
@@ -120,7 +116,6 @@ def reset_offsets(
     resets.finish(result)
 
 
-@delete_app.command("groups")
 def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_GROUPS):
     """Delete consumer groups (kafka-consumer-groups --delete)."""
     from kcli.ops import groups as lib
@@ -132,7 +127,6 @@ def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_G
     lib.check_deleted(results)
 
 
-@app.command("delete-offsets")
 def delete_offsets(
     group: str = typer.Option(..., "--group", "-g", help="The group id."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),

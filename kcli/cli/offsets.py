@@ -6,12 +6,10 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import root_app as app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 
 
-@app.command("list-offsets")
 def list_offsets(
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC-REGEX[:P,P...] (repeatable; default all topics)."),
     time: Optional[str] = typer.Option(None, "--time", help="earliest|latest|max-timestamp|-1|-2|-3|<epoch-ms>|<ISO datetime> (default latest)."),

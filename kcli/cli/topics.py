@@ -6,7 +6,6 @@ from typing import List, Optional
 
 import typer
 
-from kcli.cli.apps import alter_app, create_app, delete_app, describe_app, list_app
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 
@@ -15,7 +14,6 @@ from kcli.errors import UsageError
 PATTERNS = typer.Argument(None, metavar="[TOPIC-REGEX]...", help="Regexes matching whole topic names (default: all).")
 
 
-@list_app.command("topics")
 def list_topics(
     patterns: Optional[List[str]] = PATTERNS,
     exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
@@ -29,7 +27,6 @@ def list_topics(
     view.render_list(out(), names)
 
 
-@describe_app.command("topics")
 def describe_topics(
     patterns: Optional[List[str]] = PATTERNS,
     exclude_internal: bool = typer.Option(False, "--exclude-internal"),
@@ -57,7 +54,6 @@ def describe_topics(
     view.render_describe(out(), pairs, summaries)
 
 
-@create_app.command("topic")
 def create_topic(
     name: str = typer.Argument(..., help="The topic name."),
     partitions: Optional[int] = typer.Option(None, "--partitions", help="Partition count (broker default if omitted)."),
@@ -90,7 +86,6 @@ def create_topic(
     view.render_created(out(), name, created)
 
 
-@alter_app.command("topic")
 def alter_topic(
     patterns: List[str] = typer.Argument(..., metavar="TOPIC-REGEX...", help="Topics to alter."),
     partitions: int = typer.Option(..., "--partitions", help="The new total partition count."),
@@ -108,7 +103,6 @@ def alter_topic(
     view.render_altered(out(), changes, partitions)
 
 
-@delete_app.command("topic")
 def delete_topic(
     patterns: List[str] = typer.Argument(..., metavar="TOPIC-REGEX...", help="Topics to delete (regex, as kafka-topics)."),
     if_exists: bool = typer.Option(False, "--if-exists"),

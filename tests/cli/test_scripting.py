@@ -42,7 +42,9 @@ def node():
 
 
 def leaf_commands() -> set[str]:
-    from kcli.cli.main import app
+    from kcli.cli.tree import build
+
+    app = build()
 
     def walk(cmd, path):
         subs = getattr(cmd, "commands", None)
@@ -131,7 +133,9 @@ def test_no_command_prompts_without_a_terminal(node, tmp_path):
 
 
 def test_no_parameter_or_code_path_can_prompt():
-    from kcli.cli.main import app
+    from kcli.cli.tree import build
+
+    app = build()
 
     def params(cmd):
         yield from cmd.params

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 
 
@@ -18,17 +17,13 @@ class Result:
 
 
 def run_kcli(bootstrap: str | None, *args: str, timeout: str = "10s") -> Result:
-    """``kcli.cli.main.main`` in this process, with its exit code and output."""
-    from kcli.cli.main import main
+    """``kcli.cli.main.run`` in this process (what the console script runs), with its exit code
+    and output."""
+    from kcli.cli.main import run
 
     argv = list(args) + (["-b", bootstrap] if bootstrap else []) + ["--timeout", timeout]
     out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(argv)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
+    code = run(argv, out, err)
     return Result(code, out.getvalue(), err.getvalue())
 
 

@@ -1,5 +1,5 @@
 """Start-up and exit of the kcli process: a command line imports only the module of the command it
-runs (kcli.cli.main.COMMANDS), help imports no client library, and only the process's own entry
+runs (kcli.cli.tree.COMMANDS), help imports no client library, and only the process's own entry
 point freezes the garbage collector before exiting. Checked in fresh interpreters, as kcli starts."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import sys
 import pytest
 import typer
 
-from kcli.cli.main import COMMANDS, command_words, main
+from kcli.cli.main import command_words, main
+from kcli.cli.tree import COMMANDS
 
 
 def _leaves(cmd, path=()):
@@ -24,10 +25,12 @@ def _leaves(cmd, path=()):
 
 
 def test_the_table_names_every_command_and_its_module():
-    from kcli.cli.main import app
+    from kcli.cli.tree import build
+
+    app = build()
 
     assert dict(_leaves(typer.main.get_command(app))) == {
-        words: f"kcli.cli.{module}" for words, module in COMMANDS.items()}
+        words: f"kcli.cli.{module}" for words, (module, _) in COMMANDS.items()}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -64,7 +67,7 @@ def test_help_imports_no_client_library_nor_command_code():
 def test_a_command_imports_its_own_module_only():
     loaded = _loaded_after(["describe", "topics", "-b", "127.0.0.1:1", "--timeout", "1ms"])
     assert {m for m in loaded if m.startswith("kcli.cli.") and m.count(".") == 2} == {
-        "kcli.cli.apps", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics"}
+        "kcli.cli.tree", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics"}
     assert "kcli.admin.groups" not in loaded
 
 

@@ -1,0 +1,133 @@
+"""The command tree, built explicitly from one table: each command is a plain function of a
+module of ``kcli.cli``; ``build(words)`` attaches the one a command line names (only its module is
+imported: ``kcli --help`` stays fast), or every command, for help, errors and the docs. Nothing is
+registered by importing a module; the root's global options are ``root_options``."""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Optional
+
+import typer
+from typer._click.globals import get_current_context  # typer vendors click; pinned in pyproject
+
+from kcli import __version__
+from kcli.admin.settings import DEFAULT_BOOTSTRAP
+from kcli.errors import UsageError
+
+COMPLETE_COMMAND = "__complete-names"
+
+# Every command by its words on the command line, in help order: (module of kcli.cli, function).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list-offsets": ("offsets", "list_offsets"),
+    "reset-offsets": ("groups", "reset_offsets"),
+    "delete-offsets": ("groups", "delete_offsets"),
+    "demo": ("broker", "demo"),
+    COMPLETE_COMMAND: ("complete", "complete_names"),
+    "list topics": ("topics", "list_topics"),
+    "list groups": ("groups", "list_groups"),
+    "describe topics": ("topics", "describe_topics"),
+    "describe configs": ("configs", "describe_configs"),
+    "describe groups": ("groups", "describe_groups"),
+    "create topic": ("topics", "create_topic"),
+    "alter topic": ("topics", "alter_topic"),
+    "alter configs": ("configs", "alter_configs"),
+    "delete topic": ("topics", "delete_topic"),
+    "delete groups": ("groups", "delete_groups"),
+    "broker start": ("broker", "start"),
+    "audit timestamps": ("audit", "timestamps"),
+}
+HIDDEN = frozenset({COMPLETE_COMMAND})
+GROUPS = {
+    "list": "List topics or consumer groups.",
+    "describe": "Describe topics, consumer groups or configs.",
+    "create": "Create a topic.",
+    "alter": "Alter a topic's partition count or configs.",
+    "delete": "Delete topics or consumer groups.",
+    "broker": "The embedded Kafka-protocol broker (development and tests).",
+    "audit": "Scan topic data on Spark (local by default, a cluster via --master).",
+}
+ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
+             "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
+             "bounds (KIP-937). Global options may be given anywhere on the line.")
+_COMMON = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+
+def selected(words: list[str] | None) -> list[str]:
+    """The command paths a command line's first words name: one, or all of them."""
+    words = words or []
+    for path in (" ".join(words[:2]), words[0] if words else ""):
+        if path in COMMANDS:
+            return [path]
+    return list(COMMANDS)
+
+
+def build(words: list[str] | None = None) -> typer.Typer:
+    """A new root app holding the commands ``words`` name (see ``selected``)."""
+    root = typer.Typer(name="kcli", help=ROOT_HELP, **_COMMON)
+    root.callback()(root_options)
+    groups: dict[str, typer.Typer] = {}
+    for path in selected(words):
+        module, function = COMMANDS[path]
+        command = getattr(importlib.import_module(f"kcli.cli.{module}"), function)
+        *group, name = path.split(" ")
+        parent = root
+        if group:
+            if group[0] not in groups:
+                groups[group[0]] = typer.Typer(help=GROUPS[group[0]], **_COMMON)
+                root.add_typer(groups[group[0]], name=group[0])
+            parent = groups[group[0]]
+        parent.command(name, hidden=path in HIDDEN)(command)
+    return root
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"kcli {__version__}")
+        raise typer.Exit()
+
+
+def root_options(
+    bootstrap_server: Optional[str] = typer.Option(
+        None, "--bootstrap-server", "-b", envvar="KCLI_BOOTSTRAP_SERVER",
+        help=f"Kafka bootstrap servers, host:port[,host:port] (default {DEFAULT_BOOTSTRAP})."),
+    command_config: Optional[str] = typer.Option(
+        None, "--command-config", help="Kafka client properties file (security.protocol, sasl.*, ssl.*)."),
+    output: str = typer.Option("table", "--output", "-o", help="table, plain (Kafka tools' layout), json or csv."),
+    timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is milliseconds, as in the Kafka tools."),
+    verbose: bool = typer.Option(False, "--verbose", help="More detail (extra columns, error detail; never secrets)."),
+    profile: Optional[str] = typer.Option(
+        None, "--profile", envvar="KCLI_PROFILE",
+        help="A named cluster from $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml); "
+             "-b, KCLI_BOOTSTRAP_SERVER and --command-config override it key by key."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+):
+    from kcli import profiles
+    from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties
+    from kcli.redaction import secret_values
+    from kcli.cli.context import state
+    from kcli.inputs import shown
+    from kcli.render.output import FORMATS, Output
+
+    st = state()
+    if output not in FORMATS:
+        raise UsageError(f"Invalid --output '{shown(output)}': use one of {', '.join(FORMATS)}")
+    st.output = Output(output, st.stdout, st.stderr)
+    timeout_ms = parse_timeout_ms(timeout)
+    for flag, value in (("--bootstrap-server", bootstrap_server), ("--command-config", command_config),
+                        ("--profile", profile)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} needs a value")
+    chosen = profiles.load_profile(profile)
+    st.secrets[:] = secret_values(chosen.properties) if chosen else []
+    cmd_props = read_properties(command_config) if command_config is not None else {}
+    st.secrets[:] = sorted(set(st.secrets) | set(secret_values(cmd_props)), key=len, reverse=True)
+    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
+    # One deadline for the whole command: every request of it ends by then.
+    st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
+    st.settings.validate()                  # librdkafka's checks, before any client connects
+    st.verbose = verbose
+    get_current_context().call_on_close(st.close)
+
+
