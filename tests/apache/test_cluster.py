@@ -6,7 +6,8 @@ from __future__ import annotations
 from kcli.admin.kip import KipClient
 from kcli.admin.settings import ClientSettings
 from tests.support.apache_kafka import KAFKA_VERSION, java_tool
-from tests.support.clients import create_topic, unique, wait_until
+from tests.support.clients import create_topic, unique
+from tests.support.waits import wait_until
 
 
 def api_versions(bootstrap: str, props: dict | None = None) -> dict[int, tuple[int, int]]:

@@ -16,7 +16,6 @@ import re
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from core_helpers import Clock, Wire
+from tests.broker.core_helpers import Wire
+from tests.support.waits import Clock
 
 from kcli.broker import EmbeddedCluster
 

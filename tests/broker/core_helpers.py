@@ -6,21 +6,8 @@ from __future__ import annotations
 
 import socket
 import struct
-import time
 
 from kcli.protocol import REQUESTS, RESPONSES
-
-
-class Clock:
-    """An injectable broker clock (epoch ms) the test moves by hand."""
-
-    def __init__(self, now_ms: int | None = None):
-        # Real time by default: clients stamp records with it, and Kafka 4's broker refuses
-        # records over an hour ahead of its clock (message.timestamp.after.max.ms).
-        self.now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-
-    def __call__(self) -> int:
-        return self.now_ms
 
 
 class Wire:
@@ -66,13 +53,3 @@ def req(api_key: int, version: int, **fields):
     return REQUESTS[api_key](version=version, **fields)
 
 
-def wait_until(predicate, timeout_s: float = 10.0, interval_s: float = 0.05):
-    """Poll ``predicate`` (bounded in time); return its last truthy value or fail."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout_s}s")
-        time.sleep(interval_s)

@@ -47,17 +47,6 @@ class RawClient:
         self.admin.close()
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 20, interval: float = 0.05,
-               what: str = ""):
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
-        time.sleep(interval)
 
 
 def consume(consumers: list, expected: int, timeout: float = 30) -> list[list]:

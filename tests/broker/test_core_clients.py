@@ -13,7 +13,7 @@ import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
                                    NewPartitions, NewTopic, OffsetSpec)
-from core_helpers import wait_until
+from tests.support.waits import wait_until
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 
@@ -227,7 +227,7 @@ def _leader_back(a, node):
 
 
 def test_wrong_node_gets_not_leader(broker3, wire):
-    from core_helpers import req
+    from tests.broker.core_helpers import req
     broker3.create_topic("nl", partitions=1)
     leader = broker3.cluster.topics["nl"].partitions[0].leader
     other = next(n for n in (1, 2, 3) if n != leader)

@@ -28,8 +28,8 @@ from collections import Counter
 from confluent_kafka import Consumer, Producer, TopicCollection, TopicPartition
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
                                    NewPartitions, NewTopic)
-from core_helpers import wait_until
-from fuzz_frames import FrameMaker
+from tests.support.waits import wait_until
+from tests.broker.fuzz_frames import FrameMaker
 
 from kcli.broker import EmbeddedCluster
 from kcli.broker import server as broker_server

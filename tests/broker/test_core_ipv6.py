@@ -16,7 +16,7 @@ import warnings
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from core_helpers import wait_until
+from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster
 

@@ -4,7 +4,8 @@ data_dir and when posing as 4.1."""
 
 from __future__ import annotations
 
-from core_helpers import Clock, req
+from tests.broker.core_helpers import req
+from tests.support.waits import Clock
 from kafka.record import MemoryRecordsBuilder
 
 from kcli.broker import EmbeddedCluster

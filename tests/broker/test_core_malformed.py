@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 
-from core_helpers import req
+from tests.broker.core_helpers import req
 
 from tests.support.request_checks import (BATCH_CASES, NULL_REQUESTS, batch_answers,
                                           create_partitions, init_producer_id, null_answers,

@@ -8,7 +8,7 @@ from kcli.broker import EmbeddedCluster
 from kcli.broker.versions import advertised
 from kcli.protocol import RESPONSES
 
-from core_helpers import Wire, req
+from tests.broker.core_helpers import Wire, req
 
 
 def api_versions(wire_conn, version=3):

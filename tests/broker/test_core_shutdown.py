@@ -13,7 +13,8 @@ import subprocess
 import sys
 import time
 
-from core_helpers import Wire, req, wait_until
+from tests.broker.core_helpers import Wire, req
+from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster
 

@@ -10,7 +10,8 @@ from confluent_kafka import (ConsumerGroupState, ConsumerGroupTopicPartitions, C
                              Consumer, Producer, TopicPartition)
 from confluent_kafka.admin import AdminClient, NewPartitions
 
-from tests.broker.groups_fixtures import consume, fast_cluster, wait_until
+from tests.broker.groups_fixtures import consume, fast_cluster
+from tests.support.waits import wait_until
 
 PROTOCOLS = {
     "classic-range": {"group.protocol": "classic", "partition.assignment.strategy": "range",

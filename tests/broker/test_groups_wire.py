@@ -8,8 +8,8 @@ import uuid
 import pytest
 
 from kcli.protocol import REQUESTS
-from tests.broker.groups_fixtures import (RawClient, coordinator_of, fast_cluster, on_coordinator,
-                                          wait_until)
+from tests.broker.groups_fixtures import RawClient, coordinator_of, fast_cluster, on_coordinator
+from tests.support.waits import Clock, wait_until
 
 FIND_COORDINATOR, OFFSET_COMMIT, OFFSET_FETCH, JOIN_GROUP, HEARTBEAT = 10, 8, 9, 11, 12
 SYNC_GROUP, DESCRIBE_GROUPS, LIST_GROUPS, OFFSET_DELETE = 14, 15, 16, 47
@@ -19,12 +19,6 @@ GROUP_SUBSCRIBED_TO_TOPIC, UNKNOWN_MEMBER_ID = 86, 25
 T0 = 1_750_000_000_000
 
 
-class Clock:
-    def __init__(self, now: int = T0):
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
 
 
 def cg_heartbeat(raw: RawClient, node: int, group: str, member: str, epoch: int, topics=("t",),
@@ -43,7 +37,7 @@ def cg_describe(raw: RawClient, node: int, group: str, version: int = 2):
 
 
 def test_group_creation_time_is_stamped_once_and_survives_restart(tmp_path):
-    clock = Clock()
+    clock = Clock(T0)
     with fast_cluster(3, data_dir=tmp_path, clock=clock) as ec:
         ec.create_topic("t", 2)
         raw = RawClient(ec.bootstrap_servers)
@@ -55,7 +49,7 @@ def test_group_creation_time_is_stamped_once_and_survives_restart(tmp_path):
         assert described.members[0].assignment.topic_partitions[0].topic_name == "t"
         assert described.members[0].member_type == 1
 
-        clock.now = T0 + 60_000                       # the group empties and members come back
+        clock.now_ms = T0 + 60_000                       # the group empties and members come back
         assert cg_heartbeat(raw, node, "kip1282", "m1", -1).member_epoch == -1
         assert cg_describe(raw, node, "kip1282").group_state == "Empty"
         again = cg_heartbeat(raw, node, "kip1282", "m2", 0)
@@ -63,7 +57,7 @@ def test_group_creation_time_is_stamped_once_and_survives_restart(tmp_path):
         assert cg_describe(raw, node, "kip1282", version=1).group_creation_time_ms == -1  # not in v1
         raw.close()
 
-    clock.now = T0 + 120_000
+    clock.now_ms = T0 + 120_000
     with fast_cluster(3, data_dir=tmp_path, clock=clock) as ec:
         raw = RawClient(ec.bootstrap_servers)
         node = coordinator_of(ec, "kip1282")

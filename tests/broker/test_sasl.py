@@ -5,19 +5,17 @@ confluent-kafka, kcat) with right and wrong credentials, and clients without SAS
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import time
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from core_helpers import req
+from tests.broker.sasl_helpers import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
+from tests.broker.core_helpers import req
 
 from kcli.broker import EmbeddedCluster
 
-USERS = {"alice": "alice-secret", "bob": "bob-secret"}
-AUTH_FAILED = "Authentication failed: Invalid username or password"
 SASL_ILLEGAL_STATE, UNSUPPORTED_MECHANISM, AUTHENTICATION_FAILED = 34, 33, 58
 
 
@@ -193,14 +191,7 @@ def test_librdkafka_admin_producer_consumer(sasl1):
     assert counts["SaslAuthenticate"] >= 2 and counts["CreateTopics"] >= 1
 
 
-def wait_for_error(client, errors: list, code: int, timeout_s: float = 10.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        client.poll(0.1)
-        for e in errors:
-            if e.code() == code:
-                return e
-    raise AssertionError(f"no error {code} within {timeout_s}s; got {errors[:3]}")
+
 
 
 def test_librdkafka_wrong_password_is_an_authentication_failure(sasl1):
@@ -235,13 +226,9 @@ def test_client_without_sasl_is_refused():
         assert topics(ec) == []
 
 
-KCAT = shutil.which("kcat")
 
 
-def kcat(ec, *args: str, wait_s: int = 2) -> subprocess.CompletedProcess:
-    """``kcat -L`` waits ``wait_s`` for metadata."""
-    return subprocess.run([KCAT, "-b", ec.bootstrap_servers, *args, "-m", str(wait_s)],
-                          capture_output=True, text=True, timeout=30)
+
 
 
 def kcat_sasl(ec, password: str, *args: str, wait_s: int = 2) -> subprocess.CompletedProcess:

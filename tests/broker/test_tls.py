@@ -20,7 +20,7 @@ import ssl
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from test_sasl import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
+from tests.broker.sasl_helpers import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
 
 from kcli.broker import EmbeddedCluster
 from tests.broker.groups_fixtures import consume

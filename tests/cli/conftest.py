@@ -5,17 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kcli.broker import EmbeddedCluster
+from tests.support.waits import Clock
 from tests.support.run import Result, run_kcli, run_kcli_process  # noqa: F401 - used by the cli tests
 
 
-class Clock:
-    """A settable clock for the broker, so creation times are exact."""
-
-    def __init__(self, start_ms: int):
-        self.now = start_ms
-
-    def __call__(self) -> int:
-        return self.now
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ anything a command does (exit 0, 1 or 2 for a later rule), but never print a tra
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 

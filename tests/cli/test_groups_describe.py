@@ -7,7 +7,7 @@ import pytest
 
 from tests.broker.groups_fixtures import consume, fast_cluster
 from tests.cli.conftest import run_kcli
-from tests.cli.test_groups_reset import consumer, consume_and_commit, produce
+from tests.support.clients import consume_and_commit, consumer, produce
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +15,7 @@ def ec():
     with fast_cluster(1) as c:
         c.create_topic("d", 2)
         for p in (0, 1):
-            produce(c.bootstrap_servers, "d", p, 5, "r")
+            produce(c.bootstrap_servers, "d", [(p, f"r-{i}") for i in range(5)])
         yield c
 
 

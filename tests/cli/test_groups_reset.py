@@ -11,12 +11,13 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
+from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer
 from confluent_kafka.admin import AdminClient, NewPartitions
 
 from kcli.ops import resets as lib
 from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
-from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator, wait_until
+from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
+from tests.support.waits import wait_until
 from tests.cli.conftest import run_kcli
 
 PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,

@@ -7,9 +7,7 @@ undo and never overwritten, forward moves past unread records named and refused 
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
 
 import pytest
 

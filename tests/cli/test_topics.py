@@ -17,9 +17,9 @@ def _partition_lines(text: str) -> dict[int, str]:
 
 def test_describe_after_expansion_shows_each_partitions_creation_time(cluster, clock):
     b = cluster.bootstrap_servers
-    clock.now = 1_736_937_000_000
+    clock.now_ms = 1_736_937_000_000
     assert run_kcli(b, "create", "topic", "expand", "--partitions", "2", "--replication-factor", "3").code == 0
-    clock.now += 90_061_007           # 1 day 1 h 1 min 1.007 s later
+    clock.now_ms += 90_061_007           # 1 day 1 h 1 min 1.007 s later
     r = run_kcli(b, "alter", "topic", "expand", "--partitions", "4")
     assert r.code == 0, r.err
     assert "partitions 2 -> 4" in r.out

@@ -16,7 +16,8 @@ from confluent_kafka.admin import AdminClient, NewPartitions
 
 from kcli.consumer import (ConfigurationError, DelayRevokeConsumer,
                            GroupCreationTimeNotAvailable, earliest, to_start_time)
-from tests.broker.groups_fixtures import fast_cluster, on_coordinator, wait_until
+from tests.broker.groups_fixtures import fast_cluster, on_coordinator
+from tests.support.waits import wait_until
 from tests.consumer import revoke_rig
 from tests.consumer.revoke_rig import PROTOCOLS, Settings, Worker, produce_at_rate, wait_for
 

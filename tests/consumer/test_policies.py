@@ -15,7 +15,8 @@ from kcli.consumer import (ConfigurationError, Consumer, GroupCreationTimeNotAva
                            UnsupportedVersion, earliest, latest, to_start_time)
 from kcli.consumer.errors import BROKER_TOO_OLD, NO_CREATION_TIME
 from kcli.consumer.policies import from_config
-from tests.broker.groups_fixtures import fast_cluster, wait_until
+from tests.broker.groups_fixtures import fast_cluster
+from tests.support.waits import wait_until
 
 HOUR_MS = 3_600_000
 POLICIES = {"latest": latest(), "to_start_time": to_start_time(), "latest-max-age": latest("5m")}

@@ -15,8 +15,8 @@ from pathlib import Path
 from confluent_kafka.admin import AdminClient
 
 from tests.parity.harness import EXIT, STDERR, STDOUT, Case
-from tests.support.clients import (active_member, commit, consume_and_commit, create_topic, produce,
-                                   wait_until)
+from tests.support.clients import (active_member, commit, consume_and_commit, create_topic, produce)
+from tests.support.waits import wait_until
 
 B = ("--bootstrap-server", "{b}")
 

@@ -14,6 +14,7 @@ parity table, so the README says exactly what the harness sees.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,6 +22,8 @@ from tests.support.apache_kafka import JavaResult, java_tool
 from tests.support.run import Result, run_kcli
 
 STDOUT, ORDER, STDERR, EXIT = "stdout", "stdout order", "stderr", "exit code"
+README = Path(__file__).resolve().parents[2] / "README.md"
+BEGIN, END = "<!-- parity-table:begin -->\n", "<!-- parity-table:end -->\n"       # the table's place
 
 # Why kcli (native commands, -o plain) differs from the Java tool, where it does on purpose.
 REASONS = {

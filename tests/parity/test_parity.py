@@ -5,16 +5,13 @@ its reason, and the README's parity table is exactly the declared differences.""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
 from tests.parity.corpus import CASES, State
-from tests.parity.harness import run_case, table
+from tests.parity.harness import BEGIN, END, README, run_case, table
 from tests.support.apache_kafka import ToolSession
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-BEGIN, END = "<!-- parity-table:begin -->\n", "<!-- parity-table:end -->\n"
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,7 @@ harness sees on Apache Kafka)."""
 from __future__ import annotations
 
 from tests.parity.corpus import CASES
-from tests.parity.harness import table
-from tests.parity.test_parity import BEGIN, END, README
+from tests.parity.harness import BEGIN, END, README, table
 
 
 def main() -> None:

@@ -8,10 +8,12 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Iterator
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+
+from tests.support.waits import wait_until
 
 PROTOCOLS = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
                          "heartbeat.interval.ms": 300},
@@ -23,18 +25,6 @@ def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 20, interval: float = 0.05,
-               what: str = ""):
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    for _ in range(int(timeout / max(interval, 0.001)) + 2):       # bounded in count and time
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            break
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
 
 
 def create_topic(bootstrap: str, name: str, partitions: int = 1, replication_factor: int = 1,

@@ -1,0 +1,30 @@
+"""What the SASL and TLS broker tests share: the users, the broker's refusal text, waiting for
+a client's error, and kcat."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+USERS = {"alice": "alice-secret", "bob": "bob-secret"}
+AUTH_FAILED = "Authentication failed: Invalid username or password"
+
+
+def wait_for_error(client, errors: list, code: int, timeout_s: float = 10.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        client.poll(0.1)
+        for e in errors:
+            if e.code() == code:
+                return e
+    raise AssertionError(f"no error {code} within {timeout_s}s; got {errors[:3]}")
+
+
+KCAT = shutil.which("kcat")
+
+
+def kcat(ec, *args: str, wait_s: int = 2) -> subprocess.CompletedProcess:
+    """``kcat -L`` waits ``wait_s`` for metadata."""
+    return subprocess.run([KCAT, "-b", ec.bootstrap_servers, *args, "-m", str(wait_s)],
+                          capture_output=True, text=True, timeout=30)
