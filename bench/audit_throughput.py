@@ -5,7 +5,7 @@ bytes with shuffled timestamps into a 4-partition topic, then times, in the same
 ``local[1]`` and ``local[2]`` (Spark start-up reported apart; the audit timed cold, then warm) and,
 alternating with each warm run, ``kcat -C -e`` to /dev/null (the baseline). Medians; the ratio
 compares the runs of one block, which saw the same machine load. (The second session reuses the
-first one's JVM.) Target (issue #6): warm ``local[2]`` audit ≥ 0.5× kcat's records/s on a 2-core
+first one's JVM.) Target: warm ``local[2]`` audit ≥ 0.5× kcat's records/s on a 2-core
 machine. Not part of the test suite.
 
     .venv/bin/python bench/audit_throughput.py [--records 1000000] [--runs 3]

@@ -82,12 +82,6 @@ class BrokerInfo:
     rack: str | None = None
 
 
-@dataclass
-class ClusterInfo:
-    cluster_id: str | None
-    controller_id: int | None
-    brokers: list[BrokerInfo]
-
 
 # -- consumer groups (kafka-consumer-groups) ------------------------------------------------------
 

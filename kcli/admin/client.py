@@ -26,6 +26,9 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
+_TIMED_OUT = -185                    # librdkafka's RD_KAFKA_RESP_ERR__TIMED_OUT
+
+
 class ClientFailure(OperationError):
     """librdkafka reported an error that no retry will cure (authentication, TLS, a fatal error):
     every request of this client fails with it, so no per-request handler may wrap or keep it."""
@@ -75,7 +78,9 @@ class KafkaAdmin:
 
     def _result(self, fut, until: float | None = None):
         """``fut.result()`` by ``until`` (default: the deadline), serving librdkafka's error
-        events meanwhile."""
+        events meanwhile. The adapter's boundary: the future's error becomes BrokerRejected
+        (Kafka's code and name), no answer in time the same with ``_TIMED_OUT``; a client-level
+        failure (authentication, TLS) is ClientFailure."""
         deadline = self.settings.until() if until is None else until
         for _ in range(int(self.settings.timeout_s / 0.05) + 2):   # bounded: 50 ms slices
             if self._failure:
@@ -86,21 +91,25 @@ class KafkaAdmin:
                 self._admin.poll(0)
                 if time.monotonic() >= deadline:
                     break
-            except Exception as exc:  # noqa: BLE001 - librdkafka's own request timeout is ours too
-                if _broker_error(exc).name != "_TIMED_OUT":
-                    raise
+            except Exception as exc:  # noqa: BLE001 - the boundary: whatever the binding raises is typed here
+                error = _broker_error(exc)
+                if error.name != "_TIMED_OUT":          # librdkafka's own request timeout is ours too
+                    raise BrokerRejected(error, _err(exc)) from None
                 self._admin.poll(0)
                 break
+        self._no_answer()
+
+    def _no_answer(self):
         last = f" (last client error: {self._last_error})" if self._last_error else ""
-        raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
-                           f"within {self.settings.timeout_ms} ms{last}")
+        message = (f"No answer from the cluster at {self.settings.bootstrap_servers} "
+                   f"within {self.settings.timeout_ms} ms{last}")
+        raise BrokerRejected(BrokerError(_TIMED_OUT, "_TIMED_OUT", message))
 
     def _timeout(self) -> float:
         """librdkafka's request timeout for a call starting now: what is left of the deadline."""
         left = self.settings.remaining_s()
         if left <= 0:
-            raise TimeoutError(f"No answer from the cluster at {self.settings.bootstrap_servers} "
-                               f"within {self.settings.timeout_ms} ms")
+            self._no_answer()
         return left
 
     # -- plumbing -------------------------------------------------------------------------
@@ -119,19 +128,6 @@ class KafkaAdmin:
         # left to process exit, its threads outlive the C atexit handlers and may crash in
         # OpenSSL's cleanup while reconnecting to a TLS listener.
         self._client = None
-
-    def _wait(self, futures: dict, what: str) -> dict:
-        results, errors = {}, {}
-        for key, fut in futures.items():
-            try:
-                results[key] = self._result(fut)
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001 - each future's error is reported per item
-                errors[key] = exc
-        if errors and not results and len(errors) == len(futures) and len(futures) == 1:
-            raise OperationError(f"{what} failed: {_err(next(iter(errors.values())))}")
-        return {"ok": results, "errors": errors}
 
     # -- topics ---------------------------------------------------------------------------
     def _metadata(self):
@@ -250,11 +246,9 @@ class KafkaAdmin:
         for tp, fut in futures.items():
             try:
                 r = self._result(fut)
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001
-                msg = _err(exc)
-                if time == -3 and _is_unsupported_version(exc):
+            except BrokerRejected as exc:
+                msg = exc.message
+                if time == -3 and exc.error.name == "UNSUPPORTED_VERSION":
                     raise UnsupportedByBroker(
                         "The broker does not support ListOffsets v7, which --max-timestamp "
                         "(KIP-734) needs") from None
@@ -281,10 +275,8 @@ class KafkaAdmin:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
         try:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
-        except ClientFailure:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            raise OperationError(f"Cannot list consumer groups: {_err(exc)}") from None
+        except BrokerRejected as exc:
+            raise OperationError(f"Cannot list consumer groups: {exc.message}") from None
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
                                     _type_name(getattr(g, "type", None))) for g in res.valid),
                       key=lambda g: g.group_id)
@@ -298,13 +290,11 @@ class KafkaAdmin:
         for gid, fut in futures.items():
             try:
                 d = self._result(fut)
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001
-                if _broker_error(exc).name == "GROUP_ID_NOT_FOUND":
+            except BrokerRejected as exc:
+                if exc.error.name == "GROUP_ID_NOT_FOUND":
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
                     continue
-                raise OperationError(f"Cannot describe group '{gid}': {_err(exc)}") from None
+                raise OperationError(f"Cannot describe group '{gid}': {exc.message}") from None
             state = _state_name(d.state)
             coord = d.coordinator
             out[gid] = GroupDescription(
@@ -345,12 +335,10 @@ class KafkaAdmin:
         fut = self._admin.list_consumer_group_offsets(req, request_timeout=self._timeout())[group_id]
         try:
             res = self._result(fut)
-        except ClientFailure:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            if _broker_error(exc).name == "GROUP_ID_NOT_FOUND":
+        except BrokerRejected as exc:
+            if exc.error.name == "GROUP_ID_NOT_FOUND":
                 return []
-            raise OperationError(f"Cannot fetch committed offsets of group '{group_id}': {_err(exc)}") from None
+            raise OperationError(f"Cannot fetch committed offsets of group '{group_id}': {exc.message}") from None
         out = []
         for tp in res.topic_partitions:
             if tp.error is not None and tp.error.code() != 0:
@@ -375,10 +363,8 @@ class KafkaAdmin:
             wait = max(0.001, min(self._timeout(), (until or self.settings.until()) - time.monotonic()))
             fut = self._admin.alter_consumer_group_offsets(req, request_timeout=wait)[group_id]
             res = self._result(fut, until=time.monotonic() + wait)
-        except ClientFailure:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the whole request failed: every partition did
-            return {tp: _broker_error(exc) for tp in offsets}
+        except BrokerRejected as exc:       # the whole request failed: every partition did
+            return {tp: exc.error for tp in offsets}
         result = {tp: None for tp in offsets}
         for tp in res.topic_partitions:
             if tp.error is not None and tp.error.code() != 0:
@@ -396,12 +382,7 @@ class KafkaAdmin:
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():
-            try:
-                self._result(fut)
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001 - the request's error, typed by its code
-                raise BrokerRejected(_broker_error(exc), _err(exc)) from None
+            self._result(fut)
 
     def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
         result = {}
@@ -409,10 +390,8 @@ class KafkaAdmin:
             try:
                 self._result(fut)
                 result[key] = None
-            except ClientFailure:
-                raise
-            except Exception as exc:  # noqa: BLE001
-                result[key] = _broker_error(exc)
+            except BrokerRejected as exc:
+                result[key] = exc.error
         return result
 
 
@@ -434,8 +413,6 @@ def _broker_error(exc: BaseException) -> BrokerError:
     if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "code"):
         e = exc.args[0]
         return BrokerError(e.code(), e.name(), e.str())
-    if isinstance(exc, TimeoutError):        # kcli's deadline: no answer, as librdkafka's timeout
-        return BrokerError(KafkaError._TIMED_OUT, "_TIMED_OUT", str(exc))
     return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
 
 
@@ -449,10 +426,3 @@ def _assigned(assignment) -> list[tuple[str, int]]:
     if assignment is None:
         return []
     return sorted((t.topic_name, p) for t in assignment.topic_partitions for p in t.partitions)
-
-
-def _is_unsupported_version(exc: BaseException) -> bool:
-    from confluent_kafka import KafkaError, KafkaException
-
-    err = exc.args[0] if isinstance(exc, KafkaException) and exc.args else None
-    return err is not None and hasattr(err, "code") and err.code() == KafkaError.UNSUPPORTED_VERSION

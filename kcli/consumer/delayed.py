@@ -7,7 +7,7 @@ processing, committing and receiving the records of the other partitions at full
 
 librdkafka 2.16 pauses a consumer's whole assignment while a rebalance waits for the
 application (``rd_kafka_assignment_pause`` on every incremental rebalance op), so one client
-cannot do this. Two are used (consumer-spike §2.4, "split"):
+cannot do this. Two are used ("split"):
 
 * the *member* subscribes, owns the rebalance callbacks and the commits, pauses everything it is
   assigned and never hands out records. It defers a revoke by calling ``incremental_assign([])``

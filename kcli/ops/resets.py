@@ -300,7 +300,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
                 try:      # on a connection of its own: librdkafka's may still wait on the commit
                     reread = admin.read_back_committed(plan.group, list(commits))
-                except Exception:  # noqa: BLE001 - no answer either: the outcome stays unknown
+                except OperationError:      # no answer either: the outcome stays unknown
                     reread = None
             outcome.update(classify(commits, before, errors, reread))
         if deletes:
@@ -318,7 +318,7 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     """A restore's partitions that had no committed offset: their offsets are deleted."""
     try:
         group_error, per = admin.delete_group_offsets(group, partitions)
-    except Exception as exc:  # noqa: BLE001 - no answer: the deletion may or may not have happened
+    except OperationError as exc:    # no answer: the deletion may or may not have happened
         return {tp: (UNKNOWN, f"deleting the committed offset: {exc}") for tp in partitions}
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
             else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")

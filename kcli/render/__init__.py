@@ -1,1 +1,2 @@
-"""Rendering: tables (rich), the Kafka tools' plain layouts, JSON and CSV. Never talks to Kafka."""
+"""Rendering: tables (rich), the Kafka tools' plain layouts (their orders from kcli.javaorder, their
+exception texts from javatext), JSON and CSV. Never talks to Kafka."""

@@ -1,4 +1,4 @@
-"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, reference §2–3),
+"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, as Apache Kafka's tools/src/main/java/org/apache/kafka/tools/consumer/group/ConsumerGroupCommand.java prints them),
 tables, JSON (schemas kcli.group-list, kcli.group-offsets, kcli.group-members, kcli.group-state,
 kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 
@@ -142,7 +142,7 @@ def _mixed(d: GroupDescription) -> bool:
 
 
 def plain_members(d: GroupDescription, verbose: bool) -> str:
-    """Header line starts with a newline; every line ends with one; padded cells (§2.6)."""
+    """Header line starts with a newline; every line ends with one; padded cells (ConsumerGroupCommand.printMembers)."""
     with_instance = any(m.group_instance_id for m in d.members)
     upgraded = verbose and _mixed(d)
     header = ["GROUP", "CONSUMER-ID"] + (["GROUP-INSTANCE-ID"] if with_instance else []) + [
@@ -256,7 +256,7 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
 # -- reset-offsets ----------------------------------------------------------------------------
 
 def plain_plan(plans: list[GroupPlan]) -> str:
-    """Trunk layout (§3.3): header only when there is at least one group; final newline."""
+    """Kafka 4.2+ layout (OffsetsUtils.printOffsetsToReset): header only when there is at least one group; final newline."""
     if not plans:
         return "\n"
     rows = [p for plan in plans for p in plan.partitions]
@@ -350,7 +350,7 @@ _PARTITION_LEVEL = ("GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "
 
 
 def delete_offsets_summary(group: str, group_error: BrokerError | None, rows) -> str:
-    """The Java tool's top line (4.1+, §2.9)."""
+    """The Java tool's top line (4.1+, ConsumerGroupCommand.deleteOffsets)."""
     name = group_error.name if group_error else None
     if name in _GROUP_LEVEL:
         return f"Error: {ERRORS[group_error.code][2] if group_error.code in ERRORS else group_error.message}"

@@ -1,5 +1,5 @@
 """list/describe/delete groups and delete-offsets through the real entry point, groups made by
-real consumers of both protocols (reference §2.3–2.9, §7.2–7.4)."""
+real consumers of both protocols (Apache Kafka's DescribeConsumerGroupTest, ListConsumerGroupTest, DeleteConsumerGroupsTest)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """reset-offsets through the real entry point against the embedded broker, with groups made by
 real confluent-kafka consumers: the partition-expansion story (KIP-1282 --to-start-time, KIP-1327
---max-age), the degraded paths, reference §7.1 scenarios (including partitions without a leader),
+--max-age), the degraded paths, Apache Kafka's ResetConsumerGroupOffsetTest scenarios (including partitions without a leader),
 CSV round trip, active-group refusal, commits the broker rejects in part (exit 3) or in full
 (exit 1), and request counts that do not grow with the partition count."""
 
@@ -159,7 +159,7 @@ def test_to_start_time_with_unknown_group_creation_time():
         assert r.out.splitlines()[2].split()[-1] == "-"
 
 
-# -- reference §7.1 ---------------------------------------------------------------------------
+# -- ResetConsumerGroupOffsetTest ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def ec():
@@ -346,7 +346,7 @@ def test_active_group_is_refused(ec, protocol):
         c.close()
 
 
-# -- partitions without a leader (§7.1 scenarios 2 and 25) ----------------------------------
+# -- partitions without a leader (ResetConsumerGroupOffsetTest) ----------------------------------
 
 def leaders(b, topic) -> dict[int, int]:
     admin = AdminClient({"bootstrap.servers": b})

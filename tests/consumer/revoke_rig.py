@@ -1,4 +1,4 @@
-"""The cooperative-rebalance scenario of consumer-spike §2.5, shared by
+"""The cooperative-rebalance scenario shared by
 tests/consumer/test_delayed_revoke.py and bench/revoke_throughput.py.
 
 A producer writes ``rate`` records/s to each of 6 partitions. Consumer A runs alone, then B

@@ -1,5 +1,5 @@
 """kcli.consumer.DelayRevokeConsumer with real confluent-kafka clients against the embedded broker:
-the cooperative rebalance of consumer-spike §2.5 beside the naive baseline, the revoke deadline,
+a cooperative rebalance beside the naive baseline, the revoke deadline,
 commits of partitions not owned, a fenced member, the start-offset policies and the
 configuration checks."""
 

@@ -1,4 +1,4 @@
-"""The reset planner, every scenario (reference §3.2, KIP-1282, KIP-1327)."""
+"""The reset planner, every scenario (Apache Kafka's OffsetsUtils rules, KIP-1282, KIP-1327)."""
 
 import pytest
 

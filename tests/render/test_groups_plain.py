@@ -1,4 +1,4 @@
-"""kafka-consumer-groups' plain layouts, padding included (reference §2.3, §2.5–2.9, §3.3)."""
+"""kafka-consumer-groups' plain layouts, padding included (Apache Kafka's ConsumerGroupCommand and OffsetsUtils)."""
 
 import io
 
