@@ -37,7 +37,7 @@ def _state_home(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def apache_kafka():
     """Apache Kafka 4.3, one combined broker+controller node: PLAINTEXT, and SASL_PLAINTEXT
-    with PLAIN and SCRAM-SHA-512 for ``SASL_USERS``."""
+    with PLAIN and SCRAM-SHA-512 for ``SASL_USERS``, and OAUTHBEARER (unsecured JWTs)."""
     yield from _cluster("apache_kafka", nodes=1, sasl_users=SASL_USERS)
 
 

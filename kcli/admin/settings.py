@@ -86,8 +86,20 @@ class ClientSettings:
 
     def librdkafka_config(self) -> dict[str, str]:
         conf = {"bootstrap.servers": self.bootstrap_servers}
-        conf.update(self.properties)
+        conf.update({k: v for k, v in self.properties.items() if k not in IGNORED})
         return conf
+
+    def ignored(self) -> list[str]:
+        """The Java-only properties given, which no client of kcli's takes (IGNORED)."""
+        return sorted(k for k in self.properties if k in IGNORED)
+
+    def ignored_warning(self) -> str | None:
+        """The one line naming the ignored properties, if any."""
+        keys = self.ignored()
+        if not keys:
+            return None
+        hint = "; --timeout bounds every call" if any(k.endswith(".ms") for k in keys) else ""
+        return f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): {', '.join(keys)}"
 
     def kafka_python_config(self) -> dict:
         p = self.properties
@@ -111,12 +123,18 @@ class ClientSettings:
         conf["security_protocol"] = protocol
         if p.get("ssl.endpoint.identification.algorithm", "https").lower() == "none":
             conf["ssl_check_hostname"] = False
+        if conf.get("sasl_mechanism", "").upper() == "OAUTHBEARER":
+            from kcli.admin.oauth import token_provider
+
+            conf["sasl_oauth_token_provider"] = token_provider(p)
         return conf
 
 
 JAAS_MODULES = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
     "org.apache.kafka.common.security.scram.ScramLoginModule": None,   # SCRAM-SHA-256 or -512
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule": "OAUTHBEARER",
+    "com.sun.security.auth.module.Krb5LoginModule": "GSSAPI",
 }
 # Matched at a position, possessively (no backtracking): linear in the value's length.
 _JAAS_HEAD = re.compile(r"\s*+([\w.$]++)\s++(required|requisite|sufficient|optional)")
@@ -127,12 +145,13 @@ _ESCAPE = re.compile(r"\\(.)")
 
 def parse_jaas(value: str) -> tuple[str | None, dict[str, str]]:
     """``<LoginModule> required key="value" ...;`` -> (the SASL mechanism it implies, options).
-    Only the PLAIN and SCRAM modules are understood: librdkafka has no JAAS."""
+    The PLAIN, SCRAM, OAUTHBEARER and Kerberos (GSSAPI) modules are understood: librdkafka has no
+    JAAS, so ``normalize_properties`` turns their options into its settings."""
     m = _JAAS_HEAD.match(value)
     if not m or m[1] not in JAAS_MODULES:
         module = shown(m[1]) if m else "an unparsable value"
-        raise UsageError(f"sasl.jaas.config: {module} is not supported (only PlainLoginModule and "
-                         "ScramLoginModule); give sasl.username/sasl.password instead")
+        raise UsageError(f"sasl.jaas.config: {module} is not supported (only PlainLoginModule, "
+                         "ScramLoginModule, OAuthBearerLoginModule and Krb5LoginModule)")
     options, pos = {}, m.end()
     while om := _JAAS_OPTION.match(value, pos):
         options[om[1]] = _ESCAPE.sub(r"\1", om[2]) if om[2] is not None else om[3]
@@ -142,19 +161,83 @@ def parse_jaas(value: str) -> tuple[str | None, dict[str, str]]:
     return JAAS_MODULES[m[1]], options
 
 
+OIDC_LOGIN_HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
+# The one table from Java client properties to what kcli's clients take (both paths read the
+# result: librdkafka as is, kafka-python through ClientSettings.kafka_python_config).
+RENAMED = {"receive.buffer.bytes": "socket.receive.buffer.bytes",
+           "send.buffer.bytes": "socket.send.buffer.bytes"}
+# Java-only settings with no librdkafka counterpart: dropped, named in one warning line.
+IGNORED = frozenset({
+    "default.api.timeout.ms",                  # kcli's --timeout bounds every call
+    "ssl.protocol", "ssl.enabled.protocols", "ssl.keymanager.algorithm",
+    "ssl.trustmanager.algorithm", "ssl.secure.random.implementation", "ssl.engine.factory.class",
+    "security.providers", "sasl.login.callback.handler.class", "sasl.client.callback.handler.class",
+    "sasl.login.class", "sasl.login.connect.timeout.ms", "sasl.login.read.timeout.ms",
+    "sasl.login.retry.backoff.ms", "sasl.login.retry.backoff.max.ms",
+    "sasl.login.refresh.buffer.seconds", "sasl.login.refresh.min.period.seconds",
+    "sasl.login.refresh.window.factor", "sasl.login.refresh.window.jitter",
+    "sasl.oauthbearer.scope.claim.name", "sasl.oauthbearer.sub.claim.name",
+    "sasl.oauthbearer.jwks.endpoint.url", "sasl.oauthbearer.expected.audience",
+    "sasl.oauthbearer.expected.issuer", "sasl.oauthbearer.clock.skew.seconds",
+    "sasl.kerberos.kinit.cmd", "sasl.kerberos.min.time.before.relogin",
+    "sasl.kerberos.ticket.renew.jitter", "sasl.kerberos.ticket.renew.window.factor",
+    "metric.reporters", "metrics.num.samples", "metrics.sample.window.ms",
+    "metrics.recording.level", "auto.include.jmx.reporter", "enable.metrics.push",
+})
+
+
 def normalize_properties(props: dict[str, str]) -> dict[str, str]:
-    """Java client properties as both clients kcli uses need them: ``sasl.jaas.config`` (PLAIN,
-    SCRAM) becomes ``sasl.username``/``sasl.password`` (explicit ones win); ``sasl.mechanism`` is
-    kept (librdkafka accepts it as ``sasl.mechanisms``), PLAIN is implied by PlainLoginModule."""
+    """Java client properties as kcli's clients take them (the table above):
+    - ``sasl.jaas.config``: PLAIN/SCRAM become ``sasl.username``/``sasl.password``;
+      OAUTHBEARER becomes librdkafka's OIDC settings (``sasl.oauthbearer.method=oidc`` with the
+      client id, secret and scope, when ``sasl.oauthbearer.token.endpoint.url`` is given) or its
+      unsecured JWT (``unsecuredLoginStringClaim_sub``); Krb5LoginModule becomes
+      ``sasl.kerberos.principal``/``keytab`` (GSSAPI, where librdkafka is built with it);
+      explicit librdkafka keys win;
+    - ``ssl.truststore.*``/``ssl.keystore.*``: PEM and PKCS12 stores (``kcli.admin.stores``);
+      a JKS store is refused with the keytool command that converts it;
+    - an empty ``ssl.endpoint.identification.algorithm`` (Java's way to skip the host check) is
+      ``none``; renamed keys are renamed; Java-only keys stay, to be named once and dropped."""
     out = {k: v for k, v in props.items() if k != "sasl.jaas.config"}
+    if out.get("sasl.login.callback.handler.class") == OIDC_LOGIN_HANDLER:
+        del out["sasl.login.callback.handler.class"]    # Java's OIDC login: implied by the endpoint URL
     if "sasl.jaas.config" in props:
         mechanism, options = parse_jaas(props["sasl.jaas.config"])
-        for opt, key in (("username", "sasl.username"), ("password", "sasl.password")):
-            if opt in options:
-                out.setdefault(key, options[opt])
+        for key, value in _jaas_settings(mechanism, options, out).items():
+            out.setdefault(key, value)
         if mechanism and "sasl.mechanism" not in out and "sasl.mechanisms" not in out:
             out["sasl.mechanism"] = mechanism
+    for java, ours in RENAMED.items():
+        if java in out:
+            out.setdefault(ours, out.pop(java))
+    if out.get("ssl.endpoint.identification.algorithm", "https").strip() == "":
+        out["ssl.endpoint.identification.algorithm"] = "none"
+    if any(k.startswith(("ssl.truststore.", "ssl.keystore.")) for k in out):
+        from kcli.admin.stores import translate_stores
+
+        out = translate_stores(out)
     return out
+
+
+def _jaas_settings(mechanism: str | None, options: dict[str, str], props: dict[str, str]) -> dict[str, str]:
+    if mechanism == "OAUTHBEARER":
+        if props.get("sasl.oauthbearer.token.endpoint.url"):
+            settings = {"sasl.oauthbearer.method": "oidc",
+                        "sasl.oauthbearer.client.id": options.get("clientId", ""),
+                        "sasl.oauthbearer.client.secret": options.get("clientSecret", "")}
+            if options.get("scope"):
+                settings["sasl.oauthbearer.scope"] = options["scope"]
+            return settings
+        sub = options.get("unsecuredLoginStringClaim_sub")
+        if not sub:
+            raise UsageError("sasl.jaas.config: OAuthBearerLoginModule needs "
+                             "sasl.oauthbearer.token.endpoint.url (OIDC) or unsecuredLoginStringClaim_sub")
+        return {"enable.sasl.oauthbearer.unsecure.jwt": "true", "sasl.oauthbearer.config": f"principal={sub}"}
+    if mechanism == "GSSAPI":
+        return {k: options[o] for o, k in (("principal", "sasl.kerberos.principal"),
+                                            ("keyTab", "sasl.kerberos.keytab")) if o in options}
+    return {key: options[opt] for opt, key in (("username", "sasl.username"), ("password", "sasl.password"))
+            if opt in options}
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")             # Java's natural lines

@@ -127,6 +127,8 @@ def root_options(
     # One deadline for the whole command: every request of it ends by then.
     st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
     st.settings.validate()                  # librdkafka's checks, before any client connects
+    if warning := st.settings.ignored_warning():
+        st.output.note(warning)
     st.verbose = verbose
     get_current_context().call_on_close(st.close)
 

@@ -233,8 +233,9 @@ class ApacheKafka:
     """A KRaft cluster of ``nodes`` combined broker+controller JVMs on 127.0.0.1.
 
     ``sasl_users`` ({user: password}) adds a SASL_PLAINTEXT listener offering PLAIN and
-    SCRAM-SHA-512 for those users (SCRAM credentials are written at format time). Stops every
-    JVM it started, by PID, and removes its data directory.
+    SCRAM-SHA-512 for those users (SCRAM credentials are written at format time), and OAUTHBEARER
+    with Kafka's default, unsecured JWT validator. Stops every JVM it started, by PID, and
+    removes its data directory.
     """
 
     def __init__(self, nodes: int = 1, sasl_users: dict[str, str] | None = None,
@@ -289,11 +290,14 @@ class ApacheKafka:
             protocols.append("SASL_PLAINTEXT:SASL_PLAINTEXT")
             users = " ".join(f'user_{u}="{p}"' for u, p in self.sasl_users.items())
             props.update({
-                "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-512",
+                "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-512,OAUTHBEARER",
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config":
                     f"org.apache.kafka.common.security.plain.PlainLoginModule required {users};",
                 "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config":
                     "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                # Kafka's default validator for OAUTHBEARER: unsecured (unsigned) JWTs
+                "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config":
+                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
             })
         props.update({
             "process.roles": "broker,controller",

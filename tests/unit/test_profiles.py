@@ -103,8 +103,8 @@ def test_explicit_username_password_win_over_jaas():
 
 
 def test_unsupported_login_module_is_a_usage_error():
-    with pytest.raises(UsageError, match="Krb5LoginModule is not supported"):
-        parse_jaas('com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;')
+    with pytest.raises(UsageError, match="LdapLoginModule is not supported"):
+        parse_jaas('com.sun.security.auth.module.LdapLoginModule required userProvider="ldap://x";')
     with pytest.raises(UsageError):
         parse_jaas("not jaas at all")
 
