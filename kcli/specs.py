@@ -91,13 +91,10 @@ def parse_config_pairs(pairs: list[str], what: str = "config") -> dict[str, str]
     return out
 
 
-NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3}
-# kafka-get-offsets' tiered-storage values (ListOffsets v8, v9, v11): librdkafka refuses to send
-# them and kcli's own connection does not ask for them yet, so they are refused by name.
-TIERED_TIMES = {"earliest-local": "-4", "-4": "-4", "latest-tiered": "-5", "-5": "-5",
-                "earliest-pending-upload": "-6", "-6": "-6"}
-TIERED_REFUSAL = ("--time {value} (the tiered-storage offsets) is not supported by kcli yet: use -1 or "
-                  "latest / -2 or earliest / -3 or max-timestamp, or a timestamp")
+# kafka-get-offsets' names, the tiered-storage ones included (ListOffsets v8, v9, v11).
+NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3,
+               "earliest-local": -4, "-4": -4, "latest-tiered": -5, "-5": -5,
+               "earliest-pending-upload": -6, "-6": -6}
 
 
 def parse_time(text: str) -> int:
@@ -105,15 +102,14 @@ def parse_time(text: str) -> int:
     the special values."""
     if text in NAMED_TIMES:
         return NAMED_TIMES[text]
-    if text in TIERED_TIMES:
-        raise UsageError(TIERED_REFUSAL.format(value=text))
     try:
         return parse_datetime_ms(text)
     except TimeRangeError as exc:
         raise UsageError(f"--time {exc}") from None
     except TimeParseError:
         raise UsageError(f"Malformed time argument {shown(text)}. Please use -1 or latest / -2 or earliest / "
-                         "-3 or max-timestamp, epoch milliseconds or an ISO-8601 datetime") from None
+                         "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
+                         "earliest-pending-upload, epoch milliseconds or an ISO-8601 datetime") from None
 
 
 def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:

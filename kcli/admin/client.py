@@ -222,6 +222,9 @@ class KafkaAdmin:
         return self.kip.describe_configs(resources, synonyms=True)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
+        """Incremental: ``set_`` and ``delete``; name "" is the cluster-wide broker defaults."""
+        if name == "":
+            return self.kip.incremental_alter_configs(rtype, name, set_, delete)
         from confluent_kafka.admin import AlterConfigOpType, ConfigEntry as CkConfigEntry, ConfigResource
 
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
@@ -231,7 +234,10 @@ class KafkaAdmin:
 
     # -- offsets --------------------------------------------------------------------------
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
-        """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), else epoch ms."""
+        """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), -4/-5/-6 the tiered-storage
+        offsets (over kcli's own connection: librdkafka refuses them), else epoch ms."""
+        if time in (-4, -5, -6):
+            return self.kip.list_offsets_tiered(list(partitions), time)
         from confluent_kafka import TopicPartition
         from confluent_kafka.admin import OffsetSpec
 

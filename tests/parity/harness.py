@@ -33,7 +33,7 @@ REASONS = {
     "error-line": "kcli prints one error line on stderr; the Java tool prints its usage text there",
     "error-prefix": "the same message; kcli's error lines start with `Error:`, kafka-get-offsets' with `Error occurred:`",
     "failure-summary": "the same stdout; kcli adds one line on stderr saying how many items failed",
-    "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too, not yet the tiered-storage values -4/-5/-6",
+    "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too",
     "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: ...` without the log prefix",
     "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
     "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",

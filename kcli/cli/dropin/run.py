@@ -171,12 +171,14 @@ def _offsets(req, streams: _Streams) -> int:
         if topic_partitions is not None and (topic is not None or partitions is not None):
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         time_value = p.value("time")
-        if time_value not in specs.NAMED_TIMES and time_value not in specs.TIERED_TIMES and not _is_long(time_value):
+        if time_value not in specs.NAMED_TIMES and not _is_long(time_value):
             raise UsageError(f"Malformed time argument {time_value}. Please use -1 or latest / -2 or earliest / "
                              "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
                              "earliest-pending-upload, or a specified long format timestamp")
-        when = specs.parse_time(time_value) if time_value in specs.NAMED_TIMES or time_value in specs.TIERED_TIMES \
-            else int(time_value)
+        when = specs.NAMED_TIMES.get(time_value)
+        if when is None:          # a timestamp: from the epoch on (never one of the special values)
+            when = specs.parse_time(time_value)
+
         try:
             rules = specs.partition_rules([topic] if topic is not None else [], partitions, topic_partitions)
         except UsageError as exc:
@@ -267,25 +269,47 @@ def _groups(req, streams: _Streams) -> int:
                       f"The regular expression `{regex}` is invalid: {error}.\n")
         return 0
     try:
-        timeout_ms = p.value("timeout")
+        try:     # values the Java tool converts while it runs: its error line on stdout
+            timeout_ms = p.value("timeout")
+            command_config = p.value("command-config")
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
         from kcli.admin.settings import parse_timeout_ms
 
         timeout_ms = parse_timeout_ms(str(timeout_ms))
-        command_config = p.value("command-config")
         action = _GROUP_ACTIONS[req.action]
         prepared = action.prepare(p) if hasattr(action, "prepare") else None
-    except (UsageError, jopt.JoptError) as exc:
-        streams.write("stdout", f"{GROUP_ERROR}{getattr(exc, 'message', exc)}\n")
+    except Usage as exc:
+        streams.write(exc.stream, f"{exc.message}\n")
+        return EXIT_USAGE
+    except UsageError as exc:            # the Java tool's IllegalArgumentException: usage, stderr
+        streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     try:
         with _admin(p.value("bootstrap-server"), command_config, timeout_ms, streams) as admin:
             return action.execute(admin, p, prepared, _output(streams), streams)
     except UsageError as exc:
-        streams.write("stdout", f"{GROUP_ERROR}{exc.message}\n")
+        streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     except KcliError as exc:
-        streams.write("stdout", f"{GROUP_ERROR}{exc.message}\n")
+        if exc.message.startswith(START_TIME_ERROR):     # KIP-1282 prints these as they are
+            streams.write("stdout", f"\nError: {exc.message}\n")
+        else:
+            streams.write("stdout", f"{GROUP_ERROR}{_java_message(exc)}\n")
         return exc.exit_code
+
+
+START_TIME_ERROR = "Cannot reset offsets using --to-start-time."
+
+
+def _java_message(exc: KcliError) -> str:
+    """The Java tool's words where kcli's differ: a topic that does not exist, named whole."""
+    from kcli.ops.resets import MissingPartitions
+    from kcli.render.javatext import ERRORS
+
+    if isinstance(exc, MissingPartitions) and exc.whole_topics:
+        return ERRORS[3][2]
+    return exc.message
 
 
 def _exit_of(check, *args) -> int:
@@ -364,7 +388,11 @@ class _DeleteOffsets:
     def prepare(p):
         from kcli.specs import parse_topic_spec
 
-        group, topics = p.value("group"), p.values("topic")
+        try:
+            group = p.value("group")
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        topics = p.values("topic")
         for spec in topics:
             parse_topic_spec(spec)
         return group, topics
@@ -389,11 +417,20 @@ class _Reset:
     @staticmethod
     def prepare(p):
         from kcli.ops import resets
+        from kcli.times import TimeParseError, parse_java_datetime_ms, parse_java_duration_ms
 
-        flags = {name: (p.value(name) if jopt_arg else p.has(name)) for name, jopt_arg in
-                 (("to-earliest", False), ("to-latest", False), ("to-current", False), ("to-offset", True),
-                  ("shift-by", True), ("to-datetime", True), ("by-duration", True), ("from-file", True),
-                  ("to-start-time", False))}
+        first = lambda name: (p.values(name) or [None])[0]      # the tool reads the first (valuesOf)
+        try:
+            flags = _reset_flags(p, first)
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        try:          # the Java tool's grammars for times: Utils.getDateTime, Duration.parse
+            if flags["to-datetime"] is not None:
+                flags["to-datetime"] = str(parse_java_datetime_ms(flags["to-datetime"]))
+            if flags["by-duration"] is not None:
+                parse_java_duration_ms(flags["by-duration"])
+        except TimeParseError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
         return resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=p.values("topic"),
                               all_topics=p.has("all-topics"), scenario_flags=flags, max_age=None,
                               dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
@@ -437,6 +474,14 @@ class _Reset:
         else:
             out.write(view.plain_plan(_java_order(result.plans)))
         return _exit_of(resets.finish, result)
+
+
+def _reset_flags(p, first) -> dict:
+    return {"to-earliest": p.has("to-earliest"), "to-latest": p.has("to-latest"),
+            "to-current": p.has("to-current"), "to-offset": first("to-offset"),
+            "shift-by": p.value("shift-by"), "to-datetime": first("to-datetime"),
+            "by-duration": p.value("by-duration"), "from-file": first("from-file"),
+            "to-start-time": p.has("to-start-time")}
 
 
 def _java_order(plans):
