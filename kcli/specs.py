@@ -336,3 +336,24 @@ def re2_error(regex: str) -> str | None:
     except (RecursionError, OverflowError):
         return "expression too large"
     return None
+
+
+TOPIC_CONFIG_FORMAT = ('requirement failed: Invalid topic config: all configs to be added must be in the format '
+                       '"key=val".')
+
+
+def parse_topic_config_java(values: list[str]) -> dict[str, str]:
+    """kafka-topics' own ``--config`` rule (the drop-in command): each value split at every ``=``
+    with the spaces around it (``\\s*=\\s*``, trailing empty pieces dropped) must give exactly a
+    key and a value, both then trimmed. Linear in the text."""
+    out = {}
+    for value in values:
+        pieces = value.split("=")
+        pieces = [p if i == 0 else p.lstrip(" \t\n\x0b\f\r") for i, p in enumerate(pieces)]
+        pieces = [p if i == len(pieces) - 1 else p.rstrip(" \t\n\x0b\f\r") for i, p in enumerate(pieces)]
+        while len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()
+        if len(pieces) != 2:
+            raise UsageError(TOPIC_CONFIG_FORMAT)
+        out[pieces[0].strip(_JAVA_TRIM)] = pieces[1].strip(_JAVA_TRIM)
+    return out

@@ -3,6 +3,7 @@ version, a usage error) and the options every tool has."""
 
 from __future__ import annotations
 
+from kcli.cli.dropin import jopt
 from kcli.cli.dropin.jopt import Opt
 
 
@@ -33,3 +34,20 @@ def check_invalid(parsed, used: str, invalid: list[str]) -> None:
         for other in invalid:
             if parsed.has(other):
                 raise Usage(f'Option "[{used}]" can\'t be used with option "[{other}]"')
+
+
+def start(options, args: list[str], help_text: str, no_args_text: str | None = None,
+          error_prefix: str = "") -> jopt.Parsed:
+    """How every tool's command line starts: jopt-simple's parse (a usage error, with the tool's
+    prefix), then the help (no arguments at all, or ``--help``), then ``--version``."""
+    try:
+        parsed = jopt.parse(options, args)
+    except jopt.JoptError as exc:
+        raise Usage(f"{error_prefix}{exc}") from None
+    if not args:
+        raise ShowHelp(no_args_text or help_text)
+    if parsed.has("help"):
+        raise ShowHelp(help_text)
+    if parsed.has("version"):
+        raise ShowVersion()
+    return parsed

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.common import HELP, VERSION, ShowHelp, ShowVersion, Usage
+from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka43 import CONFIG_NAMES
 
@@ -85,15 +85,8 @@ def _entities(parsed: jopt.Parsed) -> tuple[list[str], list[str]]:
 
 
 def read(args: list[str]) -> ConfigsRequest:
-    try:
-        parsed = jopt.parse(OPTIONS, args)
-    except jopt.JoptError as exc:
-        raise Usage(str(exc)) from None
-    if not args or parsed.has("help"):
-        raise ShowHelp("This tool helps to manipulate and describe entity config for a topic, client, user, "
-                       "broker, ip, client-metrics or group")
-    if parsed.has("version"):
-        raise ShowVersion()
+    parsed = start(OPTIONS, args, "This tool helps to manipulate and describe entity config for a topic, client, "
+                                  "user, broker, ip, client-metrics or group")
     has = parsed.has
     if has("alter") + has("describe") != 1:
         raise Usage("Command must include exactly one action: --describe, --alter")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.common import HELP, VERSION, ShowHelp, ShowVersion, Usage, check_invalid
+from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import OPTIONAL, REQUIRED, Opt
 
 _EX = "Example: --bootstrap-server localhost:9092 "
@@ -99,15 +99,8 @@ class GroupsRequest:
 
 def read(args: list[str]) -> GroupsRequest:
     """ConsumerGroupCommandOptions.checkArgs, then the action count ConsumerGroupCommand checks."""
-    try:
-        parsed = jopt.parse(OPTIONS, args)
-    except jopt.JoptError as exc:
-        raise Usage(str(exc)) from None
-    if not args or parsed.has("help"):
-        raise ShowHelp("This tool helps to list all consumer groups, describe a consumer group, delete "
-                       "consumer group info, or reset consumer group offsets.")
-    if parsed.has("version"):
-        raise ShowVersion()
+    parsed = start(OPTIONS, args, "This tool helps to list all consumer groups, describe a consumer group, "
+                                  "delete consumer group info, or reset consumer group offsets.")
     has = parsed.has
     scope = "[group], [all-groups]"
     if not has("validate-regex") and not has("bootstrap-server"):

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.common import HELP, VERSION, ShowHelp, ShowVersion, Usage
+from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 
 USAGE_TEXT = "An interactive shell for getting topic-partition offsets."
@@ -50,16 +50,7 @@ class OffsetsRequest:
 
 
 def read(args: list[str]) -> OffsetsRequest:
-    if not args:
-        raise ShowHelp(USAGE_TEXT)
-    try:
-        parsed = jopt.parse(OPTIONS, args)
-    except jopt.JoptError as exc:
-        raise Usage(f"Error occurred: {exc}") from None
-    if parsed.has("help"):
-        raise ShowHelp(USAGE_TEXT)
-    if parsed.has("version"):
-        raise ShowVersion()
+    parsed = start(OPTIONS, args, USAGE_TEXT, error_prefix="Error occurred: ")
     if not parsed.has("bootstrap-server"):
         raise Usage('Missing required argument "[bootstrap-server]"')
     try:

@@ -132,7 +132,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
             specs.check_replication_factor(v["replication-factor"])
         if v["partitions"] is not None:
             specs.check_partition_count(v["partitions"])
-        configs = specs.parse_config_pairs(v["config"])
+        configs = specs.parse_topic_config_java(v["config"])
         if "." in name or "_" in name:
             out.line("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
                      "('_') could collide. To avoid issues it is best to use either, but not both.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.common import HELP, VERSION, ShowHelp, ShowVersion, Usage, check_invalid
+from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka43 import CONFIG_NAMES
 
@@ -84,16 +84,8 @@ def _except(*keep: str) -> list[str]:
 
 def read(args: list[str]) -> TopicsRequest:
     """TopicCommandOptions: parse, help, exactly one action, the required and invalid options."""
-    if not args:
-        raise ShowHelp("Create, delete, describe, or change a topic.")
-    try:
-        parsed = jopt.parse(OPTIONS, args)
-    except jopt.JoptError as exc:
-        raise Usage(str(exc)) from None
-    if parsed.has("help"):
-        raise ShowHelp("This tool helps to create, delete, describe, or change a topic.")
-    if parsed.has("version"):
-        raise ShowVersion()
+    parsed = start(OPTIONS, args, "This tool helps to create, delete, describe, or change a topic.",
+                   no_args_text="Create, delete, describe, or change a topic.")
     if sum(parsed.has(a) for a in ACTIONS) != 1:
         raise Usage("Command must include exactly one action: --list, --describe, --create, --alter or --delete")
     notices = []
