@@ -121,6 +121,8 @@ CASES: list[Case] = [
     groups("--describe", "--group", "{g_stable}", "--state", id="dropin-groups-state"),
     groups("--describe", "--group", "{g_stable848}", "--state", "--verbose", differs={STDOUT: "kip-1282-column"},
            id="dropin-groups-state-verbose"),
+    groups("--describe", "--group", "{g_stable}", "--state", "--verbose", differs={STDOUT: "kip-1282-column"},
+           id="dropin-groups-state-verbose-classic"),
     groups("--describe", "--group", "nosuch-group", differs=GROUP_FAILED, id="dropin-groups-describe-missing"),
     groups("--describe", "--group", "{g_classic}", "--members", "--state", differs=USAGE,
            id="dropin-groups-describe-two-views"),

@@ -46,3 +46,12 @@ def test_readme_parity_table_is_what_the_harness_sees():
     assert DROPIN_BEGIN in text and DROPIN_END in text, "README.md has no drop-in table markers"
     assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES), (
         "README's drop-in table is stale: run `python -m tests.parity.update_readme`")
+
+
+def test_to_start_time_on_kafka_4_3_is_kip_1282s_refusal(outcomes):
+    """Kafka 4.3 has no ConsumerGroupDescribe v2: the drop-in prints KIP-1282's first error (the
+    Java tool does not know the option) and resets nothing."""
+    o = next(o for o in outcomes if o.case.id == "dropin-reset-to-start-time")
+    assert (o.kcli.code, o.kcli.out) == (
+        1, "\nError: Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
+           "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.\n")
