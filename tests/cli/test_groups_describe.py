@@ -68,6 +68,8 @@ def test_delete_offsets_and_groups(ec):
     assert r.code == 0
     assert r.out.startswith("Request succeeded for deleting offsets from group del-g.\n")
     assert "\nd               0          Successful     " in r.out
+    r = run_kcli(b, "delete-offsets", "-g", "del-g", "--group", "other-g", "-t", "d:1", "-o", "plain")
+    assert (r.code, r.out, r.err) == (2, "", "Error: delete-offsets takes one --group; given 2: del-g, other-g\n")
     r = run_kcli(b, "delete-offsets", "-g", "nope-group", "-t", "d", "-o", "plain")
     assert r.code == 1 and "Error: The group id does not exist." in r.out
     r = run_kcli(b, "delete", "groups", "del-g", "-o", "plain")
