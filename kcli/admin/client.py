@@ -283,6 +283,11 @@ class KafkaAdmin:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
         except BrokerRejected as exc:
             raise OperationError(f"Cannot list consumer groups: {exc.message}") from None
+        if res.errors:          # a broker that did not answer: the list is not the cluster's
+            error = _broker_error(res.errors[0])
+            if error.name == "_TIMED_OUT":
+                self._no_answer()
+            raise OperationError(f"Cannot list consumer groups: {error.message}")
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
                                     _type_name(getattr(g, "type", None))) for g in res.valid),
                       key=lambda g: g.group_id)
@@ -413,12 +418,14 @@ def _type_name(gtype) -> str:
     return "Consumer" if getattr(gtype, "name", "") == "CONSUMER" else "Classic"
 
 
-def _broker_error(exc: BaseException) -> BrokerError:
+def _broker_error(exc) -> BrokerError:
+    """A KafkaException (a future's error) or a KafkaError (a result's list of errors)."""
     from confluent_kafka import KafkaError, KafkaException
 
     if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "code"):
-        e = exc.args[0]
-        return BrokerError(e.code(), e.name(), e.str())
+        exc = exc.args[0]
+    if isinstance(exc, KafkaError):
+        return BrokerError(exc.code(), exc.name(), exc.str())
     return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
 
 
