@@ -45,9 +45,9 @@ _kcli_spec() {
         'opts:kcli describe topics') echo '--exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--exclude-internal' ;;
-        'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics' ;;
+        'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip' ;;
-        'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topic' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
@@ -64,7 +64,7 @@ _kcli_spec() {
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
-        'vopts:kcli list-offsets') echo '--topic -t --time' ;;
+        'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
         'vopts:kcli reset-offsets') echo '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file' ;;
     esac
 }

@@ -44,9 +44,9 @@ $script:KcliSpec = @{
     'opts:kcli describe topics' = '--exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
     'opts:kcli list groups' = '--state --type'
     'opts:kcli list topics' = '--exclude-internal'
-    'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics'
+    'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip'
-    'subs:kcli' = 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets'
+    'subs:kcli' = 'alter audit broker create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets'
     'subs:kcli alter' = 'configs topic'
     'subs:kcli audit' = 'timestamps'
     'subs:kcli broker' = 'start'
@@ -63,7 +63,7 @@ $script:KcliSpec = @{
     'vopts:kcli delete-offsets' = '--group -g --topic -t'
     'vopts:kcli describe configs' = '--topic --broker'
     'vopts:kcli list groups' = '--state --type'
-    'vopts:kcli list-offsets' = '--topic -t --time'
+    'vopts:kcli list-offsets' = '--topic -t --time --topic-partitions --partitions'
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 

@@ -115,6 +115,16 @@ def reset_plans(plans: list[GroupPlan]) -> list[GroupPlan]:
     return out
 
 
+def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, int], str],
+                   empty: dict[tuple[str, int], str]) -> list[str]:
+    """A group's reset warnings as OffsetsUtils prints them: a clamped offset while iterating the
+    requested offsets (Collectors.toMap over every partition to reset), an empty partition while
+    iterating a default HashMap of the partitions that had no record at the time."""
+    every = topic_partitions(partitions, capacity(len(partitions)))
+    return ([clamped[tp] for tp in every if tp in clamped]
+            + [empty[tp] for tp in topic_partitions(list(empty), capacity(len(empty)))])
+
+
 def deleted_groups(group_ids: list[str]) -> list[str]:
     """kafka-consumer-groups --delete: results collected in default HashMaps."""
     return strings(group_ids, capacity(len(group_ids)))

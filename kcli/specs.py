@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
@@ -90,7 +91,10 @@ def parse_config_pairs(pairs: list[str], what: str = "config") -> dict[str, str]
     return out
 
 
-NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3}
+# kafka-get-offsets' names, the tiered-storage ones included (ListOffsets v8, v9, v11).
+NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp": -3, "-3": -3,
+               "earliest-local": -4, "-4": -4, "latest-tiered": -5, "-5": -5,
+               "earliest-pending-upload": -6, "-6": -6}
 
 
 def parse_time(text: str) -> int:
@@ -104,7 +108,8 @@ def parse_time(text: str) -> int:
         raise UsageError(f"--time {exc}") from None
     except TimeParseError:
         raise UsageError(f"Malformed time argument {shown(text)}. Please use -1 or latest / -2 or earliest / "
-                         "-3 or max-timestamp, epoch milliseconds or an ISO-8601 datetime") from None
+                         "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
+                         "earliest-pending-upload, epoch milliseconds or an ISO-8601 datetime") from None
 
 
 def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:
@@ -151,3 +156,204 @@ def parse_states(text: str) -> set[str]:
 
 def parse_types(text: str) -> set[str]:
     return _parse_list(text, TYPES, "types", "types")
+
+
+# -- kafka-get-offsets' partition selectors -----------------------------------------------------
+
+@dataclass(frozen=True)
+class PartitionRule:
+    """Selects (topic, partition) pairs: a topic regex (kafka-topics' rule, ``topic_filter``) and
+    partitions ``low <= p < high`` (high None: no bound), or exactly ``only``."""
+    topic: re.Pattern
+    low: int = 0
+    high: int | None = None
+    only: frozenset[int] | None = None
+
+    def allows_topic(self, name: str) -> bool:
+        return self.topic.fullmatch(name) is not None
+
+    def allows(self, name: str, partition: int) -> bool:
+        if not self.allows_topic(name):
+            return False
+        if self.only is not None:
+            return partition in self.only
+        return partition >= self.low and (self.high is None or partition < self.high)
+
+
+_RULE = re.compile(r"([^:,]*)(?::(?:([0-9]*)|(?:([0-9]*)-([0-9]*))))?")
+
+
+def _java_split(text: str, sep: str) -> list[str]:
+    """String.split: trailing empty strings dropped (an empty text stays one empty item)."""
+    items = text.split(sep)
+    while len(items) > 1 and items[-1] == "":
+        items.pop()
+    return items
+
+
+def _partition_number(digits: str, rule: str) -> int:
+    try:
+        return parse_int(digits, 0, INT32_MAX)
+    except ValueError:
+        raise UsageError(f"Invalid rule specification: {shown(rule)}") from None
+
+
+def parse_topic_partitions(text: str) -> list[PartitionRule]:
+    """kafka-get-offsets' ``--topic-partitions``: comma-separated rules ``REGEX[:N | :A-B | :A- |
+    :-B]`` (B exclusive); an empty regex is every topic; rules are OR-ed."""
+    rules = []
+    for item in _java_split(text, ","):
+        m = _RULE.fullmatch(item)
+        if not m:
+            raise UsageError(f"Invalid rule specification: {shown(item)}")
+        topic = topic_filter([m.group(1)]) if m.group(1) else re.compile(".*")
+        if m.group(2):
+            rules.append(PartitionRule(topic, only=frozenset({_partition_number(m.group(2), item)})))
+        else:
+            low = _partition_number(m.group(3), item) if m.group(3) else 0
+            high = _partition_number(m.group(4), item) if m.group(4) else None
+            rules.append(PartitionRule(topic, low, high))
+    return rules
+
+
+def parse_partition_list(text: str | None) -> frozenset[int] | None:
+    """kafka-get-offsets' ``--partitions 0,1,2`` (None or empty: every partition)."""
+    if not text:
+        return None
+    try:
+        return frozenset(parse_int(p, 0, INT32_MAX) for p in _java_split(text, ","))
+    except ValueError:
+        raise UsageError("--partitions expects a comma separated list of numeric partition ids, but "
+                         f"received: {shown(text)}") from None
+
+
+def topic_spec_rule(spec: str) -> PartitionRule:
+    """kcli's ``-t REGEX[:P,P...]`` as a rule."""
+    topic, parts = parse_topic_spec(spec)
+    return PartitionRule(topic_filter([topic]), only=None if parts is None else frozenset(parts))
+
+
+def partition_rules(topics: list[str], partitions: str | None, topic_partitions: str | None) -> list[PartitionRule]:
+    """The rules of a list-offsets command line: ``--topic-partitions``, or the topics
+    (``REGEX[:P,P...]``, none: every topic) limited to ``--partitions``; never both, as
+    kafka-get-offsets refuses."""
+    if topic_partitions is not None:
+        if topics or partitions is not None:
+            raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
+        return parse_topic_partitions(topic_partitions)
+    wanted = parse_partition_list(partitions)
+    rules = [topic_spec_rule(t) for t in topics] or [PartitionRule(re.compile(".*"))]
+    if wanted is None:
+        return rules if topics else []
+    return [PartitionRule(r.topic, only=wanted if r.only is None else r.only & wanted) for r in rules]
+
+
+# -- kafka-configs' --add-config / --delete-config (kcli's alter configs --set / --delete too) ---
+
+_CONFIG_KEY = re.compile(r"[$a-zA-Z0-9._-]*")
+_JAVA_TRIM = "".join(chr(c) for c in range(33))        # String.trim: every char up to U+0020
+ADD_CONFIG_FORMAT = ('requirement failed: Invalid entity config: all configs to be added must be in the '
+                     'format "key=val" or  "key=[val1,val2]" to group values which contain commas.')
+
+
+def _split_outside_brackets(text: str, sep: str) -> list[str]:
+    """``text`` split at each ``sep`` not inside square brackets (kafka-configs' rule: the next
+    bracket after it, if any, opens one), in one pass from the right."""
+    cuts, opening_next = [], True
+    for i in range(len(text) - 1, -1, -1):
+        ch = text[i]
+        if ch == "[":
+            opening_next = True
+        elif ch == "]":
+            opening_next = False
+        elif ch == sep and opening_next:
+            cuts.append(i)
+    pieces, start = [], 0
+    for cut in reversed(cuts):
+        pieces.append(text[start:cut])
+        start = cut + 1
+    return pieces + [text[start:]]
+
+
+def parse_add_config(text: str) -> dict[str, str]:
+    """kafka-configs' ``--add-config 'k1=v1,k2=[a,b]'``: pairs split on the commas outside square
+    brackets, each ``key=value`` (an empty value kept); the brackets are removed from the value
+    and both are trimmed; a key is ``[$a-zA-Z0-9._-]*``. Linear in the text."""
+    pairs = _split_outside_brackets(text, ",")
+    while len(pairs) > 1 and pairs[-1] == "":          # String.split drops trailing empty pieces
+        pairs.pop()
+    split = [_split_outside_brackets(pair, "=") for pair in pairs]
+    if not all(len(kv) == 2 for kv in split):
+        raise UsageError(ADD_CONFIG_FORMAT)
+    out = {key.strip(_JAVA_TRIM): value.replace("[", "").replace("]", "").strip(_JAVA_TRIM)
+           for key, value in split}
+    for key in out:
+        if not _CONFIG_KEY.fullmatch(key):
+            raise UsageError(f"Invalid character found for config key: {shown(key)}")
+    return out
+
+
+def parse_delete_config(values: list[str], flag: str = "--delete-config") -> list[str]:
+    """kafka-configs' ``--delete-config k1,k2`` (repeatable): names split on commas, empty pieces
+    dropped, each trimmed (kcli's ``alter configs --delete`` too)."""
+    names = [piece.strip(_JAVA_TRIM) for value in values for piece in value.split(",") if piece]
+    if not names or any(not n for n in names):
+        raise UsageError(f"{flag} needs a config name")
+    return names
+
+
+# -- kafka-consumer-groups --validate-regex: RE2's verdict, with RE2's descriptions -------------
+
+_RE2_DESCRIPTIONS = (          # Python's complaint -> RE2J's PatternSyntaxException description
+    ("unterminated character set", "missing closing ]"),
+    ("missing ), unterminated subpattern", "missing closing )"),
+    ("unbalanced parenthesis", "unexpected )"),
+    ("min repeat greater than max repeat", "invalid repeat count"),
+    ("nothing to repeat", "missing argument to repetition operator"),
+    ("multiple repeat", "invalid nested repetition operator"),
+    ("bad escape (end of pattern)", "trailing backslash at end of expression"),
+    ("bad escape", "invalid escape sequence"),
+    ("bad character range", "invalid character class range"),
+)
+_PERL_ONLY = re.compile(r"\(\?(?:[=!]|<[=!])")        # lookaround: RE2 has none
+_BACKREFERENCE = re.compile(r"(?<!\\)(?:\\\\)*\\[1-9]")
+
+
+def re2_error(regex: str) -> str | None:
+    """None when RE2 (the syntax kafka-consumer-groups --validate-regex checks) accepts
+    ``regex``, else RE2's description of the problem. Python's parser decides; what RE2 lacks
+    (lookaround, backreferences) is refused as RE2 refuses it."""
+    if _PERL_ONLY.search(regex):
+        return "invalid or unsupported Perl syntax"
+    if _BACKREFERENCE.search(regex):
+        return "invalid escape sequence"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            re.compile(regex)
+    except re.error as exc:
+        return next((re2 for py, re2 in _RE2_DESCRIPTIONS if str(exc.msg).startswith(py)), str(exc.msg))
+    except (RecursionError, OverflowError):
+        return "expression too large"
+    return None
+
+
+TOPIC_CONFIG_FORMAT = ('requirement failed: Invalid topic config: all configs to be added must be in the format '
+                       '"key=val".')
+
+
+def parse_topic_config_java(values: list[str]) -> dict[str, str]:
+    """kafka-topics' own ``--config`` rule (the drop-in command): each value split at every ``=``
+    with the spaces around it (``\\s*=\\s*``, trailing empty pieces dropped) must give exactly a
+    key and a value, both then trimmed. Linear in the text."""
+    out = {}
+    for value in values:
+        pieces = value.split("=")
+        pieces = [p if i == 0 else p.lstrip(" \t\n\x0b\f\r") for i, p in enumerate(pieces)]
+        pieces = [p if i == len(pieces) - 1 else p.rstrip(" \t\n\x0b\f\r") for i, p in enumerate(pieces)]
+        while len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()
+        if len(pieces) != 2:
+            raise UsageError(TOPIC_CONFIG_FORMAT)
+        out[pieces[0].strip(_JAVA_TRIM)] = pieces[1].strip(_JAVA_TRIM)
+    return out

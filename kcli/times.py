@@ -161,3 +161,63 @@ def parse_datetime_ms(text: str) -> int:
     delta = dt - _EPOCH
     return check_timestamp((delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000,
                            f"'{shown(text)}'")
+
+
+# -- the Java tools' own datetime and duration grammars (the drop-in commands) -----------------
+
+_JAVA_DATETIME = re.compile(r"([0-9]++)-([0-9]++)-([0-9]++)T([0-9]++):([0-9]++):([0-9]++)\.([0-9]++)", re.ASCII)
+_JAVA_ZONE_XXX = re.compile(r"Z|([-+])([0-9]{2}):([0-9]{2})", re.ASCII)
+_JAVA_ZONE_X = re.compile(r"Z|([-+])([0-9]{2})", re.ASCII)
+NO_T = ("java.text.ParseException: Error parsing timestamp. It does not contain a 'T' according to "
+        "ISO8601 format")
+
+
+def parse_java_datetime_ms(text: str) -> int:
+    """kafka-consumer-groups' ``--to-datetime`` exactly as Kafka's ``Utils.getDateTime`` reads
+    it: a ``T`` is required; without ``+``, ``-`` or ``Z`` after the first ``T`` the time is UTC;
+    then ``yyyy-MM-dd'T'HH:mm:ss.SSSXXX``, else ``...SSSX`` (hours only), strictly (every field
+    in range, the millisecond digits read as a number), and text after the zone ignored, as
+    SimpleDateFormat does. Errors carry the Java exception's text."""
+    parts = [p for p in text.split("T")]
+    while len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    if len(parts) < 2:
+        raise TimeParseError(NO_T)
+    if not any(c in parts[1] for c in "+-Z"):
+        text += "Z"
+    unparseable = TimeParseError(f'java.text.ParseException: Unparseable date: "{text}"')
+    m = _JAVA_DATETIME.match(text)
+    if not m:
+        raise unparseable
+    fields = [int(g) for g in m.groups()]
+    for zone_rx in (_JAVA_ZONE_XXX, _JAVA_ZONE_X):
+        z = zone_rx.match(text, m.end())
+        if z:
+            break
+    else:
+        raise unparseable
+    year, month, day, hour, minute, second, millis = fields
+    offset = 0
+    if z.group(0) != "Z":
+        hours, minutes = int(z.group(2)), int(z.group(3)) if z.lastindex == 3 else 0
+        if hours > 23 or minutes > 59:
+            raise unparseable
+        offset = (hours * 60 + minutes) * (1 if z.group(1) == "+" else -1)
+    if millis > 999 or not 1 <= year <= 9999:
+        raise unparseable
+    try:
+        moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
+    except ValueError:
+        raise unparseable from None
+    delta = moment - _EPOCH
+    ms = (delta.days * 86_400 + delta.seconds) * 1000 + millis - offset * 60_000
+    return check_timestamp(ms, f"'{shown(text)}'")
+
+
+def parse_java_duration_ms(text: str) -> int:
+    """kafka-consumer-groups' ``--by-duration`` as Java's ``Duration.parse`` reads it (ISO-8601
+    only), in milliseconds; Java's message otherwise."""
+    m = _ISO.fullmatch(text or "")
+    if not m or not any(m[i] for i in (2, 4, 5, 6)) or (m[3] and not any(m[i] for i in (4, 5, 6))):
+        raise TimeParseError("Text cannot be parsed to a Duration")
+    return parse_duration_ms(text)

@@ -222,6 +222,9 @@ class KafkaAdmin:
         return self.kip.describe_configs(resources, synonyms=True)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
+        """Incremental: ``set_`` and ``delete``; name "" is the cluster-wide broker defaults."""
+        if name == "":
+            return self.kip.incremental_alter_configs(rtype, name, set_, delete)
         from confluent_kafka.admin import AlterConfigOpType, ConfigEntry as CkConfigEntry, ConfigResource
 
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
@@ -231,7 +234,10 @@ class KafkaAdmin:
 
     # -- offsets --------------------------------------------------------------------------
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
-        """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), else epoch ms."""
+        """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), -4/-5/-6 the tiered-storage
+        offsets (over kcli's own connection: librdkafka refuses them), else epoch ms."""
+        if time in (-4, -5, -6):
+            return self.kip.list_offsets_tiered(list(partitions), time)
         from confluent_kafka import TopicPartition
         from confluent_kafka.admin import OffsetSpec
 
@@ -277,6 +283,11 @@ class KafkaAdmin:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
         except BrokerRejected as exc:
             raise OperationError(f"Cannot list consumer groups: {exc.message}") from None
+        if res.errors:          # a broker that did not answer: the list is not the cluster's
+            error = _broker_error(res.errors[0])
+            if error.name == "_TIMED_OUT":
+                self._no_answer()
+            raise OperationError(f"Cannot list consumer groups: {error.message}")
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
                                     _type_name(getattr(g, "type", None))) for g in res.valid),
                       key=lambda g: g.group_id)
@@ -407,12 +418,14 @@ def _type_name(gtype) -> str:
     return "Consumer" if getattr(gtype, "name", "") == "CONSUMER" else "Classic"
 
 
-def _broker_error(exc: BaseException) -> BrokerError:
+def _broker_error(exc) -> BrokerError:
+    """A KafkaException (a future's error) or a KafkaError (a result's list of errors)."""
     from confluent_kafka import KafkaError, KafkaException
 
     if isinstance(exc, KafkaException) and exc.args and hasattr(exc.args[0], "code"):
-        e = exc.args[0]
-        return BrokerError(e.code(), e.name(), e.str())
+        exc = exc.args[0]
+    if isinstance(exc, KafkaError):
+        return BrokerError(exc.code(), exc.name(), exc.str())
     return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
 
 

@@ -14,8 +14,8 @@ import base64
 import logging
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import INTERNAL_TOPICS, BrokerError, ConfigEntry, PartitionInfo, ResourceConfig, TopicInfo
+from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.model import INTERNAL_TOPICS, BrokerError, ConfigEntry, OffsetInfo, PartitionInfo, ResourceConfig, TopicInfo
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
@@ -317,6 +317,63 @@ class KipClient:
 
         per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
         return error(resp.error_code), per
+
+
+    # -- kafka-get-offsets' tiered-storage times (librdkafka refuses to send them) ------------
+    TIERED_VERSIONS = {-4: 8, -5: 9, -6: 11}      # ListOffsets: earliest-local, latest-tiered, pending
+
+    def list_offsets_tiered(self, partitions: list[tuple[str, int]], timestamp: int) -> list[OffsetInfo]:
+        """ListOffsets for -4 (earliest-local), -5 (latest-tiered) or -6 (earliest-pending-upload),
+        to each partition's leader, at the version the value needs; -1 where the broker has no
+        such offset (no tiered storage)."""
+        from kafka.errors import for_code
+        from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
+
+        needed = self.TIERED_VERSIONS[timestamp]
+        version = self.max_version(Req)
+        if version is None or version < needed:
+            raise UnsupportedByBroker(f"The broker does not support ListOffsets v{needed}, which --time "
+                                      f"{timestamp} needs")
+        topics = sorted({t for t, _ in partitions})
+        leaders = {(t.name, p.partition_index): p.leader_id
+                   for t in self._metadata(topics).topics for p in t.partitions}
+        by_leader: dict[int, dict[str, list[int]]] = {}
+        out = []
+        for t, p in partitions:
+            leader = leaders.get((t, p), -1)
+            if leader < 0:
+                out.append(OffsetInfo(t, p, -1, error="There is no leader for this topic-partition"))
+                continue
+            by_leader.setdefault(leader, {}).setdefault(t, []).append(p)
+        P = Req.ListOffsetsTopic.ListOffsetsPartition
+        for leader, topic_parts in sorted(by_leader.items()):
+            req = Req(version=version, replica_id=-1, isolation_level=0,
+                      timeout_ms=self.settings.timeout_ms, topics=[
+                          Req.ListOffsetsTopic(name=t, partitions=[
+                              P(partition_index=p, current_leader_epoch=-1, timestamp=timestamp) for p in ps])
+                          for t, ps in topic_parts.items()])
+            for t in self.send(req, leader).topics:
+                for p in t.partitions:
+                    error = for_code(p.error_code).description if p.error_code else None
+                    out.append(OffsetInfo(t.name, p.partition_index, -1 if error else p.offset, error=error))
+        return sorted(out, key=lambda o: (o.topic, o.partition))
+
+    # -- IncrementalAlterConfigs for the broker defaults (confluent-kafka needs a name) --------
+    def incremental_alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
+        from kafka.protocol.admin.configs import IncrementalAlterConfigsRequest as Req
+
+        version = self._version(Req, "IncrementalAlterConfigs")
+        C = Req.AlterConfigsResource.AlterableConfig
+        configs = [C(name=k, config_operation=1, value=None) for k in delete]
+        configs += [C(name=k, config_operation=0, value=v) for k, v in set_.items()]
+        resp = self.send(Req(version=version, validate_only=False, resources=[Req.AlterConfigsResource(
+            resource_type=RESOURCE_TYPES[rtype], resource_name=name, configs=configs)]))
+        for r in resp.responses:
+            if r.error_code:
+                from kafka.errors import for_code
+
+                raise BrokerRejected(BrokerError(r.error_code, for_code(r.error_code).message,
+                                                 r.error_message or for_code(r.error_code).description))
 
 
 def _error_name(code: int) -> str:

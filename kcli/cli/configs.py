@@ -44,11 +44,11 @@ def describe_configs(
 def alter_configs(
     topic: Optional[str] = typer.Option(None, "--topic"),
     broker: Optional[str] = typer.Option(None, "--broker"),
-    set_: Optional[List[str]] = typer.Option(None, "--set", help="key=value (repeatable)."),
-    delete: Optional[List[str]] = typer.Option(None, "--delete", help="key to reset to default (repeatable)."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="key=value[,key=value...] (repeatable; [a,b] groups a value with commas, as kafka-configs --add-config)."),
+    delete: Optional[List[str]] = typer.Option(None, "--delete", help="key[,key...] to reset to default (repeatable, as kafka-configs --delete-config)."),
 ):
     """Set or delete config overrides (incremental)."""
-    from kcli.specs import parse_config_pairs
+    from kcli.specs import parse_add_config, parse_delete_config
     from kcli.render.configs import render_altered
 
     if bool(topic) == bool(broker):
@@ -56,8 +56,7 @@ def alter_configs(
     if not set_ and not delete:
         raise UsageError("Nothing to change: give --set key=value or --delete key")
     (rtype, name), = _resources([topic] if topic else None, [broker] if broker else None)
-    pairs = parse_config_pairs(set_ or [])
-    if any(not key.strip() for key in delete or []):
-        raise UsageError("--delete needs a config name")
-    state().admin().alter_configs(rtype, name, pairs, list(delete or []))
-    render_altered(out(), rtype, name, pairs, list(delete or []))
+    pairs = {k: v for value in set_ or [] for k, v in parse_add_config(value).items()}
+    deleted = parse_delete_config(delete, "--delete") if delete else []
+    state().admin().alter_configs(rtype, name, pairs, deleted)
+    render_altered(out(), rtype, name, pairs, deleted)

@@ -128,7 +128,7 @@ def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_G
 
 
 def delete_offsets(
-    group: str = typer.Option(..., "--group", "-g", help="The group id."),
+    group: List[str] = typer.Option(..., "--group", "-g", help="The group id: one (a second --group is refused, exit 2)."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
     """Delete committed offsets of a group (kafka-consumer-groups --delete-offsets)."""
@@ -136,6 +136,9 @@ def delete_offsets(
     from kcli.render import groups as view
     from kcli.specs import parse_topic_spec
 
+    if len(group) > 1:      # typer would keep the last one and act on it
+        raise UsageError(f"delete-offsets takes one --group; given {len(group)}: {', '.join(group)}")
+    group = group[0]
     for spec in topic:
         parse_topic_spec(spec)
     group_error, rows = lib.delete_offsets(state().admin(), group, topic)

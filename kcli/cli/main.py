@@ -16,7 +16,7 @@ from typer._click import exceptions as click_exc  # typer vendors click; pinned 
 
 from kcli.cli.context import State
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist
-from kcli.cli.tree import COMPLETE_COMMAND, build
+from kcli.cli.tree import COMPLETE_COMMAND, DROPINS, build
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
 
@@ -40,6 +40,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
     """Runs one kcli command line; returns its exit code. Its output goes to ``stdout`` and
     ``stderr`` (default: the process's)."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    if argv and argv[0] in DROPINS:        # the Java tool's own command line, as it is
+        from kcli.cli.dropin.run import run as run_dropin
+
+        return run_dropin(argv[0], list(argv[1:]), stdout, stderr)
     args = hoist(list(argv))
     with redirect_stdout(stdout), redirect_stderr(stderr):
         if COMPLETE_COMMAND in args:

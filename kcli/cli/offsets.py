@@ -15,6 +15,8 @@ def list_offsets(
     time: Optional[str] = typer.Option(None, "--time", help="earliest|latest|max-timestamp|-1|-2|-3|<epoch-ms>|<ISO datetime> (default latest)."),
     max_timestamp: bool = typer.Option(False, "--max-timestamp", help="Shorthand for --time max-timestamp (KIP-734)."),
     exclude_internal: bool = typer.Option(False, "--exclude-internal-topics"),
+    topic_partitions: Optional[str] = typer.Option(None, "--topic-partitions", help="kafka-get-offsets' rules: REGEX[:N|:A-B|:A-|:-B],... (B exclusive; an empty regex is every topic)."),
+    partitions: Optional[str] = typer.Option(None, "--partitions", help="Partition ids, comma-separated, for every --topic."),
 ):
     """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
     from kcli import specs
@@ -25,6 +27,7 @@ def list_offsets(
         raise UsageError("--max-timestamp can't be used with --time")
     label = "max-timestamp" if max_timestamp else ("latest" if time is None else time)
     spec = specs.parse_time(label)
-    offsets = lib.list_offsets(state().admin(), topic or [], spec, exclude_internal)
+    rules = specs.partition_rules(topic or [], partitions, topic_partitions)
+    offsets = lib.list_offsets(state().admin(), rules, spec, exclude_internal)
     render_offsets(out(), offsets, label)
     lib.check_answered(offsets)

@@ -37,8 +37,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
+    "kafka-topics": ("dropin", "kafka_topics"),
+    "kafka-consumer-groups": ("dropin", "kafka_consumer_groups"),
+    "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
+    "kafka-configs": ("dropin", "kafka_configs"),
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
+# The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
+# hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
+DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"})
+_DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                                          "help_option_names": []}, add_help_option=False)
 GROUPS = {
     "list": "List topics or consumer groups.",
     "describe": "Describe topics, consumer groups or configs.",
@@ -78,7 +87,7 @@ def build(words: list[str] | None = None) -> typer.Typer:
                 groups[group[0]] = typer.Typer(help=GROUPS[group[0]], **_COMMON)
                 root.add_typer(groups[group[0]], name=group[0])
             parent = groups[group[0]]
-        parent.command(name, hidden=path in HIDDEN)(command)
+        parent.command(name, hidden=path in HIDDEN, **(_DROPIN_SETTINGS if path in DROPINS else {}))(command)
     return root
 
 

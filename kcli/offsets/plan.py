@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kcli import javaorder
 from kcli.errors import UsageError
 from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
@@ -67,15 +68,16 @@ def age_rule(age_ms: int | None, max_age_ms: int) -> tuple[bool, str]:
     return False, f"latest (cold, age {format_duration_ms(age_ms)} > {limit})"
 
 
-def _clamp(pos: PartitionPosition, offset: int, warnings: list[str]) -> int:
-    tp = f"{pos.topic}-{pos.partition}"
+def _clamp(pos: PartitionPosition, offset: int, warnings: dict[TP, str]) -> int:
+    """``offset`` within the log; a clamped one is warned about (``warnings``, by partition)."""
+    tp, name = (pos.topic, pos.partition), f"{pos.topic}-{pos.partition}"
     if offset > pos.log_end:
-        warnings.append(f"New offset ({offset}) is higher than latest offset for topic partition "
-                        f"{tp}. Value will be set to {pos.log_end}")
+        warnings[tp] = (f"New offset ({offset}) is higher than latest offset for topic partition "
+                        f"{name}. Value will be set to {pos.log_end}")
         return pos.log_end
     if offset < pos.log_start:
-        warnings.append(f"New offset ({offset}) is lower than earliest offset for topic partition "
-                        f"{tp}. Value will be set to {pos.log_start}")
+        warnings[tp] = (f"New offset ({offset}) is lower than earliest offset for topic partition "
+                        f"{name}. Value will be set to {pos.log_start}")
         return pos.log_start
     return offset
 
@@ -88,9 +90,12 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
 
     ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
     offset -1 when no record is at or after the timestamp. ``ages``: max-age, PartitionAgeMs per
-    partition (-1 unknown). ``file_offsets``: from-file, this group's offsets from the CSV."""
+    partition (-1 unknown). ``file_offsets``: from-file, this group's offsets from the CSV.
+    The warnings come in the order kafka-consumer-groups prints them (``javaorder.reset_warnings``)."""
     plan = GroupPlan(group)
     kind = scenario.kind
+    clamped: dict[TP, str] = {}
+    empty: dict[TP, str] = {}
     for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
@@ -104,19 +109,19 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         elif kind == CURRENT:
             new = pos.committed if pos.committed is not None else pos.log_end
         elif kind == OFFSET:
-            new = _clamp(pos, scenario.value, plan.warnings)
+            new = _clamp(pos, scenario.value, clamped)
         elif kind == SHIFT:
             if pos.committed is None:
                 raise UsageError(f"Cannot shift offset for partition {pos.topic}-{pos.partition} "
                                  "since there is no current committed offset")
-            new = _clamp(pos, pos.committed + scenario.value, plan.warnings)
+            new = _clamp(pos, pos.committed + scenario.value, clamped)
         elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
-            new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], plan.warnings)
+            new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], clamped)
         elif kind in TIME_KINDS:
             offset, ts = (lookups or {}).get(tp, (-1, None))
             if offset is None or offset < 0:
-                plan.warnings.append(f"Partition {pos.partition} from topic {pos.topic} is empty. "
-                                     "Falling back to latest known offset.")
+                empty[tp] = (f"Partition {pos.partition} from topic {pos.topic} is empty. "
+                             "Falling back to latest known offset.")
                 new, ts = pos.log_end, None
             else:
                 new = offset
@@ -124,6 +129,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
             raise ValueError(f"unknown scenario {kind}")
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
                                              pos.log_start, pos.log_end, ts, rule))
+    plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
     return plan
 
 

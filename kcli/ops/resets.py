@@ -85,10 +85,19 @@ def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()
     return times
 
 
-def _refuse_invalid(missing: list[str], leaderless: list[str]) -> None:
+class MissingPartitions(OperationError):
+    """Partitions to reset that do not exist; ``whole_topics``: topics named without partitions
+    that do not exist at all."""
+
+    def __init__(self, message: str, whole_topics: list[str]):
+        super().__init__(message)
+        self.whole_topics = whole_topics
+
+
+def _refuse_invalid(missing: list[str], leaderless: list[str], whole_topics: list[str] = ()) -> None:
     """Java 4.2+ (checkAllTopicPartitionsValid): every partition to reset exists and has a leader."""
     if missing:
-        raise OperationError(f'The partitions "{",".join(missing)}" do not exist')
+        raise MissingPartitions(f'The partitions "{",".join(missing)}" do not exist', list(whole_topics))
     if leaderless:
         raise OperationError(f'The partitions "{",".join(leaderless)}" have no leader')
 
@@ -101,7 +110,7 @@ def _select_topics(admin: Admin, specs: list[str]) -> list[tuple[str, int]]:
     leaders = admin.partition_leaders(sorted({t for t, _ in parsed}))
     whole = javaorder.described_topics(list(dict.fromkeys(t for t, parts in parsed if parts is None)))
     ordered = [(t, parts) for t, parts in parsed if parts is not None] + [(t, None) for t in whole]
-    selected, missing, leaderless = {}, [], []
+    selected, missing, leaderless, whole = {}, [], [], []
     for topic, parts in ordered:
         known = leaders.get(topic, {})
         for p in (sorted(known) if parts is None else parts):
@@ -113,7 +122,8 @@ def _select_topics(admin: Admin, specs: list[str]) -> list[tuple[str, int]]:
                 selected[(topic, p)] = None
         if parts is None and not known:
             missing.append(topic)
-    _refuse_invalid(missing, leaderless)
+            whole.append(topic)
+    _refuse_invalid(missing, leaderless, whole)
     return list(selected)
 
 

@@ -3,6 +3,7 @@ order, create, add partitions, delete."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from kcli import javaorder
@@ -72,6 +73,24 @@ def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_ex
         return [(t, t.partitions) for t in topics], True
     picked = [(t, [p for p in t.partitions if keep(p, min_isr.get(t.name, 1))]) for t in topics]
     return [(t, ps) for t, ps in picked if ps], False
+
+
+def describe_by_id(admin: Admin, topic_id: str, *, exclude_internal=False, if_exists=False,
+                   **filters) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
+    """kafka-topics --describe --topic-id: the topic with that id, as the Java tool shows it
+    (described through Metadata: no ELR, no creation time)."""
+    from dataclasses import replace
+
+    names = [n for n in admin.topic_names() if not (exclude_internal and n in INTERNAL_TOPICS)]
+    found = [t.name for t in admin.describe_topics(names) if t.topic_id == topic_id]
+    if not found:
+        if if_exists:
+            return [], True
+        raise OperationError(f"TopicId '{topic_id}' does not exist as expected")
+    pairs, summaries = describe(admin, [re.escape(found[0])], exclude_internal=exclude_internal, **filters)
+    by_metadata = [(t, [replace(p, elr=None, last_known_elr=None, creation_time_ms=None) for p in parts])
+                   for t, parts in pairs]
+    return by_metadata, summaries
 
 
 def create(admin: Admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:

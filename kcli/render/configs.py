@@ -18,12 +18,17 @@ def _value(e) -> str:
 _DYNAMIC_SOURCE = {"topic": "DYNAMIC_TOPIC_CONFIG", "broker": "DYNAMIC_BROKER_CONFIG"}
 
 
-def plain_configs(rc: ResourceConfig, show_all: bool) -> str:
+def plain_configs(rc: ResourceConfig, show_all: bool, default_brokers: bool = False) -> str:
     """kafka-configs --describe's layout: a header, then sorted ``  name=value sensitive=...
-    synonyms={SOURCE:name=value, ...}`` lines."""
-    lines = [f"{'All' if show_all else 'Dynamic'} configs for {rc.resource_type} {rc.name} are:"]
+    synonyms={SOURCE:name=value, ...}`` lines. ``default_brokers``: the cluster-wide broker
+    defaults (entity name ""), with their own header and dynamic source."""
+    if default_brokers:
+        lines, dynamic = ["Default configs for brokers in the cluster are:"], "DYNAMIC_DEFAULT_BROKER_CONFIG"
+    else:
+        lines = [f"{'All' if show_all else 'Dynamic'} configs for {rc.resource_type} {rc.name} are:"]
+        dynamic = _DYNAMIC_SOURCE.get(rc.resource_type)
     for e in sorted(rc.entries, key=lambda e: e.name):
-        if show_all or e.source == _DYNAMIC_SOURCE.get(rc.resource_type):
+        if show_all or e.source == dynamic:
             synonyms = ", ".join(f"{src}:{name}={_java(value)}" for name, value, src in e.synonyms)
             lines.append(f"  {e.name}={_java(e.value)} sensitive={str(e.is_sensitive).lower()} "
                          f"synonyms={{{synonyms}}}")

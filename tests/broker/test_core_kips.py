@@ -248,3 +248,17 @@ def test_restart_in_pose_as_mode(tmp_path, wire, clock):
         assert ec.cluster.topics["p"].partitions[0].creation_time_ms == clock.now_ms
         md = metadata(w, version=13, topics=["p"])
         assert md.topics[0].partitions[0].partition_age_ms == -1
+
+
+def test_metadata_by_topic_id_answers_with_the_id(broker1, wire):
+    """Metadata v12+ asks by topic id (the Java admin client's describeTopics(TopicCollection.
+    ofTopicIds), kafka-topics --describe --topic-id). The Java client leaves the name at its
+    default, "", not null; the answer must carry the id (the Java client refuses a zero id)."""
+    w = wire(broker1)
+    broker1.create_topic("orders", partitions=1)
+    topic_id = metadata(w, topics=["orders"]).topics[0].topic_id
+    R = req(3, 12, topics=None, allow_auto_topic_creation=False, include_topic_authorized_operations=False)
+    for name in (None, ""):
+        R.topics = [type(R).MetadataRequestTopic(name=name, topic_id=topic_id)]
+        answer = w.send(R).topics[0]
+        assert (answer.error_code, answer.name, answer.topic_id) == (0, "orders", topic_id), name

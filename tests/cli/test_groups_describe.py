@@ -3,6 +3,8 @@ real consumers of both protocols (Apache Kafka's DescribeConsumerGroupTest, List
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from tests.broker.groups_fixtures import consume, fast_cluster
@@ -68,9 +70,21 @@ def test_delete_offsets_and_groups(ec):
     assert r.code == 0
     assert r.out.startswith("Request succeeded for deleting offsets from group del-g.\n")
     assert "\nd               0          Successful     " in r.out
+    r = run_kcli(b, "delete-offsets", "-g", "del-g", "--group", "other-g", "-t", "d:1", "-o", "plain")
+    assert (r.code, r.out, r.err) == (2, "", "Error: delete-offsets takes one --group; given 2: del-g, other-g\n")
     r = run_kcli(b, "delete-offsets", "-g", "nope-group", "-t", "d", "-o", "plain")
     assert r.code == 1 and "Error: The group id does not exist." in r.out
     r = run_kcli(b, "delete", "groups", "del-g", "-o", "plain")
     assert (r.code, r.out) == (0, "Deletion of requested consumer groups ('del-g') was successful.\n")
     r = run_kcli(b, "delete", "groups", "del-g", "-o", "plain")
     assert r.code == 1 and "* Group 'del-g' could not be deleted due to:" in r.out
+
+
+def test_list_groups_without_an_answer_is_a_failure_not_an_empty_list():
+    """Regression: librdkafka reports a broker that never answered in the result's errors, and
+    the empty list was printed with exit 0."""
+    with socket.socket() as s:                      # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = run_kcli(f"127.0.0.1:{port}", "list", "groups", timeout="1s")
+    assert (r.code, r.out) == (1, "") and f"No answer from the cluster at 127.0.0.1:{port} within 1000 ms" in r.err

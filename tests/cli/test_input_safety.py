@@ -109,7 +109,8 @@ def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
     (["describe", "configs", "--broker", "99999999999"], "--broker takes a node id (0 to 2147483647)"),
     (["describe", "configs", "--topic", " "], "--topic needs a topic name"),
     (["alter", "configs", "--topic", "t", "--delete", ""], "--delete needs a config name"),
-    (["alter", "configs", "--topic", "t", "--set", "retention.ms= "], 'in the format "key=val"'),
+    (["alter", "configs", "--topic", "t", "--set", "retention.ms"], 'in the format "key=val"'),
+    (["alter", "configs", "--topic", "t", "--set", "a b=1"], "Invalid character found for config key: a b"),
     (["broker", "start", "--listen", "127.0.0.1:99999"], "port 0 to 65535"),
     (["broker", "start", "--listen", "127.0.0.1:65535", "--nodes", "2"], "--nodes must be from 1 to 1"),
 ])

@@ -131,3 +131,15 @@ def test_plan_keeps_the_given_order_and_carries_group():
 def test_empty_selection_gives_empty_plan():
     plan = plan_group("g", Scenario(LATEST), [])
     assert plan.partitions == [] and plan.warnings == []
+
+
+def test_warnings_come_in_the_java_tools_order():
+    """kafka-consumer-groups (Kafka 4.3, the parity corpus) printed these, for --shift-by 150 and
+    for a --to-datetime after the last record: HashMap order, not partition order."""
+    positions = [pos(committed=10, end=10, topic="parity-orders", partition=p) for p in range(3)]
+    shifted = plan_group("g", Scenario(SHIFT, 150), positions)
+    assert [w.split("partition ")[1].split(".")[0] for w in shifted.warnings] == [
+        "parity-orders-1", "parity-orders-2", "parity-orders-0"]
+    late = plan_group("g", Scenario(DATETIME, 4_000_000_000_000), positions[:2],
+                      lookups={("parity-orders", 0): (-1, None), ("parity-orders", 1): (-1, None)})
+    assert [w.split(" from")[0] for w in late.warnings] == ["Partition 1", "Partition 0"]

@@ -2,7 +2,8 @@
 the same cluster state, compared stream by stream (stdout, stderr, exit code).
 
 A case names its Java command line and kcli's (``-o plain`` is added), with ``{placeholders}``
-the corpus fills in (bootstrap server, topic and group names). Mutating commands name a
+the corpus fills in (bootstrap server, topic and group names). A drop-in case runs the Java
+command line itself through kcli (``kcli kafka-topics ...``, the same words). Mutating commands name a
 ``prepare`` step that puts the cluster back into the same state before each tool runs.
 
 Every difference is one of a few kinds; a case declares the differences it is known to have,
@@ -24,6 +25,7 @@ from tests.support.run import Result, run_kcli
 STDOUT, ORDER, STDERR, EXIT = "stdout", "stdout order", "stderr", "exit code"
 README = Path(__file__).resolve().parents[2] / "README.md"
 BEGIN, END = "<!-- parity-table:begin -->\n", "<!-- parity-table:end -->\n"       # the table's place
+DROPIN_BEGIN, DROPIN_END = "<!-- dropin-table:begin -->\n", "<!-- dropin-table:end -->\n"
 
 # Why kcli (native commands, -o plain) differs from the Java tool, where it does on purpose.
 REASONS = {
@@ -33,11 +35,17 @@ REASONS = {
     "error-line": "kcli prints one error line on stderr; the Java tool prints its usage text there",
     "error-prefix": "the same message; kcli's error lines start with `Error:`, kafka-get-offsets' with `Error occurred:`",
     "failure-summary": "the same stdout; kcli adds one line on stderr saying how many items failed",
-    "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too, not yet the tiered-storage values -4/-5/-6",
+    "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too",
     "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: ...` without the log prefix",
     "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
     "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
     "rollback-note": "kcli writes a rollback file before committing and names it on stderr",
+    # the drop-in commands
+    "stack-trace": "the Java tool prints a stack trace on stderr (or an ERROR log line with one); kcli prints none",
+    "usage-text": "the same message on stderr; the Java tool prints its help table after it, kcli does not",
+    "kip-1282-option": "--to-start-time is KIP-1282's: Kafka 4.3's tool does not know it; kcli prints the KIP's error where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
+    "kcli-notice": "kcli adds a notice on stderr (a group that does not exist yet would be created by --execute)",
+    "version": "kcli prints its own version, not Kafka's",
 }
 
 _STACK = re.compile(r"^(\s+at |\s+\.\.\. \d+ more|Caused by: )")
@@ -51,6 +59,7 @@ class Case:
     kcli: tuple[str, ...]                 # kcli's arguments (-o plain is added)
     differs: dict[str, str] = field(default_factory=dict)   # difference kind -> reason key
     prepare: str | None = None            # a step of the corpus, run before each tool
+    dropin: bool = False                  # kcli runs the Java command line itself (kcli <tool> ...)
 
     def fill(self, values: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (tuple(a.format(**values) for a in self.java),
@@ -111,23 +120,46 @@ def run_case(case: Case, values: dict[str, str], prepare: Callable[[str], None] 
     java = tools(*java_args)
     if case.prepare and prepare:
         prepare(case.prepare)
-    kcli = run_kcli(values["b"], "-o", "plain", *kcli_args, timeout="30s")
+    if case.dropin:
+        kcli, kcli_args = run_dropin(java_args), java_args
+    else:
+        kcli = run_kcli(values["b"], "-o", "plain", *kcli_args, timeout="30s")
     return Outcome(case, java_args, kcli_args, java, kcli)
 
 
+def run_dropin(args: tuple[str, ...]) -> Result:
+    """``kcli <tool> <the Java tool's arguments>``, as the console script runs it."""
+    import io
+
+    from kcli.cli.main import run
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
 def table(cases: list[Case]) -> str:
-    """The README's parity table: one row per case that differs, a reason key per stream, then
-    what each key means."""
+    """The README's parity table of the native commands: one row per case that differs, a reason
+    key per stream, then what each key means."""
+    return _table([c for c in cases if not c.dropin], native=True)
+
+
+def dropin_table(cases: list[Case]) -> str:
+    """The README's table of the drop-in commands (the same command line through both)."""
+    return _table([c for c in cases if c.dropin], native=False)
+
+
+def _table(cases: list[Case], native: bool) -> str:
     kinds = (STDOUT, ORDER, STDERR, EXIT)
     used = [k for k in kinds if any(k in c.differs for c in cases)]
-    rows = ["| Java command / kcli command | " + " | ".join(used) + " |",
-            "|---|" + "---|" * len(used)]
+    head = "Java command / kcli command" if native else "command line (Java tool / `kcli` + the same words)"
+    rows = [f"| {head} | " + " | ".join(used) + " |", "|---|" + "---|" * len(used)]
     for case in cases:
         if case.differs:
             java = " ".join(a for a in case.java if "{b}" not in a and a != "--bootstrap-server")
             cells = [f"`{case.differs[k]}`" if k in case.differs else "same" for k in used]
-            rows.append(f"| `{_generic(java)}`<br>`kcli {_generic(' '.join(case.kcli))}` | "
-                        + " | ".join(cells) + " |")
+            shown = f"`{_generic(java)}`<br>`kcli {_generic(' '.join(case.kcli))}`" if native else f"`{_generic(java)}`"
+            rows.append(f"| {shown} | " + " | ".join(cells) + " |")
     keys = sorted({r for c in cases for r in c.differs.values()})
     legend = [f"- `{key}`: {REASONS[key]}" for key in keys]
     return "\n".join(rows) + "\n\n" + "\n".join(legend) + "\n"

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tests.parity.corpus import CASES, State
-from tests.parity.harness import BEGIN, END, README, run_case, table
+from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, README, dropin_table, run_case, table
 from tests.support.apache_kafka import ToolSession
 
 
@@ -27,9 +27,10 @@ def outcomes(apache_kafka_parity, tmp_path_factory):
 
 
 def test_the_corpus_covers_every_tool():
-    assert len(CASES) >= 40 and len({c.id for c in CASES}) == len(CASES)
-    assert {c.java[0] for c in CASES} == {"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets",
-                                          "kafka-configs"}
+    native, dropins = [c for c in CASES if not c.dropin], [c for c in CASES if c.dropin]
+    assert len(native) >= 40 and len(dropins) >= 60 and len({c.id for c in CASES}) == len(CASES)
+    tools = {"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"}
+    assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools
 
 
 def test_every_difference_is_declared_and_happens(outcomes):
@@ -42,3 +43,15 @@ def test_readme_parity_table_is_what_the_harness_sees():
     assert BEGIN in text and END in text, "README.md has no parity table markers"
     assert text.split(BEGIN, 1)[1].split(END, 1)[0] == table(CASES), (
         "README's parity table is stale: run `python -m tests.parity.update_readme`")
+    assert DROPIN_BEGIN in text and DROPIN_END in text, "README.md has no drop-in table markers"
+    assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES), (
+        "README's drop-in table is stale: run `python -m tests.parity.update_readme`")
+
+
+def test_to_start_time_on_kafka_4_3_is_kip_1282s_refusal(outcomes):
+    """Kafka 4.3 has no ConsumerGroupDescribe v2: the drop-in prints KIP-1282's first error (the
+    Java tool does not know the option) and resets nothing."""
+    o = next(o for o in outcomes if o.case.id == "dropin-reset-to-start-time")
+    assert (o.kcli.code, o.kcli.out) == (
+        1, "\nError: Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
+           "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.\n")

@@ -5,14 +5,19 @@ harness sees on Apache Kafka)."""
 from __future__ import annotations
 
 from tests.parity.corpus import CASES
-from tests.parity.harness import BEGIN, END, README, table
+from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, README, dropin_table, table
+
+
+def _replace(text: str, begin: str, end: str, body: str) -> str:
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return head + begin + body + end + tail
 
 
 def main() -> None:
     text = README.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    README.write_text(head + BEGIN + table(CASES) + END + tail, encoding="utf-8")
+    text = _replace(text, BEGIN, END, table(CASES))
+    README.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropin_table(CASES)), encoding="utf-8")
 
 
 if __name__ == "__main__":

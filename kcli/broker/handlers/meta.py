@@ -58,7 +58,7 @@ async def metadata(ctx: RequestContext, req):
     auto_create = v < 4 or req.allow_auto_topic_creation
     topics = []
     for name, topic_id in wanted:
-        if name is None:
+        if name is None or (not name and topic_id not in (None, ZERO_UUID)):     # by id (v10+)
             topic = cluster.topic_by_id(topic_id) if topic_id not in (None, ZERO_UUID) else None
             if topic is None:
                 topics.append(T(error_code=Err.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id,

@@ -1,0 +1,501 @@
+"""Runs a drop-in command line: the tool's grammar (``kcli.cli.dropin.<tool>``) reads it, then
+kcli's operations (``kcli.ops``) do the work and ``kcli.render``'s plain views print it, so the
+Java tool's stdout comes out byte for byte. What this module adds is the Java tools' way of
+reporting: where each prints an error, and with which words.
+
+Exit codes: 0 where the Java tool succeeds; 2 for bad usage, before any request (the Java tools
+exit 1, and print their help table after the message: kcli prints the message alone); 1 when
+the operation failed and 3 when it partly applied, where kafka-consumer-groups exits 0 after
+most failures. Stack traces are never printed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from contextlib import contextmanager
+from typing import TextIO
+
+from kcli import __version__
+from kcli.cli.dropin import jopt
+from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
+from kcli.errors import EXIT_USAGE, KcliError, OperationError, UsageError
+
+TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
+         "kafka-configs": "configs"}
+TOPIC_ERROR = "Error while executing topic command : "
+GROUP_ERROR = "\nError: Executing consumer group command failed due to "
+OFFSETS_ERROR = "Error occurred: "
+LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.OffsetsUtils)"
+
+
+class _Streams:
+    def __init__(self, stdout: TextIO, stderr: TextIO, secrets: list[str]):
+        self.stdout, self.stderr, self.secrets = stdout, stderr, secrets
+
+    def write(self, stream: str, text: str) -> None:
+        from kcli.redaction import redact_text
+
+        (self.stdout if stream == "stdout" else self.stderr).write(redact_text(text, self.secrets))
+
+
+def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code."""
+    grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
+    try:
+        request = grammar.read(args)
+    except ShowHelp as exc:
+        stderr.write(f"{exc}\n{jopt.help_text(grammar.OPTIONS)}")
+        return 1
+    except ShowVersion:
+        stdout.write(f"kcli {__version__}\n")
+        return 0
+    except Usage as exc:
+        (stdout if exc.stream == "stdout" else stderr).write(exc.message + "\n")
+        return EXIT_USAGE
+    streams = _Streams(stdout, stderr, [])
+    for stream, line in getattr(request, "notices", []):
+        streams.write(stream, line + "\n")
+    return _EXECUTORS[tool](request, streams)
+
+
+# -- connecting ----------------------------------------------------------------------------------
+
+@contextmanager
+def _admin(bootstrap: str, command_config: str | None, timeout_ms: int, streams: _Streams):
+    """The admin adapter for the tool's --bootstrap-server and --command-config, bounded by one
+    deadline; closed at the end."""
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings, read_properties
+    from kcli.redaction import secret_values
+
+    props = read_properties(command_config) if command_config is not None else {}
+    streams.secrets[:] = secret_values(props)
+    settings = ClientSettings(bootstrap, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
+    settings.validate()
+    admin = KafkaAdmin(settings)
+    try:
+        yield admin
+    finally:
+        admin.close()
+
+
+def _output(streams: _Streams):
+    from kcli.render.output import Output
+
+    return Output("plain", streams.stdout, streams.stderr)
+
+
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+# -- kafka-topics ----------------------------------------------------------------------------------
+
+def _topics(req, streams: _Streams) -> int:
+    p = req.parsed
+    try:
+        values = {name: p.value(name) for name in ("topic", "topic-id", "partitions", "replication-factor",
+                                                   "replica-assignment", "command-config",
+                                                   "partition-size-limit-per-response")}
+        values["config"] = p.values("config")
+    except jopt.JoptError as exc:
+        streams.write("stdout", f"{TOPIC_ERROR}{exc}\n")
+        return EXIT_USAGE
+    try:
+        with _admin(req.bootstrap, values["command-config"], DEFAULT_TIMEOUT_MS, streams) as admin:
+            _topic_action(req.action, p, values, admin, _output(streams))
+    except KcliError as exc:
+        streams.write("stdout", f"{TOPIC_ERROR}{exc.message}\n")
+        return exc.exit_code
+    return 0
+
+
+def _topic_action(action: str, p, v: dict, admin, out) -> None:
+    from kcli import specs
+    from kcli.ops import topics as lib
+    from kcli.render import topics as view
+
+    patterns = [v["topic"]] if v["topic"] is not None else []
+    if action == "list":
+        view.render_list(out, lib.select_topics(admin, patterns, p.has("exclude-internal"), if_exists=True))
+    elif action == "describe":
+        if v["topic-id"] is not None and v["topic-id"] != ZERO_UUID:
+            pairs, summaries = lib.describe_by_id(admin, v["topic-id"], **_reports(p))
+        else:
+            pairs, summaries = lib.describe(admin, patterns, **_reports(p))
+        view.render_describe(out, pairs, summaries)
+    elif action == "create":
+        name = v["topic"]
+        assignment = (specs.parse_replica_assignment(v["replica-assignment"])
+                      if v["replica-assignment"] else None)
+        if v["replication-factor"] is not None:
+            specs.check_replication_factor(v["replication-factor"])
+        if v["partitions"] is not None:
+            specs.check_partition_count(v["partitions"])
+        configs = specs.parse_topic_config_java(v["config"])
+        if "." in name or "_" in name:
+            out.line("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
+                     "('_') could collide. To avoid issues it is best to use either, but not both.")
+        specs.check_topic_name(name)
+        created = lib.create(admin, name, v["partitions"], v["replication-factor"], configs, assignment,
+                             p.has("if-not-exists"))
+        view.render_created(out, name, created)
+    elif action == "alter":
+        assignment = (specs.parse_replica_assignment(v["replica-assignment"])
+                      if v["replica-assignment"] else None)
+        specs.check_partition_count(v["partitions"])
+        lib.add_partitions(admin, patterns, v["partitions"], assignment, p.has("if-exists"))
+    else:
+        lib.delete(admin, patterns, p.has("if-exists"))
+
+
+ZERO_UUID = "AAAAAAAAAAAAAAAAAAAAAA"
+
+
+def _reports(p) -> dict:
+    return dict(exclude_internal=p.has("exclude-internal"), if_exists=p.has("if-exists"),
+                under_replicated=p.has("under-replicated-partitions"),
+                under_min_isr=p.has("under-min-isr-partitions"), at_min_isr=p.has("at-min-isr-partitions"),
+                unavailable=p.has("unavailable-partitions"), with_overrides=p.has("topics-with-overrides"))
+
+
+# -- kafka-get-offsets -------------------------------------------------------------------------------
+
+def _offsets(req, streams: _Streams) -> int:
+    from kcli import specs
+    from kcli.ops import list_offsets as lib
+
+    p = req.parsed
+    try:
+        topic, partitions, topic_partitions = p.value("topic"), p.value("partitions"), p.value("topic-partitions")
+        if topic_partitions is not None and (topic is not None or partitions is not None):
+            raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
+        time_value = p.value("time")
+        if time_value not in specs.NAMED_TIMES and not _is_long(time_value):
+            raise UsageError(f"Malformed time argument {time_value}. Please use -1 or latest / -2 or earliest / "
+                             "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
+                             "earliest-pending-upload, or a specified long format timestamp")
+        when = specs.NAMED_TIMES.get(time_value)
+        if when is None:          # a timestamp: from the epoch on (never one of the special values)
+            when = specs.parse_time(time_value)
+
+        try:
+            rules = specs.partition_rules([topic] if topic is not None else [], partitions, topic_partitions)
+        except UsageError as exc:
+            if exc.message.startswith("Invalid rule specification"):
+                raise UsageError(f"org.apache.kafka.tools.TerseException: {exc.message}") from None
+            raise
+    except UsageError as exc:
+        streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
+        return EXIT_USAGE
+    out = _output(streams)
+    try:
+        with _admin(req.bootstrap, p.value("command-config"), DEFAULT_TIMEOUT_MS, streams) as admin:
+            offsets = lib.list_offsets(admin, rules, when, p.has("exclude-internal-topics"))
+    except KcliError as exc:
+        streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
+        return exc.exit_code
+    from kcli.render.offsets import render_offsets
+
+    render_offsets(out, offsets, time_value)
+    return 1 if any(o.error for o in offsets) else 0
+
+
+def _is_long(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return bool(body) and body.isascii() and body.isdigit() and -(1 << 63) <= int(text) < (1 << 63)
+
+
+# -- kafka-configs -------------------------------------------------------------------------------------
+
+def _configs(req, streams: _Streams) -> int:
+    from kcli import specs
+    from kcli.admin.settings import read_properties
+
+    p = req.parsed
+    rtype = "topic" if req.entity_type == "topics" else "broker"
+    try:
+        adds: dict[str, str] = {}
+        if req.action == "alter":
+            if p.has("add-config-file"):
+                adds.update(read_properties(p.value("add-config-file"), "--add-config-file"))
+            if p.has("add-config"):
+                adds.update(specs.parse_add_config(p.value("add-config")))
+            deletes = specs.parse_delete_config(p.values("delete-config")) if p.has("delete-config") else []
+        command_config = p.value("command-config")
+    except (UsageError, jopt.JoptError) as exc:
+        streams.write("stderr", f"{getattr(exc, 'message', exc)}\n")
+        return EXIT_USAGE
+    out = _output(streams)
+    try:
+        with _admin(req.bootstrap, command_config, DEFAULT_TIMEOUT_MS, streams) as admin:
+            if req.action == "alter":
+                admin.alter_configs(rtype, req.entity_name, adds, deletes)
+                if req.entity_name:
+                    out.line(f"Completed updating config for {req.entity_type[:-1]} {req.entity_name}.")
+                else:
+                    out.line(f"Completed updating default config for {req.entity_type} in the cluster.")
+                return 0
+            _describe_configs(admin, out, req, rtype, p.has("all"))
+    except KcliError as exc:
+        streams.write("stderr", f"{exc.message}\n")
+        return exc.exit_code
+    return 0
+
+
+def _describe_configs(admin, out, req, rtype: str, show_all: bool) -> None:
+    from kcli.ops import configs as lib
+    from kcli.render.configs import plain_configs
+
+    for name, resource in lib.describe_for_tool(admin, rtype, req.entity_name, show_all):
+        if resource is None:
+            out.line(f"The {req.entity_type[:-1]} '{name}' doesn't exist and doesn't have dynamic config.")
+        elif name == "":
+            out.write(plain_configs(resource, show_all, default_brokers=True))
+        else:
+            out.write(plain_configs(resource, show_all))
+
+
+# -- kafka-consumer-groups -------------------------------------------------------------------------------
+
+def _groups(req, streams: _Streams) -> int:
+    from kcli.specs import re2_error
+
+    p = req.parsed
+    if req.action == "validate-regex":
+        regex = p.value("validate-regex")
+        error = re2_error(regex)
+        streams.write("stdout", f"The regular expression `{regex}` is valid.\n" if error is None else
+                      f"The regular expression `{regex}` is invalid: {error}.\n")
+        return 0
+    try:
+        try:     # values the Java tool converts while it runs: its error line on stdout
+            timeout_ms = p.value("timeout")
+            command_config = p.value("command-config")
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        from kcli.admin.settings import parse_timeout_ms
+
+        timeout_ms = parse_timeout_ms(str(timeout_ms))
+        action = _GROUP_ACTIONS[req.action]
+        prepared = action.prepare(p) if hasattr(action, "prepare") else None
+    except Usage as exc:
+        streams.write(exc.stream, f"{exc.message}\n")
+        return EXIT_USAGE
+    except UsageError as exc:            # the Java tool's IllegalArgumentException: usage, stderr
+        streams.write("stderr", f"{exc.message}\n")
+        return EXIT_USAGE
+    try:
+        with _admin(p.value("bootstrap-server"), command_config, timeout_ms, streams) as admin:
+            return action.execute(admin, p, prepared, _output(streams), streams)
+    except UsageError as exc:
+        streams.write("stderr", f"{exc.message}\n")
+        return EXIT_USAGE
+    except KcliError as exc:
+        if exc.message.startswith(START_TIME_ERROR):     # KIP-1282 prints these as they are
+            streams.write("stdout", f"\nError: {exc.message}\n")
+        else:
+            streams.write("stdout", f"{GROUP_ERROR}{_java_message(exc)}\n")
+        return exc.exit_code
+
+
+START_TIME_ERROR = "Cannot reset offsets using --to-start-time."
+
+
+def _java_message(exc: KcliError) -> str:
+    """The Java tool's words where kcli's differ: a topic that does not exist, named whole."""
+    from kcli.ops.resets import MissingPartitions
+    from kcli.render.javatext import ERRORS
+
+    if isinstance(exc, MissingPartitions) and exc.whole_topics:
+        return ERRORS[3][2]
+    return exc.message
+
+
+def _exit_of(check, *args) -> int:
+    """An operation's exit code once its results are shown (nothing more printed: the Java
+    tool's output already says what failed)."""
+    try:
+        check(*args)
+    except KcliError as exc:
+        return exc.exit_code
+    return 0
+
+
+class _List:
+    @staticmethod
+    def prepare(p):
+        from kcli import specs
+
+        states, types = p.raw("state"), p.raw("type")
+        return (specs.parse_states(states) if states else None, specs.parse_types(types) if types else None)
+
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        states, types = prepared
+        view.render_list(out, lib.list_groups(admin, states, types), show_state=p.has("state"),
+                         show_type=p.has("type"))
+        return 0
+
+
+def _group_ids(admin, p) -> list[str]:
+    from kcli.ops import groups as lib
+
+    return lib.group_ids(admin, p.values("group"), p.has("all-groups"))
+
+
+class _Describe:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        descs = sorted(admin.describe_groups(_group_ids(admin, p)), key=lambda d: d.group_id)
+        missing = [d for d in descs if not d.exists]
+        if missing:
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
+                                 f"{missing[0].group_id} not found.")
+        verbose = p.has("verbose")
+        for d in descs:
+            notice = lib.state_notice(d)
+            if notice:
+                streams.write("stderr", "\n" + notice + "\n")
+            if p.has("members"):
+                view.render_members(out, [d], verbose)
+            elif p.has("state"):
+                view.render_state(out, [d], verbose)
+            else:
+                view.render_offsets(out, [(d, lib.offset_rows(admin, d))], verbose)
+        return 0
+
+
+class _Delete:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        results = admin.delete_groups(_group_ids(admin, p))
+        view.render_delete_groups(out, results)
+        return _exit_of(lib.check_deleted, results)
+
+
+class _DeleteOffsets:
+    @staticmethod
+    def prepare(p):
+        from kcli.specs import parse_topic_spec
+
+        try:
+            group = p.value("group")
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        topics = p.values("topic")
+        for spec in topics:
+            parse_topic_spec(spec)
+        return group, topics
+
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        group, topics = prepared
+        group_error, rows = lib.delete_offsets(admin, group, topics)
+        view.render_delete_offsets(out, group, group_error, rows)
+        return _exit_of(lib.check_offsets_deleted, group, group_error, rows)
+
+
+class _Reset:
+    """kcli's reset with the Java tool's command line. kcli's safety rules stay: a rollback file
+    before any commit (named on stderr), skipped unread records named on stderr, active groups
+    refused (nothing is reset). The Java tool has no --allow-skip: --execute commits a plan that
+    skips unread records, as the Java tool does, after kcli's warning."""
+
+    @staticmethod
+    def prepare(p):
+        from kcli.ops import resets
+        from kcli.times import TimeParseError, parse_java_datetime_ms, parse_java_duration_ms
+
+        first = lambda name: (p.values(name) or [None])[0]      # the tool reads the first (valuesOf)
+        try:
+            flags = _reset_flags(p, first)
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        try:          # the Java tool's grammars for times: Utils.getDateTime, Duration.parse
+            if flags["to-datetime"] is not None:
+                flags["to-datetime"] = str(parse_java_datetime_ms(flags["to-datetime"]))
+            if flags["by-duration"] is not None:
+                parse_java_duration_ms(flags["by-duration"])
+        except TimeParseError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        return resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=p.values("topic"),
+                              all_topics=p.has("all-topics"), scenario_flags=flags, max_age=None,
+                              dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
+                              rollback_file=None, now_ms=int(time.time() * 1000))
+
+    @staticmethod
+    def execute(admin, p, req, out, streams) -> int:
+        from kcli.model import GroupPlan
+        from kcli.ops import resets
+        from kcli.render import groups as view
+
+        try:
+            result = resets.reset(admin, req, int(time.time() * 1000))
+        except OperationError as exc:
+            if not exc.message.startswith("Assignments can only be reset"):
+                raise
+            for line in exc.message.split("\n"):
+                streams.write("stdout", f"\nError: {line}\n")
+            refused = [line.split("'")[1] for line in exc.message.split("\n")]
+            out.write(view.plain_plan([GroupPlan(g, []) for g in refused]))
+            return exc.exit_code
+        for plan in result.plans:
+            for w in plan.warnings:
+                if w.startswith("New offset"):
+                    streams.write("stderr", LOG4J_WARN.format(date=_log4j_now(), message=w) + "\n")
+                elif w.startswith("Partition "):
+                    streams.write("stdout", f"\nWarn: {w}\n")
+                elif w.startswith("No reset plan"):
+                    streams.write("stdout", f"\nError: {w}\n")
+                else:
+                    streams.write("stderr", f"Warn: {w}\n")
+        for notice in result.skips:
+            streams.write("stderr", f"Warn: {notice}\n")
+        if result.executed:
+            streams.write("stderr", f"Rollback file (the committed offsets before this reset): "
+                                    f"{result.rollback_file}\n")
+            for note in result.notes:
+                streams.write("stderr", note + "\n")
+        if p.has("export"):
+            view.render_export(out, result.plans, req.with_group)
+        else:
+            out.write(view.plain_plan(_java_order(result.plans)))
+        return _exit_of(resets.finish, result)
+
+
+def _reset_flags(p, first) -> dict:
+    return {"to-earliest": p.has("to-earliest"), "to-latest": p.has("to-latest"),
+            "to-current": p.has("to-current"), "to-offset": first("to-offset"),
+            "shift-by": p.value("shift-by"), "to-datetime": first("to-datetime"),
+            "by-duration": p.value("by-duration"), "from-file": first("from-file"),
+            "to-start-time": p.has("to-start-time")}
+
+
+def _java_order(plans):
+    from kcli import javaorder
+
+    return javaorder.reset_plans(plans)
+
+
+def _log4j_now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + f",{int(now * 1000) % 1000:03d}"
+
+
+_GROUP_ACTIONS = {"list": _List, "describe": _Describe, "delete": _Delete, "delete-offsets": _DeleteOffsets,
+                  "reset-offsets": _Reset}
+_EXECUTORS = {"kafka-topics": _topics, "kafka-consumer-groups": _groups, "kafka-get-offsets": _offsets,
+              "kafka-configs": _configs}

@@ -1,0 +1,105 @@
+"""The drop-in commands through kcli's entry point and their console scripts, against the
+embedded broker (3 nodes, the clock at 2025-01-15T10:30:00.000Z, the time KIP-1327's and
+KIP-1282's examples print). The byte parity with Apache's tools is the parity corpus's
+(tests/parity); these need no JVM: the console scripts, the issue's defects through the Java
+spellings, and KIP-1327's example line as the KIP prints it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from tests.cli.conftest import Result, run_kcli
+from tests.support.clients import commit, create_topic
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs")
+
+
+def dropin(*args: str) -> Result:
+    import io
+
+    from kcli.cli.main import run
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def test_each_tool_is_a_console_script_never_named_like_apaches():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    for tool in TOOLS:
+        module, function = scripts[f"kcli-{tool}"].split(":")
+        proc = subprocess.run([sys.executable, "-c", f"from {module} import {function}; {function}()", "--help"],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 1 and proc.stdout == "", (tool, proc)       # the Java tools' help: stderr, 1
+        assert "--bootstrap-server" in proc.stderr and "Option" in proc.stderr.splitlines()[1], (tool, proc.stderr)
+    assert not {name for name in scripts if name.startswith("kafka") or name.endswith(".sh")}
+
+
+def test_kip_1327_example_line(cluster):
+    """KIP-1327: ``kafka-topics.sh --describe --bootstrap-server localhost:9092 --topic foo``."""
+    b = cluster.bootstrap_servers
+    r = dropin("kafka-topics", "--create", "--bootstrap-server", b, "--topic", "foo", "--partitions", "2",
+               "--replication-factor", "2")
+    assert (r.code, r.out) == (0, "Created topic foo.\n"), r
+    r = dropin("kafka-topics", "--describe", "--bootstrap-server", b, "--topic", "foo")
+    assert r.code == 0, r
+    lines = r.out.splitlines()
+    assert lines[0].startswith("Topic: foo\tTopicId: ") and "\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: " in lines[0]
+    for p, line in enumerate(lines[1:]):
+        assert line.startswith(f"\tTopic: foo\tPartition: {p}\tLeader: ")
+        assert line.endswith("\tElr: \tLastKnownElr: \tCreationTimeMs: 2025-01-15T10:30:00.000Z"), line
+
+
+def test_create_with_a_replica_assignment_the_java_way(cluster):
+    b = cluster.bootstrap_servers
+    r = dropin("kafka-topics", "--bootstrap-server", b, "--create", "--topic", "placed-java",
+               "--replica-assignment", "1:2,2:3,3:1")
+    assert (r.code, r.out, r.err) == (0, "Created topic placed-java.\n", "")
+    r = dropin("kafka-topics", "--bootstrap-server", b, "--describe", "--topic=placed-java")
+    assert [line.split("\tReplicas: ")[1].split("\t")[0] for line in r.out.splitlines()[1:]] == ["1,2", "2,3", "3,1"]
+
+
+def test_delete_config_a_b_deletes_both(cluster):
+    b = cluster.bootstrap_servers
+    create_topic(b, "two-overrides", config={"retention.ms": "1000", "segment.ms": "3600000"})
+    r = dropin("kafka-configs", "--bootstrap-server", b, "--alter", "--topic", "two-overrides",
+               "--delete-config", "retention.ms,segment.ms")
+    assert (r.code, r.out) == (0, "Completed updating config for topic two-overrides.\n"), r
+    r = dropin("kafka-configs", "--bootstrap-server", b, "--describe", "--topic", "two-overrides")
+    assert (r.code, r.out) == (0, "Dynamic configs for topic two-overrides are:\n"), r
+
+
+def test_state_and_type_without_a_value_are_columns(cluster):
+    b = cluster.bootstrap_servers
+    create_topic(b, "listed")
+    commit(b, "listed-group", {("listed", 0): 0})
+    r = dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list", "--state", "--type")
+    assert r.code == 0, r
+    header, *rows = r.out.splitlines()
+    assert header.split() == ["GROUP", "TYPE", "STATE"]
+    assert ["listed-group", "Classic", "Empty"] in [row.split() for row in rows]
+
+
+def test_delete_offsets_takes_one_group(cluster):
+    b = cluster.bootstrap_servers
+    before = dict(cluster.request_counts())
+    r = dropin("kafka-consumer-groups", "--bootstrap-server", b, "--delete-offsets", "--group", "a",
+               "--group", "b", "--topic", "t")
+    assert (r.code, r.err) == (2, ""), r                  # the Java tool's line, on stdout as there
+    assert r.out == ("\nError: Executing consumer group command failed due to Found multiple arguments for "
+                     "option group, but you asked for only one\n")
+    assert cluster.request_counts() == before
+
+
+def test_bootstrap_server_is_required_as_in_java():
+    """Each tool's own message (exit 2 rather than Java's 1: the one intended difference)."""
+    for args, message in ((("kafka-topics", "--list"), "--bootstrap-server must be specified"),
+                          (("kafka-consumer-groups", "--list"), 'Missing required argument "[bootstrap-server]"'),
+                          (("kafka-get-offsets", "--topic=x"), 'Missing required argument "[bootstrap-server]"'),
+                          (("kafka-configs", "--describe"),
+                           "Either --bootstrap-server or --bootstrap-controller must be specified.")):
+        assert dropin(*args) == Result(2, "", message + "\n"), args

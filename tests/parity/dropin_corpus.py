@@ -1,0 +1,271 @@
+"""The drop-in corpus: command lines taken from Apache Kafka's own tool tests (TopicCommandTest,
+DescribeConsumerGroupTest, ListConsumerGroupTest, ResetConsumerGroupOffsetTest,
+DeleteConsumerGroupsTest, DeleteOffsetsConsumerGroupCommandIntegrationTest, GetOffsetShellTest,
+GetOffsetShellParsingTest, ConfigCommandTest) and from Kafka's operations documentation
+(``docs/operations``), written out as argument lists for the corpus's cluster state
+(``corpus.State``). Each runs through the Java tool and through ``kcli <tool>`` with the same
+words; the differences each case declares are the README's drop-in table."""
+
+from __future__ import annotations
+
+from tests.parity.harness import EXIT, STDERR, STDOUT, Case
+
+B = ("--bootstrap-server", "{b}")
+
+
+def dropin(tool: str, *args: str, differs=None, prepare=None, id: str, bootstrap: bool = True) -> Case:
+    return Case(id, (tool, *(B if bootstrap else ()), *args), (), differs or {}, prepare, dropin=True)
+
+
+def topics(*args, **kw):
+    return dropin("kafka-topics", *args, **kw)
+
+
+def groups(*args, **kw):
+    return dropin("kafka-consumer-groups", *args, **kw)
+
+
+def offsets(*args, **kw):
+    return dropin("kafka-get-offsets", *args, **kw)
+
+
+def configs(*args, **kw):
+    return dropin("kafka-configs", *args, **kw)
+
+
+USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
+PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
+TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
+TOPIC_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
+GROUP_FAILED = {STDERR: "stack-trace", EXIT: "honest-exit"}          # stdout line, trace, exit 0
+GROUP_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
+P = "{p}-topic"
+
+CASES: list[Case] = [
+    # -- kafka-topics (TopicCommandTest; docs: basic_ops "Adding and removing topics") ----------
+    topics("--list", id="dropin-topics-list"),
+    topics("--list", "--exclude-internal", id="dropin-topics-list-exclude-internal"),
+    topics("--list", "--topic", f"{P}.*", id="dropin-topics-list-regex"),
+    topics("--describe", "--topic", "{orders}", id="dropin-topics-describe"),
+    topics("--describe", "--topic={payments}", id="dropin-topics-describe-equals"),
+    topics("--describe", "--exclude-internal", id="dropin-topics-describe-all"),
+    topics("--describe", "--topics-with-overrides", id="dropin-topics-with-overrides"),
+    topics("--describe", "--under-replicated-partitions", id="dropin-topics-under-replicated"),
+    topics("--describe", "--under-min-isr-partitions", "--exclude-internal", id="dropin-topics-under-min-isr"),
+    topics("--describe", "--at-min-isr-partitions", "--topic", "{orders}", id="dropin-topics-at-min-isr"),
+    topics("--describe", "--unavailable-partitions", id="dropin-topics-unavailable"),
+    topics("--describe", "--partition-size-limit-per-response=2", "--exclude-internal",
+           id="dropin-topics-partition-size-limit"),
+    topics("--describe", "--topic-id", "{orders_id}", id="dropin-topics-describe-topic-id"),
+    topics("--describe", "--if-exists", "--topic", "{orders}", "--topic-id", "AAAAAAAAAAAAAAAAAAAAAA",
+           id="dropin-topics-describe-zero-topic-id"),
+    topics("--describe", "--topic", "nosuch-topic", differs=TOPIC_FAILED, id="dropin-topics-describe-missing"),
+    topics("--describe", "--topic", "nosuch-topic", "--if-exists", id="dropin-topics-describe-if-exists"),
+    topics("--describe", "--if-exists", differs=USAGE, id="dropin-topics-describe-if-exists-no-topic"),
+    topics("--describe", "--topic", "{orders}", "--delete-config", "retention.ms",
+           id="dropin-topics-delete-config-notice"),
+    topics("--create", "--topic", "{created}", "--partitions", "2", "--replication-factor", "1", "--config",
+           "retention.ms=1000", prepare="no-created-topic", id="dropin-topics-create"),
+    topics("--create", "--topic", "{dotted}", prepare="no-dotted-topic", id="dropin-topics-create-collision"),
+    topics("--create", "--topic", "{created}", "--replica-assignment", "1", prepare="no-created-topic",
+           id="dropin-topics-create-replica-assignment"),
+    topics("--create", "--topic", "{orders}", differs=TOPIC_FAILED, id="dropin-topics-create-existing"),
+    topics("--create", "--topic", "{orders}", "--if-not-exists", id="dropin-topics-create-if-not-exists"),
+    topics("--create", "--topic", "{created}", "--partitions", "0", differs=TOPIC_BAD_INPUT,
+           id="dropin-topics-create-zero-partitions"),
+    topics("--create", "--topic", "{created}", "--replication-factor", "32768", differs=TOPIC_BAD_INPUT,
+           id="dropin-topics-create-rf-too-big"),
+    topics("--create", "--topic", "{created}", "--replica-assignment", "5:5", differs=TOPIC_BAD_INPUT,
+           id="dropin-topics-create-duplicate-replicas"),
+    topics("--create", "--topic", "{created}", "--replica-assignment", "1", "--partitions", "2", differs=USAGE,
+           id="dropin-topics-create-assignment-and-partitions"),
+    topics("--create", "--topic", "{created}", "--config", "retention.ms", differs=TOPIC_BAD_INPUT,
+           id="dropin-topics-create-bad-config"),
+    topics("--create", "--topic", "{created}", "--partitions", "abc", differs=TOPIC_BAD_INPUT,
+           id="dropin-topics-create-partitions-not-a-number"),
+    topics("--alter", "--topic", "{altered}", "--partitions", "3", prepare="two-partition-topic",
+           id="dropin-topics-alter"),
+    topics("--alter", "--topic", "{orders}", "--partitions", "2", differs={STDERR: "stack-trace", EXIT: "usage-exit"},
+           id="dropin-topics-alter-not-an-increase"),
+    topics("--alter", "--topic", "nosuch-topic", "--partitions", "3", "--if-exists",
+           id="dropin-topics-alter-if-exists"),
+    topics("--alter", "--topic", "{orders}", differs=USAGE, id="dropin-topics-alter-no-partitions"),
+    topics("--delete", "--topic", "{deleted}", prepare="deletable-topic", id="dropin-topics-delete"),
+    topics("--delete", "--topic", "nosuch-topic", differs=TOPIC_FAILED, id="dropin-topics-delete-missing"),
+    topics("--delete", "--topic", "nosuch-topic", "--if-exists", id="dropin-topics-delete-if-exists"),
+    topics("--list", "--describe", differs=USAGE, id="dropin-topics-two-actions"),
+    topics("--list", bootstrap=False, differs=PARSE, id="dropin-topics-no-bootstrap"),
+    topics("--lis", differs=PARSE, id="dropin-topics-abbreviation"),
+    topics("--help", bootstrap=False, id="dropin-topics-help"),
+    topics(bootstrap=False, id="dropin-topics-no-arguments"),
+    topics("--version", bootstrap=False, differs={STDOUT: "version"}, id="dropin-topics-version"),
+
+    # -- kafka-consumer-groups: list and describe (ListConsumerGroupTest, DescribeConsumerGroupTest)
+    groups("--list", id="dropin-groups-list"),
+    groups("--list", "--state", id="dropin-groups-list-state"),
+    groups("--list", "--type", id="dropin-groups-list-type"),
+    groups("--list", "--type", "--state", id="dropin-groups-list-type-state"),
+    groups("--list", "--state", "Stable", id="dropin-groups-list-state-stable"),
+    groups("--list", "--state", "stable, empty", id="dropin-groups-list-two-states"),
+    groups("--list", "--type", "classic", id="dropin-groups-list-type-classic"),
+    groups("--list", "--timeout", "5000", id="dropin-groups-list-timeout"),
+    groups("--list", "--members", differs=PARSE, id="dropin-groups-list-members-unavailable"),
+    groups("--describe", "--group", "{g_classic}", id="dropin-groups-describe"),
+    groups("--describe", "--group", "{g_classic}", "--offsets", "--verbose", id="dropin-groups-describe-verbose"),
+    groups("--describe", "--group", "{g_classic}", "--group", "{g_consumer}", id="dropin-groups-describe-two"),
+    groups("--describe", "--group", "{g_simple}", id="dropin-groups-describe-simple-consumer"),
+    groups("--describe", "--group", "{g_stable}", "--members", id="dropin-groups-members"),
+    groups("--describe", "--group", "{g_stable}", "--members", "--verbose", id="dropin-groups-members-verbose"),
+    groups("--describe", "--group", "{g_stable848}", "--members", "--verbose",
+           id="dropin-groups-members-verbose-consumer-protocol"),
+    groups("--describe", "--group", "{g_stable}", "--state", id="dropin-groups-state"),
+    groups("--describe", "--group", "{g_stable848}", "--state", "--verbose", differs={STDOUT: "kip-1282-column"},
+           id="dropin-groups-state-verbose"),
+    groups("--describe", "--group", "{g_stable}", "--state", "--verbose", differs={STDOUT: "kip-1282-column"},
+           id="dropin-groups-state-verbose-classic"),
+    groups("--describe", "--group", "nosuch-group", differs=GROUP_FAILED, id="dropin-groups-describe-missing"),
+    groups("--describe", "--group", "{g_classic}", "--members", "--state", differs=USAGE,
+           id="dropin-groups-describe-two-views"),
+    groups("--describe", "--group", "{g_classic}", "--state", "Stable", differs=USAGE,
+           id="dropin-groups-describe-state-value"),
+    groups("--validate-regex", "foo.*", id="dropin-groups-validate-regex"),
+    groups("--help", bootstrap=False, differs={STDERR: "kip-1282-option"}, id="dropin-groups-help"),
+    groups("--validate-regex", "[foo.*", id="dropin-groups-validate-regex-invalid"),
+
+    # -- kafka-consumer-groups: reset-offsets (ResetConsumerGroupOffsetTest; docs) -------------
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "5", "--dry-run",
+           id="dropin-reset-to-offset"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "5",
+           id="dropin-reset-without-dry-run"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}:1", "--to-offset", "999", "--dry-run",
+           id="dropin-reset-to-offset-clamped"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--all-topics", "--to-earliest", "--dry-run",
+           id="dropin-reset-all-topics-to-earliest"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-latest", "--dry-run",
+           id="dropin-reset-to-latest"),
+    groups("--reset-offsets", "--group", "{g_simple}", "--topic", "{orders}", "--to-current", "--dry-run",
+           id="dropin-reset-to-current"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--shift-by", "-3", "--dry-run",
+           id="dropin-reset-shift-by"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--shift-by", "150", "--dry-run",
+           id="dropin-reset-shift-by-clamped"),
+    groups("--reset-offsets", "--group", "{g_simple}", "--topic", "{orders}", "--shift-by", "1", "--dry-run",
+           differs=USAGE, id="dropin-reset-shift-by-no-commit"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime", "{datetime}",
+           "--dry-run", id="dropin-reset-to-datetime"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime",
+           "2099-01-01T00:00:00.000", "--dry-run", id="dropin-reset-to-datetime-future"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime", "yesterday",
+           "--dry-run", differs=GROUP_BAD_INPUT, id="dropin-reset-bad-datetime"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime",
+           "2024-01-01T00:00:00", "--dry-run", differs=GROUP_BAD_INPUT, id="dropin-reset-datetime-no-millis"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--by-duration", "PT2H", "--dry-run",
+           id="dropin-reset-by-duration"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--by-duration", "PT0.1S",
+           "--dry-run", id="dropin-reset-by-duration-short"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--by-duration", "15m", "--dry-run",
+           differs=GROUP_BAD_INPUT, id="dropin-reset-bad-duration"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--group", "{g_consumer}", "--topic", "{payments}",
+           "--to-latest", "--dry-run", id="dropin-reset-two-groups"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "2", "--export",
+           "--dry-run", id="dropin-reset-export"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--group", "{g_consumer}", "--all-topics", "--to-offset",
+           "2", "--export", "--dry-run", id="dropin-reset-export-two-groups"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--from-file", "{plan}", "--dry-run",
+           id="dropin-reset-from-file"),
+    groups("--reset-offsets", "--group", "{g_reset}", "--topic", "{orders}", "--to-offset", "2", "--execute",
+           prepare="reset-group-at-5", differs={STDERR: "rollback-note"}, id="dropin-reset-execute"),
+    groups("--reset-offsets", "--group", "{g_reset}", "--topic", "{orders}:1", "--to-earliest", "--execute",
+           prepare="reset-group-at-5", differs={STDERR: "rollback-note"}, id="dropin-reset-execute-one-partition"),
+    groups("--reset-offsets", "--group", "{g_stable}", "--topic", "{orders}", "--to-earliest", "--dry-run",
+           differs={EXIT: "honest-exit"}, id="dropin-reset-active-group"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}:9", "--to-earliest", "--dry-run",
+           differs=GROUP_FAILED, id="dropin-reset-missing-partition"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "nosuch-topic", "--to-earliest", "--dry-run",
+           differs=GROUP_FAILED, id="dropin-reset-missing-topic"),
+    groups("--reset-offsets", "--group", "nosuch-group", "--all-topics", "--to-current", "--dry-run",
+           differs={STDERR: "kcli-notice"}, id="dropin-reset-new-group"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-earliest", "--execute",
+           "--dry-run", differs=USAGE, id="dropin-reset-execute-and-dry-run"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "abc", "--dry-run",
+           differs=GROUP_BAD_INPUT, id="dropin-reset-to-offset-not-a-number"),
+    groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-start-time", "--dry-run",
+           differs={STDOUT: "kip-1282-option", STDERR: "kip-1282-option"}, id="dropin-reset-to-start-time"),
+
+    # -- kafka-consumer-groups: deletes (DeleteConsumerGroupsTest, DeleteOffsets...Test) --------
+    groups("--delete", "--group", "{g_del}", prepare="deletable-group", id="dropin-groups-delete"),
+    groups("--delete", "--group", "nosuch-group", differs={EXIT: "honest-exit"}, id="dropin-groups-delete-missing"),
+    groups("--delete", "--group", "{g_stable}", differs={EXIT: "honest-exit"}, id="dropin-groups-delete-active"),
+    groups("--delete", "--group", "{g_del}", "--group", "nosuch-group", prepare="deletable-group",
+           differs={EXIT: "honest-exit"}, id="dropin-groups-delete-some"),
+    groups("--delete", "--group", "{g_del}", "--topic", "{orders}", differs=USAGE, id="dropin-groups-delete-topic"),
+    groups("--delete-offsets", "--group", "{g_del}", "--topic", "{orders}:0", prepare="deletable-group",
+           id="dropin-delete-offsets"),
+    groups("--delete-offsets", "--group", "{g_stable}", "--topic", "{orders}", differs={EXIT: "honest-exit"},
+           id="dropin-delete-offsets-subscribed"),
+    groups("--delete-offsets", "--group", "nosuch-group", "--topic", "{orders}", differs={EXIT: "honest-exit"},
+           id="dropin-delete-offsets-missing-group"),
+    groups("--delete-offsets", "--group", "{g_del}", "--group", "{g_classic}", "--topic", "{orders}",
+           differs=GROUP_BAD_INPUT, id="dropin-delete-offsets-two-groups"),
+
+    # -- kafka-get-offsets (GetOffsetShellTest, GetOffsetShellParsingTest) ---------------------
+    offsets(id="dropin-offsets-all"),
+    offsets("--exclude-internal-topics", id="dropin-offsets-exclude-internal"),
+    offsets("--topic", f"{P}1", id="dropin-offsets-topic"),
+    offsets("--topic", f"{P}.*", id="dropin-offsets-topic-regex"),
+    offsets("--topic", f"{P}.*", "--partitions", "0,1", id="dropin-offsets-partitions"),
+    offsets("--topic-partitions", f"{P}1:0,{P}2:1,{P}(3|4):2,__.*:3", id="dropin-offsets-topic-partitions"),
+    offsets("--topic-partitions", f"{P}.*:0", "--time", "-1", id="dropin-offsets-latest"),
+    offsets("--topic-partitions", f"{P}.*:0", "--time", "earliest", id="dropin-offsets-earliest"),
+    offsets("--topic-partitions", f"{P}.*:0", "--time", "-3", id="dropin-offsets-max-timestamp"),
+    offsets("--topic-partitions", f"{P}.*", "--time", "earliest-local", id="dropin-offsets-earliest-local"),
+    offsets("--topic-partitions", f"{P}.*", "--time", "-5", id="dropin-offsets-latest-tiered"),
+    offsets("--topic-partitions", f"{P}.*", "--time", "-6", id="dropin-offsets-earliest-pending-upload"),
+    offsets("--topic-partitions", ":1-3", id="dropin-offsets-range"),
+    offsets("--topic-partitions", f"{P}.*:2-", id="dropin-offsets-lower-bound"),
+    offsets("--topic-partitions", f"{P}.*:-2", id="dropin-offsets-upper-bound"),
+    offsets("--topic", "{orders}", "--time", "{timestamp}", id="dropin-offsets-timestamp"),
+    offsets("--topic", "nosuch-topic", id="dropin-offsets-no-match"),
+    offsets("--topic-partitions", "__consumer_offsets", "--exclude-internal-topics",
+            id="dropin-offsets-internal-excluded"),
+    offsets("--topic-partitions", "{orders}", "--topic", "{orders}", differs={EXIT: "usage-exit"},
+            id="dropin-offsets-topic-partitions-and-topic"),
+    offsets("--topic-partitions", "{orders}", "--partitions", "0", differs={EXIT: "usage-exit"},
+            id="dropin-offsets-topic-partitions-and-partitions"),
+    offsets("--time", "foo", differs={EXIT: "usage-exit"}, id="dropin-offsets-bad-time"),
+    offsets("--topic-partitions", "{orders}:x", differs=PARSE, id="dropin-offsets-bad-rule"),
+    offsets("--partitions", "a,b", differs={EXIT: "usage-exit"}, id="dropin-offsets-bad-partitions"),
+    offsets("--help", bootstrap=False, id="dropin-offsets-help"),
+
+    # -- kafka-configs (ConfigCommandTest; docs: "Updating broker configs", topic-level configs)
+    configs("--describe", "--entity-type", "topics", "--entity-name", "{payments}", id="dropin-configs-describe-topic"),
+    configs("--describe", "--topic", "{payments}", "--all", id="dropin-configs-describe-topic-all"),
+    configs("--describe", "--entity-type", "brokers", "--entity-name", "1", id="dropin-configs-describe-broker"),
+    configs("--describe", "--entity-type", "brokers", "--entity-default", id="dropin-configs-describe-defaults"),
+    configs("--describe", "--broker-defaults", id="dropin-configs-describe-broker-defaults"),
+    configs("--describe", "--entity-type", "brokers", id="dropin-configs-describe-brokers"),
+    configs("--describe", "--topic", "nosuch-topic", id="dropin-configs-describe-missing-topic"),
+    configs("--alter", "--entity-type", "topics", "--entity-name", "{payments}", "--add-config",
+            "segment.ms=3600000", prepare="no-segment-override", id="dropin-configs-add"),
+    configs("--alter", "--topic", "{payments}", "--add-config", "segment.ms=3600000,cleanup.policy=[delete,compact]",
+            prepare="no-segment-override", id="dropin-configs-add-list"),
+    configs("--alter", "--topic", "{payments}", "--delete-config", "segment.ms,cleanup.policy",
+            prepare="segment-override", id="dropin-configs-delete"),
+    configs("--alter", "--entity-type", "topics", "--entity-name", "{payments}", "--add-config-file", "{props}",
+            prepare="no-segment-override", id="dropin-configs-add-config-file"),
+    configs("--alter", "--entity-type", "brokers", "--entity-default", "--add-config", "log.cleaner.threads=2",
+            prepare="no-broker-default", id="dropin-configs-alter-defaults"),
+    configs("--alter", "--broker-defaults", "--delete-config", "log.cleaner.threads", prepare="broker-default",
+            id="dropin-configs-delete-default"),
+    configs("--alter", "--entity-type", "brokers", "--entity-name", "1", "--add-config", "log.cleaner.threads=2",
+            prepare="no-broker-override", id="dropin-configs-alter-broker"),
+    configs("--alter", "--topic", "{payments}", differs={EXIT: "usage-exit"}, id="dropin-configs-alter-nothing"),
+    configs("--alter", "--topic", "{payments}", "--add-config", "segment.ms", differs={EXIT: "usage-exit"},
+            id="dropin-configs-add-bad-pair"),
+    configs("--describe", "--entity-type", "topics", "--topic", "{payments}", differs={EXIT: "usage-exit"},
+            id="dropin-configs-duplicate-entity-type"),
+    configs("--describe", "--entity-type", "brokers", "--entity-name", "x", differs={EXIT: "usage-exit"},
+            id="dropin-configs-bad-broker-id"),
+    configs("--describe", differs={EXIT: "usage-exit"}, id="dropin-configs-no-entity"),
+    configs("--help", bootstrap=False, id="dropin-configs-help"),
+]
