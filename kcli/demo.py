@@ -92,7 +92,7 @@ def run() -> int:
         clock.shift_ms = 2 * 3_600_000
         _say("Two hours later (the demo broker's clock jumps ahead), the topic is expanded and 10\n"
              "# records land on each new partition before the group is back.")
-        _kcli(b, f"alter topic {TOPIC} --partitions 6")
+        _kcli(b, f"alter topics {TOPIC} --partitions 6")
         _produce(b, range(3, 6), 10)
         _produce(b, range(3), 2)
 

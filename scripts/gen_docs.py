@@ -111,8 +111,18 @@ def _metavar(p) -> str:
 
 
 def _arg_kind(p) -> str:
+    """What an argument's or option's value names, by its metavar; a NEW-... name (create topic's)
+    names nothing that exists yet."""
     mv = (p.metavar or "").upper()
+    if mv.startswith("NEW-"):
+        return ""
     return "topics" if "TOPIC" in mv else "groups" if "GROUP" in mv else ""
+
+
+def _option_kind(p, option: str) -> str:
+    if (p.metavar or "").upper().startswith("NEW-"):
+        return ""
+    return OPTION_KINDS.get(option, "")
 
 
 # -- man pages --------------------------------------------------------------------------------
@@ -239,9 +249,10 @@ def completion_spec(tree: Cmd) -> dict[str, str]:
         vopts = [o for p in opts if _takes_value(p) for o in p.opts]
         if vopts:
             spec[f"vopts:{c.name}"] = " ".join(vopts)
-        for o in vopts:
-            if o in OPTION_KINDS:
-                spec[f"kind:{c.name} {o}"] = OPTION_KINDS[o]
+        for p in opts:
+            for o in p.opts if _takes_value(p) else []:
+                if _option_kind(p, o):
+                    spec[f"kind:{c.name} {o}"] = _option_kind(p, o)
         kinds = {_arg_kind(p) for p in c.params if not _is_option(p)} - {""}
         if kinds:
             spec[f"arg:{c.name}"] = kinds.pop()

@@ -59,7 +59,7 @@ def leaf_commands() -> set[str]:
 
 JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("create topic", "create", "topic", "scripted-t", "--partitions", "1"),
-    ("alter topic", "alter", "topic", "scripted-t", "--partitions", "2"),
+    ("alter topics", "alter", "topics", "scripted-t", "--partitions", "2"),
     ("list topics", "list", "topics"),
     ("describe topics", "describe", "topics", "events"),
     ("describe configs", "describe", "configs", "--topic", "events"),
@@ -70,7 +70,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("reset-offsets", "reset-offsets", "-g", "scripted", "-t", "events", "--to-earliest"),
     ("delete-offsets", "delete-offsets", "-g", "scripted", "-t", "events"),
     ("delete groups", "delete", "groups", "scripted"),
-    ("delete topic", "delete", "topic", "scripted-t"),
+    ("delete topics", "delete", "topics", "scripted-t"),
 ]
 
 

@@ -13,7 +13,7 @@ import pytest
 import typer
 
 from kcli.cli.main import command_words, main
-from kcli.cli.tree import COMMANDS
+from kcli.cli.tree import ALIASES, COMMANDS
 
 
 def _leaves(cmd, path=()):
@@ -29,8 +29,9 @@ def test_the_table_names_every_command_and_its_module():
 
     app = build()
 
-    assert dict(_leaves(typer.main.get_command(app))) == {
-        words: f"kcli.cli.{module}" for words, (module, _) in COMMANDS.items()}
+    expected = {words: f"kcli.cli.{module}" for words, (module, _) in COMMANDS.items()}
+    expected.update({alias: expected[target] for alias, target in ALIASES.items()})
+    assert dict(_leaves(typer.main.get_command(app))) == expected
 
 
 @pytest.mark.parametrize("args, words", [
