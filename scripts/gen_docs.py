@@ -143,7 +143,7 @@ def _option_entry(p) -> str:
         head = f"\\fI{_roff(_metavar(p))}\\fR"
     text = " ".join((p.help or "").split())
     extras = []
-    if _is_option(p) and p.multiple:
+    if _is_option(p) and p.multiple and "repeatable" not in text:
         extras.append("repeatable")
     if p.envvar:
         extras.append(f"env {p.envvar}")
@@ -152,6 +152,23 @@ def _option_entry(p) -> str:
     if extras:
         text += f" [{'; '.join(extras)}]"
     return f".TP\n{head}\n{_roff(text) or '.'}".replace("\n.\n", "\n")
+
+
+def _examples(path: str) -> list[str]:
+    """The EXAMPLES section: the same examples as the command's --help (kcli.cli.examples)."""
+    from kcli.cli.examples import EXAMPLES
+
+    lines = [".SH EXAMPLES"] if EXAMPLES.get(path) else []
+    for line, what in EXAMPLES.get(path, []):
+        lines += [".TP", f"\\fB{_roff(line)}\\fR", _roff(what[0].upper() + what[1:] + ".")]
+    return lines
+
+
+def _aliases(path: str) -> list[str]:
+    from kcli.cli.tree import aliases_of
+
+    names = [f"kcli {alias}" for alias in aliases_of(path)]
+    return [".PP", _roff(f"Also spelled {' or '.join(names)}.")] if names else []
 
 
 def _common_sections(see_also: list[str]) -> list[str]:
@@ -186,6 +203,7 @@ def man_root(tree: Cmd) -> str:
         lines += [".TP", f".B {_roff(c.name)}", _roff(_short(c.command)) + f". See \\fB{_roff(c.page)}\\fR(1)."]
     lines += [".SH GLOBAL OPTIONS", _roff("Accepted anywhere on the command line.")]
     lines += [_option_entry(p) for p in tree.params]
+    lines += _examples("")
     lines += [".SH PROFILES", _paragraphs(
         "Named clusters live in $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml), "
         "one [profiles.NAME] table each with bootstrap_servers, properties = { \"key\" = \"value\" } "
@@ -207,6 +225,7 @@ def man_command(c: Cmd) -> str:
                         else f"[\\fI{_roff(_metavar(p))}\\fR]" for p in args)
     lines += [".SH SYNOPSIS", f".B {_roff(c.name)}", f"[\\fIOPTIONS\\fR] {synopsis}".rstrip(),
               ".SH DESCRIPTION", _paragraphs(_help(c.command)) or _roff(_short(c.command))]
+    lines += _aliases(" ".join(c.path))
     if args:
         lines += [".SH ARGUMENTS"] + [_option_entry(p) for p in args]
     if opts:
@@ -214,6 +233,7 @@ def man_command(c: Cmd) -> str:
     lines += [".SH GLOBAL OPTIONS", _roff(
         "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
         "anywhere on the line; see kcli(1).")]
+    lines += _examples(" ".join(c.path))
     lines += _common_sections(["kcli"])
     return "\n".join(lines) + "\n"
 

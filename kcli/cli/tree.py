@@ -86,7 +86,9 @@ def aliases_of(path: str) -> list[str]:
 
 def build(words: list[str] | None = None) -> typer.Typer:
     """A new root app holding the commands ``words`` name (see ``selected``)."""
-    root = typer.Typer(name="kcli", help=ROOT_HELP, **_COMMON)
+    from kcli.cli.examples import epilog
+
+    root = typer.Typer(name="kcli", help=ROOT_HELP, epilog=epilog(""), **_COMMON)
     root.callback()(root_options)
     groups: dict[str, typer.Typer] = {}
     for path in selected(words):
@@ -99,9 +101,9 @@ def build(words: list[str] | None = None) -> typer.Typer:
                 groups[group[0]] = typer.Typer(help=GROUPS[group[0]], **_COMMON)
                 root.add_typer(groups[group[0]], name=group[0])
             parent = groups[group[0]]
-        parent.command(name, hidden=path in HIDDEN)(command)
+        parent.command(name, hidden=path in HIDDEN, epilog=epilog(path))(command)
         for alias in aliases_of(path):
-            parent.command(alias.split(" ")[-1], hidden=True)(command)
+            parent.command(alias.split(" ")[-1], hidden=True, epilog=epilog(path))(command)
     return root
 
 

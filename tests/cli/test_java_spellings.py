@@ -93,7 +93,8 @@ def test_both_numbers_of_every_noun(state):
         help_of_alias = run_kcli(None, *alias.split(), "--help")
         help_of_command = run_kcli(None, *target.split(), "--help")
         assert help_of_alias.code == help_of_command.code == 0
-        assert help_of_alias.out.replace(alias, target) == help_of_command.out, alias
+        usage = help_of_alias.out.replace(f"Usage: kcli {alias} ", f"Usage: kcli {target} ", 1)
+        assert usage == help_of_command.out, alias
     assert _json(b, "describe", "topic", topics[0]) == _json(b, "describe", "topics", topics[0])
     assert _json(b, "describe", "group", groups[0]) == _json(b, "describe", "groups", groups[0])
     assert _json(b, "list", "group", "--state") == _json(b, "list", "groups", "--state")
