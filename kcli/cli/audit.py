@@ -9,26 +9,20 @@ import typer
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX
-from kcli.times import TimeParseError, parse_datetime_ms
+from kcli.specs import datetime_arg
 
 
 
-def _position(text: str, ends: tuple[str, ...]) -> object:
-    if text in ends or text.lstrip().startswith("{"):
+def _position(text: str, flag: str, end: str) -> object:
+    if text == end or text.lstrip().startswith("{"):
         return text
-    try:
-        return parse_datetime_ms(text)
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+    return datetime_arg(flag, text, f"or {end}, or offsets as JSON {{topic: {{partition: offset}}}}")
 
 
 def _time(text: str | None, flag: str) -> int | None:
     if text is None or text == "now":
         return None
-    try:
-        return parse_datetime_ms(text)
-    except TimeParseError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
+    return datetime_arg(flag, text, "or now" if flag == "--reference" else "")
 
 
 def timestamps(
@@ -51,7 +45,7 @@ def timestamps(
     if target and group:
         raise UsageError("--target can't be used with --group")
     st = state()
-    opts_from, opts_to = _position(from_, ("earliest",)), _position(to, ("latest",))
+    opts_from, opts_to = _position(from_, "--from", "earliest"), _position(to, "--to", "latest")
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
     if group:
         from kcli.ops.resets import creation_times
