@@ -176,7 +176,7 @@ def _common_sections(see_also: list[str]) -> list[str]:
     for code, meaning in EXIT_CODES:
         lines += [".TP", f".B {code}", _roff(meaning)]
     lines += [".PP", _roff("Errors are one line on stderr; with -o json, a JSON document "
-                           "{\"schema\": \"kcli.error/v1\", \"error\": ..., \"exit_code\": N} on stderr.")]
+                           "{\"schema\": \"kcli.error/v2\", \"error\": ..., \"exitCode\": N} on stderr.")]
     lines += [".SH ENVIRONMENT"]
     for name, meaning in ENVIRONMENT:
         lines += [".TP", f".B {name}", _roff(meaning)]

@@ -350,16 +350,18 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
 
 
 def save_partitions(spark, result: AuditResult, directory: str) -> None:
-    """Write the per-partition results as Parquet, columns named as in the JSON (times as epoch
-    ms). Fails if ``directory`` exists."""
+    """Write the per-partition results as Parquet, columns named as the JSON keys (times as the
+    epoch-ms keys). Fails if ``directory`` exists."""
     from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
-    texts = {"topic", "max_timestamp_check", "target_check"}
-    names = list(PartitionAudit.__dataclass_fields__)
+    from kcli.pipeline.result import parquet_row
+
+    rows = [parquet_row(p) for p in result.partitions]
+    names = list(parquet_row(PartitionAudit("", 0, 0, 0, 0, 0)))
+    texts = {"topic", "maxTimestampCheck", "targetCheck"}
     schema = StructType([
         StructField(n, StringType() if n in texts else IntegerType() if n == "partition"
                     else LongType(), nullable=True)
         for n in names
     ])
-    rows = [tuple(getattr(p, n) for n in names) for p in result.partitions]
-    spark.createDataFrame(rows, schema).coalesce(1).write.parquet(directory)
+    spark.createDataFrame([tuple(r[n] for n in names) for r in rows], schema).coalesce(1).write.parquet(directory)

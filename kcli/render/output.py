@@ -19,7 +19,9 @@ ProgressUpdate = Callable[[int, "int | None"], None]
 
 FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."
-SCHEMA_VERSION = 1
+# Each document's version: 1, unless its keys changed. Every key is camelCase; v2 of these four
+# renamed their snake_case keys (audit-timestamps also made its times key pairs, as elsewhere).
+SCHEMA_VERSIONS = {"audit-timestamps": 2, "topic-alter": 2, "config-alter": 2, "error": 2}
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
@@ -31,7 +33,7 @@ class Table:
 
 
 def schema_name(kind: str) -> str:
-    return f"{SCHEMA_PREFIX}{kind}/v{SCHEMA_VERSION}"
+    return f"{SCHEMA_PREFIX}{kind}/v{SCHEMA_VERSIONS.get(kind, 1)}"
 
 
 def json_document(kind: str, **body) -> dict:
@@ -163,7 +165,7 @@ class Output:
 
     def error(self, message: str, exit_code: int) -> None:
         if self.format == "json":
-            doc = json_document("error", error=message, exit_code=exit_code)
+            doc = json_document("error", error=message, exitCode=exit_code)
             self.stderr.write(json.dumps(doc) + "\n")
         else:
             self.stderr.write(f"Error: {message}\n")

@@ -100,7 +100,7 @@ def render_created(out: Output, name: str, created: bool) -> None:
 def render_altered(out: Output, changes: list[tuple[str, int]], partitions: int) -> None:
     if out.format == "json":
         out.json(json_document("topic-alter", topics=[
-            {"topic": name, "partitions_before": before, "partitions_after": partitions}
+            {"topic": name, "partitionsBefore": before, "partitionsAfter": partitions}
             for name, before in changes]))
         return
     if out.format == "plain":

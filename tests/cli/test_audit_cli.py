@@ -32,12 +32,12 @@ def test_audit_reports_bounds_order_and_reset_target():
                              timeout=180)
     assert r.code == 0, r.err
     doc = json.loads(r.out)
-    assert doc["schema"] == "kcli.audit-timestamps/v1"
+    assert doc["schema"] == "kcli.audit-timestamps/v2"
     part = doc["partitions"][0]
     assert part["records"] == 5
-    assert part["too_new"] == 1 and part["too_old"] == 1
-    assert part["out_of_order"] == 2          # offsets 2 and 4 are below the running max
-    assert part["target_offset"] == 1         # first offset with a timestamp >= target
+    assert part["tooNew"] == 1 and part["tooOld"] == 1
+    assert part["outOfOrder"] == 2          # offsets 2 and 4 are below the running max
+    assert part["targetOffset"] == 1         # first offset with a timestamp >= target
     assert part["replayed"] == 2              # offsets 2 and 4 are older than the target
     assert part["skipped"] == 0
-    assert part["max_timestamp_check"] == "agree"
+    assert part["maxTimestampCheck"] == "agree"

@@ -98,7 +98,7 @@ def test_usage_errors_are_json_on_stderr(args):
     r = run_kcli("127.0.0.1:1", *args, "-o", "json")
     assert r.code == 2 and r.out == ""
     doc = json.loads(r.err)
-    assert doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 2 and doc["error"]
+    assert doc["schema"] == "kcli.error/v2" and doc["exitCode"] == 2 and doc["error"]
 
 
 def _subprocess(args, stdin, timeout=25, cwd=ROOT, **env):

@@ -112,7 +112,7 @@ def test_unreachable_cluster_exits_1_in_json_too():
     r = run_kcli_process("127.0.0.1:1", "list", "topics", "--timeout", "1s", "-o", "json")
     assert r.code == 1
     doc = json.loads(r.err)
-    assert doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 1
+    assert doc["schema"] == "kcli.error/v2" and doc["exitCode"] == 1
     assert doc["error"].startswith("Cannot connect to the cluster at 127.0.0.1:1") and "refused" in doc["error"]
 
 
