@@ -6,6 +6,7 @@ only the one it needs (``describe topics`` runs on the KIP client alone)."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Iterable
 
@@ -26,6 +27,10 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
+# librdkafka's words for a connection that failed before anything was sent: refused, reset
+# during connect, no route, or no address for the name.
+_CONNECT_FAILED = re.compile(r"(?P<broker>[^/\s]+)/\S+: (?:Connect to \S+ failed|Failed to resolve '[^']*'): "
+                             r"(?P<reason>.*?)(?: \(after \d+ms in state \w+\))?$")
 _TIMED_OUT = -185                    # librdkafka's RD_KAFKA_RESP_ERR__TIMED_OUT
 
 
@@ -50,6 +55,7 @@ class KafkaAdmin:
         self._kip = None
         self._failure: str | None = None          # see _on_error
         self._last_error: str | None = None
+        self._unreachable: str | None = None      # the last connect failure, while it is the last word
 
     @property
     def _admin(self):
@@ -72,9 +78,21 @@ class KafkaAdmin:
         and only explain a timeout."""
         from confluent_kafka import KafkaError
 
-        self._last_error = err.str()
+        if err.code() != KafkaError._ALL_BROKERS_DOWN:
+            self._last_error = err.str()
+        if err.code() in (KafkaError._TRANSPORT, KafkaError._RESOLVE):
+            refused = _CONNECT_FAILED.match(err.str())
+            self._unreachable = f"{refused['broker']}: {refused['reason']}" if refused else None
+        cause = None
         if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
-            self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {err.str()}"
+            cause = err.str()
+        elif err.code() == KafkaError._ALL_BROKERS_DOWN and self._unreachable:
+            # Every bootstrap broker refused the connection or has no address, and none was
+            # connected since: as certain as it gets at the first attempt (a silent broker
+            # still runs to --timeout).
+            cause = self._unreachable
+        if cause:
+            self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {cause}"
 
     def _result(self, fut, until: float | None = None):
         """``fut.result()`` by ``until`` (default: the deadline), serving librdkafka's error
@@ -277,6 +295,16 @@ class KafkaAdmin:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
         except BrokerRejected as exc:
             raise OperationError(f"Cannot list consumer groups: {exc.message}") from None
+        if res.errors:        # a broker that did not answer: its groups are missing (Java fails too)
+            if self._failure:
+                raise ClientFailure(self._failure)
+            from confluent_kafka import KafkaException
+
+            error = res.errors[0]                 # a KafkaError, or a KafkaException holding one
+            error = error.args[0] if isinstance(error, KafkaException) else error
+            if error.code() == _TIMED_OUT:
+                self._no_answer()
+            raise OperationError(f"Cannot list consumer groups: {error.str()}")
         return sorted((GroupListing(g.group_id, _state_name(getattr(g, "state", None)),
                                     _type_name(getattr(g, "type", None))) for g in res.valid),
                       key=lambda g: g.group_id)

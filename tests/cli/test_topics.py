@@ -117,11 +117,11 @@ def test_unreachable_cluster_exits_1_in_json_too():
 
 
 def test_unreachable_cluster_names_librdkafkas_reason():
-    """A request future that times out says why librdkafka got no answer (it was '' before)."""
-    r = run_kcli_process("127.0.0.1:1", "create", "topic", "t", "--timeout", "1s")
-    assert r.code == 1 and r.err.count("\n") == 1
-    assert r.err.startswith("Error: No answer from the cluster at 127.0.0.1:1 within 1000 ms "
-                            "(last client error: ") and "Connection refused" in r.err
+    """A refused connection ends the command at once with librdkafka's reason (it waited out
+    --timeout and said 'No answer' before; tests/cli/test_fast_failure.py covers every command)."""
+    r = run_kcli_process("127.0.0.1:1", "create", "topic", "t", "--timeout", "20s")
+    assert r.code == 1
+    assert r.err == "Error: Cannot connect to the cluster at 127.0.0.1:1: 127.0.0.1:1: Connection refused\n"
 
 
 def test_configs_explain_kip937_bounds(cluster):
