@@ -91,28 +91,35 @@ _kcli_has() {  # word list, word
 }
 
 _kcli_completion() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" path="kcli" w i skip="" opt="" vopt=""
-    local -a conn=()
+    # The words are re-split from the line on blanks only: bash's COMP_WORDS also breaks at ':'
+    # and '=' (COMP_WORDBREAKS), which would cut -b host:port and --bootstrap-server=host:port.
+    local line="${COMP_LINE:0:COMP_POINT}" path="kcli" w i skip="" opt="" vopt="" kind=""
+    local -a words=() conn=()
+    read -ra words <<< "$line"
+    [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
+    local n=$((${#words[@]} - 1))
+    local word="${words[n]}"
+    local cur="$word"
     COMPREPLY=()
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${COMP_WORDS[i]}"
-        if [[ -n $skip ]]; then skip=""; [[ $w == "=" ]] && skip=1; continue; fi
-        if [[ $w == -* ]]; then
-            if [[ $w != *=* ]] && { _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; }; then
+    for ((i = 1; i < n; i++)); do
+        w="${words[i]}"
+        if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $w == -*=* ]]; then
+            _kcli_has "-b --bootstrap-server --command-config --profile" "${w%%=*}" && conn+=("${w%%=*}" "${w#*=}")
+        elif [[ $w == -* ]]; then
+            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; then
                 skip=1 vopt="$w"
-                _kcli_has "-b --bootstrap-server --command-config --profile" "$w" && conn+=("$w" "${COMP_WORDS[i+1]}")
+                _kcli_has "-b --bootstrap-server --command-config --profile" "$w" && conn+=("$w" "${words[i+1]}")
             fi
-            continue
+        else
+            _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
         fi
-        _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
     done
     if [[ -n $skip ]]; then
-        opt="$vopt"                     # COMP_WORDBREAKS splits --opt=value into --opt, =, value
-        [[ $cur == "=" ]] && cur=""
-    elif [[ $cur == "=" || ${COMP_WORDS[COMP_CWORD-1]} == "=" ]]; then
-        [[ $cur == "=" ]] && { opt="${COMP_WORDS[COMP_CWORD-1]}"; cur=""; } || opt="${COMP_WORDS[COMP_CWORD-2]}"
+        opt="$vopt"
+    elif [[ $cur == -*=* ]]; then
+        opt="${cur%%=*}" cur="${cur#*=}"
     fi
-    local kind=""
     if [[ -n $opt ]]; then
         kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
         [[ -z $kind ]] && return 0
@@ -125,15 +132,25 @@ _kcli_completion() {
     else
         kind="$(_kcli_spec "arg:$path")"
     fi
+    local IFS=$'\n'
     case "$kind" in
         topics|groups|profiles)
+            compopt +o default 2>/dev/null       # no file names in place of topics or groups
             local names
-            names="$("${COMP_WORDS[0]}" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
-            local IFS=$'\n'
+            names="$("${words[0]}" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
         file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-        =*) COMPREPLY=($(compgen -W "${kind#=}" -- "$cur")) ;;
+        =*) compopt +o default 2>/dev/null; IFS=' '; COMPREPLY=($(compgen -W "${kind#=}" -- "$cur")) ;;
     esac
+    # Bash replaces only the part of the word after its last ':' or '=' (COMP_WORDBREAKS): each
+    # reply is the whole word completed, less what comes before that.
+    local prefix="${word:0:${#word}-${#cur}}" head="${word%"${word##*[:=]}"}" reply
+    if [[ -n $prefix || -n $head ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            reply="$prefix${COMPREPLY[i]}"
+            COMPREPLY[i]="${reply:${#head}}"
+        done
+    fi
     return 0
 }
 

@@ -178,8 +178,13 @@ function __kcli_complete
         set -l w $words[$i]
         if test $skip -eq 1
             set skip 0
+        else if string match -q -- '-*=*' $w
+            set -l kv (string split -m 1 '=' -- $w)
+            if contains -- $kv[1] -b --bootstrap-server --command-config --profile
+                set conn $conn $kv[1] $kv[2]
+            end
         else if string match -q -- '-*' $w
-            if not string match -q -- '*=*' $w; and contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
+            if contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
                 set skip 1
                 if contains -- $w -b --bootstrap-server --command-config --profile; and test $i -lt (count $words)
                     set conn $conn $w $words[(math $i + 1)]

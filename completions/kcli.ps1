@@ -94,8 +94,13 @@ Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {
     for ($i = 1; $i -lt $words.Count; $i++) {
         $w = $words[$i]
         if ($skip) { $skip = $false; continue }
+        if ($w.StartsWith('-') -and $w.Contains('=')) {
+            $kv = $w -split '=', 2
+            if (@('-b', '--bootstrap-server', '--command-config', '--profile') -contains $kv[0]) { $conn += @($kv[0], $kv[1]) }
+            continue
+        }
         if ($w.StartsWith('-')) {
-            if (-not $w.Contains('=') -and ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {
+            if ( ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {
                 $skip = $true
                 if (@('-b', '--bootstrap-server', '--command-config', '--profile') -contains $w -and $i + 1 -lt $words.Count) { $conn += @($w, $words[$i + 1]) }
             }
