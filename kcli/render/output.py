@@ -38,11 +38,22 @@ FREE_TEXT = frozenset({"MEANING", "ERROR", "RESULT", "STATUS", "RULE", "CONFIGS"
 FREE_TEXT_MIN = 20
 # ... and when the table is still too wide, these columns go, least important first (the plain,
 # json and csv outputs keep everything). A column not named here is never dropped.
-DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
+DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
               "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",
               "TARGET-ASSIGNMENT-EPOCH", "GROUP-EPOCH", "COORDINATOR (ID)", "LOG-START", "LOG-END",
               "EFFECTIVE", "SOURCE", "MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET",
               "MIN-TIMESTAMP", "RULE", "MEANING")
+
+
+def free_text_width(table: Table, i: int) -> int:
+    """The narrowest a free-text column gets: FREE_TEXT_MIN, its header, or its longest word
+    (a config ``name=value`` in a list is a word: it wraps between words, never inside one)."""
+    from rich.cells import cell_len
+
+    cells = [table.columns[i], *(r[i] for r in table.rows if i < len(r))]
+    longest = max((cell_len(word) for cell in cells for word in cell.split()), default=0)
+    natural = max((cell_len(line) for cell in cells for line in cell.splitlines()), default=0)
+    return min(natural, max(FREE_TEXT_MIN, longest))
 
 
 def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
@@ -59,8 +70,8 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
     widths = {i: natural(i) for i in range(len(table.columns))}
 
     def needed(shown: list[int]) -> int:
-        return sum(min(widths[i], max(FREE_TEXT_MIN, cell_len(table.columns[i])))
-                   if table.columns[i] in FREE_TEXT else widths[i] for i in shown) + 3 * len(shown) - 1
+        return sum(free_text_width(table, i) if table.columns[i] in FREE_TEXT else widths[i]
+                   for i in shown) + 3 * len(shown) - 1
 
     shown = list(range(len(table.columns)))
     hidden: list[str] = []
@@ -195,7 +206,7 @@ class Output:
         for i in shown:
             col = table.columns[i]
             if col in FREE_TEXT:
-                rich_table.add_column(Text(col), overflow="fold", min_width=min(FREE_TEXT_MIN, len(col)))
+                rich_table.add_column(Text(col), overflow="fold", min_width=free_text_width(table, i))
             else:
                 rich_table.add_column(Text(col), no_wrap=True, overflow="ignore")
         for row in table.rows:
