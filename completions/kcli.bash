@@ -59,7 +59,7 @@ _kcli_spec() {
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip' ;;
-        'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker completion create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;

@@ -117,7 +117,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip'
         case 'subs:kcli'
-            echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets'
+            echo 'alter audit broker completion create delete delete-offsets demo describe list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'

@@ -85,6 +85,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "demo": [
         ("kcli demo", "the partition-expansion story on a 3-node embedded broker"),
     ],
+    "completion": [
+        ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
+        ("kcli completion fish", "the fish script, for ~/.config/fish/completions/kcli.fish"),
+    ],
 }
 
 

@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
+    "completion": ("complete", "completion"),
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The other number of each command's noun, accepted too (hidden from help, the man pages and

@@ -26,7 +26,7 @@ CASES = [
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
     ("delete-offsets", ["-g", "g", "-t", "t"]),
 ]
-NOT_CLUSTER = {"demo", "broker start", "audit timestamps", "__complete-names"}   # audit: tests/cli/test_audit_cli.py
+NOT_CLUSTER = {"demo", "broker start", "audit timestamps", "__complete-names", "completion"}   # audit: tests/cli/test_audit_cli.py
 CLUSTER_COMMANDS = {" ".join([words, *args]): [*words.split(), *args] for words, args in CASES}
 
 
