@@ -52,12 +52,15 @@ def timestamps(
 
         target_ms = creation_times(st.admin(), [group])[group]
     from kcli.pipeline import AuditOptions, run_audit
+    from kcli.pipeline.spark import log_path
 
     options = AuditOptions(bootstrap=st.settings.bootstrap_servers, topics=list(topic), from_=opts_from,
                            to=opts_to, before_max_ms=before_max_ms, after_max_ms=after_max_ms,
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
-                           timeout_s=st.settings.timeout_s, admin=st.admin())
+                           timeout_s=st.settings.timeout_s, admin=st.admin(), log=log_path())
+    if st.verbose:
+        out().note(f"Spark's console output: {options.log}")
     with out().progress("Spark tasks") as progress:
         if progress is not None:
             options.progress = lambda p: progress(p.tasks_done, p.tasks_total)

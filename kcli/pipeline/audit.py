@@ -29,7 +29,8 @@ from kcli.pipeline.result import (
     AuditTotal,
     PartitionAudit,
 )
-from kcli.pipeline.spark import ProgressHook, run_with_progress, session
+from kcli.pipeline.spark import (ProgressHook, check_java, check_master, check_pyspark,
+                                 run_with_progress, session)
 from kcli.times import parse_datetime_ms
 
 LONG_MAX = kip937.LONG_MAX
@@ -62,11 +63,22 @@ class AuditOptions:
     timeout_s: float = 30.0
     progress: ProgressHook | None = None
     admin: Any = None            # the adapter to use (kcli.admin.KafkaAdmin); default: one of its own
+    log: str | None = None       # where Spark's console output goes (default: the process's stderr)
 
 
 def run_audit(options: AuditOptions) -> AuditResult:
-    """Start (or reuse) a Spark session on ``options.master`` and audit."""
-    spark = session(options.master, options.spark_conf)
+    """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics),
+    then start (or reuse) a Spark session on ``options.master``, its console output in
+    ``options.log`` (when given), and audit."""
+    check_pyspark()
+    check_java()
+    check_master(options.master, options.timeout_s)
+    if options.admin is not None:
+        known = set(options.admin.topic_names())
+        missing = [t for t in options.topics if t not in known]
+        if missing:
+            raise OperationError(f"Topic {', '.join(repr(t) for t in missing)} does not exist")
+    spark = session(options.master, options.spark_conf, log=options.log)
     return audit_timestamps(
         spark, options.bootstrap, options.topics, options.from_, options.to,
         options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
