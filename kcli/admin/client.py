@@ -100,13 +100,15 @@ class KafkaAdmin:
         (Kafka's code and name), no answer in time the same with ``_TIMED_OUT``; a client-level
         failure (authentication, TLS) is ClientFailure."""
         deadline = self.settings.until() if until is None else until
-        for _ in range(int(self.settings.timeout_s / 0.05) + 2):   # bounded: 50 ms slices
+        slice_s = 0.005          # short at first: librdkafka reports a refused connection in ms
+        for _ in range(int(self.settings.timeout_s / 0.05) + 12):  # bounded: slices up to 50 ms
             if self._failure:
                 raise ClientFailure(self._failure)
             try:
-                return fut.result(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+                return fut.result(timeout=max(0.0, min(slice_s, deadline - time.monotonic())))
             except TimeoutError:
                 self._admin.poll(0)
+                slice_s = min(0.05, slice_s * 2)
                 if time.monotonic() >= deadline:
                     break
             except Exception as exc:  # noqa: BLE001 - the boundary: whatever the binding raises is typed here
@@ -155,7 +157,7 @@ class KafkaAdmin:
         from confluent_kafka import KafkaException
 
         deadline = self.settings.until()
-        slice_s, reason = 0.25, ""
+        slice_s, reason = 0.01, ""
         for _ in range(32):                       # bounded: the slices double until the deadline
             try:
                 return self._admin.list_topics(timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
