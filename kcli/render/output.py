@@ -88,7 +88,7 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
             break
         if len(values) == 1 and "" not in values and len(shown) > 1:
             shown.remove(i)
-            hidden.append(f"{table.columns[i]} (every row: {values.pop()})")
+            hidden.append(f"{table.columns[i]} (every row: {values.pop()})")    # said once, below
     return shown, hidden, needed(shown)
 
 
@@ -217,9 +217,9 @@ class Output:
             self.console.print(rich_table, crop=False)
         finally:
             self.console.width = terminal_width
-        if hidden:
+        if hidden:                              # wrapped at blanks, to the terminal's width
             self.console.print(Text(f"(not shown at {terminal_width} columns: {', '.join(hidden)}; "
-                                    "-o csv or json show all)", style="dim"))
+                                    "-o csv or json show all)", style="dim"), soft_wrap=False)
 
     @contextmanager
     def progress(self, description: str) -> Iterator["ProgressUpdate | None"]:
