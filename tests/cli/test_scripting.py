@@ -25,6 +25,7 @@ NOT_HERE = {
     "demo": "a narrated story for humans (tests/cli/test_demo.py)",
     "broker start": "long-running; checked by test_broker_start_announces_itself_in_json",
     "audit timestamps": "needs Spark (tests/pipeline)",
+    "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
 }
 
 
