@@ -70,6 +70,7 @@ def run_audit(options: AuditOptions) -> AuditResult:
     """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics),
     then start (or reuse) a Spark session on ``options.master``, its console output in
     ``options.log`` (when given), and audit."""
+    deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
     check_pyspark()
     check_java()
     check_master(options.master, options.timeout_s)
@@ -78,7 +79,7 @@ def run_audit(options: AuditOptions) -> AuditResult:
         missing = [t for t in options.topics if t not in known]
         if missing:
             raise OperationError(f"Topic {', '.join(repr(t) for t in missing)} does not exist")
-    spark = session(options.master, options.spark_conf, log=options.log)
+    spark = session(options.master, options.spark_conf, log=options.log, deadline=deadline)
     return audit_timestamps(
         spark, options.bootstrap, options.topics, options.from_, options.to,
         options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,

@@ -98,9 +98,11 @@ def console_to(path: str):
 
 
 def session(master: str = "local[*]", conf: dict[str, str] | None = None,
-            app_name: str = "kcli audit", log: str | None = None):
+            app_name: str = "kcli audit", log: str | None = None, deadline: float | None = None):
     """A SparkSession (created or reused) with the kcli-kafka data source registered; with
-    ``log``, the JVM's console output goes to that file (``console_to``).
+    ``log``, the JVM's console output goes to that file (``console_to``). A cluster master that
+    has not taken the application by ``deadline`` (time.monotonic()), or that Spark gives up on,
+    is one line, ``Spark master unreachable: ...`` (Spark itself retries for a minute).
 
     Local masters bind the driver (and the JVM's SPARK_LOCAL_IP) to 127.0.0.1 and run without
     the web UI."""
@@ -125,10 +127,38 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     for key, value in (conf or {}).items():
         builder = builder.config(key, value)
     with console_to(log) if log else contextlib.nullcontext():
-        spark = builder.getOrCreate()
+        if master.startswith("local") or deadline is None:
+            spark = builder.getOrCreate()
+        else:
+            spark = _within(builder.getOrCreate, deadline, master)
         spark.sparkContext.setLogLevel("ERROR")
     spark.dataSource.register(KafkaDataSource)
     return spark
+
+
+def _within(start: Callable[[], T], deadline: float, master: str) -> T:
+    """``start()`` (a SparkSession for a cluster master) in a thread, waited for until
+    ``deadline``; its failure or its lateness is one line. A late JVM ends with kcli's process
+    (it exits when its parent's pipe closes)."""
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = start()
+        except BaseException as e:  # noqa: BLE001 - re-raised as one line in the caller's thread
+            outcome["error"] = e
+
+    worker = threading.Thread(target=target, name="kcli-spark-session", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise OperationError(f"Spark master unreachable: {master} did not take the application "
+                             "within --timeout")
+    if "error" in outcome:
+        error = outcome["error"]
+        reason = next((line.strip() for line in str(error).splitlines() if line.strip()), type(error).__name__)
+        raise OperationError(f"Spark master unreachable: {master}: {reason}")
+    return outcome["value"]
 
 
 @dataclass(frozen=True)

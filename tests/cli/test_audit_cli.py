@@ -95,3 +95,20 @@ def test_without_pyspark_one_line_says_how_to_install_it(state_home, monkeypatch
     assert r.code == 1 and r.err.count("\n") == 1
     assert "pyspark is not installed" in r.err and "pip install 'kcli-kafka[spark]'" in r.err
     assert "pip install -e '.[spark]'" in r.err
+
+
+def test_a_silent_master_is_one_line_within_the_timeout(state_home):
+    """A spark:// master that accepts connections and never answers (Spark would retry for a
+    minute and print stack traces): one line within --timeout + 5 s."""
+    with EmbeddedCluster(nodes=1) as cluster, socket.socket() as silent:
+        cluster.create_topic("present", partitions=1)
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        master = f"spark://127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        r = run_kcli_process(cluster.bootstrap_servers, "audit", "timestamps", "-t", "present",
+                             "--master", master, "--timeout", "5s", timeout=120)
+        elapsed = time.monotonic() - t0
+    assert r.code == 1 and r.out == "", r
+    assert r.err == f"Error: Spark master unreachable: {master} did not take the application within --timeout\n"
+    assert elapsed < 5 + 5, elapsed
