@@ -3,6 +3,7 @@
 _kcli_spec() {
     case "$1" in
         'arg:kcli alter topics') echo 'topics' ;;
+        'arg:kcli completion') echo '=bash zsh fish powershell' ;;
         'arg:kcli delete groups') echo 'groups' ;;
         'arg:kcli delete topics') echo 'topics' ;;
         'arg:kcli describe groups') echo 'groups' ;;

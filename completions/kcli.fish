@@ -4,6 +4,8 @@ function __kcli_spec
     switch $argv[1]
         case 'arg:kcli alter topics'
             echo 'topics'
+        case 'arg:kcli completion'
+            echo '=bash zsh fish powershell'
         case 'arg:kcli delete groups'
             echo 'groups'
         case 'arg:kcli delete topics'

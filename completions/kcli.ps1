@@ -2,6 +2,7 @@
 # Install: . /path/to/kcli.ps1 from your $PROFILE
 $script:KcliSpec = @{
     'arg:kcli alter topics' = 'topics'
+    'arg:kcli completion' = '=bash zsh fish powershell'
     'arg:kcli delete groups' = 'groups'
     'arg:kcli delete topics' = 'topics'
     'arg:kcli describe groups' = 'groups'

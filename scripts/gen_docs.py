@@ -116,6 +116,10 @@ def _arg_kind(p) -> str:
     mv = (p.metavar or "").upper()
     if mv.startswith("NEW-"):
         return ""
+    if mv == "SHELL":                       # kcli completion SHELL
+        from kcli.cli.complete import SCRIPTS
+
+        return "=" + " ".join(SCRIPTS)
     return "topics" if "TOPIC" in mv else "groups" if "GROUP" in mv else ""
 
 

@@ -62,6 +62,7 @@ def test_bash_static_words():
     assert bash_complete("kcli describe to", env) == ["topics"]
     assert bash_complete("kcli describe topics --exclude-i", env) == ["--exclude-internal"]
     assert bash_complete("kcli describe topics -o js", env) == ["json"]
+    assert bash_complete("kcli completion f", env) == ["fish"]
 
 
 def test_complete_names_is_silent_and_bounded_when_unreachable():
