@@ -2,9 +2,10 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/kcli
 _kcli_spec() {
     case "$1" in
-        'arg:kcli alter topic') echo 'topics' ;;
+        'arg:kcli alter topics') echo 'topics' ;;
+        'arg:kcli completion') echo '=bash zsh fish powershell' ;;
         'arg:kcli delete groups') echo 'groups' ;;
-        'arg:kcli delete topic') echo 'topics' ;;
+        'arg:kcli delete topics') echo 'topics' ;;
         'arg:kcli describe groups') echo 'groups' ;;
         'arg:kcli describe topics') echo 'topics' ;;
         'arg:kcli list topics') echo 'topics' ;;
@@ -13,16 +14,28 @@ _kcli_spec() {
         'kind:global --profile') echo 'profiles' ;;
         'kind:global -o') echo '=table plain json csv' ;;
         'kind:kcli alter configs --topic') echo 'topics' ;;
+        'kind:kcli alter topics --topic') echo 'topics' ;;
+        'kind:kcli alter topics -t') echo 'topics' ;;
         'kind:kcli audit timestamps --group') echo 'groups' ;;
         'kind:kcli audit timestamps --save') echo 'file' ;;
         'kind:kcli audit timestamps --topic') echo 'topics' ;;
         'kind:kcli audit timestamps -t') echo 'topics' ;;
         'kind:kcli broker start --data-dir') echo 'file' ;;
+        'kind:kcli delete groups --group') echo 'groups' ;;
+        'kind:kcli delete groups -g') echo 'groups' ;;
+        'kind:kcli delete topics --topic') echo 'topics' ;;
+        'kind:kcli delete topics -t') echo 'topics' ;;
         'kind:kcli delete-offsets --group') echo 'groups' ;;
         'kind:kcli delete-offsets --topic') echo 'topics' ;;
         'kind:kcli delete-offsets -g') echo 'groups' ;;
         'kind:kcli delete-offsets -t') echo 'topics' ;;
         'kind:kcli describe configs --topic') echo 'topics' ;;
+        'kind:kcli describe groups --group') echo 'groups' ;;
+        'kind:kcli describe groups -g') echo 'groups' ;;
+        'kind:kcli describe topics --topic') echo 'topics' ;;
+        'kind:kcli describe topics -t') echo 'topics' ;;
+        'kind:kcli list topics --topic') echo 'topics' ;;
+        'kind:kcli list topics -t') echo 'topics' ;;
         'kind:kcli list-offsets --topic') echo 'topics' ;;
         'kind:kcli list-offsets -t') echo 'topics' ;;
         'kind:kcli reset-offsets --from-file') echo 'file' ;;
@@ -33,37 +46,42 @@ _kcli_spec() {
         'kind:kcli reset-offsets -t') echo 'topics' ;;
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
-        'opts:kcli alter topic') echo '--partitions --replica-assignment --if-exists' ;;
+        'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
-        'opts:kcli create topic') echo '--partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
-        'opts:kcli delete groups') echo '--all-groups' ;;
-        'opts:kcli delete topic') echo '--if-exists' ;;
+        'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
+        'opts:kcli delete groups') echo '--group -g --all-groups' ;;
+        'opts:kcli delete topics') echo '--topic -t --if-exists' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
-        'opts:kcli describe groups') echo '--all-groups --offsets --members --state' ;;
-        'opts:kcli describe topics') echo '--exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
+        'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state' ;;
+        'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli list groups') echo '--state --type' ;;
-        'opts:kcli list topics') echo '--exclude-internal' ;;
+        'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip' ;;
-        'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets' ;;
-        'subs:kcli alter') echo 'configs topic' ;;
+        'subs:kcli') echo 'alter audit broker completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets' ;;
+        'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
         'subs:kcli create') echo 'topic' ;;
-        'subs:kcli delete') echo 'groups topic' ;;
+        'subs:kcli delete') echo 'groups topics' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
         'subs:kcli list') echo 'groups topics' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
-        'vopts:kcli alter topic') echo '--partitions --replica-assignment' ;;
+        'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
-        'vopts:kcli create topic') echo '--partitions --replication-factor --config --replica-assignment' ;;
+        'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
+        'vopts:kcli delete groups') echo '--group -g' ;;
+        'vopts:kcli delete topics') echo '--topic -t' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
+        'vopts:kcli describe groups') echo '--group -g' ;;
+        'vopts:kcli describe topics') echo '--topic -t' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
+        'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
         'vopts:kcli reset-offsets') echo '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file' ;;
     esac
@@ -74,28 +92,35 @@ _kcli_has() {  # word list, word
 }
 
 _kcli_completion() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" path="kcli" w i skip="" opt="" vopt=""
-    local -a conn=()
+    # The words are re-split from the line on blanks only: bash's COMP_WORDS also breaks at ':'
+    # and '=' (COMP_WORDBREAKS), which would cut -b host:port and --bootstrap-server=host:port.
+    local line="${COMP_LINE:0:COMP_POINT}" path="kcli" w i skip="" opt="" vopt="" kind=""
+    local -a words=() conn=()
+    read -ra words <<< "$line"
+    [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
+    local n=$((${#words[@]} - 1))
+    local word="${words[n]}"
+    local cur="$word"
     COMPREPLY=()
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${COMP_WORDS[i]}"
-        if [[ -n $skip ]]; then skip=""; [[ $w == "=" ]] && skip=1; continue; fi
-        if [[ $w == -* ]]; then
-            if [[ $w != *=* ]] && { _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; }; then
+    for ((i = 1; i < n; i++)); do
+        w="${words[i]}"
+        if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $w == -*=* ]]; then
+            _kcli_has "-b --bootstrap-server --command-config --profile" "${w%%=*}" && conn+=("${w%%=*}" "${w#*=}")
+        elif [[ $w == -* ]]; then
+            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; then
                 skip=1 vopt="$w"
-                _kcli_has "-b --bootstrap-server --command-config --profile" "$w" && conn+=("$w" "${COMP_WORDS[i+1]}")
+                _kcli_has "-b --bootstrap-server --command-config --profile" "$w" && conn+=("$w" "${words[i+1]}")
             fi
-            continue
+        else
+            _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
         fi
-        _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
     done
     if [[ -n $skip ]]; then
-        opt="$vopt"                     # COMP_WORDBREAKS splits --opt=value into --opt, =, value
-        [[ $cur == "=" ]] && cur=""
-    elif [[ $cur == "=" || ${COMP_WORDS[COMP_CWORD-1]} == "=" ]]; then
-        [[ $cur == "=" ]] && { opt="${COMP_WORDS[COMP_CWORD-1]}"; cur=""; } || opt="${COMP_WORDS[COMP_CWORD-2]}"
+        opt="$vopt"
+    elif [[ $cur == -*=* ]]; then
+        opt="${cur%%=*}" cur="${cur#*=}"
     fi
-    local kind=""
     if [[ -n $opt ]]; then
         kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
         [[ -z $kind ]] && return 0
@@ -108,15 +133,25 @@ _kcli_completion() {
     else
         kind="$(_kcli_spec "arg:$path")"
     fi
+    local IFS=$'\n'
     case "$kind" in
         topics|groups|profiles)
+            compopt +o default 2>/dev/null       # no file names in place of topics or groups
             local names
-            names="$("${COMP_WORDS[0]}" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
-            local IFS=$'\n'
+            names="$("${words[0]}" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
         file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-        =*) COMPREPLY=($(compgen -W "${kind#=}" -- "$cur")) ;;
+        =*) compopt +o default 2>/dev/null; IFS=' '; COMPREPLY=($(compgen -W "${kind#=}" -- "$cur")) ;;
     esac
+    # Bash replaces only the part of the word after its last ':' or '=' (COMP_WORDBREAKS): each
+    # reply is the whole word completed, less what comes before that.
+    local prefix="${word:0:${#word}-${#cur}}" head="${word%"${word##*[:=]}"}" reply
+    if [[ -n $prefix || -n $head ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            reply="$prefix${COMPREPLY[i]}"
+            COMPREPLY[i]="${reply:${#head}}"
+        done
+    fi
     return 0
 }
 

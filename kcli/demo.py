@@ -32,7 +32,9 @@ def _kcli(bootstrap: str, line: str) -> int:
     return run(["-b", bootstrap] + shlex.split(line))
 
 
-def _produce(bootstrap: str, partitions: range, per_partition: int, timestamp_ms: int | None = None) -> str | None:
+def _produce(bootstrap: str, partitions: range, per_partition: int, timestamp_ms: int) -> str | None:
+    """Records stamped ``timestamp_ms``: the demo's clock, which the broker keeps too, so a record
+    is never dated before the partition it lands on (a real producer's clock is the broker's)."""
     from confluent_kafka import KafkaException, Producer
 
     errors: list[str] = []
@@ -40,9 +42,8 @@ def _produce(bootstrap: str, partitions: range, per_partition: int, timestamp_ms
                          "message.timeout.ms": 10000})
     for p in partitions:
         for i in range(per_partition):
-            kwargs = {"timestamp": timestamp_ms} if timestamp_ms else {}
-            producer.produce(TOPIC, value=f"order-{p}-{i}".encode(), partition=p,
-                             on_delivery=lambda err, _msg: err and errors.append(err.str()), **kwargs)
+            producer.produce(TOPIC, value=f"order-{p}-{i}".encode(), partition=p, timestamp=timestamp_ms,
+                             on_delivery=lambda err, _msg: err and errors.append(err.str()))
     if producer.flush(15) > 0:
         raise KafkaException("records not delivered within 15 s")
     return errors[0] if errors else None
@@ -66,7 +67,8 @@ def _consume_all(bootstrap: str, expected: int, deadline_s: float = 20.0) -> int
 
 
 class _DemoClock:
-    """The broker's clock: real time, plus a jump that stands for hours passing in the story."""
+    """The story's clock: real time, plus a jump that stands for hours passing. The broker keeps
+    it, and the demo's producers stamp their records with it."""
 
     def __init__(self):
         self.shift_ms = 0
@@ -85,16 +87,17 @@ def run() -> int:
         print(f"Embedded 3-node KIP broker on {b} (loopback only; stopped at the end).")
         _say("A topic with traffic, and a consumer-protocol group that reads it, commits, and stops.")
         _kcli(b, f"create topic {TOPIC} --partitions 3 --replication-factor 3")
-        _produce(b, range(3), 10)
+        _produce(b, range(3), 10, clock())
         read = _consume_all(b, 30)
         print(f"(group {GROUP} consumed {read} records and left)")
 
         clock.shift_ms = 2 * 3_600_000
-        _say("Two hours later (the demo broker's clock jumps ahead), the topic is expanded and 10\n"
-             "# records land on each new partition before the group is back.")
-        _kcli(b, f"alter topic {TOPIC} --partitions 6")
-        _produce(b, range(3, 6), 10)
-        _produce(b, range(3), 2)
+        _say("Two hours later (the demo's clock, which the broker and the producers keep, jumps\n"
+             "# ahead), the topic is expanded and 10 records land on each new partition before the\n"
+             "# group is back.")
+        _kcli(b, f"alter topics {TOPIC} --partitions 6")
+        _produce(b, range(3, 6), 10, clock())
+        _produce(b, range(3), 2, clock())
 
         _say("KIP-1327: partitions 3-5 show a later creation time than 0-2.")
         _kcli(b, f"describe topics {TOPIC}")
@@ -113,7 +116,7 @@ def run() -> int:
         _say("KIP-937: bound future timestamps to 1h, then try a record dated tomorrow.")
         _kcli(b, f"alter configs --topic {TOPIC} --set message.timestamp.after.max.ms=3600000")
         _kcli(b, f"describe configs --topic {TOPIC}")
-        tomorrow = int(time.time() * 1000) + 86_400_000
+        tomorrow = clock() + 86_400_000
         err = _produce(b, range(1), 1, timestamp_ms=tomorrow)
         print(f"produce of a record dated +1 day: {'REJECTED: ' + err if err else 'accepted'}")
     print(f"\nDemo finished in {time.monotonic() - started:.1f} s; the broker is stopped.")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
-from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms
+from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms, parse_duration_ms
 
 
 def topic_filter(patterns: list[str]) -> re.Pattern | None:
@@ -97,19 +97,34 @@ NAMED_TIMES = {"latest": -1, "-1": -1, "earliest": -2, "-2": -2, "max-timestamp"
                "earliest-pending-upload": -6, "-6": -6}
 
 
+def datetime_arg(flag: str, text: str, also: str = "") -> int:
+    """A datetime flag's value as epoch milliseconds (``kcli.times``). Every datetime flag words a
+    bad value the same way, ``<flag>: Invalid datetime '<value>': use ISO-8601 ... or epoch
+    milliseconds``, then ``also``: the other forms that flag takes."""
+    try:
+        return parse_datetime_ms(text)
+    except TimeRangeError as exc:         # read well, but no time Kafka has records at
+        raise UsageError(f"{flag}: {exc}") from None
+    except TimeParseError as exc:
+        raise UsageError(f"{flag}: {exc}{'; ' + also if also else ''}") from None
+
+
+def duration_arg(flag: str, text: str) -> int:
+    """A duration flag's value in milliseconds (``kcli.times``), a bad one worded as
+    ``<flag>: Invalid duration '<value>': use ...`` by every duration flag."""
+    try:
+        return parse_duration_ms(text)
+    except TimeParseError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
 def parse_time(text: str) -> int:
     """``--time``: a name (or -1/-2/-3) or a time from the epoch on, which never becomes one of
     the special values."""
     if text in NAMED_TIMES:
         return NAMED_TIMES[text]
-    try:
-        return parse_datetime_ms(text)
-    except TimeRangeError as exc:
-        raise UsageError(f"--time {exc}") from None
-    except TimeParseError:
-        raise UsageError(f"Malformed time argument {shown(text)}. Please use -1 or latest / -2 or earliest / "
-                         "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
-                         "earliest-pending-upload, epoch milliseconds or an ISO-8601 datetime") from None
+    return datetime_arg("--time", text, "or earliest, latest, max-timestamp, earliest-local, latest-tiered, "
+                        "earliest-pending-upload (-2, -1, -3, -4, -5, -6)")
 
 
 def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:

@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 import typer  # noqa: E402
 
 from kcli import __version__  # noqa: E402
+from kcli.cli.tree import DROPINS  # noqa: E402
 from kcli.errors import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE  # noqa: E402
 from kcli.render.output import FORMATS  # noqa: E402
 
@@ -111,8 +112,22 @@ def _metavar(p) -> str:
 
 
 def _arg_kind(p) -> str:
+    """What an argument's or option's value names, by its metavar; a NEW-... name (create topic's)
+    names nothing that exists yet."""
     mv = (p.metavar or "").upper()
+    if mv.startswith("NEW-"):
+        return ""
+    if mv == "SHELL":                       # kcli completion SHELL
+        from kcli.cli.complete import SCRIPTS
+
+        return "=" + " ".join(SCRIPTS)
     return "topics" if "TOPIC" in mv else "groups" if "GROUP" in mv else ""
+
+
+def _option_kind(p, option: str) -> str:
+    if (p.metavar or "").upper().startswith("NEW-"):
+        return ""
+    return OPTION_KINDS.get(option, "")
 
 
 # -- man pages --------------------------------------------------------------------------------
@@ -133,7 +148,7 @@ def _option_entry(p) -> str:
         head = f"\\fI{_roff(_metavar(p))}\\fR"
     text = " ".join((p.help or "").split())
     extras = []
-    if _is_option(p) and p.multiple:
+    if _is_option(p) and p.multiple and "repeatable" not in text:
         extras.append("repeatable")
     if p.envvar:
         extras.append(f"env {p.envvar}")
@@ -144,12 +159,29 @@ def _option_entry(p) -> str:
     return f".TP\n{head}\n{_roff(text) or '.'}".replace("\n.\n", "\n")
 
 
+def _examples(path: str) -> list[str]:
+    """The EXAMPLES section: the same examples as the command's --help (kcli.cli.examples)."""
+    from kcli.cli.examples import EXAMPLES
+
+    lines = [".SH EXAMPLES"] if EXAMPLES.get(path) else []
+    for line, what in EXAMPLES.get(path, []):
+        lines += [".TP", f"\\fB{_roff(line)}\\fR", _roff(what[0].upper() + what[1:] + ".")]
+    return lines
+
+
+def _aliases(path: str) -> list[str]:
+    from kcli.cli.tree import aliases_of
+
+    names = [f"kcli {alias}" for alias in aliases_of(path)]
+    return [".PP", _roff(f"Also spelled {' or '.join(names)}.")] if names else []
+
+
 def _common_sections(see_also: list[str]) -> list[str]:
     lines = [".SH EXIT STATUS"]
     for code, meaning in EXIT_CODES:
         lines += [".TP", f".B {code}", _roff(meaning)]
     lines += [".PP", _roff("Errors are one line on stderr; with -o json, a JSON document "
-                           "{\"schema\": \"kcli.error/v1\", \"error\": ..., \"exit_code\": N} on stderr.")]
+                           "{\"schema\": \"kcli.error/v2\", \"error\": ..., \"exitCode\": N} on stderr.")]
     lines += [".SH ENVIRONMENT"]
     for name, meaning in ENVIRONMENT:
         lines += [".TP", f".B {name}", _roff(meaning)]
@@ -176,6 +208,7 @@ def man_root(tree: Cmd) -> str:
         lines += [".TP", f".B {_roff(c.name)}", _roff(_short(c.command)) + f". See \\fB{_roff(c.page)}\\fR(1)."]
     lines += [".SH GLOBAL OPTIONS", _roff("Accepted anywhere on the command line.")]
     lines += [_option_entry(p) for p in tree.params]
+    lines += _examples("")
     lines += [".SH PROFILES", _paragraphs(
         "Named clusters live in $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml), "
         "one [profiles.NAME] table each with bootstrap_servers, properties = { \"key\" = \"value\" } "
@@ -197,15 +230,35 @@ def man_command(c: Cmd) -> str:
                         else f"[\\fI{_roff(_metavar(p))}\\fR]" for p in args)
     lines += [".SH SYNOPSIS", f".B {_roff(c.name)}", f"[\\fIOPTIONS\\fR] {synopsis}".rstrip(),
               ".SH DESCRIPTION", _paragraphs(_help(c.command)) or _roff(_short(c.command))]
+    lines += _aliases(" ".join(c.path))
     if args:
         lines += [".SH ARGUMENTS"] + [_option_entry(p) for p in args]
     if opts:
         lines += [".SH OPTIONS"] + [_option_entry(p) for p in opts]
-    lines += [".SH GLOBAL OPTIONS", _roff(
-        "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
-        "anywhere on the line; see kcli(1).")]
+    path = " ".join(c.path)
+    if path in DROPINS:
+        lines += _dropin_options(path)
+    else:
+        lines += [".SH GLOBAL OPTIONS", _roff(
+            "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
+            "anywhere on the line; see kcli(1).")]
+    lines += _examples(path)
     lines += _common_sections(["kcli"])
     return "\n".join(lines) + "\n"
+
+
+def _dropin_options(tool: str) -> list[str]:
+    """A drop-in's OPTIONS: the Java tool's own option table, as its --help prints it."""
+    import io
+
+    from kcli.cli.main import run
+
+    out, err = io.StringIO(), io.StringIO()
+    run([tool, "--help"], out, err)
+    table = (out.getvalue() + err.getvalue()).splitlines()[1:]     # after the tool's one-line summary
+    return [".SH OPTIONS", _roff(f"The options of Apache Kafka's {tool} tool, as its --help prints "
+                                 f"them; kcli's global options do not apply. Also installed as kcli-{tool}."),
+            ".PP", ".nf", *(_roff(line.rstrip().replace("\t", "        ")) or "." for line in table), ".fi"]
 
 
 def man_pages(tree: Cmd) -> dict[str, str]:
@@ -239,9 +292,10 @@ def completion_spec(tree: Cmd) -> dict[str, str]:
         vopts = [o for p in opts if _takes_value(p) for o in p.opts]
         if vopts:
             spec[f"vopts:{c.name}"] = " ".join(vopts)
-        for o in vopts:
-            if o in OPTION_KINDS:
-                spec[f"kind:{c.name} {o}"] = OPTION_KINDS[o]
+        for p in opts:
+            for o in p.opts if _takes_value(p) else []:
+                if _option_kind(p, o):
+                    spec[f"kind:{c.name} {o}"] = _option_kind(p, o)
         kinds = {_arg_kind(p) for p in c.params if not _is_option(p)} - {""}
         if kinds:
             spec[f"arg:{c.name}"] = kinds.pop()
@@ -269,28 +323,35 @@ _kcli_has() {{  # word list, word
 }}
 
 _kcli_completion() {{
-    local cur="${{COMP_WORDS[COMP_CWORD]}}" path="kcli" w i skip="" opt="" vopt=""
-    local -a conn=()
+    # The words are re-split from the line on blanks only: bash's COMP_WORDS also breaks at ':'
+    # and '=' (COMP_WORDBREAKS), which would cut -b host:port and --bootstrap-server=host:port.
+    local line="${{COMP_LINE:0:COMP_POINT}}" path="kcli" w i skip="" opt="" vopt="" kind=""
+    local -a words=() conn=()
+    read -ra words <<< "$line"
+    [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
+    local n=$((${{#words[@]}} - 1))
+    local word="${{words[n]}}"
+    local cur="$word"
     COMPREPLY=()
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${{COMP_WORDS[i]}}"
-        if [[ -n $skip ]]; then skip=""; [[ $w == "=" ]] && skip=1; continue; fi
-        if [[ $w == -* ]]; then
-            if [[ $w != *=* ]] && {{ _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; }}; then
+    for ((i = 1; i < n; i++)); do
+        w="${{words[i]}}"
+        if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $w == -*=* ]]; then
+            _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "${{w%%=*}}" && conn+=("${{w%%=*}}" "${{w#*=}}")
+        elif [[ $w == -* ]]; then
+            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; then
                 skip=1 vopt="$w"
-                _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "$w" && conn+=("$w" "${{COMP_WORDS[i+1]}}")
+                _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "$w" && conn+=("$w" "${{words[i+1]}}")
             fi
-            continue
+        else
+            _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
         fi
-        _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
     done
     if [[ -n $skip ]]; then
-        opt="$vopt"                     # COMP_WORDBREAKS splits --opt=value into --opt, =, value
-        [[ $cur == "=" ]] && cur=""
-    elif [[ $cur == "=" || ${{COMP_WORDS[COMP_CWORD-1]}} == "=" ]]; then
-        [[ $cur == "=" ]] && {{ opt="${{COMP_WORDS[COMP_CWORD-1]}}"; cur=""; }} || opt="${{COMP_WORDS[COMP_CWORD-2]}}"
+        opt="$vopt"
+    elif [[ $cur == -*=* ]]; then
+        opt="${{cur%%=*}}" cur="${{cur#*=}}"
     fi
-    local kind=""
     if [[ -n $opt ]]; then
         kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
         [[ -z $kind ]] && return 0
@@ -303,15 +364,25 @@ _kcli_completion() {{
     else
         kind="$(_kcli_spec "arg:$path")"
     fi
+    local IFS=$'\\n'
     case "$kind" in
         topics|groups|profiles)
+            compopt +o default 2>/dev/null       # no file names in place of topics or groups
             local names
-            names="$("${{COMP_WORDS[0]}}" __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)"
-            local IFS=$'\\n'
+            names="$("${{words[0]}}" __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
         file) COMPREPLY=($(compgen -f -- "$cur")) ;;
-        =*) COMPREPLY=($(compgen -W "${{kind#=}}" -- "$cur")) ;;
+        =*) compopt +o default 2>/dev/null; IFS=' '; COMPREPLY=($(compgen -W "${{kind#=}}" -- "$cur")) ;;
     esac
+    # Bash replaces only the part of the word after its last ':' or '=' (COMP_WORDBREAKS): each
+    # reply is the whole word completed, less what comes before that.
+    local prefix="${{word:0:${{#word}}-${{#cur}}}}" head="${{word%"${{word##*[:=]}}"}}" reply
+    if [[ -n $prefix || -n $head ]]; then
+        for i in "${{!COMPREPLY[@]}}"; do
+            reply="$prefix${{COMPREPLY[i]}}"
+            COMPREPLY[i]="${{reply:${{#head}}}}"
+        done
+    fi
     return 0
 }}
 
@@ -335,8 +406,12 @@ _kcli() {{
     for ((i = 2; i < CURRENT; i++)); do
         w="${{words[i]}}"
         if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $w == -*=* ]]; then
+            [[ " {' '.join(CONNECTION_OPTIONS)} " == *" ${{w%%=*}} "* ]] && conn+=("${{w%%=*}}" "${{w#*=}}")
+            continue
+        fi
         if [[ $w == -* ]]; then
-            if [[ $w != *=* && ( " $(_kcli_spec "vopts:$kpath") $(_kcli_spec "vopts:global") " == *" $w "* ) ]]; then
+            if [[ " $(_kcli_spec "vopts:$kpath") $(_kcli_spec "vopts:global") " == *" $w "* ]]; then
                 skip=1
                 [[ " {' '.join(CONNECTION_OPTIONS)} " == *" $w "* ]] && conn+=("$w" "${{words[i+1]}}")
             fi
@@ -401,8 +476,13 @@ function __kcli_complete
         set -l w $words[$i]
         if test $skip -eq 1
             set skip 0
+        else if string match -q -- '-*=*' $w
+            set -l kv (string split -m 1 '=' -- $w)
+            if contains -- $kv[1] {conn}
+                set conn $conn $kv[1] $kv[2]
+            end
         else if string match -q -- '-*' $w
-            if not string match -q -- '*=*' $w; and contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
+            if contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
                 set skip 1
                 if contains -- $w {conn}; and test $i -lt (count $words)
                     set conn $conn $w $words[(math $i + 1)]
@@ -460,8 +540,13 @@ Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {{
     for ($i = 1; $i -lt $words.Count; $i++) {{
         $w = $words[$i]
         if ($skip) {{ $skip = $false; continue }}
+        if ($w.StartsWith('-') -and $w.Contains('=')) {{
+            $kv = $w -split '=', 2
+            if (@({conn}) -contains $kv[0]) {{ $conn += @($kv[0], $kv[1]) }}
+            continue
+        }}
         if ($w.StartsWith('-')) {{
-            if (-not $w.Contains('=') -and ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {{
+            if ( ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {{
                 $skip = $true
                 if (@({conn}) -contains $w -and $i + 1 -lt $words.Count) {{ $conn += @($w, $words[$i + 1]) }}
             }}

@@ -6,6 +6,7 @@ only the one it needs (``describe topics`` runs on the KIP client alone)."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Iterable
 
@@ -26,6 +27,10 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 
 
+# librdkafka's words for a connection that failed before anything was sent: refused, reset
+# during connect, no route, or no address for the name.
+_CONNECT_FAILED = re.compile(r"(?P<broker>[^/\s]+)/\S+: (?:Connect to \S+ failed|Failed to resolve '[^']*'): "
+                             r"(?P<reason>.*?)(?: \(after \d+ms in state \w+\))?$")
 _TIMED_OUT = -185                    # librdkafka's RD_KAFKA_RESP_ERR__TIMED_OUT
 
 
@@ -50,6 +55,7 @@ class KafkaAdmin:
         self._kip = None
         self._failure: str | None = None          # see _on_error
         self._last_error: str | None = None
+        self._unreachable: str | None = None      # the last connect failure, while it is the last word
 
     @property
     def _admin(self):
@@ -72,9 +78,21 @@ class KafkaAdmin:
         and only explain a timeout."""
         from confluent_kafka import KafkaError
 
-        self._last_error = err.str()
+        if err.code() != KafkaError._ALL_BROKERS_DOWN:
+            self._last_error = err.str()
+        if err.code() in (KafkaError._TRANSPORT, KafkaError._RESOLVE):
+            refused = _CONNECT_FAILED.match(err.str())
+            self._unreachable = f"{refused['broker']}: {refused['reason']}" if refused else None
+        cause = None
         if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
-            self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {err.str()}"
+            cause = err.str()
+        elif err.code() == KafkaError._ALL_BROKERS_DOWN and self._unreachable:
+            # Every bootstrap broker refused the connection or has no address, and none was
+            # connected since: as certain as it gets at the first attempt (a silent broker
+            # still runs to --timeout).
+            cause = self._unreachable
+        if cause:
+            self._failure = f"Cannot connect to the cluster at {self.settings.bootstrap_servers}: {cause}"
 
     def _result(self, fut, until: float | None = None):
         """``fut.result()`` by ``until`` (default: the deadline), serving librdkafka's error
@@ -82,13 +100,15 @@ class KafkaAdmin:
         (Kafka's code and name), no answer in time the same with ``_TIMED_OUT``; a client-level
         failure (authentication, TLS) is ClientFailure."""
         deadline = self.settings.until() if until is None else until
-        for _ in range(int(self.settings.timeout_s / 0.05) + 2):   # bounded: 50 ms slices
+        slice_s = 0.005          # short at first: librdkafka reports a refused connection in ms
+        for _ in range(int(self.settings.timeout_s / 0.05) + 12):  # bounded: slices up to 50 ms
             if self._failure:
                 raise ClientFailure(self._failure)
             try:
-                return fut.result(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+                return fut.result(timeout=max(0.0, min(slice_s, deadline - time.monotonic())))
             except TimeoutError:
                 self._admin.poll(0)
+                slice_s = min(0.05, slice_s * 2)
                 if time.monotonic() >= deadline:
                     break
             except Exception as exc:  # noqa: BLE001 - the boundary: whatever the binding raises is typed here
@@ -137,7 +157,7 @@ class KafkaAdmin:
         from confluent_kafka import KafkaException
 
         deadline = self.settings.until()
-        slice_s, reason = 0.25, ""
+        slice_s, reason = 0.01, ""
         for _ in range(32):                       # bounded: the slices double until the deadline
             try:
                 return self._admin.list_topics(timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
@@ -284,6 +304,8 @@ class KafkaAdmin:
         except BrokerRejected as exc:
             raise OperationError(f"Cannot list consumer groups: {exc.message}") from None
         if res.errors:          # a broker that did not answer: the list is not the cluster's
+            if self._failure:
+                raise ClientFailure(self._failure)
             error = _broker_error(res.errors[0])
             if error.name == "_TIMED_OUT":
                 self._no_answer()

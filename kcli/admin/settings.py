@@ -27,12 +27,9 @@ _quiet.propagate = False
 def parse_timeout_ms(text: str) -> int:
     """``--timeout``: a duration (a bare number is milliseconds) from 1 ms to 1 h, the longest
     request timeout librdkafka takes (every librdkafka command would fail beyond it)."""
-    from kcli.times import TimeParseError, parse_duration_ms
+    from kcli.specs import duration_arg
 
-    try:
-        ms = parse_duration_ms(text)
-    except TimeParseError as exc:
-        raise UsageError(f"--timeout: {exc}") from None
+    ms = duration_arg("--timeout", text)
     if not 1 <= ms <= MAX_TIMEOUT_MS:
         raise UsageError(f"--timeout must be from 1 ms to 1 h ({MAX_TIMEOUT_MS} ms); "
                          f"'{shown(text)}' is {ms} ms")

@@ -9,26 +9,20 @@ import typer
 from kcli.cli.context import out, state
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX
-from kcli.times import TimeParseError, parse_datetime_ms
+from kcli.specs import datetime_arg
 
 
 
-def _position(text: str, ends: tuple[str, ...]) -> object:
-    if text in ends or text.lstrip().startswith("{"):
+def _position(text: str, flag: str, end: str) -> object:
+    if text == end or text.lstrip().startswith("{"):
         return text
-    try:
-        return parse_datetime_ms(text)
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+    return datetime_arg(flag, text, f"or {end}, or offsets as JSON {{topic: {{partition: offset}}}}")
 
 
 def _time(text: str | None, flag: str) -> int | None:
     if text is None or text == "now":
         return None
-    try:
-        return parse_datetime_ms(text)
-    except TimeParseError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
+    return datetime_arg(flag, text, "or now" if flag == "--reference" else "")
 
 
 def timestamps(
@@ -51,19 +45,22 @@ def timestamps(
     if target and group:
         raise UsageError("--target can't be used with --group")
     st = state()
-    opts_from, opts_to = _position(from_, ("earliest",)), _position(to, ("latest",))
+    opts_from, opts_to = _position(from_, "--from", "earliest"), _position(to, "--to", "latest")
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
     if group:
         from kcli.ops.resets import creation_times
 
         target_ms = creation_times(st.admin(), [group])[group]
     from kcli.pipeline import AuditOptions, run_audit
+    from kcli.pipeline.spark import log_path
 
     options = AuditOptions(bootstrap=st.settings.bootstrap_servers, topics=list(topic), from_=opts_from,
                            to=opts_to, before_max_ms=before_max_ms, after_max_ms=after_max_ms,
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
-                           timeout_s=st.settings.timeout_s, admin=st.admin())
+                           timeout_s=st.settings.timeout_s, admin=st.admin(), log=log_path())
+    if st.verbose:
+        out().note(f"Spark's console output: {options.log}")
     with out().progress("Spark tasks") as progress:
         if progress is not None:
             options.progress = lambda p: progress(p.tasks_done, p.tasks_total)

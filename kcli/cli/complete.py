@@ -1,6 +1,7 @@
-"""``kcli __complete-names topics|groups|profiles``: the names the shell completion scripts offer
-(``completions/``). Hidden; bounded by 2 s; prints nothing and exits 0 on any failure, so a TAB
-never shows an error or hangs the shell."""
+"""Shell completion. ``kcli completion SHELL`` prints the script shipped in ``completions/``;
+``kcli __complete-names topics|groups|profiles`` gives the names the scripts offer: hidden,
+bounded by 2 s, it prints nothing and exits 0 on any failure, so a TAB never shows an error or
+hangs the shell."""
 
 from __future__ import annotations
 
@@ -16,6 +17,28 @@ from kcli.cli.tree import COMPLETE_COMMAND, build
 
 KINDS = ("topics", "groups", "profiles")
 TIMEOUT_MS = 2000
+SCRIPTS = {"bash": "kcli.bash", "zsh": "_kcli", "fish": "kcli.fish", "powershell": "kcli.ps1"}
+
+
+def completion(shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.")):
+    """Print the completion script for SHELL (topic, group and profile names come from the
+    cluster on the line: -b, --bootstrap-server, --profile).
+
+    Enable it: bash, in ~/.bashrc: source <(kcli completion bash); zsh: kcli completion zsh >
+    ~/.zfunc/_kcli, with fpath+=~/.zfunc before compinit in ~/.zshrc; fish: kcli completion fish >
+    ~/.config/fish/completions/kcli.fish; PowerShell, in $PROFILE: kcli completion powershell |
+    Out-String | Invoke-Expression."""
+    from kcli.errors import OperationError, UsageError
+    from kcli.inputs import shown
+    from kcli.shipped import shipped
+
+    if shell not in SCRIPTS:
+        raise UsageError(f"Unknown shell '{shown(shell)}': use one of {', '.join(SCRIPTS)}")
+    path = shipped("completions", SCRIPTS[shell])
+    if path is None:
+        raise OperationError(f"This kcli was installed without its completion scripts "
+                             f"(completions/{SCRIPTS[shell]})")
+    sys.stdout.write(path.read_text(encoding="utf-8"))
 
 
 def complete_names(kind: str = typer.Argument(..., help="topics, groups or profiles.")):

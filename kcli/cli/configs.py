@@ -42,8 +42,8 @@ def describe_configs(
 
 
 def alter_configs(
-    topic: Optional[str] = typer.Option(None, "--topic"),
-    broker: Optional[str] = typer.Option(None, "--broker"),
+    topic: Optional[str] = typer.Option(None, "--topic", help="The topic to change."),
+    broker: Optional[str] = typer.Option(None, "--broker", help="The broker (node id) to change."),
     set_: Optional[List[str]] = typer.Option(None, "--set", help="key=value[,key=value...] (repeatable; [a,b] groups a value with commas, as kafka-configs --add-config)."),
     delete: Optional[List[str]] = typer.Option(None, "--delete", help="key[,key...] to reset to default (repeatable, as kafka-configs --delete-config)."),
 ):

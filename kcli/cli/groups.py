@@ -14,7 +14,9 @@ from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX, INT64_MIN
 
 # Each command imports the library and view modules it needs: `kcli --help` loads none.
-GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids.")
+GROUPS = typer.Argument(None, metavar="[GROUP]...", help="Group ids (or --group).")
+GROUP_OPTIONS = typer.Option(None, "--group", "-g", metavar="GROUP",
+                             help="The same as a GROUP argument, as kafka-consumer-groups spells it (repeatable).")
 ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
 
@@ -35,6 +37,7 @@ def list_groups(
 
 def describe_groups(
     groups: Optional[List[str]] = GROUPS,
+    group: Optional[List[str]] = GROUP_OPTIONS,
     all_groups: bool = ALL_GROUPS,
     offsets: bool = typer.Option(False, "--offsets", help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
@@ -48,7 +51,7 @@ def describe_groups(
         raise UsageError("Option [describe] takes at most one of these options: [members], [offsets], [state]")
     st = state()
     admin = st.admin()
-    descs = lib.describe(admin, lib.group_ids(admin, groups or [], all_groups))
+    descs = lib.describe(admin, lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
     if out().format != "json":
         for d in descs:
             notice = lib.state_notice(d)
@@ -67,11 +70,11 @@ def reset_offsets(
     all_groups: bool = ALL_GROUPS,
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
     all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed."),
-    to_earliest: bool = typer.Option(False, "--to-earliest"),
-    to_latest: bool = typer.Option(False, "--to-latest"),
-    to_current: bool = typer.Option(False, "--to-current"),
-    to_offset: Optional[int] = typer.Option(None, "--to-offset", min=INT64_MIN, max=INT64_MAX),
-    shift_by: Optional[int] = typer.Option(None, "--shift-by", min=INT64_MIN, max=INT64_MAX),
+    to_earliest: bool = typer.Option(False, "--to-earliest", help="The log start offset of each partition."),
+    to_latest: bool = typer.Option(False, "--to-latest", help="The log end offset of each partition."),
+    to_current: bool = typer.Option(False, "--to-current", help="The committed offset (or, without one, the log end)."),
+    to_offset: Optional[int] = typer.Option(None, "--to-offset", min=INT64_MIN, max=INT64_MAX, help="This offset, within each partition's log start and end."),
+    shift_by: Optional[int] = typer.Option(None, "--shift-by", min=INT64_MIN, max=INT64_MAX, help="The committed offset plus N (negative: back), within the log."),
     to_datetime: Optional[str] = typer.Option(None, "--to-datetime", help="ISO-8601 (no zone = UTC) or epoch ms."),
     by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
     from_file: Optional[str] = typer.Option(None, "--from-file", help="A reset CSV (as --export writes)."),
@@ -116,13 +119,14 @@ def reset_offsets(
     resets.finish(result)
 
 
-def delete_groups(groups: Optional[List[str]] = GROUPS, all_groups: bool = ALL_GROUPS):
+def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str]] = GROUP_OPTIONS,
+                  all_groups: bool = ALL_GROUPS):
     """Delete consumer groups (kafka-consumer-groups --delete)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     admin = state().admin()
-    results = admin.delete_groups(lib.group_ids(admin, groups or [], all_groups))
+    results = admin.delete_groups(lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
     view.render_delete_groups(out(), results)
     lib.check_deleted(results)
 

@@ -16,7 +16,7 @@ from typer._click import exceptions as click_exc  # typer vendors click; pinned 
 
 from kcli.cli.context import State
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist
-from kcli.cli.tree import COMPLETE_COMMAND, DROPINS, build
+from kcli.cli.tree import COMPLETE_COMMAND, DROPINS, build, canonical
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
 
@@ -51,7 +51,7 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
 
             return complete.run(args)
         words = command_words(args)
-        args = fill_optional_values(args, words)
+        args = fill_optional_values(args, canonical(words))
         return _run(build(words), args, State(stdout=stdout, stderr=stderr))
 
 

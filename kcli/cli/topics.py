@@ -12,10 +12,22 @@ from kcli.errors import UsageError
 # Each command imports its library and view modules itself: only the command being run loads any.
 
 PATTERNS = typer.Argument(None, metavar="[TOPIC-REGEX]...", help="Regexes matching whole topic names (default: all).")
+TOPICS = typer.Option(None, "--topic", "-t", metavar="TOPIC-REGEX",
+                      help="The same as a TOPIC-REGEX argument, as kafka-topics spells it (repeatable).")
+TARGETS = typer.Argument(None, metavar="[TOPIC-REGEX]...", help="Regexes matching whole topic names (or --topic).")
+
+
+def _patterns(positional: list[str] | None, options: list[str] | None, required: bool) -> list[str]:
+    """The topic regexes given as arguments and as --topic, in that order."""
+    patterns = [*(positional or []), *(options or [])]
+    if required and not patterns:
+        raise UsageError("Name the topics: a TOPIC-REGEX argument or --topic")
+    return patterns
 
 
 def list_topics(
     patterns: Optional[List[str]] = PATTERNS,
+    topic: Optional[List[str]] = TOPICS,
     exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
 ):
     """List topic names (kafka-topics --list)."""
@@ -23,18 +35,19 @@ def list_topics(
     from kcli.render import topics as view
 
     admin = state().admin()
-    names = lib.select_topics(admin, patterns or [], exclude_internal, if_exists=True)
+    names = lib.select_topics(admin, _patterns(patterns, topic, False), exclude_internal, if_exists=True)
     view.render_list(out(), names)
 
 
 def describe_topics(
     patterns: Optional[List[str]] = PATTERNS,
-    exclude_internal: bool = typer.Option(False, "--exclude-internal"),
-    under_replicated: bool = typer.Option(False, "--under-replicated-partitions"),
-    under_min_isr: bool = typer.Option(False, "--under-min-isr-partitions"),
-    at_min_isr: bool = typer.Option(False, "--at-min-isr-partitions"),
-    unavailable: bool = typer.Option(False, "--unavailable-partitions"),
-    with_overrides: bool = typer.Option(False, "--topics-with-overrides", help="Only topics with non-default configs (summary lines)."),
+    topic: Optional[List[str]] = TOPICS,
+    exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
+    under_replicated: bool = typer.Option(False, "--under-replicated-partitions", help="Only partitions whose ISR is smaller than their replica set."),
+    under_min_isr: bool = typer.Option(False, "--under-min-isr-partitions", help="Only partitions whose ISR is below min.insync.replicas (or that have no leader)."),
+    at_min_isr: bool = typer.Option(False, "--at-min-isr-partitions", help="Only partitions whose ISR is exactly min.insync.replicas."),
+    unavailable: bool = typer.Option(False, "--unavailable-partitions", help="Only partitions without a live leader."),
+    with_overrides: bool = typer.Option(False, "--topics-with-overrides", help="Only topics with non-default configs, without their partitions."),
     if_exists: bool = typer.Option(False, "--if-exists", help="No error when nothing matches."),
 ):
     """Partitions with leader, replicas, ISR, ELR and creation time (KIP-1327).
@@ -48,25 +61,34 @@ def describe_topics(
         raise UsageError("--topics-with-overrides can't be used with the partition report filters")
     with out().progress("Describing topics") as progress:
         pairs, summaries = lib.describe(
-            state().admin(), patterns or [], exclude_internal=exclude_internal, if_exists=if_exists,
+            state().admin(), _patterns(patterns, topic, False), exclude_internal=exclude_internal, if_exists=if_exists,
             under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
             unavailable=unavailable, with_overrides=with_overrides, progress=progress)
     view.render_describe(out(), pairs, summaries)
 
 
 def create_topic(
-    name: str = typer.Argument(..., help="The topic name."),
+    name: Optional[str] = typer.Argument(None, metavar="NEW-TOPIC", help="The new topic's name (or --topic)."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", metavar="NEW-TOPIC",
+                                              help="The same as the NEW-TOPIC argument, as kafka-topics spells it."),
     partitions: Optional[int] = typer.Option(None, "--partitions", help="Partition count (broker default if omitted)."),
-    replication_factor: Optional[int] = typer.Option(None, "--replication-factor"),
-    config: Optional[List[str]] = typer.Option(None, "--config", help="key=value (repeatable)."),
-    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment", help="b1:b2,b3:b4 (partition per comma)."),
-    if_not_exists: bool = typer.Option(False, "--if-not-exists"),
+    replication_factor: Optional[int] = typer.Option(None, "--replication-factor", help="Replicas per partition (broker default if omitted)."),
+    config: Optional[List[str]] = typer.Option(None, "--config", help="A topic config override, key=value (repeatable)."),
+    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment", help="Broker ids per partition: b1:b2,b3:b4 (a comma between partitions)."),
+    if_not_exists: bool = typer.Option(False, "--if-not-exists", help="No error when the topic already exists."),
 ):
     """Create a topic (kafka-topics --create)."""
     from kcli import specs
     from kcli.ops import topics as lib
     from kcli.render import topics as view
 
+    names = _patterns([name] if name is not None else [], topic, False)
+    if not names:
+        raise UsageError("Name the new topic: a NEW-TOPIC argument or --topic")
+    if len(names) > 1:       # as kafka-topics: one topic per create
+        raise UsageError("create topic takes one topic name (a NEW-TOPIC argument or --topic), "
+                         f"not {len(names)}")
+    name = names[0]
     specs.check_topic_name(name)
     if replica_assignment is not None and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
@@ -87,10 +109,11 @@ def create_topic(
 
 
 def alter_topic(
-    patterns: List[str] = typer.Argument(..., metavar="TOPIC-REGEX...", help="Topics to alter."),
+    patterns: Optional[List[str]] = TARGETS,
+    topic: Optional[List[str]] = TOPICS,
     partitions: int = typer.Option(..., "--partitions", help="The new total partition count."),
-    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment"),
-    if_exists: bool = typer.Option(False, "--if-exists"),
+    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment", help="Broker ids for every partition, old ones included: b1:b2,b3:b4,..."),
+    if_exists: bool = typer.Option(False, "--if-exists", help="No error when no topic matches."),
 ):
     """Increase the partition count (kafka-topics --alter); prints the before/after count."""
     from kcli import specs
@@ -99,16 +122,18 @@ def alter_topic(
 
     specs.check_partition_count(partitions)
     assignment = specs.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
-    changes = lib.add_partitions(state().admin(), patterns, partitions, assignment, if_exists)
+    changes = lib.add_partitions(state().admin(), _patterns(patterns, topic, True), partitions,
+                                 assignment, if_exists)
     view.render_altered(out(), changes, partitions)
 
 
 def delete_topic(
-    patterns: List[str] = typer.Argument(..., metavar="TOPIC-REGEX...", help="Topics to delete (regex, as kafka-topics)."),
-    if_exists: bool = typer.Option(False, "--if-exists"),
+    patterns: Optional[List[str]] = TARGETS,
+    topic: Optional[List[str]] = TOPICS,
+    if_exists: bool = typer.Option(False, "--if-exists", help="No error when no topic matches."),
 ):
     """Delete every matching topic (kafka-topics --delete)."""
     from kcli.ops import topics as lib
     from kcli.render import topics as view
 
-    view.render_deleted(out(), lib.delete(state().admin(), patterns, if_exists))
+    view.render_deleted(out(), lib.delete(state().admin(), _patterns(patterns, topic, True), if_exists))

@@ -31,9 +31,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "describe configs": ("configs", "describe_configs"),
     "describe groups": ("groups", "describe_groups"),
     "create topic": ("topics", "create_topic"),
-    "alter topic": ("topics", "alter_topic"),
+    "alter topics": ("topics", "alter_topic"),
     "alter configs": ("configs", "alter_configs"),
-    "delete topic": ("topics", "delete_topic"),
+    "delete topics": ("topics", "delete_topic"),
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-consumer-groups": ("dropin", "kafka_consumer_groups"),
     "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
     "kafka-configs": ("dropin", "kafka_configs"),
+    "completion": ("complete", "completion"),
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -48,11 +49,22 @@ HIDDEN = frozenset({COMPLETE_COMMAND})
 DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"})
 _DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                           "help_option_names": []}, add_help_option=False)
+# The other number of each command's noun, accepted too (hidden from help, the man pages and
+# completion): the canonical form is plural where the command takes several names, singular
+# where it takes one (create topic).
+ALIASES: dict[str, str] = {
+    "list topic": "list topics", "list group": "list groups",
+    "describe topic": "describe topics", "describe group": "describe groups",
+    "describe config": "describe configs", "create topics": "create topic",
+    "alter topic": "alter topics", "alter config": "alter configs",
+    "delete topic": "delete topics", "delete group": "delete groups",
+    "audit timestamp": "audit timestamps",
+}
 GROUPS = {
     "list": "List topics or consumer groups.",
     "describe": "Describe topics, consumer groups or configs.",
     "create": "Create a topic.",
-    "alter": "Alter a topic's partition count or configs.",
+    "alter": "Alter the partition count of topics, or configs.",
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded Kafka-protocol broker (development and tests).",
     "audit": "Scan topic data on Spark (local by default, a cluster via --master).",
@@ -63,18 +75,30 @@ ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with pa
 _COMMON = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
 
+def canonical(words: list[str]) -> list[str]:
+    """A command line's first words with an alias (``delete topic``) replaced by its command."""
+    path = ALIASES.get(" ".join(words[:2]))
+    return path.split(" ") + list(words[2:]) if path else list(words)
+
+
 def selected(words: list[str] | None) -> list[str]:
     """The command paths a command line's first words name: one, or all of them."""
-    words = words or []
+    words = canonical(words or [])
     for path in (" ".join(words[:2]), words[0] if words else ""):
         if path in COMMANDS:
             return [path]
     return list(COMMANDS)
 
 
+def aliases_of(path: str) -> list[str]:
+    return [alias for alias, target in ALIASES.items() if target == path]
+
+
 def build(words: list[str] | None = None) -> typer.Typer:
     """A new root app holding the commands ``words`` name (see ``selected``)."""
-    root = typer.Typer(name="kcli", help=ROOT_HELP, **_COMMON)
+    from kcli.cli.examples import epilog
+
+    root = typer.Typer(name="kcli", help=ROOT_HELP, epilog=epilog(""), **_COMMON)
     root.callback()(root_options)
     groups: dict[str, typer.Typer] = {}
     for path in selected(words):
@@ -87,7 +111,10 @@ def build(words: list[str] | None = None) -> typer.Typer:
                 groups[group[0]] = typer.Typer(help=GROUPS[group[0]], **_COMMON)
                 root.add_typer(groups[group[0]], name=group[0])
             parent = groups[group[0]]
-        parent.command(name, hidden=path in HIDDEN, **(_DROPIN_SETTINGS if path in DROPINS else {}))(command)
+        parent.command(name, hidden=path in HIDDEN, epilog=epilog(path),
+                       **(_DROPIN_SETTINGS if path in DROPINS else {}))(command)
+        for alias in aliases_of(path):
+            parent.command(alias.split(" ")[-1], hidden=True, epilog=epilog(path))(command)
     return root
 
 

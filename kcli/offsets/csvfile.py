@@ -47,9 +47,13 @@ def export_csv(plans: list[GroupPlan], with_group: bool) -> str:
     return "".join(lines)
 
 
+LAYOUTS = {3: "topic,partition,offset", 4: "group,topic,partition,offset"}
+
+
 def _record(cells: list[str], width: int, lineno: int) -> tuple:
     if len(cells) != width:
-        raise ValueError(f"line {lineno}: expected {width} columns, found {len(cells)}")
+        raise ValueError(f"line {lineno}: expected {width} columns ({LAYOUTS[width]}) as on the "
+                         f"first line, found {len(cells)}")
     *names, partition, offset = cells
     if not all(names):
         raise ValueError(f"line {lineno}: empty {'group or topic' if width == 4 else 'topic'}")
@@ -71,7 +75,13 @@ def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], i
     wanted = set(groups)
     try:
         rows = [(i, cells) for i, cells in enumerate(csv.reader(text.split("\n")), start=1) if cells]
-        three = len(groups) == 1 and bool(rows) and len(rows[0][1]) == 3
+        widths = (3, 4) if len(groups) == 1 else (4,)      # the layout: the first line's, of these
+        if rows and len(rows[0][1]) not in widths:
+            lineno, cells = rows[0]
+            expected = " or ".join(f"{w} columns ({LAYOUTS[w]})" for w in widths)
+            why = "" if len(groups) == 1 else " (3 columns need exactly one --group)"
+            raise ValueError(f"line {lineno}: expected {expected}, found {len(cells)}{why}")
+        three = bool(rows) and len(rows[0][1]) == 3
         for lineno, cells in rows:
             if three:
                 topic, partition, offset = _record(cells, 3, lineno)

@@ -23,8 +23,8 @@ from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for
 from kcli.ops.groups import check_group_ids, group_ids
-from kcli.specs import parse_topic_spec
-from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
+from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
+from kcli.times import TimeParseError, timestamp_before
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -393,17 +393,17 @@ def scenario(given: dict[str, object], max_age: str | None, now_ms: int) -> tupl
     name, value = chosen[0], given[chosen[0]]
     if max_age is not None and name != "to-latest":
         raise UsageError("--max-age can only be used with --to-latest")
-    try:
-        if max_age is not None:
-            return planner.Scenario(planner.MAX_AGE, parse_duration_ms(max_age)), f"to-latest --max-age {max_age}"
-        if name == "to-datetime":
-            return planner.Scenario(planner.DATETIME, parse_datetime_ms(value)), f"to-datetime {value}"
-        if name == "by-duration":
-            ms = parse_duration_ms(value)
+    if max_age is not None:
+        return planner.Scenario(planner.MAX_AGE, duration_arg("--max-age", max_age)), f"to-latest --max-age {max_age}"
+    if name == "to-datetime":
+        return planner.Scenario(planner.DATETIME, datetime_arg("--to-datetime", value)), f"to-datetime {value}"
+    if name == "by-duration":
+        ms = duration_arg("--by-duration", value)
+        try:
             timestamp_before(now_ms, ms)             # not before the epoch: refused now
-            return planner.Scenario(planner.DURATION, ms), f"by-duration {value}"
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+        except TimeParseError as exc:
+            raise UsageError(f"--by-duration: {exc}") from None
+        return planner.Scenario(planner.DURATION, ms), f"by-duration {value}"
     if name in ("to-offset", "shift-by"):
         kind = planner.OFFSET if name == "to-offset" else planner.SHIFT
         return planner.Scenario(kind, value), f"{name} {value}"

@@ -29,7 +29,8 @@ from kcli.pipeline.result import (
     AuditTotal,
     PartitionAudit,
 )
-from kcli.pipeline.spark import ProgressHook, run_with_progress, session
+from kcli.pipeline.spark import (ProgressHook, check_java, check_master, check_pyspark,
+                                 run_with_progress, session)
 from kcli.times import parse_datetime_ms
 
 LONG_MAX = kip937.LONG_MAX
@@ -62,11 +63,23 @@ class AuditOptions:
     timeout_s: float = 30.0
     progress: ProgressHook | None = None
     admin: Any = None            # the adapter to use (kcli.admin.KafkaAdmin); default: one of its own
+    log: str | None = None       # where Spark's console output goes (default: the process's stderr)
 
 
 def run_audit(options: AuditOptions) -> AuditResult:
-    """Start (or reuse) a Spark session on ``options.master`` and audit."""
-    spark = session(options.master, options.spark_conf)
+    """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics),
+    then start (or reuse) a Spark session on ``options.master``, its console output in
+    ``options.log`` (when given), and audit."""
+    deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
+    check_pyspark()
+    check_java()
+    check_master(options.master, options.timeout_s)
+    if options.admin is not None:
+        known = set(options.admin.topic_names())
+        missing = [t for t in options.topics if t not in known]
+        if missing:
+            raise OperationError(f"Topic {', '.join(repr(t) for t in missing)} does not exist")
+    spark = session(options.master, options.spark_conf, log=options.log, deadline=deadline)
     return audit_timestamps(
         spark, options.bootstrap, options.topics, options.from_, options.to,
         options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
@@ -350,16 +363,18 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
 
 
 def save_partitions(spark, result: AuditResult, directory: str) -> None:
-    """Write the per-partition results as Parquet, columns named as in the JSON (times as epoch
-    ms). Fails if ``directory`` exists."""
+    """Write the per-partition results as Parquet, columns named as the JSON keys (times as the
+    epoch-ms keys). Fails if ``directory`` exists."""
     from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
-    texts = {"topic", "max_timestamp_check", "target_check"}
-    names = list(PartitionAudit.__dataclass_fields__)
+    from kcli.pipeline.result import parquet_row
+
+    rows = [parquet_row(p) for p in result.partitions]
+    names = list(parquet_row(PartitionAudit("", 0, 0, 0, 0, 0)))
+    texts = {"topic", "maxTimestampCheck", "targetCheck"}
     schema = StructType([
         StructField(n, StringType() if n in texts else IntegerType() if n == "partition"
                     else LongType(), nullable=True)
         for n in names
     ])
-    rows = [tuple(getattr(p, n) for n in names) for p in result.partitions]
-    spark.createDataFrame(rows, schema).coalesce(1).write.parquet(directory)
+    spark.createDataFrame([tuple(r[n] for n in names) for r in rows], schema).coalesce(1).write.parquet(directory)

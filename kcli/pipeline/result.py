@@ -1,53 +1,59 @@
 """Results of ``kcli audit timestamps`` and their JSON form (``AuditResult.to_json_dict()``).
 
-Times are objects ``{"ms": <epoch ms>, "iso": "2025-01-15T10:30:00.000Z"}`` (UTC, Java's
-``yyyy-MM-dd'T'HH:mm:ss.SSSXXX``); an unknown time is ``{"ms": null, "iso": null}``. Any other
-value that is unknown, not applicable (no target given) or not reported by the broker is
-``null``. Offsets and counts are integers. Field names are stable.
+Keys are camelCase, as in every kcli document (schema ``kcli.audit-timestamps/v2``; v1 had
+snake_case keys and times as ``{"ms", "iso"}`` objects). A time is two keys, as elsewhere in kcli:
+``<name>Ms`` (epoch ms, null when unknown) and ``<name>`` (``2025-01-15T10:30:00.000Z``, UTC,
+Java's ``yyyy-MM-dd'T'HH:mm:ss.SSSXXX``; null when unknown). Any other value that is unknown, not
+applicable (no target given) or not reported by the broker is ``null``. Offsets and counts are
+integers.
 
 Top level::
 
-    topics            [string]   the audited topics
-    reference         time       "now" of the KIP-937 checks
-    target            time       the reset target (--target, or the group's creation time)
-    partitions        [partition] one entry per audited partition, sorted by topic, partition
-    total             total
+    topics                      [string]   the audited topics
+    referenceMs, reference      time       "now" of the KIP-937 checks
+    targetMs, target            time       the reset target (--target, or the group's creation time)
+    partitions                  [partition] one entry per audited partition, by topic, partition
+    total                       total
 
 partition::
 
     topic, partition
-    start_offset, end_offset          the scanned range [start, end)
-    log_start_offset, log_end_offset  the partition's offsets when the audit was planned
+    startOffset, endOffset            the scanned range [start, end)
+    logStartOffset, logEndOffset      the partition's offsets when the audit was planned
     records                           records in the range
-    min_timestamp, max_timestamp      time
-    max_timestamp_offset              earliest offset holding max_timestamp (as KIP-734)
-    before_max_ms, after_max_ms       the KIP-937 bounds applied (the topic's configuration unless
+    minTimestampMs, minTimestamp      time
+    maxTimestampMs, maxTimestamp      time
+    maxTimestampOffset                earliest offset holding the max timestamp (as KIP-734)
+    beforeMaxMs, afterMaxMs           the KIP-937 bounds applied (the topic's configuration unless
                                       given); null = no limit
-    too_old                           records with timestamp < reference - before_max_ms
-    too_new                           records with timestamp > reference + after_max_ms
-    out_of_order                      records whose timestamp is below the highest timestamp of
+    tooOld                            records with timestamp < reference - beforeMaxMs
+    tooNew                            records with timestamp > reference + afterMaxMs
+    outOfOrder                        records whose timestamp is below the highest timestamp of
                                       an earlier offset in the range
-    max_out_of_order_ms               the largest such distance back (null when none)
-    target_offset                     the broker's ListOffsets answer for target (null: none, a
-                                      reset to target goes to log_end_offset)
-    replayed                          records at or after target_offset older than target: a reset
+    maxOutOfOrderMs                   the largest such distance back (null when none)
+    targetOffset                      the broker's ListOffsets answer for target (null: none, a
+                                      reset to target goes to logEndOffset)
+    replayed                          records at or after targetOffset older than target: a reset
                                       to target replays them
-    skipped                           records before target_offset at or after target: a reset to
+    skipped                           records before targetOffset at or after target: a reset to
                                       target skips them
-    data_target_offset                the first offset in the range with timestamp >= target
-    broker_max_timestamp              time: ListOffsets max-timestamp (KIP-734) from the broker
-    broker_max_timestamp_offset       its offset
-    max_timestamp_check, target_check "agree", "disagree", "partial" (the range does not cover
+    dataTargetOffset                  the first offset in the range with timestamp >= target
+    brokerMaxTimestampMs, brokerMaxTimestamp   time: ListOffsets max-timestamp (KIP-734)
+    brokerMaxTimestampOffset          its offset
+    maxTimestampCheck, targetCheck    "agree", "disagree", "partial" (the range does not cover
                                       what the answer depends on), "unavailable" (the broker did
                                       not answer) or null (no target)
 
 total::
 
-    partitions, records, too_old, too_new, out_of_order, replayed, skipped
-    min_timestamp, max_timestamp      time
-    max_timestamp_topic, max_timestamp_partition, max_timestamp_offset
-    max_out_of_order_ms
+    partitions, records, tooOld, tooNew, outOfOrder, replayed, skipped
+    minTimestampMs, minTimestamp, maxTimestampMs, maxTimestamp      time
+    maxTimestampTopic, maxTimestampPartition, maxTimestampOffset
+    maxOutOfOrderMs
     disagreements                     partitions with a check = "disagree"
+
+``--save`` writes the partitions as Parquet with the same column names, times as the ``...Ms``
+columns only.
 """
 
 from __future__ import annotations
@@ -57,6 +63,31 @@ from dataclasses import dataclass, field
 from kcli.times import time_field
 
 AGREE, DISAGREE, PARTIAL, UNAVAILABLE = "agree", "disagree", "partial", "unavailable"
+TIMES = ("min_timestamp", "max_timestamp", "broker_max_timestamp")
+
+
+def camel(name: str) -> str:
+    """A field's JSON key: ``start_offset`` -> ``startOffset``."""
+    first, *rest = name.split("_")
+    return first + "".join(part.title() for part in rest)
+
+
+def json_fields(obj) -> dict:
+    """A result's fields under their JSON keys; a time as ``<key>Ms`` and ``<key>`` (ISO)."""
+    doc = {}
+    for name, value in obj.__dict__.items():
+        if name in TIMES:
+            t = time_field(value)
+            doc[camel(name) + "Ms"], doc[camel(name)] = t["ms"], t["iso"]
+        else:
+            doc[camel(name)] = value
+    return doc
+
+
+def parquet_row(p: "PartitionAudit") -> dict:
+    """A partition as ``--save`` writes it: the JSON keys, times as epoch ms only."""
+    return {key: value for key, value in json_fields(p).items()
+            if key not in {camel(name) for name in TIMES}}
 
 
 @dataclass
@@ -87,10 +118,7 @@ class PartitionAudit:
     target_check: str | None = None
 
     def to_json_dict(self) -> dict:
-        d = dict(self.__dict__)
-        for key in ("min_timestamp", "max_timestamp", "broker_max_timestamp"):
-            d[key] = time_field(d[key])
-        return d
+        return json_fields(self)
 
 
 @dataclass
@@ -137,10 +165,7 @@ class AuditTotal:
         return total
 
     def to_json_dict(self) -> dict:
-        d = dict(self.__dict__)
-        for key in ("min_timestamp", "max_timestamp"):
-            d[key] = time_field(d[key])
-        return d
+        return json_fields(self)
 
 
 @dataclass
@@ -152,10 +177,11 @@ class AuditResult:
     total: AuditTotal = field(default_factory=AuditTotal)
 
     def to_json_dict(self) -> dict:
+        reference, target = time_field(self.reference_ms), time_field(self.target_ms)
         return {
             "topics": list(self.topics),
-            "reference": time_field(self.reference_ms),
-            "target": time_field(self.target_ms),
+            "referenceMs": reference["ms"], "reference": reference["iso"],
+            "targetMs": target["ms"], "target": target["iso"],
             "partitions": [p.to_json_dict() for p in self.partitions],
             "total": self.total.to_json_dict(),
         }

@@ -1,4 +1,4 @@
-"""The audit view: per-partition rows and a total (schema kcli.audit-timestamps/v1)."""
+"""The audit view: per-partition rows and a total (schema kcli.audit-timestamps/v2, keys in kcli.pipeline.result)."""
 
 from __future__ import annotations
 

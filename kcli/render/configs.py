@@ -67,7 +67,7 @@ def render_configs(out: Output, resources: list[ResourceConfig], show_all: bool)
 
 def render_altered(out: Output, rtype: str, name: str, pairs: dict[str, str], deleted: list[str]) -> None:
     if out.format == "json":
-        out.json(json_document("config-alter", resource_type=rtype, name=name,
+        out.json(json_document("config-alter", resourceType=rtype, name=name,
                                set={k: redact(k, v) for k, v in pairs.items()}, deleted=deleted))
     else:
         out.line(f"Completed updating config for {rtype} {name}.")

@@ -19,7 +19,9 @@ ProgressUpdate = Callable[[int, "int | None"], None]
 
 FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."
-SCHEMA_VERSION = 1
+# Each document's version: 1, unless its keys changed. Every key is camelCase; v2 of these four
+# renamed their snake_case keys (audit-timestamps also made its times key pairs, as elsewhere).
+SCHEMA_VERSIONS = {"audit-timestamps": 2, "topic-alter": 2, "config-alter": 2, "error": 2}
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
@@ -30,8 +32,68 @@ class Table:
     title: str | None = None
 
 
+# Fitting a table to a terminal. Identifiers (topic, group, config name, host:port, ids) and
+# timestamps are never broken: only these free-text columns wrap (at spaces) ...
+FREE_TEXT = frozenset({"MEANING", "ERROR", "RESULT", "STATUS", "RULE", "CONFIGS"})
+FREE_TEXT_MIN = 20
+# ... and when the table is still too wide, these columns go, least important first (the plain,
+# json and csv outputs keep everything). A column not named here is never dropped.
+DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
+              "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",
+              "TARGET-ASSIGNMENT-EPOCH", "GROUP-EPOCH", "COORDINATOR (ID)", "LOG-START", "LOG-END",
+              "EFFECTIVE", "SOURCE", "MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET",
+              "MIN-TIMESTAMP", "RULE", "MEANING")
+
+
+def free_text_width(table: Table, i: int) -> int:
+    """The narrowest a free-text column gets: FREE_TEXT_MIN, its header, or its longest word
+    (a config ``name=value`` in a list is a word: it wraps between words, never inside one)."""
+    from rich.cells import cell_len
+
+    cells = [table.columns[i], *(r[i] for r in table.rows if i < len(r))]
+    longest = max((cell_len(word) for cell in cells for word in cell.split()), default=0)
+    natural = max((cell_len(line) for cell in cells for line in cell.splitlines()), default=0)
+    return min(natural, max(FREE_TEXT_MIN, longest))
+
+
+def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
+    """The columns of ``table`` to show within ``width`` terminal columns (their indexes), and
+    the names of those left out, and the width they need. Identifier columns keep their whole width, free text may wrap
+    down to FREE_TEXT_MIN; columns go in DROP_ORDER until the rest fits (or none is left to
+    drop: then the lines are wider than the terminal, but no identifier is cut)."""
+    from rich.cells import cell_len
+
+    def natural(i: int) -> int:
+        return max(cell_len(line) for cell in [table.columns[i], *(r[i] for r in table.rows if i < len(r))]
+                   for line in (cell.splitlines() or [""]))
+
+    widths = {i: natural(i) for i in range(len(table.columns))}
+
+    def needed(shown: list[int]) -> int:
+        return sum(free_text_width(table, i) if table.columns[i] in FREE_TEXT else widths[i]
+                   for i in shown) + 3 * len(shown) - 1
+
+    shown = list(range(len(table.columns)))
+    hidden: list[str] = []
+    for name in DROP_ORDER:
+        if needed(shown) <= width:
+            break
+        if name in table.columns and len(shown) > 1:
+            shown.remove(table.columns.index(name))
+            hidden.append(name)
+    # Last, a column with the same value in every row (one group's plan) is said once instead.
+    for i in list(shown):
+        values = {r[i] if i < len(r) else "" for r in table.rows}
+        if needed(shown) <= width or len(table.rows) < 2:
+            break
+        if len(values) == 1 and "" not in values and len(shown) > 1:
+            shown.remove(i)
+            hidden.append(f"{table.columns[i]} (every row: {values.pop()})")    # said once, below
+    return shown, hidden, needed(shown)
+
+
 def schema_name(kind: str) -> str:
-    return f"{SCHEMA_PREFIX}{kind}/v{SCHEMA_VERSION}"
+    return f"{SCHEMA_PREFIX}{kind}/v{SCHEMA_VERSIONS.get(kind, 1)}"
 
 
 def json_document(kind: str, **body) -> dict:
@@ -129,18 +191,35 @@ class Output:
 
     def _rich_table(self, table: Table) -> None:
         """Cells are data, printed as they are (a group id "[x]" or a value "[redacted]" is no
-        markup, ":smile:" no emoji)."""
+        markup, ":smile:" no emoji). On a terminal the table fits its width (``fit``): a dim line
+        names the columns left out."""
         from rich.table import Table as RichTable
         from rich.text import Text
         from rich import box
 
+        shown, hidden, width = list(range(len(table.columns))), [], self.console.width
+        if self.console.is_terminal:
+            shown, hidden, needed = fit(table, width)
+            width = max(width, needed)          # never squeeze an identifier: wider lines instead
         rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAD, show_edge=False,
                                header_style="bold" if self.console.is_terminal else None)
-        for col in table.columns:
-            rich_table.add_column(Text(col), overflow="fold")
+        for i in shown:
+            col = table.columns[i]
+            if col in FREE_TEXT:
+                rich_table.add_column(Text(col), overflow="fold", min_width=free_text_width(table, i))
+            else:
+                rich_table.add_column(Text(col), no_wrap=True, overflow="ignore")
         for row in table.rows:
-            rich_table.add_row(*(Text(c) for c in row))
-        self.console.print(rich_table)
+            rich_table.add_row(*(Text(row[i]) if i < len(row) else Text("") for i in shown))
+        terminal_width = self.console.width
+        self.console.width = width              # rich squeezes anything wider than its console
+        try:
+            self.console.print(rich_table, crop=False)
+        finally:
+            self.console.width = terminal_width
+        if hidden:                              # wrapped at blanks, to the terminal's width
+            self.console.print(Text(f"(not shown at {terminal_width} columns: {', '.join(hidden)}; "
+                                    "-o csv or json show all)", style="dim"), soft_wrap=False)
 
     @contextmanager
     def progress(self, description: str) -> Iterator["ProgressUpdate | None"]:
@@ -163,7 +242,7 @@ class Output:
 
     def error(self, message: str, exit_code: int) -> None:
         if self.format == "json":
-            doc = json_document("error", error=message, exit_code=exit_code)
+            doc = json_document("error", error=message, exitCode=exit_code)
             self.stderr.write(json.dumps(doc) + "\n")
         else:
             self.stderr.write(f"Error: {message}\n")

@@ -49,6 +49,11 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
             for p in parts:
                 out.line(plain_partition(t, p))
         return
+    if summaries and (out.format == "table" or not any(parts for _, parts in topics)):
+        out.table(summary_table([t for t, _ in topics]))     # csv: with --topics-with-overrides
+        if not any(parts for _, parts in topics):
+            return
+        out.line()
     show_ct = any(p.creation_time_ms is not None for _, parts in topics for p in parts)
     columns = ["TOPIC", "PARTITION", "LEADER", "REPLICAS", "ISR", "ELR", "LAST-KNOWN-ELR"]
     if show_ct:
@@ -62,6 +67,14 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
                 row.append(format_ms(p.creation_time_ms) if p.creation_time_ms is not None else "")
             table.rows.append(row)
     out.table(table)
+
+
+def summary_table(topics: list[TopicInfo]) -> Table:
+    """One row per topic: kafka-topics' summary line (TopicId, PartitionCount, ReplicationFactor,
+    Configs), the overrides as ``name=value`` separated by ", " (where the cell may wrap)."""
+    return Table(["TOPIC", "TOPIC-ID", "PARTITIONS", "REPLICATION-FACTOR", "CONFIGS"], [
+        [t.name, t.topic_id or "", str(len(t.partitions)), str(t.replication_factor),
+         ", ".join(f"{k}={v}" for k, v in t.configs.items())] for t in topics])
 
 
 def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool) -> dict:
@@ -100,7 +113,7 @@ def render_created(out: Output, name: str, created: bool) -> None:
 def render_altered(out: Output, changes: list[tuple[str, int]], partitions: int) -> None:
     if out.format == "json":
         out.json(json_document("topic-alter", topics=[
-            {"topic": name, "partitions_before": before, "partitions_after": partitions}
+            {"topic": name, "partitionsBefore": before, "partitionsAfter": partitions}
             for name, before in changes]))
         return
     if out.format == "plain":

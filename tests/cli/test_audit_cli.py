@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import socket
+import sys
+import time
 
 import pytest
 from confluent_kafka import Producer
 
 from kcli.broker import EmbeddedCluster
-from tests.cli.conftest import run_kcli_process
+from tests.cli.conftest import run_kcli, run_kcli_process
 
 pytestmark = pytest.mark.spark
 BASE = 1_736_937_000_000
@@ -31,13 +34,81 @@ def test_audit_reports_bounds_order_and_reset_target():
                              "--target", str(BASE + 15_000), "--master", "local[1]", "-o", "json",
                              timeout=180)
     assert r.code == 0, r.err
+    assert r.err == ""                        # Spark's console output went to its log file
     doc = json.loads(r.out)
-    assert doc["schema"] == "kcli.audit-timestamps/v1"
+    assert doc["schema"] == "kcli.audit-timestamps/v2"
     part = doc["partitions"][0]
     assert part["records"] == 5
-    assert part["too_new"] == 1 and part["too_old"] == 1
-    assert part["out_of_order"] == 2          # offsets 2 and 4 are below the running max
-    assert part["target_offset"] == 1         # first offset with a timestamp >= target
+    assert part["tooNew"] == 1 and part["tooOld"] == 1
+    assert part["outOfOrder"] == 2          # offsets 2 and 4 are below the running max
+    assert part["targetOffset"] == 1         # first offset with a timestamp >= target
     assert part["replayed"] == 2              # offsets 2 and 4 are older than the target
     assert part["skipped"] == 0
-    assert part["max_timestamp_check"] == "agree"
+    assert part["maxTimestampCheck"] == "agree"
+
+
+@pytest.fixture()
+def state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_stderr_carries_only_kcli_lines_and_verbose_names_the_spark_log(state_home):
+    with EmbeddedCluster(nodes=1) as cluster:
+        b = cluster.bootstrap_servers
+        cluster.create_topic("quiet", partitions=1)
+        r = run_kcli_process(b, "audit", "timestamps", "-t", "quiet", "--master", "local[1]",
+                             "--verbose", timeout=180)
+    assert r.code == 0, r.err
+    (line,) = r.err.splitlines()
+    assert line.startswith("Spark's console output: " + str(state_home / "kcli" / "spark" / "audit-"))
+    log = open(line.split(": ", 1)[1], encoding="utf-8").read()
+    assert "log4j" in log                     # what Spark used to print on kcli's stderr
+
+
+def _no_jvm_failure(state_home, *args, bootstrap="127.0.0.1:1"):
+    t0 = time.monotonic()
+    r = run_kcli_process(bootstrap, "audit", "timestamps", *args, "--timeout", "20s", timeout=60)
+    elapsed = time.monotonic() - t0
+    assert r.code == 1 and r.out == "" and r.err.count("\n") == 1, r.err
+    assert not (state_home / "kcli" / "spark").exists()       # no JVM was started
+    return r.err, elapsed
+
+
+def test_missing_topic_and_unreachable_master_fail_before_a_jvm_starts(state_home):
+    with EmbeddedCluster(nodes=1) as cluster:
+        b = cluster.bootstrap_servers
+        cluster.create_topic("present", partitions=1)
+        err, elapsed = _no_jvm_failure(state_home, "-t", "present", "-t", "absent", bootstrap=b)
+        assert err == "Error: Topic 'absent' does not exist\n" and elapsed < 5
+        with socket.socket() as s:                # bound, not listening: refused
+            s.bind(("127.0.0.1", 0))
+            master = f"127.0.0.1:{s.getsockname()[1]}"
+            err, elapsed = _no_jvm_failure(state_home, "-t", "present", "--master", f"spark://{master}",
+                                           bootstrap=b)
+        assert err == f"Error: Spark master unreachable: {master}: Connection refused\n" and elapsed < 5
+
+
+def test_without_pyspark_one_line_says_how_to_install_it(state_home, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspark", None)      # as in a venv without the [spark] extra
+    r = run_kcli("127.0.0.1:1", "audit", "timestamps", "-t", "any")
+    assert r.code == 1 and r.err.count("\n") == 1
+    assert "pyspark is not installed" in r.err and "pip install 'kcli-kafka[spark]'" in r.err
+    assert "pip install -e '.[spark]'" in r.err
+
+
+def test_a_silent_master_is_one_line_within_the_timeout(state_home):
+    """A spark:// master that accepts connections and never answers (Spark would retry for a
+    minute and print stack traces): one line within --timeout + 5 s."""
+    with EmbeddedCluster(nodes=1) as cluster, socket.socket() as silent:
+        cluster.create_topic("present", partitions=1)
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        master = f"spark://127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        r = run_kcli_process(cluster.bootstrap_servers, "audit", "timestamps", "-t", "present",
+                             "--master", master, "--timeout", "5s", timeout=120)
+        elapsed = time.monotonic() - t0
+    assert r.code == 1 and r.out == "", r
+    assert r.err == f"Error: Spark master unreachable: {master} did not take the application within --timeout\n"
+    assert elapsed < 5 + 5, elapsed

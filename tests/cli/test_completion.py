@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,12 +22,16 @@ BIN = str(Path(sys.executable).parent)
 
 def _env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCLI_")}
-    env.update(PATH=BIN + os.pathsep + env.get("PATH", ""), XDG_CONFIG_HOME="/nonexistent", **extra)
+    env.update({"PATH": BIN + os.pathsep + env.get("PATH", ""), "XDG_CONFIG_HOME": "/nonexistent", **extra})
     return env
 
 
 def bash_complete(words: str, env: dict) -> list[str]:
-    script = (f"source completions/kcli.bash; COMP_WORDS=({words}); COMP_CWORD={len(words.split()) - 1}; "
+    """The replies of the bash function for the line ``words`` with the cursor at its end (as
+    bash calls it: COMP_LINE, COMP_POINT; COMP_WORDS as split at the default COMP_WORDBREAKS)."""
+    line = words.removesuffix(" ''") + (" " if words.endswith(" ''") else "")
+    script = (f"source completions/kcli.bash; COMP_LINE={shlex.quote(line)}; COMP_POINT=${{#COMP_LINE}}; "
+              f"COMP_WORDS=({words}); COMP_CWORD={len(words.split()) - 1}; "
               '_kcli_completion; printf "%s\\n" "${COMPREPLY[@]}"')
     proc = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=20, stdin=subprocess.DEVNULL)
@@ -56,6 +62,7 @@ def test_bash_static_words():
     assert bash_complete("kcli describe to", env) == ["topics"]
     assert bash_complete("kcli describe topics --exclude-i", env) == ["--exclude-internal"]
     assert bash_complete("kcli describe topics -o js", env) == ["json"]
+    assert bash_complete("kcli completion f", env) == ["fish"]
 
 
 def test_complete_names_is_silent_and_bounded_when_unreachable():
@@ -80,3 +87,148 @@ def test_complete_names_hidden_and_silent_on_bad_input():
     help_text = subprocess.run([sys.executable, "-m", "kcli", "--help"], capture_output=True, text=True,
                                timeout=20, env=_env()).stdout
     assert "__complete" not in help_text
+
+
+# -- in a real interactive shell under a pseudo terminal (tmux): Tab pressed, screen read -----
+class Terminal:
+    """An interactive shell in a detached tmux session of its own (own server socket), killed on
+    exit."""
+
+    def __init__(self, shell: list[str], cwd: Path, env: dict):
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is needed for the interactive completion tests (apt-get install tmux)")
+        self.socket = f"kcli-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.tmux = ["tmux", "-L", self.socket, "-f", "/dev/null"]
+        subprocess.run([*self.tmux, "new-session", "-d", "-x", "200", "-y", "40", "-c", str(cwd),
+                        "--", *shell], env=env, check=True, timeout=10)
+
+    def type(self, text: str, *keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-l", text], check=True, timeout=10)
+        for key in keys:
+            subprocess.run([*self.tmux, "send-keys", key], check=True, timeout=10)
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p"], capture_output=True, text=True,
+                              check=True, timeout=10).stdout
+
+    def wait_for(self, text: str, seconds: float = 15) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:             # bounded
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} not on the screen:\n{self.screen()}")
+
+    def wait_prompt(self, seconds: float = 15) -> None:
+        """Until the last line is an empty prompt (tmux trims the blank after ``$``)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:             # bounded
+            if self.line().rstrip() == "$":
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no prompt:\n{self.screen()}")
+
+    def line(self) -> str:
+        """The last non-empty line: the prompt and what was typed."""
+        rows = [row for row in self.screen().splitlines() if row.strip()]
+        return rows[-1] if rows else ""
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture()
+def shell_home(tmp_path, one_node):
+    """A working directory holding a file whose name starts as a topic's does (what bash's
+    fallback used to offer), a ``kcli`` on PATH, and a profile ``dev`` for the cluster."""
+    (tmp_path / "ordinary.txt").write_text("not a topic\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    kcli = bin_dir / "kcli"
+    kcli.write_text(f"#!/bin/sh\nexec {sys.executable} -m kcli \"$@\"\n")
+    kcli.chmod(0o755)
+    (tmp_path / "config" / "kcli").mkdir(parents=True)
+    (tmp_path / "config" / "kcli" / "config.toml").write_text(
+        f'[profiles.dev]\nbootstrap_servers = "{one_node.bootstrap_servers}"\n')
+    env = _env(XDG_CONFIG_HOME=str(tmp_path / "config"), PS1="$ ", HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT), TERM="xterm")
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    return tmp_path, env
+
+
+LINES = [   # (typed, the line once Tab completed it) with B the cluster's host:port
+    ("kcli describe topics -b B ord", "kcli describe topics -b B orders "),
+    ("kcli -b B list-offsets --topic pay", "kcli -b B list-offsets --topic payments "),
+    ("kcli describe topics --bootstrap-server=B ord", "kcli describe topics --bootstrap-server=B orders "),
+    ("kcli describe topics --profile dev pay", "kcli describe topics --profile dev payments "),
+    ("kcli describe topics --profile=dev ord", "kcli describe topics --profile=dev orders "),
+]
+
+
+def _typed(terminal: Terminal, typed: str, b: str) -> str:
+    terminal.type(typed.replace("B", b), "Tab")
+    time.sleep(0.2)
+    deadline = time.monotonic() + 15
+    while terminal.line().rstrip() == f"$ {typed.replace('B', b)}" and time.monotonic() < deadline:
+        time.sleep(0.1)                                  # until the completion has come back
+    time.sleep(0.3)
+    line = terminal.line()
+    terminal.type("", "C-c")
+    terminal.wait_prompt(5)
+    return line.replace(b, "B")
+
+
+@pytest.mark.parametrize("typed, completed", LINES)
+def test_interactive_bash_completes_with_host_port_on_the_line(shell_home, one_node, typed, completed):
+    cwd, env = shell_home
+    terminal = Terminal(["bash", "--norc", "--noprofile", "-i"], cwd, env)
+    try:
+        terminal.wait_prompt()
+        terminal.type(f"source {ROOT}/completions/kcli.bash; clear", "Enter")
+        terminal.wait_prompt()
+        assert _typed(terminal, typed, one_node.bootstrap_servers).rstrip() == f"$ {completed}".rstrip()
+    finally:
+        terminal.close()
+
+
+def test_interactive_bash_never_offers_files_for_a_topic(shell_home):
+    cwd, env = shell_home
+    with socket.socket() as s:                      # refused: no names come back
+        s.bind(("127.0.0.1", 0))
+        b = f"127.0.0.1:{s.getsockname()[1]}"
+        terminal = Terminal(["bash", "--norc", "--noprofile", "-i"], cwd, env)
+        try:
+            terminal.wait_prompt()
+            terminal.type(f"source {ROOT}/completions/kcli.bash; clear", "Enter")
+            terminal.wait_prompt()
+            line = _typed(terminal, "kcli describe topics -b B ord", b)
+        finally:
+            terminal.close()
+    assert "ordinary.txt" not in line and line.rstrip() == "$ kcli describe topics -b B ord"
+
+
+def test_interactive_zsh_completes_with_host_port_on_the_line(shell_home, one_node):
+    cwd, env = shell_home
+    terminal = Terminal(["zsh", "-f", "-i"], cwd, {**env, "PS1": "$ "})
+    try:
+        terminal.wait_prompt()
+        terminal.type(f"autoload -Uz compinit; compinit -u -D; source {ROOT}/completions/_kcli; clear", "Enter")
+        terminal.wait_prompt()
+        for typed, completed in LINES[:3]:
+            assert _typed(terminal, typed, one_node.bootstrap_servers).rstrip() == f"$ {completed}".rstrip()
+    finally:
+        terminal.close()
+
+
+def test_fish_completes_with_host_port_on_the_line(shell_home, one_node):
+    """fish's own completion engine (``complete -C``) on the line, with the script loaded."""
+    cwd, env = shell_home
+    b = one_node.bootstrap_servers
+    for typed, completed in LINES:
+        line = typed.replace("B", b)
+        proc = subprocess.run(["fish", "--no-config", "-c", f"source {ROOT}/completions/kcli.fish; "
+                               f"complete -C {shlex.quote(line)}"], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 0, proc.stderr
+        assert [w.split("\t")[0] for w in proc.stdout.splitlines()] == [completed.split()[-1]], typed

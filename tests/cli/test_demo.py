@@ -42,6 +42,10 @@ def test_demo_shows_every_kip_feature_and_leaves_nothing_running():
 
     maxts = _section(text, "list-offsets --topic orders --max-timestamp")
     assert len(re.findall(rf"orders\s+\d\s+\d+\s+{ISO}", maxts)) == 6
+    # The story's clock: no partition holds a record dated before the partition was created.
+    created = {int(p): t for p, t in times}
+    newest = {int(p): t for p, t in re.findall(rf"orders\s+(\d)\s+\d+\s+({ISO})", maxts)}
+    assert all(newest[p] >= created[p] for p in range(6)), (created, newest)
     assert "REJECTED" in text and "Invalid timestamp" in text
 
     for port in ports:       # the broker is gone: every port refuses connections

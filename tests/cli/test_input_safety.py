@@ -149,7 +149,7 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
 
 
 @pytest.mark.parametrize("args, message", [
-    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns, found 3"),
+    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns (group,topic,partition,offset), found 3"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], "is not UTF-8: byte 0x80 at offset 0"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"kept,0,-2\n"], "offset one from 0 to"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"a b,0,1\n"], 'Topic name "a b" is illegal'),
@@ -172,7 +172,7 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
     (["delete-offsets", "--group", "", "--topic", "kept"], "A group id cannot be empty"),
     (["list-offsets", "--time", "1969-12-31T23:59:59.999"], "is before 1970-01-01T00:00:00.000Z"),
     (["list-offsets", "--time", "99999999999999999999"], "are out of range"),
-    (["list-offsets", "--time", ""], "Malformed time argument . Please use"),   # was read as latest
+    (["list-offsets", "--time", ""], "--time: Invalid datetime '': use ISO-8601"),   # was read as latest
 ])
 def test_reset_and_group_input_is_checked_before_any_request(groups, tmp_path, args, message):
     """reset-offsets --all-groups --from-file read the CSV after listing the groups (5 requests);

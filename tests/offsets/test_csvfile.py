@@ -52,8 +52,21 @@ def test_import_four_columns_keeps_only_selected_groups():
 
 
 def test_import_three_columns_with_several_groups_is_invalid():
-    with pytest.raises(UsageError, match="expected 4 columns"):
+    with pytest.raises(UsageError, match=r"expected 4 columns \(group,topic,partition,offset\), "
+                                         r"found 3 \(3 columns need exactly one --group\)"):
         parse_csv("t,0,2\n", ["g1", "g2"])
+
+
+def test_one_group_allows_three_or_four_columns_and_says_so():
+    """A bad first line said "expected 4 columns" where 3 are allowed (issue 15)."""
+    with pytest.raises(UsageError) as bad:
+        parse_csv("t,0\n", ["g"])
+    assert str(bad.value) == ("Invalid reset CSV: line 1: expected 3 columns (topic,partition,offset) "
+                              "or 4 columns (group,topic,partition,offset), found 2")
+    with pytest.raises(UsageError) as mixed:
+        parse_csv("t,0,1\ng,t,1,2\n", ["g"])
+    assert str(mixed.value) == ("Invalid reset CSV: line 2: expected 3 columns (topic,partition,offset) "
+                                "as on the first line, found 4")
 
 
 @pytest.mark.parametrize("text", ["t,x,2\n", "t,0\n", "g,t,0,2,9\n", "g,t,0,z\n"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kcli.pipeline.result import AGREE, AuditResult, AuditTotal, PartitionAudit
@@ -72,11 +74,13 @@ def test_result_json_fields():
                        broker_max_timestamp=-1, max_timestamp_check=AGREE)
     result = AuditResult(["t"], 1_736_937_000_000, None, [p], AuditTotal.of([p], False))
     doc = result.to_json_dict()
-    assert doc["reference"] == {"ms": 1_736_937_000_000, "iso": "2025-01-15T10:30:00.000Z"}
-    assert doc["target"] == {"ms": None, "iso": None}
+    assert (doc["referenceMs"], doc["reference"]) == (1_736_937_000_000, "2025-01-15T10:30:00.000Z")
+    assert (doc["targetMs"], doc["target"]) == (None, None)
     part = doc["partitions"][0]
-    assert part["max_timestamp"] == {"ms": 1_736_937_000_001, "iso": "2025-01-15T10:30:00.001Z"}
-    assert part["broker_max_timestamp"] == {"ms": None, "iso": None}
-    assert part["target_check"] is None and part["replayed"] is None
+    assert (part["maxTimestampMs"], part["maxTimestamp"]) == (1_736_937_000_001, "2025-01-15T10:30:00.001Z")
+    assert (part["brokerMaxTimestampMs"], part["brokerMaxTimestamp"]) == (None, None)
+    assert part["targetCheck"] is None and part["replayed"] is None
     assert doc["total"]["records"] == 2 and doc["total"]["replayed"] is None
-    assert doc["total"]["max_timestamp_offset"] == 1
+    assert doc["total"]["maxTimestampOffset"] == 1
+    keys = [*doc, *part, *doc["total"]]
+    assert all(re.fullmatch(r"[a-z][a-zA-Z]*", k) for k in keys), keys   # one key style: camelCase

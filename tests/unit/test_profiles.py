@@ -179,7 +179,7 @@ def test_unknown_profile_is_usage_error_naming_the_known_ones(config_home, recor
     assert "Unknown profile 'staging'" in err and "dev, prod" in err
     code, _, err = run("list", "topics", "--profile", "staging", "-o", "json")
     doc = json.loads(err)
-    assert code == 2 and doc["schema"] == "kcli.error/v1" and doc["exit_code"] == 2
+    assert code == 2 and doc["schema"] == "kcli.error/v2" and doc["exitCode"] == 2
 
 
 def test_unreadable_config_is_usage_error(config_home):

@@ -149,7 +149,7 @@ def test_topic_specs_and_times():
             parse_topic_spec(bad)
     assert parse_time("max-timestamp") == -3 and parse_time("-2") == -2 and parse_time("latest") == -1
     assert parse_time("1000") == 1000
-    with pytest.raises(UsageError, match="Malformed time argument foo"):
+    with pytest.raises(UsageError, match="--time: Invalid datetime 'foo': use ISO-8601"):
         parse_time("foo")
 
 

@@ -13,7 +13,7 @@ import pytest
 import typer
 
 from kcli.cli.main import command_words, main
-from kcli.cli.tree import COMMANDS
+from kcli.cli.tree import ALIASES, COMMANDS
 
 
 def _leaves(cmd, path=()):
@@ -29,8 +29,9 @@ def test_the_table_names_every_command_and_its_module():
 
     app = build()
 
-    assert dict(_leaves(typer.main.get_command(app))) == {
-        words: f"kcli.cli.{module}" for words, (module, _) in COMMANDS.items()}
+    expected = {words: f"kcli.cli.{module}" for words, (module, _) in COMMANDS.items()}
+    expected.update({alias: expected[target] for alias, target in ALIASES.items()})
+    assert dict(_leaves(typer.main.get_command(app))) == expected
 
 
 @pytest.mark.parametrize("args, words", [
@@ -67,7 +68,8 @@ def test_help_imports_no_client_library_nor_command_code():
 def test_a_command_imports_its_own_module_only():
     loaded = _loaded_after(["describe", "topics", "-b", "127.0.0.1:1", "--timeout", "1ms"])
     assert {m for m in loaded if m.startswith("kcli.cli.") and m.count(".") == 2} == {
-        "kcli.cli.tree", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics"}
+        "kcli.cli.tree", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics",
+        "kcli.cli.examples"}
     assert "kcli.admin.groups" not in loaded
 
 

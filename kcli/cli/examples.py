@@ -1,0 +1,121 @@
+"""Each command's examples, shown at the end of its ``--help`` and in its man page's EXAMPLES
+(``scripts/gen_docs.py``): (command line, what it does). They are real: tests/cli/test_help.py
+runs every one against the embedded broker (the commands that need a cluster), or parses it."""
+
+from __future__ import annotations
+
+EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "": [
+        ("kcli broker start", "an embedded KIP broker on 127.0.0.1:9092 to try kcli against"),
+        ("kcli describe groups billing --state --verbose -b kafka-1:9092",
+         "a group's state and creation time (KIP-1282)"),
+        ("kcli reset-offsets --group billing --topic orders --to-start-time",
+         "plan a reset to the group's creation time (a dry run)"),
+    ],
+    "list topics": [
+        ("kcli list topics", "every topic name"),
+        ("kcli list topics 'orders.*' --exclude-internal", "the names matching a regex"),
+    ],
+    "describe topics": [
+        ("kcli describe topics orders", "a summary and every partition, with its creation time (KIP-1327)"),
+        ("kcli describe topics --topics-with-overrides", "only the topics with config overrides"),
+        ("kcli describe topics --under-replicated-partitions -o plain", "kafka-topics' layout, for scripts"),
+    ],
+    "create topic": [
+        ("kcli create topic orders --partitions 6 --replication-factor 3", "a topic with 6 partitions"),
+        ("kcli create topic audit-log --config cleanup.policy=compact --if-not-exists",
+         "a compacted topic, unless it exists"),
+    ],
+    "alter topics": [
+        ("kcli alter topics orders --partitions 12", "grow a topic to 12 partitions"),
+    ],
+    "delete topics": [
+        ("kcli delete topics 'tmp-.*'", "every topic whose name starts with tmp-"),
+        ("kcli delete topics --topic old-orders --if-exists", "one topic, if it exists"),
+    ],
+    "describe configs": [
+        ("kcli describe configs --topic orders", "a topic's overrides and its KIP-937 timestamp bounds"),
+        ("kcli describe configs --broker 1 --all", "every config of broker 1"),
+    ],
+    "alter configs": [
+        ("kcli alter configs --topic orders --set message.timestamp.after.max.ms=3600000",
+         "refuse records dated over an hour ahead (KIP-937)"),
+        ("kcli alter configs --topic orders --delete retention.ms", "back to the default retention"),
+    ],
+    "list groups": [
+        ("kcli list groups --state", "every group with its state"),
+        ("kcli list groups --state empty --type consumer", "the empty groups of the consumer protocol"),
+    ],
+    "describe groups": [
+        ("kcli describe groups billing", "committed offsets, log end and lag per partition"),
+        ("kcli describe groups billing --state --verbose", "state, epochs and the creation time (KIP-1282)"),
+        ("kcli describe groups --all-groups --members", "every group's members and assignments"),
+    ],
+    "delete groups": [
+        ("kcli delete groups billing-old", "delete an inactive group"),
+    ],
+    "reset-offsets": [
+        ("kcli reset-offsets --group billing --topic orders --to-start-time",
+         "plan a reset to the group's creation time (KIP-1282): a dry run"),
+        ("kcli reset-offsets --group billing --topic orders --to-latest --max-age 1h",
+         "latest, but earliest for partitions younger than 1 h (KIP-1327)"),
+        ("kcli reset-offsets --group billing --topic orders:0,1 --to-datetime 2025-01-15T10:30:00Z --execute",
+         "commit the reset, after writing a rollback file"),
+    ],
+    "delete-offsets": [
+        ("kcli delete-offsets --group billing --topic orders:0,1", "forget the group's offsets of two partitions"),
+    ],
+    "list-offsets": [
+        ("kcli list-offsets --topic orders", "the latest offset of every partition"),
+        ("kcli list-offsets --topic orders --max-timestamp", "where the highest timestamp is (KIP-734)"),
+        ("kcli list-offsets --topic orders:0 --time 2025-01-15T10:30:00Z", "the first offset at or after a time"),
+    ],
+    "audit timestamps": [
+        ("kcli audit timestamps --topic orders", "timestamps, bounds and order of every record, on Spark"),
+        ("kcli audit timestamps --topic orders --group billing",
+         "what a reset to the group's creation time would replay or skip"),
+        ("kcli audit timestamps --topic orders --master spark://spark-master:7077", "on a Spark cluster"),
+    ],
+    "broker start": [
+        ("kcli broker start", "one node on 127.0.0.1:9092, in memory"),
+        ("kcli broker start --listen 127.0.0.1:19092 --nodes 3 --data-dir ./kafka-data",
+         "three nodes on ports 19092-19094 that keep their data"),
+        ("kcli broker start --pose-as 4.1", "a broker without the KIPs, to rehearse the degraded paths"),
+    ],
+    "demo": [
+        ("kcli demo", "the partition-expansion story on a 3-node embedded broker"),
+    ],
+    "kafka-topics": [
+        ("kcli kafka-topics --bootstrap-server localhost:9092 --describe --topic orders",
+         "kafka-topics' own command line, with CreationTimeMs per partition (KIP-1327)"),
+        ("kcli kafka-topics --bootstrap-server localhost:9092 --list --exclude-internal", "every topic name"),
+    ],
+    "kafka-consumer-groups": [
+        ("kcli kafka-consumer-groups --bootstrap-server localhost:9092 --describe --group billing --state --verbose",
+         "a group's state with GROUP-CREATION-TIME (KIP-1282)"),
+        ("kcli kafka-consumer-groups --bootstrap-server localhost:9092 --reset-offsets --group billing "
+         "--topic orders --to-start-time --dry-run", "plan a reset to the group's creation time (KIP-1282)"),
+    ],
+    "kafka-get-offsets": [
+        ("kcli kafka-get-offsets --bootstrap-server localhost:9092 --topic-partitions orders:0-2 --time -3",
+         "the max-timestamp offsets of partitions 0 and 1 (KIP-734)"),
+    ],
+    "kafka-configs": [
+        ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
+         "a topic's config overrides, as kafka-configs prints them"),
+    ],
+    "completion": [
+        ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
+        ("kcli completion fish", "the fish script, for ~/.config/fish/completions/kcli.fish"),
+    ],
+}
+
+
+def epilog(path: str) -> str | None:
+    """The examples of the command at ``path`` as click prints an epilog (``\\b``: kept as
+    written, not rewrapped)."""
+    examples = EXAMPLES.get(path)
+    if not examples:
+        return None
+    lines = [f"  {line}\n      {what[0].upper()}{what[1:]}." for line, what in examples]
+    return "Examples:\n\n\b\n" + "\n".join(lines)

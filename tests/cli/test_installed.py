@@ -1,0 +1,76 @@
+"""Installed as a package, kcli brings its completion scripts and man pages: the wheel built from
+the repository (``pip wheel .``), installed into a fresh venv, prints the shipped script with
+``kcli completion SHELL`` and has its man pages under ``<venv>/share/man/man1``, where ``man``
+finds them through PATH. kcli's dependencies come from the test's own environment (a path
+entry, not its packages: the editable kcli there stays out)."""
+
+from __future__ import annotations
+
+import os
+import site
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kcli.cli.complete import SCRIPTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("installed")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MANPATH", "VIRTUAL_ENV")}
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
+                            "-w", str(tmp / "dist")], capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr
+    (wheel,) = (tmp / "dist").glob("kcli_kafka-*.whl")
+    subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True, timeout=120, env=env)
+    python = tmp / "venv" / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                              str(wheel)], capture_output=True, text=True, timeout=300, env=env)
+    assert install.returncode == 0, install.stderr
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True, timeout=30, env=env).stdout.strip()
+    Path(purelib, "test-dependencies.pth").write_text(site.getsitepackages()[0] + "\n")
+    env["PATH"] = f"{tmp / 'venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return tmp / "venv", env, tmp
+
+
+def _run(env, cwd, *args):
+    return subprocess.run(list(args), capture_output=True, text=True, env=env, cwd=cwd, timeout=60,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_installed_kcli_runs_from_the_wheel(venv):
+    root, env, cwd = venv
+    r = _run(env, cwd, str(root / "bin" / "python"), "-c", "import kcli; print(kcli.__file__)")
+    assert r.returncode == 0 and r.stdout.startswith(str(root)), (r.stdout, r.stderr)
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_completion_prints_the_shipped_script(venv, shell):
+    root, env, cwd = venv
+    r = _run(env, cwd, str(root / "bin" / "kcli"), "completion", shell)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (ROOT / "completions" / SCRIPTS[shell]).read_text(encoding="utf-8")
+
+
+def test_man_pages_are_installed_where_man_finds_them(venv):
+    root, env, cwd = venv
+    pages = sorted(p.name for p in (ROOT / "man").glob("*.1"))
+    installed = root / "share" / "man" / "man1"
+    assert sorted(p.name for p in installed.glob("*.1")) == pages
+    for name in pages:
+        assert (installed / name).read_text(encoding="utf-8") == (ROOT / "man" / name).read_text(encoding="utf-8")
+    found = _run(env, cwd, "man", "-w", "kcli-describe-topics")      # man-db: MANPATH from PATH
+    assert found.returncode == 0 and found.stdout.strip() == str(installed / "kcli-describe-topics.1"), found
+
+
+def test_bash_sourcing_the_printed_script_completes(venv):
+    root, env, cwd = venv
+    r = _run(env, cwd, "bash", "-c", "source <(kcli completion bash); COMP_LINE='kcli describe to'; "
+             "COMP_POINT=${#COMP_LINE}; _kcli_completion; echo \"${COMPREPLY[@]}\"")
+    assert r.returncode == 0 and r.stdout.strip() == "topics", (r.stdout, r.stderr)
