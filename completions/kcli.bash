@@ -41,7 +41,7 @@ _kcli_spec() {
         'opts:kcli delete topic') echo '--if-exists' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
-        'opts:kcli describe groups') echo '--all-groups --offsets --members --state' ;;
+        'opts:kcli describe groups') echo '--all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe topics') echo '--exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--exclude-internal' ;;

@@ -81,7 +81,7 @@ function __kcli_spec
         case 'opts:kcli describe configs'
             echo '--topic --broker --all'
         case 'opts:kcli describe groups'
-            echo '--all-groups --offsets --members --state'
+            echo '--all-groups --offsets --members --state --time-lag'
         case 'opts:kcli describe topics'
             echo '--exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
         case 'opts:kcli list groups'

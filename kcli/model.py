@@ -65,6 +65,23 @@ class OffsetInfo:
     error: str | None = None
 
 
+@dataclass
+class RecordTime:
+    """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
+    record a consumer positioned there reads): its timestamp and offset when that record lay
+    within the bytes read; otherwise ``bound_ms``, the MaxTimestamp of the batch holding it (the
+    record's timestamp is no later). All None with ``error`` None: no record at or after
+    ``offset`` below ``high_watermark``."""
+    topic: str
+    partition: int
+    offset: int
+    timestamp_ms: int | None = None
+    record_offset: int | None = None
+    bound_ms: int | None = None
+    high_watermark: int | None = None
+    error: str | None = None
+
+
 @dataclass(frozen=True)
 class BrokerError:
     """An error reported for one item (a group, a topic, a partition): Kafka's protocol error
@@ -182,7 +199,24 @@ class GroupOffsetRow:
     consumer_id: str | None = None   # None: not assigned to a member ("-")
     host: str | None = None
     client_id: str | None = None
+    # Lag in time (kcli.ops.lag): the timestamp of the next record to consume (None: no commit,
+    # caught up or unknown) and now minus it (0 caught up; None no commit or unknown). With
+    # ``time_lag_bound`` the record lay beyond the bytes read: the timestamp is its batch's
+    # MaxTimestamp, so the record is no newer and the lag at least ``time_lag_ms``.
+    next_timestamp_ms: int | None = None
+    time_lag_ms: int | None = None
+    time_lag_bound: bool = False
+    time_lag_error: str | None = None
 
     @property
     def lag(self) -> int | None:
         return None if self.current is None or self.log_end is None else self.log_end - self.current
+
+
+def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
+    """A group's lag in time: the largest of its partitions' (None when none is known), and
+    whether that is only a lower bound: some partition's lag is itself a bound, or unknown."""
+    known = [r.time_lag_ms for r in rows if r.time_lag_ms is not None]
+    if not known:
+        return None, False
+    return max(known), any(r.time_lag_bound or r.time_lag_error is not None for r in rows)

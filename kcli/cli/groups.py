@@ -39,6 +39,7 @@ def describe_groups(
     offsets: bool = typer.Option(False, "--offsets", help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
+    time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
     """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
     from kcli.ops import groups as lib
@@ -59,7 +60,15 @@ def describe_groups(
     elif show_state:
         view.render_state(out(), descs, st.verbose)
     else:
-        view.render_offsets(out(), [(d, lib.offset_rows(admin, d)) for d in descs], st.verbose)
+        groups = [(d, lib.offset_rows(admin, d)) for d in descs]
+        with_time = time_lag or out().format != "plain"
+        if with_time:
+            from kcli.ops import lag
+
+            for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
+                if out().format != "json":
+                    out().note(note)
+        view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
 
 
 def reset_offsets(
