@@ -46,7 +46,7 @@ _kcli_spec() {
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics' ;;
-        'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip' ;;
+        'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
         'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topic' ;;
         'subs:kcli audit') echo 'timestamps' ;;

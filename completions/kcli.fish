@@ -91,7 +91,7 @@ function __kcli_spec
         case 'opts:kcli list-offsets'
             echo '--topic -t --time --max-timestamp --exclude-internal-topics'
         case 'opts:kcli reset-offsets'
-            echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip'
+            echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
             echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets'
         case 'subs:kcli alter'

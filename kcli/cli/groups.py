@@ -91,12 +91,26 @@ def reset_offsets(
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest and --max-age need not)."),
+    compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view
 
+    if compare:
+        from kcli.ops import compare as comparing
+        from kcli.render.compare import render_comparison
+
+        req = comparing.request(
+            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+            scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
+                            "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
+                            "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
+            max_age=max_age, refused={"execute": execute, "export": export, "rollback_file": rollback_file,
+                                      "allow_skip": allow_skip}, now_ms=int(time.time() * 1000))
+        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress))
+        return
     req = resets.request(
         groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
         scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
