@@ -18,6 +18,10 @@ _kcli_spec() {
         'kind:kcli audit timestamps --topic') echo 'topics' ;;
         'kind:kcli audit timestamps -t') echo 'topics' ;;
         'kind:kcli broker start --data-dir') echo 'file' ;;
+        'kind:kcli check expansions --group') echo 'groups' ;;
+        'kind:kcli check expansions --topic') echo 'topics' ;;
+        'kind:kcli check expansions -g') echo 'groups' ;;
+        'kind:kcli check expansions -t') echo 'topics' ;;
         'kind:kcli delete-offsets --group') echo 'groups' ;;
         'kind:kcli delete-offsets --topic') echo 'topics' ;;
         'kind:kcli delete-offsets -g') echo 'groups' ;;
@@ -36,6 +40,7 @@ _kcli_spec() {
         'opts:kcli alter topic') echo '--partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
+        'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli create topic') echo '--partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
         'opts:kcli delete groups') echo '--all-groups' ;;
         'opts:kcli delete topic') echo '--if-exists' ;;
@@ -47,10 +52,11 @@ _kcli_spec() {
         'opts:kcli list topics') echo '--exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check create delete delete-offsets demo describe list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topic' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
+        'subs:kcli check') echo 'expansions' ;;
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topic' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
@@ -60,6 +66,7 @@ _kcli_spec() {
         'vopts:kcli alter topic') echo '--partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
+        'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'vopts:kcli create topic') echo '--partitions --replication-factor --config --replica-assignment' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;

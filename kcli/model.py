@@ -220,3 +220,52 @@ def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
     if not known:
         return None, False
     return max(known), any(r.time_lag_bound or r.time_lag_error is not None for r in rows)
+
+
+# -- the expansion radar (kcli check expansions) --------------------------------------------------
+
+@dataclass
+class SuspectedLoss:
+    """Records ``[from_offset, to_offset)`` were on the partition while the group had no commit
+    there (seen by kcli at ``seen_ms``), and the group's commit is now at or past ``to_offset``."""
+    from_offset: int
+    to_offset: int
+    seen_ms: int
+
+    @property
+    def records(self) -> int:
+        return self.to_offset - self.from_offset
+
+
+@dataclass
+class GroupExposure:
+    """One consumer group (with commits on the topic) on one recently created partition."""
+    group: str
+    group_creation_ms: int | None          # KIP-1282; None unknown or not offered
+    younger_than_group: bool | None        # the partition; None when a creation time is unknown
+    committed: int | None                  # None: no committed offset on the partition
+    exposed: int                           # no commit: records a latest start would skip now
+    lost: SuspectedLoss | None = None
+    status: str = "OK"                     # EXPOSED, LOST?, READING, OK, EMPTY
+
+
+@dataclass
+class YoungPartition:
+    topic: str
+    partition: int
+    creation_ms: int
+    log_start: int
+    log_end: int
+    groups: list[GroupExposure] = field(default_factory=list)
+
+
+@dataclass
+class ExpansionReport:
+    now_ms: int
+    within_ms: int
+    partitions: list[YoungPartition]
+    unknown_creation: int = 0              # partitions without a recorded creation time: not checked
+    memory_file: str | None = None
+
+    def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
+        return [(p, g) for p in self.partitions for g in p.groups if g.status == status]

@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
+    "check expansions": ("check", "expansions"),
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 GROUPS = {
@@ -47,6 +48,7 @@ GROUPS = {
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded Kafka-protocol broker (development and tests).",
     "audit": "Scan topic data on Spark (local by default, a cluster via --master).",
+    "check": "Check the cluster for problems: exit 0 when none is found, 4 when one is.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "

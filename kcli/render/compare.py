@@ -13,15 +13,6 @@ NA = "n/a"
 MISSING = "-"
 
 
-def padded(table: Table) -> str:
-    """A table in the Kafka tools' text layout: a leading empty line, each column left-aligned to
-    its widest cell, one space between columns, the last column unpadded."""
-    widths = [max(len(row[i]) for row in [table.columns, *table.rows]) for i in range(len(table.columns))]
-    lines = [" ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1]
-             for row in [table.columns, *table.rows]]
-    return "\n" + "\n".join(lines) + "\n"
-
-
 def _signed(n: int | None) -> str:
     return MISSING if n is None else f"{n:+d}" if n else "0"
 
@@ -59,11 +50,7 @@ def render_comparison(out: Output, c: Comparison) -> None:
     if out.format == "json":
         out.json(comparison_document(c))
         return
-    table = comparison_table(c)
-    if out.format == "plain":
-        out.write(padded(table))
-    else:
-        out.table(table)
+    out.view(comparison_table(c))
     for note in notes(c):
         out.note(note)
     if out.format == "table":

@@ -10,13 +10,12 @@ import json
 import time
 
 import pytest
-from confluent_kafka.admin import AdminClient, NewPartitions
 
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
-from tests.cli.test_groups_reset import committed, consume_and_commit, consumer, produce
+from tests.cli.test_groups_reset import (committed, consume_and_commit, consumer, expand, latest_group_reads,
+                                        produce)
 from tests.cli.test_time_lag import same_requests, sent
 from tests.support.run import run_kcli
-from tests.support.waits import wait_until
 
 HOUR = 3_600_000
 
@@ -50,22 +49,8 @@ def story():
         for p in (0, 1):
             for ts in old:
                 produce(b, "cmp", p, 1, f"old{p}", ts=ts)
-        c = consumer(b, "cmp-g", "consumer", reset="latest")
-        c.subscribe(["cmp"])
-        wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == 2, what="assignment")
-        deadline = time.monotonic() + 1.5             # its reset to latest: one ListOffsets away
-        while time.monotonic() < deadline:
-            assert c.poll(0.1) is None
-        time.sleep(0.05)
-        for p in (0, 1):
-            produce(b, "cmp", p, 3, f"new{p}")
-        assert len(consume([c], 6)[0]) == 6
-        c.commit(asynchronous=False)
-        c.close()
-        admin = AdminClient({"bootstrap.servers": b})
-        admin.create_partitions([NewPartitions("cmp", 4)])["cmp"].result(10)
-        for p in (2, 3):
-            produce(b, "cmp", p, 4, f"exp{p}")
+        latest_group_reads(b, "cmp-g", "cmp", 2, lambda: [produce(b, "cmp", p, 3, f"new{p}") for p in (0, 1)], 6)
+        expand(b, "cmp", 2, 4, 4)
         produce(b, "cmp", 0, 2, "unread")
         assert committed(b, "cmp-g") == {("cmp", 0): 8, ("cmp", 1): 8}
         ec.old = old
