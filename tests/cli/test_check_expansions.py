@@ -6,6 +6,8 @@ nothing is exposed or lost, exit 1 on a broker without KIP-1327."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 
@@ -76,6 +78,11 @@ def test_expansion_story_exposed_then_suspected_lost():
             "TOPIC", "PARTITION", "CREATED", "AGE", "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
             "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
         assert [line.split()[-1] for line in plain.out.splitlines()[2:]] == ["OK", "OK"]
+        rows_csv = list(csv.reader(io.StringIO(run_kcli(b, "check", "expansions", "-o", "csv").out)))
+        assert rows_csv[0] == plain.out.splitlines()[1].split()
+        assert sorted((r[1], r[4], r[-1], r[-2]) for r in rows_csv[1:]) == [
+            ("2", "reader", "OK", "-"), ("2", "story-g", "LOST?", "4 (0..3)"),
+            ("3", "reader", "OK", "-"), ("3", "story-g", "LOST?", "4 (0..3)")]
 
 
 def test_unknown_creation_times_are_not_checked_and_a_4_1_broker_exits_1():
