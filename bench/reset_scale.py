@@ -48,8 +48,8 @@ from kcli.broker.groups import coordinator_for
 
 HOUR = 3_600_000
 
-BASELINE = """
-import sys
+PRELUDE = """
+import sys, time
 from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 from confluent_kafka.admin import AdminClient, OffsetSpec
 b, group, topic, at = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -61,27 +61,18 @@ current = {tp.partition: tp.offset for tp in res.topic_partitions}
 def offsets(spec):
     futures = a.list_offsets({tp: spec for tp in tps}, request_timeout=60)
     return {tp.partition: f.result(60).offset for tp, f in futures.items()}
+"""
+
+BASELINE = PRELUDE + """
 start, end = offsets(OffsetSpec.earliest()), offsets(OffsetSpec.latest())
 new = offsets(OffsetSpec.for_timestamp(at)) if at >= 0 else start
 for p in sorted(current):
     print(group, topic, p, current[p], new[p], start[p], end[p])
 """
 
-COMPARE_BASELINE = """
-import sys, time
-from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
-from confluent_kafka.admin import AdminClient, OffsetSpec
-b, group, topic, created = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-a = AdminClient({"bootstrap.servers": b})
-a.describe_consumer_groups([group])[group].result(60)
-tps = [TopicPartition(topic, p) for p in a.list_topics(topic, timeout=60).topics[topic].partitions]
-res = a.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group, tps)])[group].result(60)
-current = {tp.partition: tp.offset for tp in res.topic_partitions}
-def offsets(spec):
-    futures = a.list_offsets({tp: spec for tp in tps}, request_timeout=60)
-    return {tp.partition: f.result(60).offset for tp, f in futures.items()}
+COMPARE_BASELINE = PRELUDE + """
 cols = [offsets(OffsetSpec.earliest()), offsets(OffsetSpec.latest()),
-        offsets(OffsetSpec.for_timestamp(created)),
+        offsets(OffsetSpec.for_timestamp(at)),
         offsets(OffsetSpec.for_timestamp(int(time.time() * 1000) - 3_600_000))]
 for p in sorted(current):
     print(group, topic, p, current[p], *(f"{c[p]} {c[p] - current[p]:+d}" for c in cols))
