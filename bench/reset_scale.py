@@ -1,18 +1,34 @@
-"""Planning a reset over 1k and 10k partitions: kcli against a bare confluent-kafka script doing
-the same admin calls, side by side, with kcli's request counts.
+"""Planning a reset, comparing every reset policy and the time-lag view over 10k and 100k
+partitions: kcli against bare confluent-kafka scripts doing the same work, side by side, with
+kcli's request counts and its scale check.
 
 Per partition count N, one topic of N partitions created two hours ago, a consumer-protocol group
 created one hour ago with a committed offset on every partition, and two records per partition
-(one older than the group, one newer). Each scenario is a dry run of
-``kcli reset-offsets -g G -t T <scenario>`` (table output by default); the baseline script makes
-the calls confluent-kafka offers for the same plan (DescribeConsumerGroups, Metadata, OffsetFetch,
-ListOffsets earliest and latest, plus ListOffsets at the creation time for --to-start-time) and
-prints one line per partition. Reported: median wall time over alternated runs and peak RSS of
-each process (ru_maxrss from wait4 in a small launcher), both as kcli/baseline ratios, and the
-requests kcli sent as counted by the embedded broker (the same at 1k and 10k when nothing grows
-with partitions).
+(one older than the group, one newer; the committed offset is the newer one's). Each view runs
+as an operator starts it (``python -m kcli``, table output by default):
 
-    .venv/bin/python bench/reset_scale.py [--partitions 1000 10000] [--runs 3] [-o table]
+    reset --to-earliest / --to-start-time / --to-latest --max-age 1h
+        kcli reset-offsets -g G -t T <scenario> (a dry run)
+        baseline: DescribeConsumerGroups, Metadata, OffsetFetch, ListOffsets earliest and latest
+        (plus at the creation time for --to-start-time); one line per partition
+    reset --compare
+        kcli reset-offsets -g G -t T --compare
+        baseline: the same calls, with ListOffsets earliest, latest, at the group's creation time
+        and at now-1h (no client offers partition ages, KIP-1327: the max-age column is kcli's
+        alone); one line per partition with every policy's offset
+    describe groups (time lag)
+        kcli describe groups G (NEXT-RECORD-TIME and TIME-LAG, one bounded Fetch per leader)
+        baseline: OffsetFetch and ListOffsets latest, then a consumer assigned at the committed
+        offsets reads the next record of each partition; one line per partition with its age
+
+Reported: median wall time over alternated runs and peak RSS of each process (ru_maxrss from
+wait4 in a small launcher), both as kcli/baseline ratios; the requests kcli sent, as counted by
+the embedded broker; and, between the smallest and the largest N, kcli's scale check per view:
+time(large) / (time(small) x large/small), which issue 17 bounds at 2, peak RSS (bound 250 MB)
+and whether the request counts are the same (Metadata and FindCoordinator follow librdkafka's
+own timing and are shown, not compared).
+
+    .venv/bin/python bench/reset_scale.py [--partitions 10000 100000] [--runs 3] [-o table]
 """
 
 from __future__ import annotations
@@ -32,8 +48,8 @@ from kcli.broker.groups import coordinator_for
 
 HOUR = 3_600_000
 
-BASELINE = """
-import sys
+PRELUDE = """
+import sys, time
 from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
 from confluent_kafka.admin import AdminClient, OffsetSpec
 b, group, topic, at = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -45,15 +61,69 @@ current = {tp.partition: tp.offset for tp in res.topic_partitions}
 def offsets(spec):
     futures = a.list_offsets({tp: spec for tp in tps}, request_timeout=60)
     return {tp.partition: f.result(60).offset for tp, f in futures.items()}
+"""
+
+BASELINE = PRELUDE + """
 start, end = offsets(OffsetSpec.earliest()), offsets(OffsetSpec.latest())
 new = offsets(OffsetSpec.for_timestamp(at)) if at >= 0 else start
 for p in sorted(current):
     print(group, topic, p, current[p], new[p], start[p], end[p])
 """
 
-SCENARIOS = {"--to-earliest": ["--to-earliest"],
-             "--to-start-time": ["--to-start-time"],
-             "--to-latest --max-age 1h": ["--to-latest", "--max-age", "1h"]}
+COMPARE_BASELINE = PRELUDE + """
+cols = [offsets(OffsetSpec.earliest()), offsets(OffsetSpec.latest()),
+        offsets(OffsetSpec.for_timestamp(at)),
+        offsets(OffsetSpec.for_timestamp(int(time.time() * 1000) - 3_600_000))]
+for p in sorted(current):
+    print(group, topic, p, current[p], *(f"{c[p]} {c[p] - current[p]:+d}" for c in cols))
+"""
+
+LAG_BASELINE = """
+import sys, time
+from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, TopicPartition
+from confluent_kafka.admin import AdminClient, OffsetSpec
+b, group, topic = sys.argv[1], sys.argv[2], sys.argv[3]
+a = AdminClient({"bootstrap.servers": b})
+tps = [TopicPartition(topic, p) for p in a.list_topics(topic, timeout=60).topics[topic].partitions]
+res = a.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group, tps)])[group].result(60)
+current = {tp.partition: tp.offset for tp in res.topic_partitions if tp.offset >= 0}
+futures = a.list_offsets({TopicPartition(topic, p): OffsetSpec.latest() for p in current}, request_timeout=60)
+end = {tp.partition: f.result(60).offset for tp, f in futures.items()}
+behind = {p for p in current if current[p] < end[p]}
+c = Consumer({"bootstrap.servers": b, "group.id": group + "-bench-reader", "enable.auto.commit": False,
+              "fetch.max.bytes": 52428800, "max.partition.fetch.bytes": 4096})
+c.assign([TopicPartition(topic, p, current[p]) for p in sorted(behind)])
+ts, deadline = {}, time.monotonic() + 600
+while len(ts) < len(behind) and time.monotonic() < deadline:
+    for m in c.consume(10000, 1.0):
+        if not m.error() and m.partition() not in ts:
+            ts[m.partition()] = m.timestamp()[1]
+c.close()
+now = int(time.time() * 1000)
+for p in sorted(current):
+    print(group, topic, p, current[p], end[p], ts.get(p, "-"), now - ts[p] if p in ts else 0)
+"""
+
+SCENARIOS = {"reset --to-earliest": ["--to-earliest"],
+             "reset --to-start-time": ["--to-start-time"],
+             "reset --to-latest --max-age 1h": ["--to-latest", "--max-age", "1h"],
+             "reset --compare": ["--compare"]}
+LAG = "describe groups (time lag)"
+OWN_TIMING = ("Metadata", "FindCoordinator")      # librdkafka's own refreshes: shown, not compared
+BOUND_TIME, BOUND_RSS_MIB = 2.0, 250
+
+
+def runners(py: str, b: str, group: str, topic: str, created: int, view: str, output: str) -> dict:
+    kcli = [py, "-m", "kcli", "-o", output, "-b", b, "--timeout", "300s"]
+    if view == LAG:
+        return {"kcli": [*kcli, "describe", "groups", group],
+                "baseline": [py, "-c", LAG_BASELINE, b, group, topic]}
+    kcli_cmd = [*kcli, "reset-offsets", "-g", group, "-t", topic, *SCENARIOS[view]]
+    if view == "reset --compare":
+        return {"kcli": kcli_cmd, "baseline": [py, "-c", COMPARE_BASELINE, b, group, topic, str(created)]}
+    return {"kcli": kcli_cmd,
+            "baseline": [py, "-c", BASELINE, b, group, topic,
+                         str(created if view == "reset --to-start-time" else -1)]}
 
 
 def prepare(ec: EmbeddedCluster, n: int) -> tuple[str, str, int]:
@@ -62,12 +132,21 @@ def prepare(ec: EmbeddedCluster, n: int) -> tuple[str, str, int]:
     now = int(time.time() * 1000)
     ec.create_topic(topic, n, creation_time_ms=now - 2 * HOUR)
     ec.call(lambda: coordinator_for(ec.cluster).create_consumer_group(group, creation_time_ms=now - HOUR))
-    producer = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 20})
+    # librdkafka's queue holds 100,000 messages by default: 2N records overflow it at 100k
+    # partitions (BufferError: Local: Queue full); room for all of them, and waiting when full.
+    producer = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 20,
+                         "queue.buffering.max.messages": 2 * n + 1000,
+                         "queue.buffering.max.kbytes": 1_048_576})
     for ts in (now - 2 * HOUR, now):
         for p in range(n):
-            producer.produce(topic, b"x", partition=p, timestamp=ts)
+            while True:
+                try:
+                    producer.produce(topic, b"x", partition=p, timestamp=ts)
+                    break
+                except BufferError:
+                    producer.poll(0.5)
             producer.poll(0)
-    if producer.flush(120) != 0:
+    if producer.flush(max(120, n * 0.01)) != 0:     # the embedded broker takes ~5 s per 10k partitions
         raise RuntimeError("produce did not complete")
     admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
     offsets = [TopicPartition(topic, p, 1) for p in range(n)]
@@ -107,42 +186,65 @@ def request_delta(ec: EmbeddedCluster, run) -> tuple[object, dict[str, int]]:
     return result, {k: v - before.get(k, 0) for k, v in sorted(after.items()) if v != before.get(k, 0)}
 
 
+def scale_check(times: dict, rss: dict, requests: dict, sizes: list[int]) -> None:
+    """kcli between the smallest and the largest partition count, per view."""
+    small, large = min(sizes), max(sizes)
+    print(f"\nscale check, kcli at {large} vs {small} partitions (bounds: time ratio <= {BOUND_TIME}, "
+          f"peak <= {BOUND_RSS_MIB} MiB, same requests but {'/'.join(OWN_TIMING)}):")
+    print(f"{'view':32} {'s @small':>9} {'s @large':>9} {'ratio':>6} {'peak MiB':>9} {'requests':>9}  verdict")
+    for view in [*SCENARIOS, LAG]:
+        t_small, t_large = times[(view, small)], times[(view, large)]
+        ratio = t_large / (t_small * large / small)
+        peak = rss[(view, large)] / 1024
+        a, b = (requests[(f"kcli {view}", n)] for n in (small, large))
+        same = {k: v for k, v in a.items() if k not in OWN_TIMING} == \
+            {k: v for k, v in b.items() if k not in OWN_TIMING}
+        misses = [what for what, ok in (("time", ratio <= BOUND_TIME), ("rss", peak <= BOUND_RSS_MIB),
+                                        ("requests", same)) if not ok]
+        print(f"{view:32} {t_small:9.2f} {t_large:9.2f} {ratio:6.2f} {peak:9.0f} "
+              f"{'same' if same else 'DIFFER':>9}  {'ok' if not misses else 'OVER: ' + ', '.join(misses)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--partitions", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--partitions", type=int, nargs="+", default=[10000, 100000])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("-o", "--output", default="table", choices=("table", "plain", "json"))
     args = ap.parse_args()
     py = sys.executable
     requests: dict[tuple[str, int], dict[str, int]] = {}
-    print(f"{'partitions':>10} {'scenario':26} {'runner':9} {'median s':>9} {'ratio':>6} "
-          f"{'peak MiB':>9} {'ratio':>6}")
+    times: dict[tuple[str, int], float] = {}
+    peaks: dict[tuple[str, int], int] = {}
+    print(f"{'partitions':>10} {'view':32} {'runner':9} {'median s':>9} {'ratio':>6} "
+          f"{'peak MiB':>9} {'ratio':>6}", flush=True)
     with EmbeddedCluster(nodes=1) as ec:
         b = ec.bootstrap_servers
         for n in args.partitions:
+            t0 = time.perf_counter()
             group, topic, created = prepare(ec, n)
-            for name, scenario in SCENARIOS.items():
-                runners = {
-                    "kcli": [py, "-m", "kcli", "reset-offsets", "-g", group, "-t", topic, *scenario,
-                             "-o", args.output, "-b", b, "--timeout", "60s"],
-                    "baseline": [py, "-c", BASELINE, b, group, topic,
-                                 str(created if name == "--to-start-time" else -1)]}
-                samples = {r: [] for r in runners}
+            print(f"{n:>10} (prepared in {time.perf_counter() - t0:.0f} s)", flush=True)
+            for view in [*SCENARIOS, LAG]:
+                cmds = runners(py, b, group, topic, created, view, args.output)
+                samples = {r: [] for r in cmds}
                 for i in range(args.runs):          # alternated, so machine noise hits both alike
-                    for r, cmd in runners.items():
+                    for r, cmd in cmds.items():
                         sample, counts = request_delta(ec, lambda: measure(cmd, n))
                         samples[r].append(sample)
                         if i == 0:
-                            requests[(f"{r} {name}", n)] = counts
+                            requests[(f"{r} {view}", n)] = counts
                 base_s = statistics.median(s for s, _ in samples["baseline"])
                 base_rss = max(m for _, m in samples["baseline"])
                 for r, s in samples.items():
                     med, rss = statistics.median(x for x, _ in s), max(m for _, m in s)
-                    print(f"{n:>10} {name:26} {r:9} {med:9.2f} {med / base_s:6.2f} "
+                    if r == "kcli":
+                        times[(view, n)], peaks[(view, n)] = med, rss
+                    print(f"{n:>10} {view:32} {r:9} {med:9.2f} {med / base_s:6.2f} "
                           f"{rss / 1024:9.0f} {rss / base_rss:6.2f}", flush=True)
     print("\nrequests sent per run (embedded broker's count):")
     for (label, n), counts in requests.items():
-        print(f"{n:>10} {label:36} total {sum(counts.values()):3}  {counts}")
+        print(f"{n:>10} {label:42} total {sum(counts.values()):4}  {counts}")
+    if len(set(args.partitions)) > 1:
+        scale_check(times, peaks, requests, args.partitions)
 
 
 if __name__ == "__main__":

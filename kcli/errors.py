@@ -1,7 +1,8 @@
 """kcli's errors and the exit codes they map to (documented in README and the man page).
 
 0 success; 1 the operation failed (nothing or, where stated, part applied); 2 bad usage or input
-(nothing sent to the cluster); 3 partly applied (the output says exactly which partitions).
+(nothing sent to the cluster); 3 partly applied (the output says exactly which partitions); 4 a
+check found a problem (``kcli check ...``: its output says what).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3
+EXIT_FOUND = 4
 
 
 class KcliError(Exception):
@@ -41,6 +43,11 @@ class UnsupportedByBroker(OperationError):
 
 class PartialFailure(KcliError):
     exit_code = EXIT_PARTIAL
+
+
+class CheckFound(KcliError):
+    """A check ran and found a problem (its output names it), so that runbooks can alert."""
+    exit_code = EXIT_FOUND
 
 
 class BrokerRejected(OperationError):

@@ -65,6 +65,23 @@ class OffsetInfo:
     error: str | None = None
 
 
+@dataclass
+class RecordTime:
+    """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
+    record a consumer positioned there reads): its timestamp and offset when that record lay
+    within the bytes read; otherwise ``bound_ms``, the MaxTimestamp of the batch holding it (the
+    record's timestamp is no later). All None with ``error`` None: no record at or after
+    ``offset`` below ``high_watermark``."""
+    topic: str
+    partition: int
+    offset: int
+    timestamp_ms: int | None = None
+    record_offset: int | None = None
+    bound_ms: int | None = None
+    high_watermark: int | None = None
+    error: str | None = None
+
+
 @dataclass(frozen=True)
 class BrokerError:
     """An error reported for one item (a group, a topic, a partition): Kafka's protocol error
@@ -182,7 +199,73 @@ class GroupOffsetRow:
     consumer_id: str | None = None   # None: not assigned to a member ("-")
     host: str | None = None
     client_id: str | None = None
+    # Lag in time (kcli.ops.lag): the timestamp of the next record to consume (None: no commit,
+    # caught up or unknown) and now minus it (0 caught up; None no commit or unknown). With
+    # ``time_lag_bound`` the record lay beyond the bytes read: the timestamp is its batch's
+    # MaxTimestamp, so the record is no newer and the lag at least ``time_lag_ms``.
+    next_timestamp_ms: int | None = None
+    time_lag_ms: int | None = None
+    time_lag_bound: bool = False
+    time_lag_error: str | None = None
 
     @property
     def lag(self) -> int | None:
         return None if self.current is None or self.log_end is None else self.log_end - self.current
+
+
+def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
+    """A group's lag in time: the largest of its partitions' (None when none is known), and
+    whether that is only a lower bound: some partition's lag is itself a bound, or unknown."""
+    known = [r.time_lag_ms for r in rows if r.time_lag_ms is not None]
+    if not known:
+        return None, False
+    return max(known), any(r.time_lag_bound or r.time_lag_error is not None for r in rows)
+
+
+# -- the expansion radar (kcli check expansions) --------------------------------------------------
+
+@dataclass
+class SuspectedLoss:
+    """Records ``[from_offset, to_offset)`` were on the partition while the group had no commit
+    there (seen by kcli at ``seen_ms``), and the group's commit is now at or past ``to_offset``."""
+    from_offset: int
+    to_offset: int
+    seen_ms: int
+
+    @property
+    def records(self) -> int:
+        return self.to_offset - self.from_offset
+
+
+@dataclass
+class GroupExposure:
+    """One consumer group (with commits on the topic) on one recently created partition."""
+    group: str
+    group_creation_ms: int | None          # KIP-1282; None unknown or not offered
+    younger_than_group: bool | None        # the partition; None when a creation time is unknown
+    committed: int | None                  # None: no committed offset on the partition
+    exposed: int                           # no commit: records a latest start would skip now
+    lost: SuspectedLoss | None = None
+    status: str = "OK"                     # EXPOSED, LOST?, READING, OK, EMPTY
+
+
+@dataclass
+class YoungPartition:
+    topic: str
+    partition: int
+    creation_ms: int
+    log_start: int
+    log_end: int
+    groups: list[GroupExposure] = field(default_factory=list)
+
+
+@dataclass
+class ExpansionReport:
+    now_ms: int
+    within_ms: int
+    partitions: list[YoungPartition]
+    unknown_creation: int = 0              # partitions without a recorded creation time: not checked
+    memory_file: str | None = None
+
+    def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
+        return [(p, g) for p in self.partitions for g in p.groups if g.status == status]

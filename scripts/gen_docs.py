@@ -18,7 +18,7 @@ import typer  # noqa: E402
 
 from kcli import __version__  # noqa: E402
 from kcli.cli.tree import DROPINS  # noqa: E402
-from kcli.errors import EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE  # noqa: E402
+from kcli.errors import EXIT_FAILED, EXIT_FOUND, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE  # noqa: E402
 from kcli.render.output import FORMATS  # noqa: E402
 
 EXIT_CODES = [
@@ -26,6 +26,7 @@ EXIT_CODES = [
     (EXIT_FAILED, "the operation failed (nothing applied, or as the message states)"),
     (EXIT_USAGE, "bad usage or input; nothing was sent to the cluster"),
     (EXIT_PARTIAL, "partly applied; the output names exactly what was and was not applied"),
+    (EXIT_FOUND, "a check found a problem (kcli check ...); the output names it"),
 ]
 ENVIRONMENT = [
     ("KCLI_BOOTSTRAP_SERVER", "bootstrap servers when -b is not given; overrides the profile's"),

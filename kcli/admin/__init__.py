@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol
 if TYPE_CHECKING:
     from kcli.admin.settings import ClientSettings
     from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, OffsetInfo,
-                            ResourceConfig, TopicInfo)
+                            RecordTime, ResourceConfig, TopicInfo)
 
 TP = tuple[str, int]
 
@@ -45,6 +45,7 @@ class Admin(Protocol):
 
     # -- offsets
     def list_offsets(self, partitions: Iterable[TP], time: int) -> list["OffsetInfo"]: ...
+    def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], "RecordTime"]: ...
 
     # -- consumer groups
     def list_groups(self) -> list["GroupListing"]: ...

@@ -13,7 +13,7 @@ from typing import Iterable
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
-                        GroupMember, OffsetInfo, ResourceConfig, TopicInfo)
+                        GroupMember, OffsetInfo, RecordTime, ResourceConfig, TopicInfo)
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
@@ -289,6 +289,16 @@ class KafkaAdmin:
             ts = r.timestamp if time not in (-1, -2) else None
             out.append(OffsetInfo(tp.topic, tp.partition, r.offset, ts, r.leader_epoch))
         return sorted(out, key=lambda o: (o.topic, o.partition))
+
+    def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
+        """The first record at or after each (topic, partition, offset): its timestamp, or a
+        bound on it (see KipClient.record_times). One Metadata for the leaders, then one bounded
+        Fetch per leader; UnsupportedByBroker without Fetch v4+."""
+        if not wanted:
+            return {}
+        leaders = self.partition_leaders(sorted({t for t, _, _ in wanted}))
+        flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
+        return self.kip.record_times(list(wanted), flat)
 
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""

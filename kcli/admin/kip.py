@@ -15,7 +15,8 @@ import logging
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import INTERNAL_TOPICS, BrokerError, ConfigEntry, OffsetInfo, PartitionInfo, ResourceConfig, TopicInfo
+from kcli.model import (INTERNAL_TOPICS, BrokerError, ConfigEntry, OffsetInfo, PartitionInfo,
+                        RecordTime, ResourceConfig, TopicInfo)
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
@@ -263,6 +264,59 @@ class KipClient:
         return {(t.name, p.partition_index): p.partition_age_ms
                 for t in resp.topics for p in t.partitions}
 
+    # -- lag in time: the next record's timestamp, one bounded Fetch per leader ----------
+    def record_times(self, wanted: list[tuple[str, int, int]],
+                     leaders: dict[tuple[str, int], int | None]) -> dict[tuple[str, int, int], RecordTime]:
+        """The first record at or after each (topic, partition, offset) of ``wanted``: one Fetch
+        per leader, at most FETCH_PARTITION_BYTES of each partition (records decoded by
+        kafka-python's record reader). A partition appears once per request, so a partition
+        wanted at several offsets takes one more request per offset beyond the first (by
+        layers); a partition the broker answered without data (the response's byte limit, its
+        own ``fetch.max.bytes`` or ours, was reached) is asked again in the next round. Needs
+        Fetch v4+ (every Kafka 4 broker), sent at v12 at most (topics by name)."""
+        from kafka.errors import for_code
+        from kafka.protocol.consumer.fetch import FetchRequest as Req
+
+        version = self.max_version(Req)
+        if version is None or version < 4:
+            raise UnsupportedByBroker("The broker does not support Fetch v4+, which lag in time needs")
+        version = min(version, 12)
+        layers: list[dict[tuple[str, int], int]] = []
+        for t, p, offset in dict.fromkeys(wanted):
+            layer = next((lay for lay in layers if (t, p) not in lay), None)
+            if layer is None:
+                layers.append(layer := {})
+            layer[(t, p)] = offset
+        found: dict[tuple[str, int, int], RecordTime] = {}
+        for layer in layers:
+            pending = dict(layer)
+            for _ in range(len(layer) + 1):          # bounded: every round answers one at least
+                answered = 0
+                by_node: dict[int, list[tuple[str, int]]] = {}
+                for tp in pending:
+                    node = leaders.get(tp)
+                    if node is None:
+                        found[(*tp, pending[tp])] = RecordTime(*tp, pending[tp], error="no leader")
+                    else:
+                        by_node.setdefault(node, []).append(tp)
+                for node, tps in by_node.items():
+                    resp = self.send(_fetch_request(Req, version, [(tp, pending[tp]) for tp in tps]), node)
+                    for topic in resp.responses:
+                        for part in topic.partitions:
+                            tp = (topic.topic, part.partition_index)
+                            if tp not in pending:
+                                continue
+                            rt = _record_time(tp, pending[tp], part, for_code)
+                            if rt is not None:
+                                found[(*tp, pending[tp])] = rt
+                                answered += 1
+                pending = {tp: o for tp, o in pending.items() if (*tp, o) not in found}
+                if not pending or not answered:
+                    break
+            for tp, offset in pending.items():
+                found[(*tp, offset)] = RecordTime(*tp, offset, error="the broker returned no records")
+        return found
+
     # -- committed offsets on a connection of its own -----------------------------------
     def committed_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
         """OffsetFetch (v7 at most: topics by name) from the group's coordinator, over this
@@ -374,6 +428,93 @@ class KipClient:
 
                 raise BrokerRejected(BrokerError(r.error_code, for_code(r.error_code).message,
                                                  r.error_message or for_code(r.error_code).description))
+
+
+FETCH_PARTITION_BYTES = 4096          # per partition: the next record's batch, or its first 4 KiB
+FETCH_RESPONSE_BYTES = 16 << 20       # per Fetch answer; Kafka caps it at fetch.max.bytes (55 MiB)
+
+
+def _fetch_request(Req, version: int, items: list[tuple[tuple[str, int], int]]):
+    """A sessionless Fetch (session 0, epoch -1: Kafka's FetchMetadata.LEGACY) that does not wait,
+    read uncommitted, as a consumer at each offset."""
+    topics: dict[str, list] = {}
+    for (t, p), offset in items:
+        topics.setdefault(t, []).append(Req.FetchTopic.FetchPartition(
+            partition=p, current_leader_epoch=-1, fetch_offset=offset, last_fetched_epoch=-1,
+            log_start_offset=-1, partition_max_bytes=FETCH_PARTITION_BYTES))
+    return Req(version=version, replica_id=-1, max_wait_ms=0, min_bytes=0,
+               max_bytes=FETCH_RESPONSE_BYTES, isolation_level=0, session_id=0, session_epoch=-1,
+               topics=[Req.FetchTopic(topic=t, partitions=ps) for t, ps in topics.items()],
+               forgotten_topics_data=[], rack_id="")
+
+
+def _record_time(tp: tuple[str, int], offset: int, part, for_code) -> RecordTime | None:
+    """One partition of a Fetch answer as a RecordTime, or None when it came without data while
+    records lie at or after ``offset`` (ask again)."""
+    if part.error_code:
+        return RecordTime(*tp, offset, error=for_code(part.error_code).message)
+    hw = part.high_watermark
+    if offset >= hw:
+        return RecordTime(*tp, offset, high_watermark=hw)
+    if not part.records:
+        return None
+    from kafka.errors import CorruptRecordError
+
+    try:
+        kind, ts, at = next_record_time(part.records, offset)
+    except CorruptRecordError as exc:
+        return RecordTime(*tp, offset, high_watermark=hw, error=f"corrupt record batch: {exc}")
+    if kind == "exact":
+        return RecordTime(*tp, offset, timestamp_ms=ts, record_offset=at, high_watermark=hw)
+    if kind == "bound":
+        return RecordTime(*tp, offset, bound_ms=ts, high_watermark=hw)
+    if kind == "notime":
+        return RecordTime(*tp, offset, record_offset=at, high_watermark=hw,
+                          error="the record has no timestamp")
+    return RecordTime(*tp, offset, high_watermark=hw,
+                      error=f"no record at or after offset {offset} in the first "
+                            f"{FETCH_PARTITION_BYTES} bytes read")
+
+
+def next_record_time(records: bytes, offset: int) -> tuple[str, int | None, int | None]:
+    """The first data record at or after ``offset`` in a Fetch answer's record bytes, read with
+    kafka-python's record reader: ("exact", its timestamp, its offset); ("bound", MaxTimestamp of
+    its batch, None) when the batch was cut short before that record (Kafka cuts the last batch
+    at the partition's byte limit) or is compressed and cut; ("notime", None, its offset) for a
+    record without a timestamp (-1, or message format v0); ("none", None, None) when these bytes
+    hold no such record. A LogAppendTime batch gives every record its MaxTimestamp: exact."""
+    from kafka.record import MemoryRecords
+    from kafka.record.default_records import DefaultRecordBatch
+
+    batches = MemoryRecords(records)
+    for batch in batches:                                  # the complete batches
+        if batch.magic >= 2 and (batch.last_offset < offset or batch.is_control_batch):
+            continue
+        for record in batch:
+            if record.offset >= offset:
+                if record.timestamp is None or record.timestamp < 0:
+                    return "notime", None, record.offset
+                return "exact", record.timestamp, record.offset
+    rest = records[batches.valid_bytes():]
+    if len(rest) < DefaultRecordBatch.HEADER_STRUCT.size:
+        return "none", None, None
+    cut = DefaultRecordBatch(rest)                         # its header is whole: read it
+    if cut.magic != 2 or cut.last_offset < offset or cut.is_control_batch:
+        return "none", None, None
+    if cut.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME:
+        return "exact", cut.max_timestamp, None           # which record: not read
+    if cut.compression_type == DefaultRecordBatch.CODEC_NONE:
+        from kafka.errors import CorruptRecordError
+
+        try:
+            for record in cut:                             # the records before the cut
+                if record.offset >= offset:
+                    if record.timestamp < 0:
+                        return "notime", None, record.offset
+                    return "exact", record.timestamp, record.offset
+        except CorruptRecordError:                         # reached the cut
+            pass
+    return "bound", cut.max_timestamp, None
 
 
 def _error_name(code: int) -> str:

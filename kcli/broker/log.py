@@ -173,18 +173,22 @@ class PartitionLog:
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, offset: int, max_bytes: int, at_least_one: bool = True) -> bytes:
-        """Whole batches from the one holding ``offset``, up to ``max_bytes`` (the first batch
-        is returned even when larger if ``at_least_one``, as KIP-74 says)."""
+        """The log's bytes from the batch holding ``offset``, as Kafka's LogSegment.read gives
+        them: at most ``max_bytes``, so the last batch may be cut short (clients drop an
+        incomplete trailing batch), except that the whole first batch comes back when it is
+        larger and ``at_least_one`` (KIP-74)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
-        out, size = [], 0
+        out, size, limit = [], 0, max_bytes
         for b in self._batches[i:]:
             if b.last_offset < offset:
                 continue
-            if size + len(b.data) > max_bytes and (out or not at_least_one):
+            if not out and at_least_one:
+                limit = max(max_bytes, len(b.data))
+            if size >= limit:
                 break
             out.append(b.data)
             size += len(b.data)
-        return b"".join(out)
+        return b"".join(out)[:max(limit, 0)]
 
     def epoch_at(self, offset: int, current_epoch: int) -> int:
         i = bisect.bisect_right(self._bases, offset) - 1

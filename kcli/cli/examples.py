@@ -85,6 +85,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "demo": [
         ("kcli demo", "the partition-expansion story on a 3-node embedded broker"),
     ],
+    "check expansions": [
+        ("kcli check expansions", "partitions created in the last 24h that a group reads late or not at all"),
+        ("kcli check expansions --within 1h -g billing -o json", "one group, the last hour, for a script (exit 4: found)"),
+    ],
     "kafka-topics": [
         ("kcli kafka-topics --bootstrap-server localhost:9092 --describe --topic orders",
          "kafka-topics' own command line, with CreationTimeMs per partition (KIP-1327)"),

@@ -42,6 +42,7 @@ def describe_groups(
     offsets: bool = typer.Option(False, "--offsets", help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
+    time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
     """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
     from kcli.ops import groups as lib
@@ -62,7 +63,15 @@ def describe_groups(
     elif show_state:
         view.render_state(out(), descs, st.verbose)
     else:
-        view.render_offsets(out(), [(d, lib.offset_rows(admin, d)) for d in descs], st.verbose)
+        groups = [(d, lib.offset_rows(admin, d)) for d in descs]
+        with_time = time_lag or out().format != "plain"
+        if with_time:
+            from kcli.ops import lag
+
+            for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
+                if out().format != "json":
+                    out().note(note)
+        view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
 
 
 def reset_offsets(
@@ -85,12 +94,26 @@ def reset_offsets(
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest and --max-age need not)."),
+    compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view
 
+    if compare:
+        from kcli.ops import compare as comparing
+        from kcli.render.compare import render_comparison
+
+        req = comparing.request(
+            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+            scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
+                            "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
+                            "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
+            max_age=max_age, refused={"execute": execute, "export": export, "rollback_file": rollback_file,
+                                      "allow_skip": allow_skip}, now_ms=int(time.time() * 1000))
+        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress))
+        return
     req = resets.request(
         groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
         scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,

@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
     "kafka-configs": ("dropin", "kafka_configs"),
     "completion": ("complete", "completion"),
+    "check expansions": ("check", "expansions"),
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -68,6 +69,7 @@ GROUPS = {
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded Kafka-protocol broker (development and tests).",
     "audit": "Scan topic data on Spark (local by default, a cluster via --master).",
+    "check": "Check the cluster for problems: exit 0 when none is found, 4 when one is.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "

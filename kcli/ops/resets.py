@@ -72,16 +72,14 @@ def check_resettable(descs: list[GroupDescription]) -> None:
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
-    does not exist has no creation time to reset to."""
+    does not exist has no creation time to reset to (refused before any request)."""
     for g in ids:
         if g in missing:
-            raise OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
-    times = admin.group_creation_times(ids)
-    if times is None:
-        raise UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+            raise start_time_errors(None, [g], {g})[g]
+    times, errors = start_times(admin, ids, missing)
     for g in ids:
-        if times.get(g) is None or times[g] < 0:
-            raise OperationError(NO_CREATION_TIME.format(group=g))
+        if g in errors:
+            raise errors[g]
     return times
 
 
@@ -92,6 +90,31 @@ class MissingPartitions(OperationError):
     def __init__(self, message: str, whole_topics: list[str]):
         super().__init__(message)
         self.whole_topics = whole_topics
+
+
+def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()
+                ) -> tuple[dict[str, int], dict[str, OperationError]]:
+    """Each group's creation time (KIP-1282), and for each group that has none the error a
+    --to-start-time reset of it meets: one lookup for every group."""
+    asked = [g for g in ids if g not in missing]
+    times = admin.group_creation_times(asked)
+    errors = start_time_errors(times, ids, missing)
+    return {g: times[g] for g in asked if g not in errors}, errors
+
+
+def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
+                      missing: set[str]) -> dict[str, OperationError]:
+    """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None), a
+    missing group, a group without a recorded creation time."""
+    errors: dict[str, OperationError] = {}
+    for g in ids:
+        if times is None and g not in missing:
+            errors[g] = UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+        elif g in missing:
+            errors[g] = OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
+        elif times.get(g) is None or times[g] < 0:
+            errors[g] = OperationError(NO_CREATION_TIME.format(group=g))
+    return errors
 
 
 def _refuse_invalid(missing: list[str], leaderless: list[str], whole_topics: list[str] = ()) -> None:
@@ -142,15 +165,42 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                progress=None) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: one per group, then the log offsets."""
-    steps = _Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
+    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     descs = admin.describe_groups(ids)
     check_resettable(descs)
     missing = {d.group_id for d in descs if not d.exists}
     created = creation_times(admin, ids, missing) if scenario.kind == planner.START_TIME else {}
+    selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps)
+    every = sorted({tp for sel in selection.values() for tp in sel})
+    ages = None
+    if scenario.kind == planner.MAX_AGE:
+        ages = steps.after(admin.partition_ages(sorted({t for t, _ in every})))
+    starts = steps.after(log_offsets(admin, every, -2))
+    ends = steps.after(log_offsets(admin, every, -1))
+    lookups_by_ts: dict[int, dict] = {}
+    if scenario.is_time:
+        targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
+        lookups_by_ts = steps.after(time_lookups(admin, set(targets.items()), selection))
 
-    # Each group's partitions in the order kafka-consumer-groups collects them (the file's, the
-    # committed offsets', the --topic specs'), so plain output can follow its maps (javaorder).
-    if scenario.kind == planner.FILE:
+    plans = []
+    for g in ids:
+        lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
+        plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
+                                  lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
+        if scenario.kind == planner.FILE and g not in (file_offsets or {}):
+            plan.warnings.append(f"No reset plan for group {g} found")
+        if g in missing:
+            plan.warnings.append(f"Group {g} does not exist: --execute would create it with these offsets")
+        plans.append(plan)
+    return plans
+
+
+def select(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, kind: str | None,
+           file_offsets: dict[str, dict[tuple[str, int], int]] | None, steps: "Steps"):
+    """(selection, committed): each group's partitions in the order kafka-consumer-groups
+    collects them (the file's, the committed offsets', the --topic specs'), so plain output can
+    follow its maps (javaorder), and its committed offsets there: one OffsetFetch per group."""
+    if kind == planner.FILE:
         selection = {g: list((file_offsets or {}).get(g, {})) for g in ids}
         committed = {g: steps.after(_committed(admin, g, sel)) for g, sel in selection.items()}
     elif all_topics:
@@ -161,44 +211,34 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         tps = _select_topics(admin, specs)
         selection = {g: tps for g in ids}
         committed = {g: steps.after(_committed(admin, g, tps)) for g in ids}
-    if scenario.kind == planner.CURRENT:         # its map holds the committed partitions first
+    if kind == planner.CURRENT:         # its map holds the committed partitions first
         selection = {g: sorted(sel, key=lambda tp: tp not in committed[g]) for g, sel in selection.items()}
+    return selection, committed
 
-    every = sorted({tp for sel in selection.values() for tp in sel})
-    ages = None
-    if scenario.kind == planner.MAX_AGE:
-        ages = steps.after(admin.partition_ages(sorted({t for t, _ in every})))
-    starts = steps.after(_offsets(admin, every, -2))
-    ends = steps.after(_offsets(admin, every, -1))
+
+def positions(selection, committed, starts, ends, group: str) -> list[PartitionPosition]:
+    return [PartitionPosition(t, p, committed[group].get((t, p)), starts[(t, p)], ends[(t, p)])
+            for t, p in selection[group]]
+
+
+def time_lookups(admin: Admin, targets: set[tuple[str, int]], selection) -> dict[int, dict]:
+    """The ListOffsets answers (offset, record timestamp) for time scenarios, by timestamp: one
+    call per distinct timestamp of the (group, timestamp) ``targets``, over the partitions of the
+    groups that look it up (the admin client batches each call per leader). An error is not "no
+    record": nothing is planned."""
     lookups_by_ts: dict[int, dict] = {}
-    if scenario.is_time:
-        targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
-        for ts in sorted(set(targets.values())):
-            wanted = sorted({tp for g in ids if targets[g] == ts for tp in selection[g]})
-            lookups_by_ts[ts] = {}
-            for o in admin.list_offsets(wanted, ts):
-                if o.error is not None:             # an error is not "no record": nothing is planned
-                    raise OperationError(f"Error getting offset by timestamp of topic partition: "
-                                         f"{o.topic}-{o.partition}: {o.error}")
-                lookups_by_ts[ts][(o.topic, o.partition)] = (o.offset, o.timestamp_ms)
-        steps.after(None)
-
-    plans = []
-    for g in ids:
-        positions = [PartitionPosition(t, p, committed[g].get((t, p)), starts[(t, p)], ends[(t, p)])
-                     for t, p in selection[g]]
-        lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
-        plan = planner.plan_group(g, scenario, positions, lookups=lookups, ages=ages,
-                                  file_offsets=(file_offsets or {}).get(g))
-        if scenario.kind == planner.FILE and g not in (file_offsets or {}):
-            plan.warnings.append(f"No reset plan for group {g} found")
-        if g in missing:
-            plan.warnings.append(f"Group {g} does not exist: --execute would create it with these offsets")
-        plans.append(plan)
-    return plans
+    for ts in sorted({t for _, t in targets}):
+        wanted = sorted({tp for g, t in targets if t == ts for tp in selection[g]})
+        lookups_by_ts[ts] = {}
+        for o in admin.list_offsets(wanted, ts):
+            if o.error is not None:
+                raise OperationError(f"Error getting offset by timestamp of topic partition: "
+                                     f"{o.topic}-{o.partition}: {o.error}")
+            lookups_by_ts[ts][(o.topic, o.partition)] = (o.offset, o.timestamp_ms)
+    return lookups_by_ts
 
 
-class _Steps:
+class Steps:
     """Counts finished request rounds for a progress callback (done, total)."""
 
     def __init__(self, progress, total: int):
@@ -215,7 +255,7 @@ def _committed(admin: Admin, group: str, partitions=None) -> dict[tuple[str, int
     return {(c.topic, c.partition): c.offset for c in admin.committed_offsets(group, partitions)}
 
 
-def _offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
+def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:
     what = "starting" if time == -2 else "ending"
     found = {}
     for o in admin.list_offsets(partitions, time):
@@ -294,7 +334,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
     one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
     reading the committed offsets back, within the command's deadline: each partition ends up
     applied, not applied or unknown (``report``). ``progress`` (done, total) counts groups."""
-    steps = _Steps(progress, len(plans))
+    steps = Steps(progress, len(plans))
     write_rollback(rollback, plans, with_group)
     result = ResetResult(plans, executed=True, rollback_file=rollback)
     for plan in plans:

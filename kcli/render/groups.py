@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kcli import javaorder
-from kcli.model import BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan
+from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan,
+                        max_time_lag)
 from kcli.offsets.csvfile import export_csv
 from kcli.render.javatext import ERRORS, exception_text
 from kcli.render.output import Output, Table, json_document
-from kcli.times import format_ms, time_field
+from kcli.times import format_duration_ms, format_ms, time_field
 
 MISSING = "-"
 
@@ -56,54 +57,93 @@ def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_
 
 # -- describe --offsets -----------------------------------------------------------------------
 
-def plain_offsets(rows: list[GroupOffsetRow], verbose: bool) -> str:
+TIME_LAG_COLUMNS = ["NEXT-RECORD-TIME", "TIME-LAG"]
+
+
+def time_lag_cells(r: GroupOffsetRow) -> list[str]:
+    """NEXT-RECORD-TIME and TIME-LAG: ``-`` where unknown or without a commit; a bound (the next
+    record lay beyond the bytes read) as ``≤time`` and ``≥lag``."""
+    if r.time_lag_ms is None:
+        return [MISSING, MISSING]
+    mark = ("≤", "≥") if r.time_lag_bound else ("", "")
+    when = MISSING if r.next_timestamp_ms is None else mark[0] + format_ms(r.next_timestamp_ms)
+    return [when, mark[1] + format_duration_ms(r.time_lag_ms)]
+
+
+def max_time_lag_text(rows: list[GroupOffsetRow]) -> str:
+    top, bound = max_time_lag(rows)
+    return MISSING if top is None else ("≥" if bound else "") + format_duration_ms(top)
+
+
+def plain_offsets(rows: list[GroupOffsetRow], verbose: bool, time_lag: bool = False) -> str:
+    """kafka-consumer-groups' layout; ``time_lag`` appends NEXT-RECORD-TIME and TIME-LAG after
+    CLIENT-ID (which is then padded), so the tool's columns keep their places."""
     gw = max([15] + [len(r.group) for r in rows])
     tw = max([15] + [len(r.topic) for r in rows])
     cw = max([15] + [len(_v(r.consumer_id)) for r in rows])
     hw = max([15] + [len(_v(r.host)) for r in rows])
+    lw = max([15] + [len(_v(r.client_id)) for r in rows])
 
     def line(cells: list[str]) -> str:
-        widths = [gw, tw, 10] + ([15] if verbose else []) + [15, 15, 15, cw, hw]
+        widths = [gw, tw, 10] + ([15] if verbose else []) + [15, 15, 15, cw, hw] + ([lw, 25] if time_lag else [])
         return " ".join(_pad(c, w) for c, w in zip(cells, widths)) + " " + cells[-1]
 
     header = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
         "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+    header += TIME_LAG_COLUMNS if time_lag else []
     lines = [line(header)]
     for r in rows:
         lines.append(line([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
                           + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host),
-                             _v(r.client_id)]))
+                             _v(r.client_id)] + (time_lag_cells(r) if time_lag else [])))
     return "\n" + "\n".join(lines) + "\n"
 
 
 def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupOffsetRow]]],
-                   verbose: bool) -> None:
+                   verbose: bool, time_lag: bool = False) -> None:
+    """``time_lag``: the rows carry their lag in time (kcli.ops.lag): two more columns and, in
+    the table, each group's maximum; JSON gains the fields (schema kcli.group-offsets/v1, fields
+    added)."""
     if out.format == "json":
-        out.json(json_document("group-offsets", groups=[{
-            "group": d.group_id, "state": d.state,
-            "totalLag": _total_lag(rows),
-            "partitions": [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
-                            "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
-                            "consumerId": r.consumer_id, "host": r.host, "clientId": r.client_id}
-                           for r in rows]} for d, rows in groups]))
+        def item(r):
+            doc = {"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
+                   "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
+                   "consumerId": r.consumer_id, "host": r.host, "clientId": r.client_id}
+            if time_lag:
+                ts = time_field(r.next_timestamp_ms)
+                doc.update(nextRecordTimestampMs=ts["ms"], nextRecordTimestamp=ts["iso"],
+                           timeLagMs=r.time_lag_ms, timeLagIsLowerBound=r.time_lag_bound,
+                           timeLagError=r.time_lag_error)
+            return doc
+
+        def group(d, rows):
+            doc = {"group": d.group_id, "state": d.state, "totalLag": _total_lag(rows)}
+            if time_lag:
+                doc["maxTimeLagMs"], doc["maxTimeLagIsLowerBound"] = max_time_lag(rows)
+            doc["partitions"] = [item(r) for r in rows]
+            return doc
+        out.json(json_document("group-offsets", groups=[group(d, rows) for d, rows in groups]))
         return
     if out.format == "plain":
         for _, rows in groups:
             if rows:
-                out.write(plain_offsets(rows, verbose))
+                out.write(plain_offsets(rows, verbose, time_lag))
         return
     columns = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
         "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
+    columns += TIME_LAG_COLUMNS if time_lag else []
     for d, rows in groups:
         table = Table(list(columns), title=None)
         for r in rows:
             table.rows.append([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
                               + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id),
-                                 _v(r.host), _v(r.client_id)])
+                                 _v(r.host), _v(r.client_id)] + (time_lag_cells(r) if time_lag else []))
         if rows:
             out.table(table)
         if out.format == "table":
             out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
+            if time_lag:
+                out.line(f"Max time lag of group '{d.group_id}': {max_time_lag_text(rows)}")
 
 
 def _total_lag(rows: list[GroupOffsetRow]) -> int | None:

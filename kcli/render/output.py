@@ -134,6 +134,15 @@ def simple_layout(table: Table, console) -> str | None:
     return "\n".join(lines) + "\n"
 
 
+def padded(table: Table) -> str:
+    """A table in the Kafka tools' text layout: a leading empty line, each column left-aligned to
+    its widest cell, one space between columns, the last column unpadded."""
+    widths = [max(len(row[i]) for row in [table.columns, *table.rows]) for i in range(len(table.columns))]
+    lines = [" ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1]
+             for row in [table.columns, *table.rows]]
+    return "\n" + "\n".join(lines) + "\n"
+
+
 class Output:
     def __init__(self, fmt: str = "table", stdout=None, stderr=None):
         self.format = fmt
@@ -188,6 +197,13 @@ class Output:
                 self.write(text)
                 return
         self._rich_table(table)
+
+    def view(self, table: Table) -> None:
+        """A kcli view's table: with -o plain in the Kafka tools' padded layout, else as table()."""
+        if self.format == "plain":
+            self.write(padded(table))
+        else:
+            self.table(table)
 
     def _rich_table(self, table: Table) -> None:
         """Cells are data, printed as they are (a group id "[x]" or a value "[redacted]" is no

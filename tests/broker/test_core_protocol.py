@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import struct
+import time
 
 from kcli.broker import EmbeddedCluster
 from kcli.broker.versions import advertised
-from kcli.protocol import RESPONSES
+from kcli.protocol import REQUESTS, RESPONSES
 
 from tests.broker.core_helpers import Wire, req
 
@@ -183,3 +184,44 @@ def test_describe_configs_synonyms_as_kafka(broker1, wire):
     assert topic["retention.ms"] == ("1000", 1, [("retention.ms", "1000", 1)])
     assert topic["segment.ms"] == ("604800000", 5, [])
     assert topic["cleanup.policy"] == ("delete", 5, [("log.cleanup.policy", "delete", 5)])
+
+
+def test_fetch_cuts_a_batch_at_the_partition_limit_as_kafka(broker1, wire):
+    """As Kafka's LogSegment.read: the first partition with data gets its whole first batch
+    (KIP-74); a later one gets at most its PartitionMaxBytes, its batch cut there; a client reads
+    the cut batch's header. librdkafka drops the cut batch and fetches it again."""
+    from confluent_kafka import Consumer, Producer
+    from kafka.record import MemoryRecords
+    from kafka.record.default_records import DefaultRecordBatch
+
+    broker1.create_topic("cut", partitions=2)
+    p = Producer({"bootstrap.servers": broker1.bootstrap_servers, "linger.ms": 50})
+    for part in (0, 1):
+        for i in range(20):
+            p.produce("cut", b"v" * 100, partition=part, timestamp=1_000 + i)
+    assert p.flush(10) == 0
+    F = REQUESTS[1]
+    fetch = req(1, 12, replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20,
+                isolation_level=0, session_id=0, session_epoch=-1, forgotten_topics_data=[],
+                rack_id="", topics=[F.FetchTopic(topic="cut", partitions=[
+                    F.FetchTopic.FetchPartition(partition=i, current_leader_epoch=-1, fetch_offset=5,
+                                                last_fetched_epoch=-1, log_start_offset=-1,
+                                                partition_max_bytes=100) for i in (0, 1)])])
+    first, second = wire(broker1).send(fetch).responses[0].partitions
+    whole = MemoryRecords(first.records).next_batch()
+    assert whole.base_offset == 0 and whole.last_offset == 19 and len(first.records) > 100
+    assert len(second.records) == 100 and MemoryRecords(second.records).next_batch() is None
+    header = DefaultRecordBatch(second.records)
+    assert (header.base_offset, header.last_offset, header.max_timestamp) == (0, 19, 1_019)
+
+    c = Consumer({"bootstrap.servers": broker1.bootstrap_servers, "group.id": "cut-reader",
+                  "auto.offset.reset": "earliest", "fetch.message.max.bytes": 200})
+    c.subscribe(["cut"])
+    got = set()
+    deadline = time.monotonic() + 20
+    while len(got) < 40 and time.monotonic() < deadline:
+        m = c.poll(0.2)
+        if m is not None and m.error() is None:
+            got.add((m.partition(), m.offset()))
+    c.close()
+    assert got == {(part, o) for part in (0, 1) for o in range(20)}

@@ -50,6 +50,35 @@ def consume_and_commit(b, group, topics, expected, protocol="classic"):
     return got
 
 
+def latest_group_reads(b, group, topic, partitions, then, expected):
+    """A consumer-protocol group starts at latest on ``partitions`` partitions of ``topic`` (its
+    reset is one ListOffsets away: given time to land), ``then()`` produces, and the group reads
+    the ``expected`` records that came after it, commits and stops; returns what it received."""
+    c = consumer(b, group, "consumer", reset="latest")
+    c.subscribe([topic])
+    wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == partitions,
+               what=f"assignment of {partitions}")
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        assert c.poll(0.1) is None
+    time.sleep(0.05)
+    then()
+    got = consume([c], expected)[0]
+    assert len(got) == expected
+    c.commit(asynchronous=False)
+    c.close()
+    return got
+
+
+def expand(b, topic, before, after, records):
+    """The topic grows from ``before`` to ``after`` partitions, and ``records`` records
+    (``exp{p}-i``) land on each new one."""
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.create_partitions([NewPartitions(topic, after)])[topic].result(10)
+    for p in range(before, after):
+        produce(b, topic, p, records, f"exp{p}")
+
+
 def committed(b, group) -> dict:
     admin = AdminClient({"bootstrap.servers": b})
     res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
@@ -78,24 +107,11 @@ def test_partition_expansion_story():
             produce(b, "story", p, 5, f"old{p}", ts=now - hour)             # history before the group
 
         # A consumer-protocol group starts at latest, reads what comes after it, and stops.
-        c = consumer(b, "story-g", "consumer", reset="latest")
-        c.subscribe(["story"])
-        wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == 2, what="assignment")
-        deadline = time.monotonic() + 1.5             # its reset to latest: one ListOffsets away
-        while time.monotonic() < deadline:
-            assert c.poll(0.1) is None
-        time.sleep(0.05)
-        for p in (0, 1):
-            produce(b, "story", p, 3, f"new{p}")
-        assert len(consume([c], 6)[0]) == 6
-        c.commit(asynchronous=False)
-        c.close()
+        latest_group_reads(b, "story-g", "story", 2,
+                           lambda: [produce(b, "story", p, 3, f"new{p}") for p in (0, 1)], 6)
 
         # Partitions are added and written to before the group catches up.
-        admin = AdminClient({"bootstrap.servers": b})
-        admin.create_partitions([NewPartitions("story", 4)])["story"].result(10)
-        for p in (2, 3):
-            produce(b, "story", p, 4, f"exp{p}")
+        expand(b, "story", 2, 4, 4)
 
         start = plan(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "-o", "json"))
         assert {k[2]: v["newOffset"] for k, v in start.items()} == {0: 5, 1: 5, 2: 0, 3: 0}

@@ -1,0 +1,155 @@
+"""``reset-offsets --compare``: every reset policy side by side, a dry run by construction.
+
+The cluster is asked once, as the reset planner asks it (``kcli.ops.resets``: the same group
+checks, one OffsetFetch per group, one ListOffsets call each for the log starts and ends, one per
+distinct timestamp for the time policies, Metadata v14 for the partition ages, one
+ConsumerGroupDescribe for the creation times); each policy is then planned by the planner itself,
+so each column is exactly what that policy's dry run plans. A policy the broker cannot serve
+(--to-start-time without KIP-1282, --max-age without KIP-1327) is not available, with the reason.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kcli.errors import UnsupportedByBroker, UsageError
+from kcli.offsets import plan as planner
+from kcli.offsets.compare import Comparison, Policy, PolicyPlans, rows_of
+from kcli.ops import resets
+from kcli.ops.groups import check_group_ids, group_ids
+from kcli.specs import parse_topic_spec
+from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+DEFAULT_WINDOW = "1h"
+TAKES = ("to-datetime", "by-duration")          # the scenario flags --compare reads
+NOT_WITH = {"execute": "--execute", "export": "--export", "rollback_file": "--rollback-file",
+            "allow_skip": "--allow-skip"}
+MAX_AGE_UNSUPPORTED = ("the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), "
+                       "which --max-age needs")
+
+
+@dataclass
+class CompareRequest:
+    groups: list[str]
+    all_groups: bool
+    topics: list[str]
+    all_topics: bool
+    policies: list[Policy]
+
+
+def policies(max_age: str | None, by_duration: str | None, to_datetime: str | None,
+             now_ms: int) -> list[Policy]:
+    """earliest, latest, to-start-time, latest --max-age D, by-duration D, and to-datetime when
+    given. D: --max-age's and --by-duration's own values; one given alone is D for both; neither,
+    1h."""
+    age_text = max_age or by_duration or DEFAULT_WINDOW
+    window_text = by_duration or max_age or DEFAULT_WINDOW
+    try:
+        age_ms, window_ms = parse_duration_ms(age_text), parse_duration_ms(window_text)
+        timestamp_before(now_ms, window_ms)             # not before the epoch: refused now
+        at_ms = parse_datetime_ms(to_datetime) if to_datetime is not None else None
+    except TimeParseError as exc:
+        raise UsageError(str(exc)) from None
+    out = [Policy("EARLIEST", "to-earliest", planner.Scenario(planner.EARLIEST)),
+           Policy("LATEST", "to-latest", planner.Scenario(planner.LATEST)),
+           Policy("START-TIME", "to-start-time", planner.Scenario(planner.START_TIME)),
+           Policy(f"MAX-AGE-{age_text}", f"to-latest --max-age {age_text}",
+                  planner.Scenario(planner.MAX_AGE, age_ms)),
+           Policy(f"BY-DURATION-{window_text}", f"by-duration {window_text}",
+                  planner.Scenario(planner.DURATION, window_ms))]
+    if at_ms is not None:
+        out.append(Policy("DATETIME", f"to-datetime {to_datetime}", planner.Scenario(planner.DATETIME, at_ms)))
+    return out
+
+
+def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topics: bool,
+            scenario_flags: dict[str, object], max_age: str | None, refused: dict[str, object],
+            now_ms: int) -> CompareRequest:
+    """--compare's flags, checked before any request (UsageError, exit 2): the group and topic
+    scopes as reset-offsets takes them; of the scenarios only --to-datetime and --by-duration
+    (with --max-age, the policies' parameters); nothing that applies a plan."""
+    for name, flag in NOT_WITH.items():
+        if refused.get(name) not in (None, False):
+            raise UsageError(f"--compare is a dry run: it cannot be used with {flag}")
+    other = [n for n in resets.SCENARIOS if n not in TAKES and scenario_flags.get(n) not in (None, False)]
+    if other:
+        raise UsageError(f"--compare compares every policy: it cannot be used with --{other[0]} "
+                         "(it takes --to-datetime, --by-duration and --max-age)")
+    if groups and all_groups:
+        raise UsageError('Option "[group]" can\'t be used with option "[all-groups]"')
+    if not groups and not all_groups:
+        raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
+    check_group_ids(groups)
+    if topics and all_topics:
+        raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
+    if not (topics or all_topics):
+        raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
+    for spec in topics:
+        parse_topic_spec(spec)
+    return CompareRequest(groups, all_groups, topics, all_topics,
+                          policies(max_age, scenario_flags.get("by-duration"),
+                                   scenario_flags.get("to-datetime"), now_ms))
+
+
+def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Comparison:
+    """Plans every policy of ``req`` over the same answers; never commits."""
+    stage = stage or _no_stage
+    ids = group_ids(admin, req.groups, req.all_groups)
+    with stage("Comparing reset policies") as progress:
+        return _compare(admin, ids, req, now_ms, resets.Steps(progress, len(ids) + 5))
+
+
+def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, steps) -> Comparison:
+    descs = admin.describe_groups(ids)
+    resets.check_resettable(descs)
+    missing = {d.group_id for d in descs if not d.exists}
+    kinds = {p.scenario.kind for p in req.policies}
+    created, start_errors = resets.start_times(admin, ids, missing) if planner.START_TIME in kinds else ({}, {})
+    selection, committed = resets.select(admin, ids, req.topics, req.all_topics, None, None, steps)
+    every = sorted({tp for sel in selection.values() for tp in sel})
+    ages, ages_error = None, None
+    if planner.MAX_AGE in kinds:
+        try:
+            ages = admin.partition_ages(sorted({t for t, _ in every}))
+        except UnsupportedByBroker:
+            ages_error = MAX_AGE_UNSUPPORTED
+    steps.after(None)
+    starts = steps.after(resets.log_offsets(admin, every, -2))
+    ends = steps.after(resets.log_offsets(admin, every, -1))
+    targets: dict[tuple[str, str], int] = {}          # (policy label, group) -> timestamp
+    for p in req.policies:
+        if p.scenario.is_time:
+            for g in ids:
+                if p.scenario.kind != planner.START_TIME or g in created:
+                    targets[(p.label, g)] = planner.lookup_timestamp(p.scenario, now_ms, created.get(g))
+    lookups = steps.after(resets.time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, selection))
+
+    columns, warnings = [], []
+    for policy in req.policies:
+        column = PolicyPlans(policy)
+        for g in ids:
+            if policy.scenario.kind == planner.START_TIME and g in start_errors:
+                column.unavailable[g] = str(start_errors[g])
+                continue
+            if policy.scenario.kind == planner.MAX_AGE and ages_error:
+                column.unavailable[g] = ages_error
+                continue
+            ts = targets.get((policy.label, g))
+            plan = planner.plan_group(g, policy.scenario, resets.positions(selection, committed, starts, ends, g),
+                                      lookups=lookups[ts] if ts is not None else None, ages=ages)
+            warnings += [f"[{policy.label}] {w}" for w in plan.warnings]
+            column.plans[g] = plan
+        columns.append(column)
+    warnings += [f"Group {g} does not exist: it has no committed offsets" for g in ids if g in missing]
+    every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
+    return Comparison(rows_of(every_plan), columns, list(dict.fromkeys(warnings)))
+
+
+@contextmanager
+def _no_stage(_description):
+    yield None

@@ -1,0 +1,181 @@
+"""The expansion radar (``kcli check expansions``): partitions created recently (KIP-1327
+CreationTimeMs), and for each consumer group with committed offsets on their topic, where a
+``latest`` start loses records.
+
+What can be known, from the broker alone:
+- when each partition was created (KIP-1327) and when each consumer-protocol group was (KIP-1282),
+  so whether the partition is younger than the group: records on it were all written after the
+  group existed;
+- whether the group has a committed offset on the partition now, and the partition's log start
+  and end: with no commit, a ``latest`` start would skip the records between them now (EXPOSED);
+- what kcli itself saw on earlier runs: the radar remembers, per group and partition, the records
+  that were there while the group had no commit (in ``$XDG_STATE_HOME/kcli/expansions/``).
+
+What cannot: which records a consumer fetched, or how it chose its first position. The broker
+keeps neither, and OffsetFetch returns only the latest commit. So a loss is only suspected (LOST?):
+kcli saw records ``[start, end)`` on the partition while the group had no commit there, and the
+group's commit now is at or past ``end``, so it jumped from none to beyond them. A group that
+started at ``earliest``, ``to_start_time`` or ``latest --max-age`` read them and looks the same
+from here: check the consumers' ``auto.offset.reset``. A group whose commit is still inside that
+range is READING (it started at or before its commit). A commit made before kcli ever saw the
+partition without one cannot be judged, and a ``latest`` consumer that positioned itself before
+committing anything may have skipped more than kcli saw.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING
+
+from kcli.errors import OperationError, UnsupportedByBroker, UsageError
+from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, SuspectedLoss, YoungPartition
+from kcli.ops.groups import check_group_ids
+from kcli.ops.resets import log_offsets, start_times
+from kcli.specs import parse_topic_spec
+from kcli.times import TimeParseError, parse_duration_ms
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+DEFAULT_WITHIN = "24h"
+MEMORY_DAYS = 30                 # remembered observations of partitions older than this are dropped
+NO_CREATION_TIMES = ("Partition creation times are unavailable: the broker does not support "
+                     "DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), which check expansions needs")
+MEMORY_VERSION = 1
+
+
+def within_ms(text: str | None) -> int:
+    """--within, checked before any request."""
+    try:
+        ms = parse_duration_ms(text or DEFAULT_WITHIN)
+    except TimeParseError as exc:
+        raise UsageError(str(exc)) from None
+    if ms <= 0:
+        raise UsageError(f"--within must be positive, not '{text}'")
+    return ms
+
+
+def check_names(groups: list[str], topics: list[str]) -> None:
+    check_group_ids(groups)
+    for t in topics:
+        if parse_topic_spec(t)[1] is not None:
+            raise UsageError(f"--topic takes a topic name, not partitions: '{t}'")
+
+
+def memory_path(cluster_id: str | None) -> str:
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", cluster_id or "cluster")
+    return os.path.join(state, "kcli", "expansions", name + ".json")
+
+
+def classify(committed: int | None, log_start: int, log_end: int,
+             seen: SuspectedLoss | None) -> tuple[str, int, SuspectedLoss | None]:
+    """(status, exposed records, suspected loss) of one group on one young partition; ``seen``:
+    the records kcli saw there on an earlier run while the group had no commit."""
+    if committed is None:
+        exposed = max(0, log_end - log_start)
+        return ("EXPOSED" if exposed else "EMPTY"), exposed, None
+    if seen is None or seen.records <= 0:
+        return "OK", 0, None
+    if committed >= seen.to_offset:
+        return "LOST?", 0, seen
+    return "READING", 0, None
+
+
+def check_expansions(admin: Admin, groups: list[str], topics: list[str], within: int, now_ms: int,
+                     remember: bool = True) -> ExpansionReport:
+    """The radar's report. UnsupportedByBroker (exit 1) when the broker does not report partition
+    creation times at all. With ``remember``, reads and updates the radar's memory file."""
+    names = topics or [t for t in admin.topic_names() if t not in INTERNAL_TOPICS]
+    described = admin.describe_topics(names) if names else []
+    if any(p.creation_time_ms is None for t in described for p in t.partitions):
+        raise UnsupportedByBroker(NO_CREATION_TIMES)
+    young = [(t.name, p.partition, p.creation_time_ms) for t in described for p in t.partitions
+             if p.creation_time_ms is not None and p.creation_time_ms >= 0
+             and now_ms - p.creation_time_ms <= within]
+    unknown = sum(1 for t in described for p in t.partitions if (p.creation_time_ms or 0) < 0)
+    report = ExpansionReport(now_ms, within, [], unknown)
+    if not young:
+        return report
+
+    tps = [(t, p) for t, p, _ in young]
+    starts = log_offsets(admin, tps, -2)
+    ends = log_offsets(admin, tps, -1)
+    young_topics = {t for t, _ in tps}
+    ids = list(dict.fromkeys(groups)) or sorted(g.group_id for g in admin.list_groups())
+    commits: dict[str, dict[tuple[str, int], int]] = {}
+    for g in ids:
+        mine = {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g)
+                if c.topic in young_topics and c.offset is not None}
+        if mine:
+            commits[g] = mine
+    created = start_times(admin, sorted(commits))[0] if commits else {}    # KIP-1282, where known
+
+    path = memory_path(admin.cluster_id()) if remember else None
+    memory = _load(path) if path else {}
+    for t, p, creation in young:
+        part = YoungPartition(t, p, creation, starts[(t, p)], ends[(t, p)])
+        for g in sorted(commits):
+            if not any(topic == t for topic, _ in commits[g]):
+                continue
+            g_created = created.get(g)
+            key = f"{g}\t{t}\t{p}\t{creation}"
+            seen = memory.get(key)
+            current = commits[g].get((t, p))
+            status, exposed, lost = classify(current, part.log_start, part.log_end,
+                                             SuspectedLoss(*seen) if seen else None)
+            if status == "EXPOSED":
+                memory[key] = [part.log_start, part.log_end, now_ms]
+            part.groups.append(GroupExposure(
+                g, g_created, None if g_created is None else creation > g_created,
+                current, exposed, lost, status))
+        report.partitions.append(part)
+    if path:
+        report.memory_file = path
+        _save(path, {k: v for k, v in memory.items()
+                     if int(k.rsplit("\t", 1)[1]) >= now_ms - MEMORY_DAYS * 86_400_000})
+    return report
+
+
+def problems(report: ExpansionReport) -> str | None:
+    """The exit-4 summary, or None when nothing is exposed or suspected lost."""
+    exposed, lost = report.found("EXPOSED"), report.found("LOST?")
+    if not exposed and not lost:
+        return None
+    parts = []
+    if exposed:
+        parts.append(f"{len(exposed)} group partition(s) exposed ({sum(g.exposed for _, g in exposed)} "
+                     "records a latest start would skip)")
+    if lost:
+        parts.append(f"{len(lost)} suspected lost ({sum(g.lost.records for _, g in lost)} records)")
+    return "Expansion check: " + "; ".join(parts)
+
+
+def _load(path: str) -> dict[str, list[int]]:
+    """The radar's memory: {"group\\ttopic\\tpartition\\tcreation": [log start, log end, seen ms]};
+    an unreadable file is an empty memory."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    entries = doc.get("exposed") if isinstance(doc, dict) and doc.get("version") == MEMORY_VERSION else None
+    if not isinstance(entries, dict):
+        return {}
+    return {k: v for k, v in entries.items() if isinstance(k, str) and k.count("\t") == 3
+            and k.rsplit("\t", 1)[1].lstrip("-").isdigit()
+            and isinstance(v, list) and len(v) == 3 and all(type(x) is int for x in v)}
+
+
+def _save(path: str, memory: dict[str, list[int]]) -> None:
+    """Written whole to a new file, then renamed over the old one."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"version": MEMORY_VERSION, "exposed": memory}, fh, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise OperationError(f"Cannot write the expansion radar's memory {path}: {exc.strerror}") from None

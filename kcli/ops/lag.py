@@ -1,0 +1,89 @@
+"""Lag in time: for each partition a group has committed, the timestamp of the next record it
+will consume (the first record at or after its committed offset) and ``now`` minus it, measured
+on the records themselves, not interpolated from offset samples.
+
+The timestamps come from one bounded Fetch per leader (``Admin.record_times``: at most a few KB
+per partition, the request count independent of the partition count). When the next record lies
+in a batch the Fetch cut short, the batch's MaxTimestamp bounds it: the lag is then "at least".
+``now`` is the caller's clock; a record stamped after it (a producer's clock ahead) counts 0.
+
+    from kcli.ops.lag import describe_time_lag
+    for desc, rows in describe_time_lag(admin, ["billing"], int(time.time() * 1000)):
+        print(desc.group_id, max_time_lag(rows))       # kcli.model.max_time_lag
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kcli.errors import UnsupportedByBroker
+from kcli.model import GroupDescription, GroupOffsetRow, RecordTime
+from kcli.ops.groups import describe, offset_rows
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+SHOWN = 5           # partitions named per reason in a note
+
+
+def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> None:
+    """The rule, for one row: no commit, no lag (None); at or past the log end, 0; otherwise
+    now minus the next record's timestamp (or its bound), never below 0."""
+    row.next_timestamp_ms, row.time_lag_ms, row.time_lag_bound, row.time_lag_error = None, None, False, None
+    if row.current is None:
+        return
+    if row.log_end is not None and row.current >= row.log_end:
+        row.time_lag_ms = 0
+        return
+    if found is None:
+        row.time_lag_error = "log end offset unknown"
+    elif found.error is not None:
+        row.time_lag_error = found.error
+    elif found.timestamp_ms is not None or found.bound_ms is not None:
+        row.next_timestamp_ms = found.timestamp_ms if found.timestamp_ms is not None else found.bound_ms
+        row.time_lag_ms = max(0, now_ms - row.next_timestamp_ms)
+        row.time_lag_bound = found.timestamp_ms is None
+    else:                          # nothing to consume below the high watermark: caught up
+        row.time_lag_ms = 0
+
+
+def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupOffsetRow]]],
+                  now_ms: int) -> list[str]:
+    """Fills in every row's lag in time (all groups' partitions in one ``record_times`` call);
+    returns one note per reason some partitions' lag is unknown. A broker without Fetch v4+
+    leaves every lag unknown, with its reason: the offsets view still shows."""
+    rows = [r for _, rs in groups for r in rs]
+    wanted = [(r.topic, r.partition, r.current) for r in rows
+              if r.current is not None and r.log_end is not None and r.current < r.log_end]
+    try:
+        found = admin.record_times(wanted)
+        missing = "log end offset unknown"
+    except UnsupportedByBroker as exc:
+        found, missing = {}, str(exc)
+    for r in rows:
+        set_time_lag(r, found.get((r.topic, r.partition, r.current)), now_ms)
+        if r.time_lag_error == "log end offset unknown":
+            r.time_lag_error = missing
+    return unknown_notes(groups)
+
+
+def unknown_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -> list[str]:
+    notes = []
+    for d, rows in groups:
+        by_reason: dict[str, list[str]] = {}
+        for r in rows:
+            if r.time_lag_error is not None:
+                by_reason.setdefault(r.time_lag_error, []).append(f"{r.topic}-{r.partition}")
+        for reason, tps in by_reason.items():
+            more = f" and {len(tps) - SHOWN} more" if len(tps) > SHOWN else ""
+            notes.append(f"Time lag of group '{d.group_id}' unknown on {len(tps)} partition(s) "
+                         f"({', '.join(tps[:SHOWN])}{more}): {reason}")
+    return notes
+
+
+def describe_time_lag(admin: Admin, group_ids: list[str], now_ms: int
+                      ) -> list[tuple[GroupDescription, list[GroupOffsetRow]]]:
+    """The offsets view of ``group_ids`` (``describe groups``) with every row's lag in time."""
+    groups = [(d, offset_rows(admin, d)) for d in describe(admin, group_ids)]
+    add_time_lags(admin, groups, now_ms)
+    return groups

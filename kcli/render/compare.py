@@ -1,0 +1,84 @@
+"""``reset-offsets --compare``: one row per partition, one column pair per policy (the target
+offset, then the records replayed ``+N`` or skipped ``-N`` against the committed offset), two
+total rows, and ``n/a`` where the broker cannot serve a policy (its reason once, on stderr).
+JSON schema ``kcli.reset-compare/v1``; plain is the same table in the Kafka tools' padded layout.
+"""
+
+from __future__ import annotations
+
+from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
+from kcli.render.output import Output, Table, json_document
+
+NA = "n/a"
+MISSING = "-"
+
+
+def _signed(n: int | None) -> str:
+    return MISSING if n is None else f"{n:+d}" if n else "0"
+
+
+def comparison_table(c: Comparison) -> Table:
+    cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-START", "LOG-END"]
+    for column in c.columns:
+        cols += [column.policy.name, column.policy.name + "+/-"]
+    table = Table(cols)
+    for group, topic, partition, current, start, end in c.rows:
+        row = [group, topic, str(partition), MISSING if current is None else str(current), str(start), str(end)]
+        for column in c.columns:
+            p = column.plan_of(group, topic, partition)
+            row += [NA, NA] if p is None else [MISSING if p.new is None else str(p.new), _signed(moved(p))]
+        table.rows.append(row)
+    for label, index in (("skipped", 0), ("replayed", 1)):
+        row = ["(total)", label, "", "", "", ""]
+        for column in c.columns:
+            if not column.available:
+                row += ["", NA]
+            else:
+                n = totals(column)[index]
+                row += ["", _signed(-n if index == 0 else n)]
+        table.rows.append(row)
+    return table
+
+
+def notes(c: Comparison) -> list[str]:
+    """Each unavailable policy's reason, once; then the planner's warnings."""
+    out = [f"{column.policy.name} is n/a: {why}" for column in c.columns for why in column.reasons()]
+    return out + [f"Warn: {w}" for w in c.warnings]
+
+
+def render_comparison(out: Output, c: Comparison) -> None:
+    if out.format == "json":
+        out.json(comparison_document(c))
+        return
+    out.view(comparison_table(c))
+    for note in notes(c):
+        out.note(note)
+    if out.format == "table":
+        out.note("+N: records replayed, -N: records skipped, against the committed offset "
+                 "(no commit: the records before the target). Dry run: nothing was committed.")
+
+
+def comparison_document(c: Comparison) -> dict:
+    def policy(column: PolicyPlans) -> dict:
+        skipped, replayed = totals(column) if column.available else (None, None)
+        return {"policy": column.policy.label, "column": column.policy.name,
+                "available": column.available, "unavailable": dict(column.unavailable),
+                "totalSkipped": skipped, "totalReplayed": replayed}
+
+    groups: dict[str, list] = {}
+    for group, topic, partition, current, start, end in c.rows:
+        cells = {}
+        for column in c.columns:
+            p = column.plan_of(group, topic, partition)
+            if p is None:
+                cells[column.policy.label] = None
+                continue
+            n = moved(p)
+            cells[column.policy.label] = {"newOffset": p.new, "replayed": max(n or 0, 0),
+                                          "skipped": max(-(n or 0), 0)}
+        groups.setdefault(group, []).append({
+            "topic": topic, "partition": partition, "currentOffset": current,
+            "logStartOffset": start, "logEndOffset": end, "policies": cells})
+    return json_document("reset-compare", policies=[policy(col) for col in c.columns],
+                         groups=[{"group": g, "partitions": parts} for g, parts in groups.items()],
+                         warnings=c.warnings)

@@ -1,0 +1,107 @@
+"""kcli check expansions against the embedded broker, on the partition-expansion story made by
+real confluent-kafka consumers: the exposed partitions found before the group resumes (exit 4),
+the suspected loss reported after a latest consumer skipped them (exit 4, record by record: the
+consumer never received them), a group that read them with earliest never flagged, exit 0 when
+nothing is exposed or lost, exit 1 on a broker without KIP-1327."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+from tests.broker.groups_fixtures import fast_cluster
+from tests.cli.test_groups_reset import consume_and_commit, expand, latest_group_reads, produce
+from tests.support.run import run_kcli
+
+DAY = 86_400_000
+
+
+def radar(b, *args):
+    r = run_kcli(b, "check", "expansions", *args, "-o", "json")
+    doc = json.loads(r.out) if r.out else None
+    rows = {(p["topic"], p["partition"], g["group"]): g
+            for p in (doc or {}).get("partitions", []) for g in p["groups"]}
+    return r, doc, rows
+
+
+def test_expansion_story_exposed_then_suspected_lost():
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("story", 2, creation_time_ms=int(time.time() * 1000) - 2 * DAY)
+        for p in (0, 1):
+            produce(b, "story", p, 5, f"old{p}")
+        # The group reads at latest, commits and stops; a second group follows with earliest.
+        latest_group_reads(b, "story-g", "story", 2,
+                           lambda: [produce(b, "story", p, 3, f"new{p}") for p in (0, 1)], 6)
+        # The topic grows; producers write to the new partitions before the group comes back.
+        expand(b, "story", 2, 4, 4)
+        consume_and_commit(b, "reader", ["story"], 24, protocol="consumer")    # earliest: reads all
+
+        r, doc, rows = radar(b)
+        assert r.code == 4, r.err
+        assert [(p["topic"], p["partition"]) for p in doc["partitions"]] == [("story", 2), ("story", 3)]
+        for p in (2, 3):
+            g = rows[("story", p, "story-g")]
+            assert (g["status"], g["exposed"], g["committedOffset"], g["youngerThanGroup"]) == (
+                "EXPOSED", 4, None, True)
+            assert (rows[("story", p, "reader")]["status"], rows[("story", p, "reader")]["committedOffset"]) == ("OK", 4)
+        assert doc["exposed"] == {"partitions": 2, "records": 8} and doc["suspectedLost"]["partitions"] == 0
+        assert "exposed (8 records a latest start would skip)" in json.loads(r.err)["error"]
+
+        # The group resumes at latest: it skips exp records, reads what comes after, commits.
+        got = latest_group_reads(b, "story-g", "story", 4,
+                                 lambda: [produce(b, "story", p, 2, f"late{p}") for p in (2, 3)], 4)
+        got = sorted((p, o, v.decode()) for _, p, o, v in got)
+        assert got == [(p, 4 + i, f"late{p}-{i}") for p in (2, 3) for i in range(2)]   # exp0..3 never read
+
+        r, doc, rows = radar(b)
+        assert r.code == 4, r.err
+        for p in (2, 3):
+            g = rows[("story", p, "story-g")]
+            assert (g["status"], g["committedOffset"], g["exposed"]) == ("LOST?", 6, 0)
+            assert (g["suspectedLost"]["records"], g["suspectedLost"]["fromOffset"],
+                    g["suspectedLost"]["toOffset"]) == (4, 0, 4)
+            assert rows[("story", p, "reader")]["status"] == "OK"
+        assert doc["suspectedLost"] == {"partitions": 2, "records": 8}
+        table = run_kcli(b, "check", "expansions")
+        assert table.code == 4 and "LOST? is suspected, not known" in table.err
+        assert "suspected lost: 2 (8 records)" in table.out
+
+        # Exit 0: the group that read everything; and no partition young enough.
+        assert radar(b, "-g", "reader")[0].code == 0
+        r, doc, _ = radar(b, "--within", "1ms")
+        assert (r.code, doc["partitions"]) == (0, [])
+        plain = run_kcli(b, "check", "expansions", "-g", "reader", "-o", "plain")
+        assert plain.code == 0 and plain.out.splitlines()[1].split() == [
+            "TOPIC", "PARTITION", "CREATED", "AGE", "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
+            "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
+        assert [line.split()[-1] for line in plain.out.splitlines()[2:]] == ["OK", "OK"]
+        rows_csv = list(csv.reader(io.StringIO(run_kcli(b, "check", "expansions", "-o", "csv").out)))
+        assert rows_csv[0] == plain.out.splitlines()[1].split()
+        assert sorted((r[1], r[4], r[-1], r[-2]) for r in rows_csv[1:]) == [
+            ("2", "reader", "OK", "-"), ("2", "story-g", "LOST?", "4 (0..3)"),
+            ("3", "reader", "OK", "-"), ("3", "story-g", "LOST?", "4 (0..3)")]
+
+
+def test_unknown_creation_times_are_not_checked_and_a_4_1_broker_exits_1():
+    with fast_cluster(1, record_creation_times=False) as ec:
+        ec.create_topic("legacy", 3)
+        r = run_kcli(ec.bootstrap_servers, "check", "expansions")
+        assert r.code == 0 and "3 partition(s) have no recorded creation time" in r.err
+    with fast_cluster(1, pose_as="4.1") as ec:
+        ec.create_topic("t41", 1)
+        r = run_kcli(ec.bootstrap_servers, "check", "expansions")
+        assert (r.code, r.out) == (1, "")
+        assert r.err == ("Error: Partition creation times are unavailable: the broker does not support "
+                         "DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), which check expansions needs\n")
+
+
+def test_usage_errors_before_any_request():
+    with fast_cluster(1) as ec:
+        before = ec.request_counts()
+        for args in (["--within", "soon"], ["--within", "0"], ["-t", "story:1"], ["-g", ""]):
+            r = run_kcli(ec.bootstrap_servers, "check", "expansions", *args)
+            assert r.code == 2, (args, r.err)
+        assert ec.request_counts() == before

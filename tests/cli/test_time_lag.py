@@ -1,0 +1,160 @@
+"""Lag in time in ``describe groups`` against the embedded broker, with records produced and
+offsets committed by real clients: each partition's next-record timestamp equals the timestamp
+the test produced at the committed offset, and TIME-LAG is now minus it, at 3 and at 300
+partitions with the same requests; batches cut at the Fetch's byte limit give a lower bound that
+holds; LogAppendTime records are read exactly; -o plain stays kafka-consumer-groups' unless
+--time-lag is given."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+
+from confluent_kafka import Consumer, TopicPartition
+
+from tests.broker.groups_fixtures import fast_cluster
+from tests.cli.conftest import run_kcli
+from tests.support.clients import commit, produce
+
+RECORDS = 6
+
+
+def stamps(base: int, p: int) -> list[int]:
+    """The timestamps produced on partition ``p``: older partitions further back, one second
+    apart inside each, not in partition order."""
+    return [base - (p * 7 % 11) * 60_000 - (RECORDS - i) * 1000 for i in range(RECORDS)]
+
+
+def committed_at(p: int) -> int | None:
+    """Mid-log, at the start, caught up, or no commit at all."""
+    return [2, 0, 5, RECORDS, None][p % 5]
+
+
+# librdkafka refreshes metadata and looks coordinators up on its own timing: one more or fewer
+# from run to run at the same partition count (seen 6 and 7 Metadata at 3 partitions). Those are
+# bounded and compared apart; every other API must be sent exactly as often.
+OWN_TIMING = ("Metadata", "FindCoordinator")
+
+
+def sent(ec, before) -> Counter:
+    total = Counter()
+    for node, counts in ec.request_counts().items():
+        total.update({api: n - before.get(node, {}).get(api, 0) for api, n in counts.items()})
+    return +total
+
+
+def same_requests(a: Counter, b: Counter) -> None:
+    assert {k: v for k, v in a.items() if k not in OWN_TIMING} == \
+        {k: v for k, v in b.items() if k not in OWN_TIMING}, (a, b)
+    assert all(c[k] <= 8 for c in (a, b) for k in OWN_TIMING), (a, b)
+
+
+def describe_json(ec, group):
+    before = ec.request_counts()
+    t0 = int(time.time() * 1000)
+    r = run_kcli(ec.bootstrap_servers, "describe", "groups", group, "-o", "json")
+    t1 = int(time.time() * 1000)
+    assert r.code == 0, r.err
+    (doc,) = json.loads(r.out)["groups"]
+    return doc, t0, t1, sent(ec, before)
+
+
+def test_time_lag_is_the_true_record_age_at_3_and_300_partitions():
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        requests = {}
+        for n in (3, 300):
+            topic, group = f"lag{n}", f"lag-g{n}"
+            ec.create_topic(topic, n)
+            base = int(time.time() * 1000)
+            produce(b, topic, [(p, f"{p}-{i}", ts) for p in range(n) for i, ts in enumerate(stamps(base, p))],
+                    **{"linger.ms": 20})
+            commit(b, group, {(topic, p): committed_at(p) for p in range(n) if committed_at(p) is not None})
+            doc, t0, t1, requests[n] = describe_json(ec, group)
+            rows = {r["partition"]: r for r in doc["partitions"]}
+            assert sorted(rows) == [p for p in range(n) if committed_at(p) is not None]
+            for p, row in rows.items():
+                c = committed_at(p)
+                if c == RECORDS:
+                    assert (row["nextRecordTimestampMs"], row["timeLagMs"]) == (None, 0), row
+                    continue
+                truth = stamps(base, p)[c]              # the record the group reads next
+                assert row["nextRecordTimestampMs"] == truth, (p, row)
+                assert t0 - truth <= row["timeLagMs"] <= t1 - truth, (p, row, t0, t1)
+                assert row["timeLagIsLowerBound"] is False and row["timeLagError"] is None
+            oldest = min(stamps(base, p)[committed_at(p)] for p in rows if committed_at(p) < RECORDS)
+            assert t0 - oldest <= doc["maxTimeLagMs"] <= t1 - oldest
+            assert doc["maxTimeLagIsLowerBound"] is False
+        same_requests(requests[3], requests[300])
+        assert requests[300]["Fetch"] == 3                 # one per leader (3 nodes)
+
+
+def test_plain_is_the_java_layout_unless_time_lag_is_asked():
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("pl", 2)
+        base = int(time.time() * 1000) - 3_600_000
+        produce(b, "pl", [(p, "x", base + p * 1000 + i) for p in range(2) for i in range(3)])
+        commit(b, "pl-g", {("pl", 0): 1, ("pl", 1): 3})
+        before = ec.request_counts()
+        plain = run_kcli(b, "describe", "groups", "pl-g", "-o", "plain")
+        assert plain.code == 0 and "Fetch" not in sent(ec, before)
+        assert plain.out.splitlines()[1].split()[-1] == "CLIENT-ID"
+        r = run_kcli(b, "describe", "groups", "pl-g", "-o", "plain", "--time-lag")
+        header, first, second = r.out.splitlines()[1:]
+        assert header.split()[-3:] == ["CLIENT-ID", "NEXT-RECORD-TIME", "TIME-LAG"]
+        assert first.startswith(plain.out.splitlines()[2].rstrip())        # the tool's columns first
+        assert first.split()[-2] == time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime((base + 1) / 1000)) + \
+            f".{(base + 1) % 1000:03d}Z"
+        assert second.split()[-2:] == ["-", "0s"]
+        table = run_kcli(b, "describe", "groups", "pl-g")
+        assert "NEXT-RECORD-TIME" in table.out and "Max time lag of group 'pl-g': 1h" in table.out
+        csv_out = run_kcli(b, "describe", "groups", "pl-g", "-o", "csv").out.splitlines()
+        assert csv_out[0].endswith("CLIENT-ID,NEXT-RECORD-TIME,TIME-LAG")
+
+
+def test_cut_batches_give_a_bound_that_holds_and_log_append_time_is_exact():
+    """Partition 0 answers first with a small batch; partitions 1 (200 records, uncompressed)
+    and 2 (lz4) hold one batch each larger than the 4 KiB a partition may return, so the
+    broker cuts them. A record inside the part read is exact; one beyond it gets its batch's
+    MaxTimestamp: no earlier than the record's, so the lag shown is at most the true one."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("big", 3)
+        base = int(time.time() * 1000) - 600_000
+        ts = [base + i * 100 for i in range(200)]
+        produce(b, "big", [(0, "small", base)])
+        produce(b, "big", [(1, "v" * 100, t) for t in ts], **{"linger.ms": 200})
+        produce(b, "big", [(2, os.urandom(100).hex(), t) for t in ts],        # compresses to ~22 KB
+                **{"linger.ms": 200, "compression.type": "lz4"})
+        commit(b, "big-a", {("big", 0): 0, ("big", 1): 150, ("big", 2): 5})
+        commit(b, "big-b", {("big", 0): 0, ("big", 1): 5, ("big", 2): 150})
+        before = ec.request_counts()
+        t0 = int(time.time() * 1000)
+        r = run_kcli(b, "describe", "groups", "big-a", "big-b", "-o", "json")
+        assert r.code == 0, r.err
+        assert sent(ec, before)["Fetch"] == 2       # partition 0 at one offset; 1 and 2 at two each
+        rows = {(g["group"], p["partition"]): p for g in json.loads(r.out)["groups"] for p in g["partitions"]}
+        assert rows[("big-b", 1)]["nextRecordTimestampMs"] == ts[5]          # in the part read
+        assert rows[("big-b", 1)]["timeLagIsLowerBound"] is False
+        for key, offset in ((("big-a", 1), 150), (("big-a", 2), 5), (("big-b", 2), 150)):
+            row = rows[key]
+            assert row["timeLagIsLowerBound"] is True, (key, row)
+            assert ts[offset] <= row["nextRecordTimestampMs"] <= ts[-1], (key, row)
+            assert row["timeLagMs"] <= t0 - ts[offset] + 60_000, (key, row)
+        plain = run_kcli(b, "describe", "groups", "big-a", "-o", "plain", "--time-lag").out
+        line = next(x for x in plain.splitlines() if x.startswith("big-a") and x.split()[2] == "1")
+        assert line.split()[-2].startswith("≤") and line.split()[-1].startswith("≥")
+
+        ec.create_topic("appended", 1, configs={"message.timestamp.type": "LogAppendTime"})
+        produce(b, "appended", [(0, f"a{i}", base) for i in range(5)])
+        commit(b, "app-g", {("appended", 0): 2})
+        reader = Consumer({"bootstrap.servers": b, "group.id": "reader", "enable.auto.commit": False})
+        reader.assign([TopicPartition("appended", 0, 2)])
+        msg = next(m for m in iter(lambda: reader.poll(0.2), 0) if m is not None and m.error() is None)
+        reader.close()
+        (doc,) = json.loads(run_kcli(b, "describe", "groups", "app-g", "-o", "json").out)["groups"]
+        assert msg.timestamp()[1] != base
+        assert doc["partitions"][0]["nextRecordTimestampMs"] == msg.timestamp()[1]

@@ -1,0 +1,57 @@
+"""The lag-in-time rule for one row and a group's maximum (pure: rows and Fetch answers in,
+fields out), and the notes for partitions whose lag is unknown."""
+
+from kcli.model import GroupDescription, GroupOffsetRow, RecordTime, max_time_lag
+from kcli.ops.lag import set_time_lag, unknown_notes
+
+NOW = 1_000_000
+
+
+def row(current, log_end=10, p=0):
+    return GroupOffsetRow("g", "t", p, current, log_end)
+
+
+def lagged(r, found):
+    set_time_lag(r, found, NOW)
+    return r.next_timestamp_ms, r.time_lag_ms, r.time_lag_bound, r.time_lag_error
+
+
+def test_the_rule():
+    assert lagged(row(None), None) == (None, None, False, None)                 # no commit
+    assert lagged(row(10), None) == (None, 0, False, None)                      # caught up
+    assert lagged(row(12), None) == (None, 0, False, None)                      # past the log end
+    assert lagged(row(3), RecordTime("t", 0, 3, timestamp_ms=NOW - 500, record_offset=3)) == (
+        NOW - 500, 500, False, None)
+    assert lagged(row(3), RecordTime("t", 0, 3, bound_ms=NOW - 200)) == (NOW - 200, 200, True, None)
+    assert lagged(row(3), RecordTime("t", 0, 3, timestamp_ms=NOW + 50)) == (NOW + 50, 0, False, None)
+    assert lagged(row(3), RecordTime("t", 0, 3, high_watermark=10)) == (None, 0, False, None)
+    assert lagged(row(3), RecordTime("t", 0, 3, error="OFFSET_OUT_OF_RANGE")) == (
+        None, None, False, "OFFSET_OUT_OF_RANGE")
+    assert lagged(row(3, log_end=None), None) == (None, None, False, "log end offset unknown")
+
+
+def test_group_maximum_is_a_bound_when_any_partition_is_one_or_unknown():
+    exact = [lagged_row(0, 100), lagged_row(1, 300)]
+    assert max_time_lag(exact) == (300, False)
+    assert max_time_lag(exact + [lagged_row(2, 50, bound=True)]) == (300, True)
+    unknown = row(3, p=3)
+    unknown.time_lag_error = "no leader"
+    assert max_time_lag(exact + [unknown]) == (300, True)
+    assert max_time_lag([row(None)]) == (None, False)
+
+
+def lagged_row(p, lag, bound=False):
+    r = row(3, p=p)
+    r.time_lag_ms, r.time_lag_bound = lag, bound
+    return r
+
+
+def test_unknown_notes_name_partitions_once_per_reason():
+    rows = [row(3, p=p) for p in range(8)]
+    for r in rows:
+        r.time_lag_error = "TOPIC_AUTHORIZATION_FAILED" if r.partition < 7 else "no leader"
+    d = GroupDescription("g", "Empty", "Classic", "", None)
+    assert unknown_notes([(d, rows)]) == [
+        "Time lag of group 'g' unknown on 7 partition(s) (t-0, t-1, t-2, t-3, t-4 and 2 more): "
+        "TOPIC_AUTHORIZATION_FAILED",
+        "Time lag of group 'g' unknown on 1 partition(s) (t-7): no leader"]
