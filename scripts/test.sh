@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
 # Kafka and the Java client tests; Maven to fetch Apache Kafka 4.3.1's jars into ~/.cache/kcli;
-# openssl for the TLS tests' certificates; a venv with kcli and its [spark,dev] extras) and runs
-# the test suite. Extra arguments go to pytest.
+# openssl for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
+# with kcli and its [spark,dev] extras) and runs the test suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,9 @@ command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+for shell in tmux zsh fish; do      # the completion tests type Tab in real shells (tmux: a terminal)
+  command -v $shell >/dev/null 2>&1 || need+=($shell)
+done
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
