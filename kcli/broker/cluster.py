@@ -47,6 +47,18 @@ def _java_string_hash(s: str) -> int:
     return h - (1 << 32) if h & 0x80000000 else h
 
 
+def _uuid_text(value: uuid.UUID) -> str:
+    return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
+
+
+def random_uuid() -> uuid.UUID:
+    """A random id as Kafka's Uuid.randomUuid makes one: never 0 or 1 (reserved), never one whose
+    text starts with '-' (the tools would read it as an option: --topic-id -x...)."""
+    while True:
+        value = uuid.uuid4()
+        if value.int > 1 and not _uuid_text(value).startswith("-"):
+            return value
+
 @dataclass
 class Partition:
     index: int
@@ -108,7 +120,7 @@ class Cluster:
         self.sasl_users = None if sasl_users is None else dict(sasl_users)   # None: PLAINTEXT
         self.broker_configs = cfg.BrokerConfigs(configs)
         self.topics: dict[str, Topic] = {}
-        self.cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        self.cluster_id = _uuid_text(random_uuid())
         self.addresses: dict[int, tuple[str, int]] = {}
         self.node_listeners: list[Callable[[int, bool], None]] = []   # (node_id, is_up)
         self._up: set[int] = set()
@@ -247,7 +259,7 @@ class Cluster:
             if replication_factor == -1:
                 replication_factor = int(self.broker_config("default.replication.factor"))
             assignment = self._place(0, num_partitions, replication_factor)
-        topic_id = uuid.uuid4()
+        topic_id = random_uuid()
         if validate_only:
             return Topic(name, topic_id, [Partition(i, r, -1, PartitionLog(), _cluster=self)
                                           for i, r in enumerate(assignment)], configs, self)

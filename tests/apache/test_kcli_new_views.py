@@ -106,4 +106,4 @@ def test_check_expansions_says_creation_times_are_unavailable_and_exits_1(apache
     r = run_kcli(b, "check", "expansions", "-t", topic, "-o", "json")
     assert (r.code, r.out) == (1, "")
     err = json.loads(r.err)
-    assert (err["schema"], err["exit_code"], err["error"]) == ("kcli.error/v1", 1, NO_CREATION_TIMES)
+    assert (err["schema"], err["exitCode"], err["error"]) == ("kcli.error/v2", 1, NO_CREATION_TIMES)

@@ -212,7 +212,12 @@ class ToolSession:
 
 
 def _kafka_uuid() -> str:
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    """A random id as Kafka's Uuid.randomUuid makes it: never one starting with '-', which
+    kafka-storage's argument parser would take for an option (1 id in 64 did)."""
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 @dataclass
