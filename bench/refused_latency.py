@@ -1,6 +1,8 @@
 """How fast a kcli command fails when the cluster refuses the connection, as a ratio against the
 same command succeeding against a live embedded broker, run side by side (alternated, fresh
-interpreters both: start-up included on both sides).
+interpreters both: start-up included on both sides). Then the same for a TLS handshake that fails
+(a certificate the client does not trust) and a SASL password the broker rejects, each against
+the same broker with the right CA or password.
 
 A refused connection is certain at the first attempt, so failing should cost no more than
 succeeding: target ratio refused/live ≤ 1.1 for every command (a successful call against a local
@@ -19,8 +21,12 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from kcli.broker import EmbeddedCluster
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the test certificates live in tests/
+
+from kcli.broker import EmbeddedCluster  # noqa: E402
+from tests.broker.tls_certs import make_certs  # noqa: E402
 
 TARGET_RATIO = 1.1
 TARGET_SECONDS = 1.0
@@ -32,11 +38,66 @@ COMMANDS = [
 ]
 
 
-def timed(args: list[str], bootstrap: str) -> tuple[float, int]:
+# Both client paths: kcli's own connection (describe topics), librdkafka (the others).
+REJECTED_COMMANDS = [["list", "topics"], ["describe", "topics", "orders"], ["list-offsets", "-t", "orders"]]
+
+
+def timed(args: list[str], bootstrap: str, config: str | None = None) -> tuple[float, int]:
+    extra = ["--command-config", config] if config else []
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "kcli", *args, "-b", bootstrap, "--timeout", "30s"],
+    proc = subprocess.run([sys.executable, "-m", "kcli", *args, *extra, "-b", bootstrap, "--timeout", "30s"],
                           capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
     return time.perf_counter() - t0, proc.returncode
+
+
+def compare(label: str, args: list[str], runs: int, failing: tuple, live: tuple) -> bool:
+    """Alternated runs of ``args`` against ``failing`` and ``live`` ((bootstrap, config)); prints
+    the row, returns whether it meets the targets."""
+    timed(args, *live)                                   # warm the file cache
+    fail, good = [], []
+    for _ in range(runs):
+        seconds, code = timed(args, *failing)
+        assert code == 1, (label, args, code)
+        fail.append(seconds)
+        seconds, code = timed(args, *live)
+        assert code == 0, (label, args, code)
+        good.append(seconds)
+    f, g = statistics.median(fail), statistics.median(good)
+    verdict = "ok" if f / g <= TARGET_RATIO and f < TARGET_SECONDS else "SLOW"
+    print(f"{label + ' ' + ' '.join(args):<60}{f:>12.3f}{g:>10.3f}{f / g:>8.2f}  {verdict}")
+    return verdict == "ok"
+
+
+def rejected_rows(runs: int, commands: list[list[str]]) -> bool:
+    """A TLS handshake the client fails (untrusted certificate) and a SASL password the broker
+    rejects, against the same broker with the right CA or password."""
+    import tempfile
+
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="kcli-bench-") as tmp:
+        d = Path(tmp)
+        certs = make_certs(d)
+
+        def config(name: str, text: str) -> str:
+            (d / name).write_text(text)
+            return str(d / name)
+
+        with EmbeddedCluster(nodes=1, tls=certs.server) as tls:
+            tls.create_topic("orders", partitions=3)
+            b = tls.bootstrap_servers
+            good = config("tls.properties", f"security.protocol=SSL\nssl.ca.location={certs.ca}\n")
+            bad = config("tls-other.properties", f"security.protocol=SSL\nssl.ca.location={certs.other_ca}\n")
+            for args in commands:
+                ok &= compare("tls:", args, runs, (b, bad), (b, good))
+        with EmbeddedCluster(nodes=1, sasl_users={"alice": "alice-secret"}) as sasl:
+            sasl.create_topic("orders", partitions=3)
+            b = sasl.bootstrap_servers
+            plain = "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=alice\n"
+            good = config("sasl.properties", plain + "sasl.password=alice-secret\n")
+            bad = config("sasl-wrong.properties", plain + "sasl.password=wrong\n")
+            for args in commands:
+                ok &= compare("sasl:", args, runs, (b, bad), (b, good))
+    return ok
 
 
 def main() -> int:
@@ -56,24 +117,13 @@ def main() -> int:
         c.subscribe(["orders"])
         c.poll(3)
         c.close()
-        print(f"{'command':<50}{'refused (s)':>12}{'live (s)':>10}{'ratio':>8}  verdict")
+        print(f"{'command':<60}{'failing (s)':>12}{'live (s)':>10}{'ratio':>8}  verdict")
         ok = True
         for args in commands:
-            timed(args, live)                            # warm the file cache
-            fail, good = [], []
-            for _ in range(opts.runs):
-                seconds, code = timed(args, refused)
-                assert code == 1, (args, code)
-                fail.append(seconds)
-                seconds, code = timed(args, live)
-                assert code == 0, (args, code)
-                good.append(seconds)
-            f, g = statistics.median(fail), statistics.median(good)
-            verdict = "ok" if f / g <= TARGET_RATIO and f < TARGET_SECONDS else "SLOW"
-            ok &= verdict == "ok"
-            print(f"{' '.join(args):<50}{f:>12.3f}{g:>10.3f}{f / g:>8.2f}  {verdict}")
-        print(f"ratios refused/live (target ≤ {TARGET_RATIO}, refused < {TARGET_SECONDS} s): "
-              f"{'all met' if ok else 'NOT all met'}")
+            ok &= compare("refused:", args, opts.runs, (refused, None), (live, None))
+    ok &= rejected_rows(opts.runs, REJECTED_COMMANDS[:1] if opts.quick else REJECTED_COMMANDS)
+    print(f"ratios failing/live (target ≤ {TARGET_RATIO}, failing < {TARGET_SECONDS} s): "
+          f"{'all met' if ok else 'NOT all met'}")
     return 0
 
 
