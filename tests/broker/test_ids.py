@@ -4,14 +4,9 @@ option (`kafka-topics --topic-id -x...`): about 1 random id in 64 did, and flake
 
 from __future__ import annotations
 
-import base64
-
+from kcli.admin.kip import kafka_uuid as _text
 from kcli.broker import EmbeddedCluster
 from kcli.broker.cluster import random_uuid
-
-
-def _text(value) -> str:
-    return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
 
 
 def test_random_ids_never_start_with_a_dash():

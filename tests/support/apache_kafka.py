@@ -11,7 +11,6 @@ main classes, G1 options and a log4j2 configuration with the tools' layout (root
 
 from __future__ import annotations
 
-import base64
 import os
 import shutil
 import signal
@@ -21,7 +20,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -212,12 +210,12 @@ class ToolSession:
 
 
 def _kafka_uuid() -> str:
-    """A random id as Kafka's Uuid.randomUuid makes it: never one starting with '-', which
-    kafka-storage's argument parser would take for an option (1 id in 64 did)."""
-    while True:
-        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
-        if not text.startswith("-"):
-            return text
+    """A random cluster id as Kafka's Uuid.randomUuid makes it (the embedded broker's rule): never
+    one starting with '-', which kafka-storage's argument parser would take for an option."""
+    from kcli.admin.kip import kafka_uuid
+    from kcli.broker.cluster import random_uuid
+
+    return kafka_uuid(random_uuid())
 
 
 @dataclass
