@@ -67,9 +67,9 @@ class AuditOptions:
 
 
 def run_audit(options: AuditOptions) -> AuditResult:
-    """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics),
-    then start (or reuse) a Spark session on ``options.master``, its console output in
-    ``options.log`` (when given), and audit."""
+    """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics) and
+    ask the broker everything but the records, then start (or reuse) a Spark session on
+    ``options.master``, its console output in ``options.log`` (when given), and audit."""
     deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
     check_pyspark()
     check_java()
@@ -79,13 +79,12 @@ def run_audit(options: AuditOptions) -> AuditResult:
         missing = [t for t in options.topics if t not in known]
         if missing:
             raise OperationError(f"Topic {', '.join(repr(t) for t in missing)} does not exist")
+    # Every broker request but the reads is made before the JVM starts, within --timeout.
+    plan = _plan(options.bootstrap, options.topics, options.from_, options.to,
+                 options.before_max_ms, options.after_max_ms, options.reference_ms,
+                 options.target_ms, options.client_config, options.timeout_s, options.admin)
     spark = session(options.master, options.spark_conf, log=options.log, deadline=deadline)
-    return audit_timestamps(
-        spark, options.bootstrap, options.topics, options.from_, options.to,
-        options.before_max_ms, options.after_max_ms, options.reference_ms, options.target_ms,
-        options.client_config, progress=options.progress, save_dir=options.save_dir,
-        timeout_s=options.timeout_s, admin=options.admin,
-    )
+    return _audit(spark, plan, options.progress, options.save_dir)
 
 
 def audit_timestamps(
@@ -108,7 +107,30 @@ def audit_timestamps(
     """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring).
     ``admin``: the adapter (``kcli.admin``) asked for the topics' configs and the broker's
     ListOffsets answers; by default one made from ``bootstrap``, ``client_config`` and
-    ``timeout_s``."""
+    ``timeout_s``. ``timeout_s`` also bounds how long a read waits for records that the broker
+    reported and does not deliver."""
+    plan = _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms,
+                 target_ms, client_config, timeout_s, admin)
+    return _audit(spark, plan, progress, save_dir)
+
+
+@dataclass
+class _Plan:
+    """What the broker said before any record is read."""
+
+    conf: dict[str, str]
+    topics: list[str]
+    parts: list[PartitionAudit]
+    reference_ms: int
+    target_ms: int | None
+    broker_max: dict
+    broker_target: dict
+    timeout_s: float
+
+
+def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms, target_ms,
+          client_config, timeout_s, admin) -> _Plan:
+    """The ranges to read, the KIP-937 bounds and the broker's ListOffsets answers."""
     from kcli.pipeline.source import SourceOptionError, plan_ranges
 
     if not topics:
@@ -143,15 +165,17 @@ def audit_timestamps(
         )
         for r in ranges
     ]
-    stats = _spark_job(
-        spark,
-        lambda: _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target, timeout_s),
-        progress,
-    )
-    for p in parts:
-        _fill(p, stats.get((p.topic, p.partition)), target_ms, broker_max, broker_target)
-    result = AuditResult(list(topics), reference_ms, target_ms, parts,
-                         AuditTotal.of(parts, target_ms is not None))
+    return _Plan(conf, list(topics), parts, reference_ms, target_ms, broker_max, broker_target,
+                 timeout_s)
+
+
+def _audit(spark, plan: _Plan, progress: ProgressHook | None, save_dir: str | None) -> AuditResult:
+    stats = _spark_job(spark, lambda: _aggregate(spark, plan), progress)
+    for p in plan.parts:
+        _fill(p, stats.get((p.topic, p.partition)), plan.target_ms, plan.broker_max,
+              plan.broker_target)
+    result = AuditResult(plan.topics, plan.reference_ms, plan.target_ms, plan.parts,
+                         AuditTotal.of(plan.parts, plan.target_ms is not None))
     if save_dir:
         _spark_job(spark, lambda: save_partitions(spark, result, save_dir), None)
     return result
@@ -232,8 +256,7 @@ def _broker_answers(admin, ranges, target_ms):
     return broker_max, broker_target
 
 
-def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
-               timeout_s) -> dict[tuple[str, int], Any]:
+def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
     """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
     partition).
 
@@ -242,7 +265,8 @@ def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
     aggregation, so no record is shuffled or sorted."""
     from pyspark.sql import functions as F
 
-    scanned = [p for p in parts if p.end_offset > p.start_offset]
+    reference_ms, target_ms, broker_target = plan.reference_ms, plan.target_ms, plan.broker_target
+    scanned = [p for p in plan.parts if p.end_offset > p.start_offset]
     if not scanned:
         return {}
     start = {p.topic: {} for p in scanned}
@@ -253,12 +277,13 @@ def _aggregate(spark, conf, parts, reference_ms, target_ms, broker_target,
     topics = sorted({p.topic for p in scanned})
     # with one topic the partition alone is the key: no string to carry and hash per record
     keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
-    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in conf.items()})
+    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
     columns = keys + ["offset", "timestamp", "precedingMaxTimestamp"]
     df = (reader.option("columns", ",".join(columns))
           .option("startingOffsets", json.dumps(start))
           .option("endingOffsets", json.dumps(end))
-          .option("timeoutMs", str(int(timeout_s * 1000)))
+          .option("timeoutMs", str(int(plan.timeout_s * 1000)))
+          .option("pollTimeoutMs", str(int(plan.timeout_s * 1000)))
           .load())
 
     # The per-topic bounds and per-partition reset offsets enter as literal expressions, not as a

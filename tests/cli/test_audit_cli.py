@@ -112,3 +112,28 @@ def test_a_silent_master_is_one_line_within_the_timeout(state_home):
     assert r.code == 1 and r.out == "", r
     assert r.err == f"Error: Spark master unreachable: {master} did not take the application within --timeout\n"
     assert elapsed < 5 + 5, elapsed
+
+
+def test_a_stalled_read_is_one_line_within_the_timeout(state_home):
+    """A broker that stops answering Fetch mid-audit (the data source would wait 120 s for
+    records by default): one line, within --timeout + 5 s of what the same audit takes when the
+    broker answers."""
+    with EmbeddedCluster(nodes=1) as cluster:
+        b = cluster.bootstrap_servers
+        cluster.create_topic("stalled", partitions=2)
+        p = Producer({"bootstrap.servers": b, "linger.ms": 0})
+        for i in range(20):
+            p.produce("stalled", value=b"x", partition=i % 2)
+        p.flush(10)
+        args = ("audit", "timestamps", "-t", "stalled", "--master", "local[1]", "--timeout", "5s")
+        t0 = time.monotonic()
+        healthy = run_kcli_process(b, *args, timeout=180)
+        t1 = time.monotonic()
+        cluster.fault("Fetch", "hang")
+        r = run_kcli_process(b, *args, timeout=180)
+        t2 = time.monotonic()
+    assert healthy.code == 0, healthy.err
+    assert r.code == 1 and r.out == "", r
+    assert r.err.startswith("Error: Spark job failed: TimeoutError: no progress reading stalled-"), r.err
+    assert r.err.endswith("for 5s\n") and r.err.count("\n") == 1, r.err
+    assert (t2 - t1) - (t1 - t0) < 5 + 5, (t1 - t0, t2 - t1)
