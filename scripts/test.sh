@@ -2,7 +2,9 @@
 # Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
 # Kafka and the Java client tests; Maven to fetch Apache Kafka 4.3.1's jars into ~/.cache/kcli;
 # openssl for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
-# with kcli and its [spark,dev] extras) and runs the test suite. Extra arguments go to pytest.
+# with kcli and its [spark,dev] extras; kcli's dependencies as wheels in ~/.cache/kcli/wheels, so
+# the `uv tool install` test installs offline) and runs the test suite. Extra arguments go to
+# pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,4 +27,5 @@ bash scripts/provision-kafka.sh >/dev/null
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]'
+.venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels .
 exec .venv/bin/python -m pytest -q "$@"

@@ -7,6 +7,7 @@ entry, not its packages: the editable kcli there stays out)."""
 from __future__ import annotations
 
 import os
+import re
 import site
 import subprocess
 import sys
@@ -19,14 +20,24 @@ from kcli.cli.complete import SCRIPTS
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MANPATH", "VIRTUAL_ENV")}
+
+
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("installed")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MANPATH", "VIRTUAL_ENV")}
+def wheel(tmp_path_factory) -> Path:
+    dist = tmp_path_factory.mktemp("dist")
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
-                            "-w", str(tmp / "dist")], capture_output=True, text=True, timeout=300)
+                            "-w", str(dist)], capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
-    (wheel,) = (tmp / "dist").glob("kcli_kafka-*.whl")
+    (built,) = dist.glob("kcli_kafka-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory, wheel):
+    tmp = tmp_path_factory.mktemp("installed")
+    env = _clean_env()
     subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True, timeout=120, env=env)
     python = tmp / "venv" / "bin" / "python"
     install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
@@ -74,3 +85,30 @@ def test_bash_sourcing_the_printed_script_completes(venv):
     r = _run(env, cwd, "bash", "-c", "source <(kcli completion bash); COMP_LINE='kcli describe to'; "
              "COMP_POINT=${#COMP_LINE}; _kcli_completion; echo \"${COMPREPLY[@]}\"")
     assert r.returncode == 0 and r.stdout.strip() == "topics", (r.stdout, r.stderr)
+
+
+def test_uv_tool_install_then_the_readme_lines(wheel, tmp_path):
+    """``uv tool install`` of the wheel, offline from the dependency wheels scripts/test.sh
+    downloaded; then the README's own MANPATH line finds the pages and the tool's kcli prints
+    the completion script."""
+    import shutil
+
+    uv = shutil.which("uv", path=str(Path(sys.executable).parent))
+    wheels = Path.home() / ".cache" / "kcli" / "wheels"
+    assert uv, "uv is not installed: install kcli's [dev] extra (scripts/test.sh does)"
+    assert any(wheels.glob("*.whl")), f"no dependency wheels in {wheels}: run scripts/test.sh"
+    manpath = re.search(r"`(export MANPATH=[^`]*)`", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert manpath, "the README no longer says how to find the man pages after uv tool install"
+    env = {**_clean_env(), "UV_TOOL_DIR": str(tmp_path / "tools"),
+           "UV_TOOL_BIN_DIR": str(tmp_path / "bin"), "UV_CACHE_DIR": str(tmp_path / "cache")}
+    env["PATH"] = f"{tmp_path / 'bin'}{os.pathsep}{Path(uv).parent}{os.pathsep}{env.get('PATH', '')}"
+    install = subprocess.run([uv, "tool", "install", "--offline", "--no-index", "--find-links",
+                              str(wheels), str(wheel)], capture_output=True, text=True, env=env,
+                             timeout=300, stdin=subprocess.DEVNULL)
+    assert install.returncode == 0, install.stderr
+    r = _run(env, tmp_path, "bash", "-c", f"{manpath.group(1)}; man -w kcli-describe-topics")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / "tools" / "kcli-kafka" / "share" / "man" / "man1"
+                                   / "kcli-describe-topics.1")
+    r = _run(env, tmp_path, "kcli", "completion", "zsh")
+    assert r.returncode == 0 and r.stdout == (ROOT / "completions" / SCRIPTS["zsh"]).read_text(encoding="utf-8")
