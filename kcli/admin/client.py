@@ -11,7 +11,7 @@ import time
 from typing import Iterable
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, RecordTime, ResourceConfig, TopicInfo)
 
@@ -203,7 +203,7 @@ class KafkaAdmin:
     def read_back_committed(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
         """The group's committed offsets on a connection of its own: it answers while
         librdkafka's connection to the coordinator still waits on an unanswered commit."""
-        return self.kip.committed_offsets(group_id, partitions)
+        return {(c.topic, c.partition): c.offset for c in self.kip.committed_offsets(group_id, partitions)}
 
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
@@ -255,40 +255,10 @@ class KafkaAdmin:
     # -- offsets --------------------------------------------------------------------------
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
         """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), -4/-5/-6 the tiered-storage
-        offsets (over kcli's own connection: librdkafka refuses them), else epoch ms."""
-        if time in (-4, -5, -6):
-            return self.kip.list_offsets_tiered(list(partitions), time)
-        from confluent_kafka import TopicPartition
-        from confluent_kafka.admin import OffsetSpec
-
-        spec = {-1: OffsetSpec.latest, -2: OffsetSpec.earliest,
-                -3: OffsetSpec.max_timestamp}.get(time)
-        spec = spec() if spec else OffsetSpec.for_timestamp(time)
-        req = {TopicPartition(t, p): spec for t, p in partitions}
-        if not req:
-            return []
-        futures = self._admin.list_offsets(req, request_timeout=self._timeout())
-        out = []
-        for tp, fut in futures.items():
-            try:
-                r = self._result(fut)
-            except BrokerRejected as exc:
-                msg = exc.message
-                if time == -3 and exc.error.name == "UNSUPPORTED_VERSION":
-                    raise UnsupportedByBroker(
-                        "The broker does not support ListOffsets v7, which --max-timestamp "
-                        "(KIP-734) needs") from None
-                out.append(OffsetInfo(tp.topic, tp.partition, -1, error=msg))
-                continue
-            if r.offset < -1:
-                # librdkafka answers a request that timed out with OFFSET_INVALID (-1001) and no
-                # error: that is no answer, never "no record" (which is -1).
-                out.append(OffsetInfo(tp.topic, tp.partition, -1, error=f"No answer from the cluster "
-                                      f"within {self.settings.timeout_ms} ms (offset {r.offset})"))
-                continue
-            ts = r.timestamp if time not in (-1, -2) else None
-            out.append(OffsetInfo(tp.topic, tp.partition, r.offset, ts, r.leader_epoch))
-        return sorted(out, key=lambda o: (o.topic, o.partition))
+        offsets, else epoch ms. On kcli's own connections, one ListOffsets per leader
+        (KipClient.list_offsets: librdkafka's grows faster than the partitions, and refuses -4/-5/-6)."""
+        partitions = list(partitions)
+        return self.kip.list_offsets(partitions, time) if partitions else []
 
     def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset): its timestamp, or a
@@ -302,9 +272,7 @@ class KafkaAdmin:
 
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
-        md = self._metadata()
-        return {n: {p.id: (p.leader if p.leader >= 0 else None) for p in md.topics[n].partitions.values()}
-                for n in names if n in md.topics and md.topics[n].error is None}
+        return self.kip.partition_leaders(names) if names else {}
 
     # -- consumer groups ------------------------------------------------------------------
     def list_groups(self) -> list[GroupListing]:
@@ -367,32 +335,9 @@ class KafkaAdmin:
 
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
-        """One OffsetFetch: the given partitions, or every partition with a commit (None), in the
-        broker's order."""
-        from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
-
-        tps = [TopicPartition(t, p) for t, p in partitions] if partitions is not None else None
-        if tps == []:
-            return []
-        req = [ConsumerGroupTopicPartitions(group_id, tps)]
-        fut = self._admin.list_consumer_group_offsets(req, request_timeout=self._timeout())[group_id]
-        try:
-            res = self._result(fut)
-        except BrokerRejected as exc:
-            if exc.error.name == "GROUP_ID_NOT_FOUND":
-                return []
-            raise OperationError(f"Cannot fetch committed offsets of group '{group_id}': {exc.message}") from None
-        out = []
-        for tp in res.topic_partitions:
-            if tp.error is not None and tp.error.code() != 0:
-                raise OperationError(f"Cannot fetch the committed offset of {tp.topic}-{tp.partition} "
-                                     f"for group '{group_id}': {tp.error.str()}")
-            committed = tp.offset if tp.offset >= 0 else None
-            if partitions is None and committed is None:
-                continue
-            epoch = tp.leader_epoch if tp.leader_epoch is not None and tp.leader_epoch >= 0 else None
-            out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
-        return out
+        """One OffsetFetch on kcli's own connection (KipClient.committed_offsets): the given
+        partitions, or every partition with a commit (None), in the broker's order."""
+        return self.kip.committed_offsets(group_id, partitions) if partitions != [] else []
 
     def alter_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
                             until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import base64
 import logging
+import time
 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (INTERNAL_TOPICS, BrokerError, ConfigEntry, OffsetInfo, PartitionInfo,
-                        RecordTime, ResourceConfig, TopicInfo)
+from kcli.model import (INTERNAL_TOPICS, BrokerError, CommittedOffset, ConfigEntry, OffsetInfo,
+                        PartitionInfo, RecordTime, ResourceConfig, TopicInfo)
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
 logging.getLogger("kafka").propagate = False
 
 PARTITION_LIMIT = 2000
+LIST_OFFSETS_ROUNDS = 4                         # the first ask and up to 3 after a leader change
+GROUP_ID_NOT_FOUND = 69
+COORDINATOR_MOVED = (15, 16)                    # COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
 RESOURCE_TYPES = {"topic": 2, "broker": 4}     # ConfigResource.Type ids
 UNKNOWN_TOPIC_OR_PARTITION = 3
 # Kafka's ConfigSource ids (DescribeConfigs v1+), by the names the Java tools print.
@@ -45,6 +49,8 @@ class KipClient:
 
         self.proto = proto
         self.settings = settings
+        self._leaders: dict[str, dict[int, int | None]] = {}    # by topic, for this client's life
+        self._coordinators: dict[str, int] = {}                  # by group
         settings.validate()                       # librdkafka's checks, before connecting
         config = settings.kafka_python_config()
         try:
@@ -188,15 +194,18 @@ class KipClient:
 
     # -- groups: coordinators -------------------------------------------------------------
     def find_coordinators(self, group_ids: list[str]) -> dict[str, int]:
-        """Coordinator node id per group: one FindCoordinator (v4+ batches every key; older
-        versions take one request per group)."""
+        """Coordinator node id per group: one FindCoordinator for the groups this client has not
+        asked about yet (v4+ batches every key; older versions take one request per group)."""
         from kafka.errors import for_code
         from kafka.protocol.metadata import FindCoordinatorRequest as Req
 
+        found = {g: self._coordinators[g] for g in group_ids if g in self._coordinators}
+        group_ids = [g for g in group_ids if g not in found]
+        if not group_ids:
+            return found
         version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker("The broker does not support FindCoordinator")
-        found: dict[str, int] = {}
         if version >= 4:
             resp = self.send(Req(version=version, key_type=0, coordinator_keys=list(group_ids)))
             answers = [(c.key, c.error_code, c.node_id) for c in resp.coordinators]
@@ -210,7 +219,7 @@ class KipClient:
             if code:
                 raise OperationError(f"Cannot find the coordinator of group '{key}': "
                                      f"{for_code(code).description}")
-            found[key] = node
+            found[key] = self._coordinators[key] = node
         return found
 
     # -- KIP-1282 -------------------------------------------------------------------------
@@ -249,7 +258,16 @@ class KipClient:
             for g in resp.groups:
                 if not g.error_code:
                     out[g.group_id] = g
+                self._forget_moved(g.group_id, g.error_code)
         return out
+
+    def _forget_moved(self, group_id: str, code: int) -> bool:
+        """After NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE, the next request finds the group's
+        coordinator again. True when the code was one of them."""
+        if code in COORDINATOR_MOVED:
+            self._coordinators.pop(group_id, None)
+            return True
+        return False
 
     # -- KIP-1327: partition age ----------------------------------------------------------
     def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
@@ -317,35 +335,134 @@ class KipClient:
                 found[(*tp, offset)] = RecordTime(*tp, offset, error="the broker returned no records")
         return found
 
-    # -- committed offsets on a connection of its own -----------------------------------
-    def committed_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
-        """OffsetFetch (v7 at most: topics by name) from the group's coordinator, over this
-        client's own connection: it answers even while librdkafka's connection to the same
-        broker waits on a request that never returns. None: no committed offset."""
+    # -- committed offsets and log offsets on kcli's own connections -----------------------
+    # librdkafka's admin calls for these grow faster than the partitions (ListOffsets 0.9 s at
+    # 10k and 10.3 s at 40k partitions, bench/reset_scale.py); one request per coordinator or
+    # leader here is linear.
+    def committed_offsets(self, group_id: str,
+                          partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
+        """OffsetFetch (v7 at most: topics by name) from the group's coordinator: the given
+        partitions (an entry for each, offset None where nothing is committed), or every partition
+        with a commit for None; a group the coordinator does not know has none. Over this
+        client's own connection, so it also answers while librdkafka's connection to the same
+        broker waits on a request that never returns (the read-back after an unanswered commit)."""
         from kafka.errors import for_code
         from kafka.protocol.consumer.group import OffsetFetchRequest as Req
 
         version = self.max_version(Req)
-        if version is None:
-            raise UnsupportedByBroker("The broker does not support OffsetFetch")
+        if version is None or version < 2:
+            raise UnsupportedByBroker("The broker does not support OffsetFetch v2+")
         version = min(version, 7)
-        node = self.find_coordinators([group_id])[group_id]
-        topics: dict[str, list[int]] = {}
-        for t, p in partitions:
-            topics.setdefault(t, []).append(p)
-        resp = self.send(Req(version=version, group_id=group_id, topics=[
-            Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps) for t, ps in topics.items()]), node)
-        if getattr(resp, "error_code", 0):
+        topics = None
+        if partitions is not None:
+            by_topic: dict[str, list[int]] = {}
+            for t, p in partitions:
+                by_topic.setdefault(t, []).append(p)
+            topics = [Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps) for t, ps in by_topic.items()]
+        for _ in range(3):                         # bounded: a coordinator that moved is asked again
+            node = self.find_coordinators([group_id])[group_id]
+            resp = self.send(Req(version=version, group_id=group_id, topics=topics), node)
+            if not self._forget_moved(group_id, resp.error_code):
+                break
+        if resp.error_code == GROUP_ID_NOT_FOUND:
+            return []
+        if resp.error_code:
             raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': "
-                                 f"{for_code(resp.error_code).message}")
-        out = {}
+                                 f"{for_code(resp.error_code).description}")
+        out = []
         for t in resp.topics:
             for p in t.partitions:
                 if p.error_code:
                     raise OperationError(f"Cannot fetch the committed offset of {t.name}-{p.partition_index} "
-                                         f"for group '{group_id}': {for_code(p.error_code).message}")
-                out[(t.name, p.partition_index)] = p.committed_offset if p.committed_offset >= 0 else None
+                                         f"for group '{group_id}': {for_code(p.error_code).description}")
+                committed = p.committed_offset if p.committed_offset >= 0 else None
+                if partitions is None and committed is None:
+                    continue
+                epoch = getattr(p, "committed_leader_epoch", -1)
+                out.append(CommittedOffset(t.name, p.partition_index, committed,
+                                           epoch if epoch is not None and epoch >= 0 else None,
+                                           p.metadata or ""))
         return out
+
+    def partition_leaders(self, topics: list[str], refresh: bool = False) -> dict[str, dict[int, int | None]]:
+        """Leader per partition (None: no leader) of the named topics that exist: one Metadata
+        (v13 at most: v14's tagged PartitionAgeMs is not needed here) for the topics this client
+        has not asked about yet, or all of them with ``refresh`` (after a leader change)."""
+        Req = self.proto.MetadataRequest
+        wanted = sorted(set(topics) if refresh else set(topics) - set(self._leaders))
+        if wanted:
+            resp = self._metadata(wanted, version=min(self._version(Req, "Metadata"), 13))
+            self._leaders.update({t.name: {p.partition_index: (p.leader_id if p.leader_id >= 0 else None)
+                                           for p in t.partitions}
+                                  for t in resp.topics if not t.error_code})
+        return {t: self._leaders[t] for t in topics if t in self._leaders}
+
+    # ListOffsets: the version each special timestamp needs, and what needs it
+    LIST_OFFSETS_NEEDS = {-3: (7, "--max-timestamp (KIP-734)"), -4: (8, "--time -4"),
+                          -5: (9, "--time -5"), -6: (11, "--time -6")}
+
+    def list_offsets(self, partitions: list[tuple[str, int]], timestamp: int) -> list[OffsetInfo]:
+        """ListOffsets to each partition's leader, one request per leader: -1 latest, -2 earliest,
+        -3 max timestamp (KIP-734), -4/-5/-6 the tiered-storage offsets, else the first offset at
+        or after ``timestamp`` (epoch ms). The partitions a leader change answered with a
+        retriable error are asked again after a new Metadata, a few times within the deadline;
+        an error, or no answer from a leader in time, is the partition's ``error``."""
+        from kafka.errors import for_code
+        from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
+
+        from kcli.admin.wire import WireError
+
+        needed, what = self.LIST_OFFSETS_NEEDS.get(timestamp, (1, ""))
+        version = self.max_version(Req)
+        if version is None or version < needed:
+            raise UnsupportedByBroker(f"The broker does not support ListOffsets v{needed}, which {what} needs"
+                                      if what else "The broker does not support ListOffsets v1+")
+        P = Req.ListOffsetsTopic.ListOffsetsPartition
+        found: dict[tuple[str, int], OffsetInfo] = {}
+        pending = list(dict.fromkeys(partitions))
+        for attempt in range(LIST_OFFSETS_ROUNDS):
+            leaders = self.partition_leaders(sorted({t for t, _ in pending}), refresh=attempt > 0)
+            by_leader: dict[int, dict[str, list[int]]] = {}
+            for t, p in pending:
+                leader = leaders.get(t, {}).get(p, -1)
+                if leader is None or leader < 0:
+                    error = ("There is no leader for this topic-partition" if leader is None
+                             else for_code(UNKNOWN_TOPIC_OR_PARTITION).description)
+                    found[(t, p)] = OffsetInfo(t, p, -1, error=error)
+                else:
+                    by_leader.setdefault(leader, {}).setdefault(t, []).append(p)
+            retry = []
+            for leader, topic_parts in sorted(by_leader.items()):
+                req = Req(version=version, replica_id=-1, isolation_level=0,
+                          timeout_ms=self.settings.timeout_ms, topics=[
+                              Req.ListOffsetsTopic(name=t, partitions=[
+                                  P(partition_index=p, current_leader_epoch=-1, timestamp=timestamp)
+                                  for p in ps]) for t, ps in topic_parts.items()])
+                try:
+                    resp = self._wire.send(req, leader)
+                except WireError as exc:
+                    error = f"No answer from broker {leader} within {self.settings.timeout_ms} ms: {exc}"
+                    for t, ps in topic_parts.items():
+                        found.update({(t, p): OffsetInfo(t, p, -1, error=error) for p in ps})
+                    continue
+                for t in resp.topics:
+                    for p in t.partitions:
+                        tp = (t.name, p.partition_index)
+                        if p.error_code and for_code(p.error_code).retriable and attempt + 1 < LIST_OFFSETS_ROUNDS:
+                            retry.append(tp)
+                        elif p.error_code:
+                            found[tp] = OffsetInfo(*tp, -1, error=for_code(p.error_code).description)
+                        else:
+                            epoch = getattr(p, "leader_epoch", -1)           # v4+
+                            found[tp] = OffsetInfo(*tp, p.offset, p.timestamp if timestamp == -3 or timestamp >= 0
+                                                   else None, epoch if epoch >= 0 else None)
+            if not retry or self.settings.remaining_s() < 0.2:
+                for tp in retry:
+                    found.setdefault(tp, OffsetInfo(*tp, -1, error="The leader did not settle in time"))
+                break
+            pending = retry
+            time.sleep(0.1 * (attempt + 1))
+        return sorted(found.values(), key=lambda o: (o.topic, o.partition))
 
     # -- delete-offsets (OffsetDelete; no client library exposes it) ---------------------
     def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:
@@ -372,45 +489,6 @@ class KipClient:
         per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
         return error(resp.error_code), per
 
-
-    # -- kafka-get-offsets' tiered-storage times (librdkafka refuses to send them) ------------
-    TIERED_VERSIONS = {-4: 8, -5: 9, -6: 11}      # ListOffsets: earliest-local, latest-tiered, pending
-
-    def list_offsets_tiered(self, partitions: list[tuple[str, int]], timestamp: int) -> list[OffsetInfo]:
-        """ListOffsets for -4 (earliest-local), -5 (latest-tiered) or -6 (earliest-pending-upload),
-        to each partition's leader, at the version the value needs; -1 where the broker has no
-        such offset (no tiered storage)."""
-        from kafka.errors import for_code
-        from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
-
-        needed = self.TIERED_VERSIONS[timestamp]
-        version = self.max_version(Req)
-        if version is None or version < needed:
-            raise UnsupportedByBroker(f"The broker does not support ListOffsets v{needed}, which --time "
-                                      f"{timestamp} needs")
-        topics = sorted({t for t, _ in partitions})
-        leaders = {(t.name, p.partition_index): p.leader_id
-                   for t in self._metadata(topics).topics for p in t.partitions}
-        by_leader: dict[int, dict[str, list[int]]] = {}
-        out = []
-        for t, p in partitions:
-            leader = leaders.get((t, p), -1)
-            if leader < 0:
-                out.append(OffsetInfo(t, p, -1, error="There is no leader for this topic-partition"))
-                continue
-            by_leader.setdefault(leader, {}).setdefault(t, []).append(p)
-        P = Req.ListOffsetsTopic.ListOffsetsPartition
-        for leader, topic_parts in sorted(by_leader.items()):
-            req = Req(version=version, replica_id=-1, isolation_level=0,
-                      timeout_ms=self.settings.timeout_ms, topics=[
-                          Req.ListOffsetsTopic(name=t, partitions=[
-                              P(partition_index=p, current_leader_epoch=-1, timestamp=timestamp) for p in ps])
-                          for t, ps in topic_parts.items()])
-            for t in self.send(req, leader).topics:
-                for p in t.partitions:
-                    error = for_code(p.error_code).description if p.error_code else None
-                    out.append(OffsetInfo(t.name, p.partition_index, -1 if error else p.offset, error=error))
-        return sorted(out, key=lambda o: (o.topic, o.partition))
 
     # -- IncrementalAlterConfigs for the broker defaults (confluent-kafka needs a name) --------
     def incremental_alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
