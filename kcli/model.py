@@ -55,7 +55,7 @@ class ResourceConfig:
     entries: list[ConfigEntry]
 
 
-@dataclass
+@dataclass(slots=True)
 class OffsetInfo:
     topic: str
     partition: int
@@ -65,7 +65,7 @@ class OffsetInfo:
     error: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordTime:
     """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
     record a consumer positioned there reads): its timestamp and offset when that record lay
@@ -135,7 +135,7 @@ class GroupDescription:
     exists: bool = True
 
 
-@dataclass
+@dataclass(slots=True)
 class CommittedOffset:
     topic: str
     partition: int
@@ -144,7 +144,7 @@ class CommittedOffset:
     metadata: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class PartitionPosition:
     """What a reset plan needs to know about one partition of one group."""
     topic: str
@@ -154,7 +154,7 @@ class PartitionPosition:
     log_end: int
 
 
-@dataclass
+@dataclass(slots=True)
 class PartitionPlan:
     group: str
     topic: str
@@ -187,7 +187,7 @@ class GroupPlan:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class GroupOffsetRow:
     """One row of ``describe groups --offsets`` (kafka-consumer-groups --describe)."""
     group: str

@@ -13,7 +13,7 @@ it (``target - log start``) and replays none.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Iterator
 
 from kcli.model import GroupPlan, PartitionPlan
 from kcli.offsets import plan as planner
@@ -37,15 +37,6 @@ class PolicyPlans:
     @property
     def available(self) -> bool:
         return bool(self.plans) or not self.unavailable
-
-    def plan_of(self, group: str, topic: str, partition: int) -> PartitionPlan | None:
-        """By key, through an index built on the first call, once the plans are complete (a
-        search per cell made a 10k-partition comparison quadratic)."""
-        return self._index.get((group, topic, partition))
-
-    @cached_property
-    def _index(self) -> dict[tuple[str, str, int], PartitionPlan]:
-        return {(g, p.topic, p.partition): p for g, plan in self.plans.items() for p in plan.partitions}
 
     def reasons(self) -> list[str]:
         """Why it is n/a, each reason once (groups named when only some are concerned)."""
@@ -81,12 +72,22 @@ def totals(column: PolicyPlans) -> tuple[int, int]:
 @dataclass
 class Comparison:
     """The rows (group, topic, partition, committed, log start, log end), sorted, and one
-    ``PolicyPlans`` per policy, in the order of the columns."""
+    ``PolicyPlans`` per policy, in the order of the columns. ``at``: each row's index in its
+    group's plans, the same in every column (each policy is planned over the same positions)."""
     rows: list[tuple[str, str, int, int | None, int, int]]
     columns: list[PolicyPlans]
     warnings: list[str] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
+
+    def cells(self) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
+        """Each row with each column's plan of it (None: the policy is n/a for the group)."""
+        for row, i in zip(self.rows, self.at):
+            yield row, [col.plans[row[0]].partitions[i] if row[0] in col.plans else None
+                        for col in self.columns]
 
 
-def rows_of(plans: list[GroupPlan]) -> list[tuple[str, str, int, int | None, int, int]]:
-    return sorted((p.group, p.topic, p.partition, p.current, p.log_start, p.log_end)
-                  for plan in plans for p in plan.partitions)
+def comparison(plans: list[GroupPlan], columns: list[PolicyPlans], warnings: list[str]) -> Comparison:
+    """The rows of ``plans`` (any one policy's: they all plan the same partitions), sorted."""
+    keyed = sorted(((p.group, p.topic, p.partition, p.current, p.log_start, p.log_end), i)
+                   for plan in plans for i, p in enumerate(plan.partitions))
+    return Comparison([row for row, _ in keyed], columns, warnings, [i for _, i in keyed])

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.offsets import plan as planner
-from kcli.offsets.compare import Comparison, Policy, PolicyPlans, rows_of
+from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops import resets
 from kcli.ops.groups import check_group_ids, group_ids
 from kcli.specs import parse_topic_spec
@@ -130,6 +130,7 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
     lookups = steps.after(resets.time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, selection))
 
     columns, warnings = [], []
+    positions = {g: resets.positions(selection, committed, starts, ends, g) for g in ids}
     for policy in req.policies:
         column = PolicyPlans(policy)
         for g in ids:
@@ -140,14 +141,14 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
                 column.unavailable[g] = ages_error
                 continue
             ts = targets.get((policy.label, g))
-            plan = planner.plan_group(g, policy.scenario, resets.positions(selection, committed, starts, ends, g),
+            plan = planner.plan_group(g, policy.scenario, positions[g],
                                       lookups=lookups[ts] if ts is not None else None, ages=ages)
             warnings += [f"[{policy.label}] {w}" for w in plan.warnings]
             column.plans[g] = plan
         columns.append(column)
     warnings += [f"Group {g} does not exist: it has no committed offsets" for g in ids if g in missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
-    return Comparison(rows_of(every_plan), columns, list(dict.fromkeys(warnings)))
+    return comparison(every_plan, columns, list(dict.fromkeys(warnings)))
 
 
 @contextmanager

@@ -22,10 +22,9 @@ def comparison_table(c: Comparison) -> Table:
     for column in c.columns:
         cols += [column.policy.name, column.policy.name + "+/-"]
     table = Table(cols)
-    for group, topic, partition, current, start, end in c.rows:
+    for (group, topic, partition, current, start, end), plans in c.cells():
         row = [group, topic, str(partition), MISSING if current is None else str(current), str(start), str(end)]
-        for column in c.columns:
-            p = column.plan_of(group, topic, partition)
+        for p in plans:
             row += [NA, NA] if p is None else [MISSING if p.new is None else str(p.new), _signed(moved(p))]
         table.rows.append(row)
     for label, index in (("skipped", 0), ("replayed", 1)):
@@ -66,10 +65,9 @@ def comparison_document(c: Comparison) -> dict:
                 "totalSkipped": skipped, "totalReplayed": replayed}
 
     groups: dict[str, list] = {}
-    for group, topic, partition, current, start, end in c.rows:
+    for (group, topic, partition, current, start, end), plans in c.cells():
         cells = {}
-        for column in c.columns:
-            p = column.plan_of(group, topic, partition)
+        for column, p in zip(c.columns, plans):
             if p is None:
                 cells[column.policy.label] = None
                 continue
