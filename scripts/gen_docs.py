@@ -149,7 +149,7 @@ def _option_entry(p) -> str:
         head = f"\\fI{_roff(_metavar(p))}\\fR"
     text = " ".join((p.help or "").split())
     extras = []
-    if _is_option(p) and p.multiple and "repeatable" not in text:
+    if _is_option(p) and p.multiple and "repeatable" not in text and f"a second {p.opts[0]}" not in text:
         extras.append("repeatable")
     if p.envvar:
         extras.append(f"env {p.envvar}")
