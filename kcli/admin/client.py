@@ -200,11 +200,6 @@ class KafkaAdmin:
         the broker has no ConsumerGroupDescribe v2."""
         return self.kip.group_creation_times(group_ids)
 
-    def read_back_committed(self, group_id: str, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int | None]:
-        """The group's committed offsets on a connection of its own: it answers while
-        librdkafka's connection to the coordinator still waits on an unanswered commit."""
-        return {(c.topic, c.partition): c.offset for c in self.kip.committed_offsets(group_id, partitions)}
-
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
                      validate_only: bool = False) -> None:

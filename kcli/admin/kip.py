@@ -355,10 +355,8 @@ class KipClient:
         version = min(version, 7)
         topics = None
         if partitions is not None:
-            by_topic: dict[str, list[int]] = {}
-            for t, p in partitions:
-                by_topic.setdefault(t, []).append(p)
-            topics = [Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps) for t, ps in by_topic.items()]
+            topics = [Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps)
+                      for t, ps in _by_topic(partitions).items()]
         for _ in range(3):                         # bounded: a coordinator that moved is asked again
             node = self.find_coordinators([group_id])[group_id]
             resp = self.send(Req(version=version, group_id=group_id, topics=topics), node)
@@ -474,9 +472,7 @@ class KipClient:
         if version is None:
             raise UnsupportedByBroker("The broker does not support OffsetDelete")
         node = self.find_coordinators([group_id])[group_id]
-        topics: dict[str, list[int]] = {}
-        for t, p in partitions:
-            topics.setdefault(t, []).append(p)
+        topics = _by_topic(partitions)
         req = Req(version=version, group_id=group_id, topics=[
             Req.OffsetDeleteRequestTopic(name=t, partitions=[
                 Req.OffsetDeleteRequestTopic.OffsetDeleteRequestPartition(partition_index=p)
@@ -510,6 +506,14 @@ class KipClient:
 
 FETCH_PARTITION_BYTES = 4096          # per partition: the next record's batch, or its first 4 KiB
 FETCH_RESPONSE_BYTES = 16 << 20       # per Fetch answer; Kafka caps it at fetch.max.bytes (55 MiB)
+
+
+def _by_topic(partitions) -> dict[str, list[int]]:
+    """(topic, partition) pairs as the requests take them: the partitions of each topic."""
+    out: dict[str, list[int]] = {}
+    for t, p in partitions:
+        out.setdefault(t, []).append(p)
+    return out
 
 
 def _fetch_request(Req, version: int, items: list[tuple[tuple[str, int], int]]):

@@ -348,8 +348,8 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
             if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
-                try:      # on a connection of its own: librdkafka's may still wait on the commit
-                    reread = admin.read_back_committed(plan.group, list(commits))
+                try:      # OffsetFetch has kcli's own connection: librdkafka's may still wait on the commit
+                    reread = _committed(admin, plan.group, list(commits))
                 except OperationError:      # no answer either: the outcome stays unknown
                     reread = None
             outcome.update(classify(commits, before, errors, reread))
