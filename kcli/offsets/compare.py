@@ -71,23 +71,29 @@ def totals(column: PolicyPlans) -> tuple[int, int]:
 
 @dataclass
 class Comparison:
-    """The rows (group, topic, partition, committed, log start, log end), sorted, and one
-    ``PolicyPlans`` per policy, in the order of the columns. ``at``: each row's index in its
-    group's plans, the same in every column (each policy is planned over the same positions)."""
-    rows: list[tuple[str, str, int, int | None, int, int]]
+    """One ``PolicyPlans`` per policy, in the order of the columns, and the rows: each group's
+    plan (any one policy's: they all plan the same partitions) with the indexes of its partitions
+    sorted by topic and partition, groups sorted. An index is the same in every column (each
+    policy is planned over the same positions)."""
+    order: list[tuple[GroupPlan, list[int]]]
     columns: list[PolicyPlans]
     warnings: list[str] = field(default_factory=list)
-    at: list[int] = field(default_factory=list)
 
     def cells(self) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
-        """Each row with each column's plan of it (None: the policy is n/a for the group)."""
-        for row, i in zip(self.rows, self.at):
-            yield row, [col.plans[row[0]].partitions[i] if row[0] in col.plans else None
-                        for col in self.columns]
+        """Each row (group, topic, partition, committed, log start, log end) with each column's
+        plan of it (None: the policy is n/a for the group)."""
+        for plan, indexes in self.order:
+            columns = [col.plans.get(plan.group) for col in self.columns]
+            for i in indexes:
+                p = plan.partitions[i]
+                yield ((p.group, p.topic, p.partition, p.current, p.log_start, p.log_end),
+                       [None if c is None else c.partitions[i] for c in columns])
 
 
 def comparison(plans: list[GroupPlan], columns: list[PolicyPlans], warnings: list[str]) -> Comparison:
-    """The rows of ``plans`` (any one policy's: they all plan the same partitions), sorted."""
-    keyed = sorted(((p.group, p.topic, p.partition, p.current, p.log_start, p.log_end), i)
-                   for plan in plans for i, p in enumerate(plan.partitions))
-    return Comparison([row for row, _ in keyed], columns, warnings, [i for _, i in keyed])
+    """``plans``: any one policy's."""
+    def by_partition(plan: GroupPlan) -> list[int]:
+        parts = plan.partitions
+        return sorted(range(len(parts)), key=lambda i: (parts[i].topic, parts[i].partition))
+    return Comparison([(plan, by_partition(plan)) for plan in sorted(plans, key=lambda plan: plan.group)],
+                      columns, warnings)

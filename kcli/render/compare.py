@@ -6,8 +6,10 @@ JSON schema ``kcli.reset-compare/v1``; plain is the same table in the Kafka tool
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
-from kcli.render.output import Output, Table, json_document
+from kcli.render.output import Output, Rows, Table, json_document
 
 NA = "n/a"
 MISSING = "-"
@@ -21,12 +23,15 @@ def comparison_table(c: Comparison) -> Table:
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-START", "LOG-END"]
     for column in c.columns:
         cols += [column.policy.name, column.policy.name + "+/-"]
-    table = Table(cols)
+    return Table(cols, Rows(lambda: _rows(c)))
+
+
+def _rows(c: Comparison) -> Iterator[list[str]]:
     for (group, topic, partition, current, start, end), plans in c.cells():
         row = [group, topic, str(partition), MISSING if current is None else str(current), str(start), str(end)]
         for p in plans:
             row += [NA, NA] if p is None else [MISSING if p.new is None else str(p.new), _signed(moved(p))]
-        table.rows.append(row)
+        yield row
     for label, index in (("skipped", 0), ("replayed", 1)):
         row = ["(total)", label, "", "", "", ""]
         for column in c.columns:
@@ -35,8 +40,7 @@ def comparison_table(c: Comparison) -> Table:
             else:
                 n = totals(column)[index]
                 row += ["", _signed(-n if index == 0 else n)]
-        table.rows.append(row)
-    return table
+        yield row
 
 
 def notes(c: Comparison) -> list[str]:

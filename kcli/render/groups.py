@@ -11,7 +11,7 @@ from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember
                         max_time_lag)
 from kcli.offsets.csvfile import export_csv
 from kcli.render.javatext import ERRORS, exception_text
-from kcli.render.output import Output, Table, json_document
+from kcli.render.output import Output, Rows, Table, json_document
 from kcli.times import format_duration_ms, format_ms, time_field
 
 MISSING = "-"
@@ -132,14 +132,15 @@ def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupO
     columns = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
         "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
     columns += TIME_LAG_COLUMNS if time_lag else []
-    for d, rows in groups:
-        table = Table(list(columns), title=None)
+    def cells(rows):
         for r in rows:
-            table.rows.append([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
-                              + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id),
-                                 _v(r.host), _v(r.client_id)] + (time_lag_cells(r) if time_lag else []))
+            yield ([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
+                   + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host),
+                      _v(r.client_id)] + (time_lag_cells(r) if time_lag else []))
+
+    for d, rows in groups:
         if rows:
-            out.table(table)
+            out.table(Table(list(columns), Rows(lambda rows=rows: cells(rows))))
         if out.format == "table":
             out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
             if time_lag:
@@ -339,17 +340,17 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
     cols += ["LOG-START", "LOG-END"]
     cols += ["RECORD-TIMESTAMP"] if time_scenario else []
     cols += ["RULE"] if with_rule else []
-    table = Table(cols)
-    for p in rows:
-        delta = p.delta
-        row = [p.group, p.topic, str(p.partition), _v(p.current), _v(p.new),
-               MISSING if delta is None else f"{delta:+d}"]
-        row += [str(p.skipped) if p.skipped else ""] if skips else []
-        row += [str(p.log_start), str(p.log_end)]
-        row += [format_ms(p.timestamp_ms)] if time_scenario else []
-        row += [p.rule or ""] if with_rule else []
-        table.rows.append(row)
-    out.table(table)
+    def cells():
+        for p in rows:
+            delta = p.delta
+            row = [p.group, p.topic, str(p.partition), _v(p.current), _v(p.new),
+                   MISSING if delta is None else f"{delta:+d}"]
+            row += [str(p.skipped) if p.skipped else ""] if skips else []
+            row += [str(p.log_start), str(p.log_end)]
+            row += [format_ms(p.timestamp_ms)] if time_scenario else []
+            row += [p.rule or ""] if with_rule else []
+            yield row
+    out.table(Table(cols, Rows(cells)))
 
 
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:

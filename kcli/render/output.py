@@ -5,7 +5,6 @@ CSV. Commands build a ``Table`` and a JSON document; this module prints the one 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import sys
@@ -25,10 +24,23 @@ SCHEMA_VERSIONS = {"audit-timestamps": 2, "topic-alter": 2, "config-alter": 2, "
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
+class Rows:
+    """A table's rows made anew for each pass over them (``make`` returns an iterator of rows),
+    never all held: a reset plan over 100k partitions is about 100 MB of cell strings. Off a
+    terminal the layouts take two passes (the widths, then the lines); rich, on a terminal, takes
+    them as a list."""
+
+    def __init__(self, make: Callable[[], Iterator[list[str]]]):
+        self._make = make
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return self._make()
+
+
 @dataclass
 class Table:
     columns: list[str]
-    rows: list[list[str]] = field(default_factory=list)
+    rows: "list[list[str]] | Rows" = field(default_factory=list)
     title: str | None = None
 
 
@@ -100,47 +112,61 @@ def json_document(kind: str, **body) -> dict:
     return {"schema": schema_name(kind), **body}
 
 
-def simple_layout(table: Table, console) -> str | None:
+def simple_layout(table: Table, console) -> Iterator[str] | None:
     """What rich prints for ``table`` off a terminal (box SIMPLE_HEAD without edges, one space of
-    padding, no styles), computed directly: rich takes about a millisecond per row, too slow for a
-    plan over 10k partitions. None where rich's layout could differ: a title, a row of another
-    width, a cell that is not one line of single-width characters, an empty column, a table wider
-    than the console, a console without box-drawing characters."""
-    def plain(cell: str) -> str | None:
+    padding, no styles), computed directly, line by line: rich takes about a millisecond per row,
+    too slow for a plan over 10k partitions. None where rich's layout could differ: a title, a row
+    of another width, a cell that is not one line of single-width characters, an empty column, a
+    table wider than the console, a console without box-drawing characters."""
+    def plain(cell: str) -> bool:
         if not cell.isprintable():
-            return None                         # line breaks, tabs
+            return False                        # line breaks, tabs
         if not cell.isascii():
             from rich.cells import cell_len
 
-            if cell_len(cell) != len(cell):
-                return None                     # wide characters
-        return cell
+            return cell_len(cell) == len(cell)  # not wide characters
+        return True
 
     if (table.title is not None or not table.columns or console.legacy_windows
             or console.options.ascii_only):
         return None
-    grid = []
-    for row in [table.columns, *table.rows]:
-        cells = [plain(c) for c in row] if len(row) == len(table.columns) else [None]
-        if None in cells:
+    widths = [0] * len(table.columns)
+    for row in _with_header(table):
+        if len(row) != len(widths):
             return None
-        grid.append(cells)
-    widths = [max(len(row[i]) for row in grid) for i in range(len(table.columns))]
+        for i, cell in enumerate(row):
+            if not plain(cell):
+                return None
+            if len(cell) > widths[i]:
+                widths[i] = len(cell)
     total = sum(widths) + 3 * len(widths) - 1
     if 0 in widths or total > console.width:
         return None
-    lines = [" ".join(f" {c.ljust(w)} " for c, w in zip(row, widths)) for row in grid]
-    lines.insert(1, "─" * total)
-    return "\n".join(lines) + "\n"
+
+    def lines() -> Iterator[str]:
+        for n, row in enumerate(_with_header(table)):
+            yield " ".join(f" {c.ljust(w)} " for c, w in zip(row, widths)) + "\n"
+            if n == 0:
+                yield "─" * total + "\n"
+    return lines()
 
 
-def padded(table: Table) -> str:
-    """A table in the Kafka tools' text layout: a leading empty line, each column left-aligned to
-    its widest cell, one space between columns, the last column unpadded."""
-    widths = [max(len(row[i]) for row in [table.columns, *table.rows]) for i in range(len(table.columns))]
-    lines = [" ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1]
-             for row in [table.columns, *table.rows]]
-    return "\n" + "\n".join(lines) + "\n"
+def _with_header(table: Table) -> Iterator[list[str]]:
+    yield table.columns
+    yield from table.rows
+
+
+def padded(table: Table) -> Iterator[str]:
+    """A table in the Kafka tools' text layout, line by line: a leading empty line, each column
+    left-aligned to its widest cell, one space between columns, the last column unpadded."""
+    widths = [0] * len(table.columns)
+    for row in _with_header(table):
+        for i, cell in enumerate(row):
+            if len(cell) > widths[i]:
+                widths[i] = len(cell)
+    yield "\n"
+    for row in _with_header(table):
+        yield " ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1] + "\n"
 
 
 class Output:
@@ -175,6 +201,18 @@ class Output:
     def write(self, text: str) -> None:
         self.stdout.write(text)
 
+    def write_lines(self, lines: Iterator[str]) -> None:
+        """Text made piece by piece, written in pieces of about 64 kB."""
+        chunk: list[str] = []
+        size = 0
+        for line in lines:
+            chunk.append(line)
+            size += len(line)
+            if size >= 65536:
+                self.stdout.write("".join(chunk))
+                chunk, size = [], 0
+        self.stdout.write("".join(chunk))
+
     def line(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
 
@@ -184,24 +222,22 @@ class Output:
 
     def table(self, table: Table) -> None:
         if self.format == "csv":
-            buf = io.StringIO()
-            writer = csv.writer(buf, lineterminator="\n")
+            writer = csv.writer(self.stdout, lineterminator="\n")
             writer.writerow(table.columns)
             writer.writerows(table.rows)
-            self.write(buf.getvalue())
             return
         plain_console = self._plain_console()
         if plain_console is not None or not self.console.is_terminal:
-            text = simple_layout(table, plain_console or self.console)
-            if text is not None:
-                self.write(text)
+            lines = simple_layout(table, plain_console or self.console)
+            if lines is not None:
+                self.write_lines(lines)
                 return
         self._rich_table(table)
 
     def view(self, table: Table) -> None:
         """A kcli view's table: with -o plain in the Kafka tools' padded layout, else as table()."""
         if self.format == "plain":
-            self.write(padded(table))
+            self.write_lines(padded(table))
         else:
             self.table(table)
 
@@ -213,6 +249,7 @@ class Output:
         from rich.text import Text
         from rich import box
 
+        table = Table(table.columns, list(table.rows), table.title)      # fit takes several passes
         shown, hidden, width = list(range(len(table.columns))), [], self.console.width
         if self.console.is_terminal:
             shown, hidden, needed = fit(table, width)
@@ -254,7 +291,10 @@ class Output:
             yield lambda done, total=None: bar.update(task, completed=done, total=total or None)
 
     def json(self, document: dict) -> None:
-        self.write(json.dumps(document, indent=2, sort_keys=False) + "\n")
+        """As ``json.dumps(document, indent=2)``, written as it is encoded: the whole text of a
+        100k-partition document, and the list of its pieces that ``dumps`` joins, are never held."""
+        self.write_lines(json.JSONEncoder(indent=2).iterencode(document))
+        self.write("\n")
 
     def error(self, message: str, exit_code: int) -> None:
         if self.format == "json":

@@ -3,11 +3,12 @@ per row): the text must be exactly what rich prints, and rich must still get eve
 layout could differ. Cells are data: markup and emoji codes print as they are."""
 
 import io
+import json
 import random
 
 import pytest
 
-from kcli.render.output import Output, Table, simple_layout
+from kcli.render.output import Output, Rows, Table, simple_layout
 
 PIECES = ["a", "Z", "0", "42", "-", ".", "_", "orders", " ", "[", "]", ":", "/", "é", "≤", "中",
           "\t", "\n", "[bold]", "[/bold]", "[/]", ":smile:", ":thumbs_up:", "\\[", "[red]x[/red]",
@@ -69,3 +70,29 @@ def test_plan_sized_table_takes_the_simple_layout():
                    "LOG-END", "RECORD-TIMESTAMP", "RULE"], rows)
     assert simple(table)
     assert printed("table", table) == printed("_rich_table", table)
+
+
+@pytest.mark.parametrize("fmt", ["table", "plain", "csv"])
+def test_rows_made_on_each_pass_print_as_a_list_of_rows_does(fmt):
+    """Big views (plans, --compare, group offsets) hand their rows over as ``Rows``, made again
+    for each pass: the text is the same as from a list, in every layout, rich's included."""
+    def text(table):
+        out = Output(fmt, stdout=io.StringIO(), stderr=io.StringIO())
+        out.view(table)
+        return out.stdout.getvalue()
+
+    rng = random.Random(734)
+    for _ in range(300):
+        table = random_table(rng, weird=rng.choice([0.0, 0.3]))
+        lazy = Table(table.columns, Rows(lambda rows=table.rows: iter(rows)), table.title)
+        assert text(lazy) == text(table), table
+
+
+def test_json_is_written_as_json_dumps_writes_it():
+    document = {"schema": "kcli.x/v1", "groups": [
+        {"group": f"g{i}", "partitions": [{"topic": "é中", "partition": p, "lag": None, "ok": True,
+                                           "rule": "earliest (hot, age 1s ≤ 1m)"} for p in range(3000)]}
+        for i in range(3)], "empty": [], "nested": {}}
+    out = Output("json", stdout=io.StringIO())
+    out.json(document)
+    assert out.stdout.getvalue() == json.dumps(document, indent=2) + "\n"
