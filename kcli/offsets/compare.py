@@ -79,10 +79,12 @@ class Comparison:
     columns: list[PolicyPlans]
     warnings: list[str] = field(default_factory=list)
 
-    def cells(self) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
-        """Each row (group, topic, partition, committed, log start, log end) with each column's
-        plan of it (None: the policy is n/a for the group)."""
+    def cells(self, group: str | None = None) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
+        """Each row (group, topic, partition, committed, log start, log end), of every group or
+        of ``group``, with each column's plan of it (None: the policy is n/a for the group)."""
         for plan, indexes in self.order:
+            if group is not None and plan.group != group:
+                continue
             columns = [col.plans.get(plan.group) for col in self.columns]
             for i in indexes:
                 p = plan.partitions[i]

@@ -68,19 +68,18 @@ def comparison_document(c: Comparison) -> dict:
                 "available": column.available, "unavailable": dict(column.unavailable),
                 "totalSkipped": skipped, "totalReplayed": replayed}
 
-    groups: dict[str, list] = {}
-    for (group, topic, partition, current, start, end), plans in c.cells():
+    def partition(row, plans) -> dict:
+        group, topic, partition, current, start, end = row
         cells = {}
         for column, p in zip(c.columns, plans):
-            if p is None:
-                cells[column.policy.label] = None
-                continue
-            n = moved(p)
-            cells[column.policy.label] = {"newOffset": p.new, "replayed": max(n or 0, 0),
-                                          "skipped": max(-(n or 0), 0)}
-        groups.setdefault(group, []).append({
-            "topic": topic, "partition": partition, "currentOffset": current,
-            "logStartOffset": start, "logEndOffset": end, "policies": cells})
+            n = None if p is None else moved(p)
+            cells[column.policy.label] = None if p is None else {
+                "newOffset": p.new, "replayed": max(n or 0, 0), "skipped": max(-(n or 0), 0)}
+        return {"topic": topic, "partition": partition, "currentOffset": current,
+                "logStartOffset": start, "logEndOffset": end, "policies": cells}
+
+    def partitions(group: str):
+        return Rows(lambda: (partition(row, plans) for row, plans in c.cells(group)))
     return json_document("reset-compare", policies=[policy(col) for col in c.columns],
-                         groups=[{"group": g, "partitions": parts} for g, parts in groups.items()],
+                         groups=[{"group": plan.group, "partitions": partitions(plan.group)} for plan, _ in c.order],
                          warnings=c.warnings)

@@ -120,7 +120,7 @@ def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupO
             doc = {"group": d.group_id, "state": d.state, "totalLag": _total_lag(rows)}
             if time_lag:
                 doc["maxTimeLagMs"], doc["maxTimeLagIsLowerBound"] = max_time_lag(rows)
-            doc["partitions"] = [item(r) for r in rows]
+            doc["partitions"] = Rows(lambda: map(item, rows))
             return doc
         out.json(json_document("group-offsets", groups=[group(d, rows) for d, rows in groups]))
         return
@@ -331,7 +331,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             return doc
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
-                                   {"group": plan.group, "partitions": [item(p) for p in plan.partitions],
+                                   {"group": plan.group, "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
                                     "warnings": plan.warnings} for plan in plans]))
         return
     skips = any(p.skipped for p in rows)

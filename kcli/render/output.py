@@ -25,15 +25,15 @@ OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and
 
 
 class Rows:
-    """A table's rows made anew for each pass over them (``make`` returns an iterator of rows),
-    never all held: a reset plan over 100k partitions is about 100 MB of cell strings. Off a
-    terminal the layouts take two passes (the widths, then the lines); rich, on a terminal, takes
-    them as a list."""
+    """A table's rows, or a JSON array's items, made anew for each pass over them (``make``
+    returns an iterator), never all held: a reset plan over 100k partitions is about 100 MB of
+    cell strings, its JSON document more. Off a terminal the table layouts take two passes (the
+    widths, then the lines); rich, on a terminal, takes the rows as a list."""
 
-    def __init__(self, make: Callable[[], Iterator[list[str]]]):
+    def __init__(self, make: Callable[[], Iterator]):
         self._make = make
 
-    def __iter__(self) -> Iterator[list[str]]:
+    def __iter__(self) -> Iterator:
         return self._make()
 
 
@@ -169,6 +169,41 @@ def padded(table: Table) -> Iterator[str]:
         yield " ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1] + "\n"
 
 
+def json_pieces(value, level: int = 0) -> Iterator[str]:
+    """``json.dumps(value, indent=2)`` nested ``level`` deep, piece by piece. A ``Rows`` is an
+    array whose items are made while it is written; it and the arrays and dicts around it are
+    written item by item, anything else by the json module, its lines indented to ``level`` (a
+    JSON text has no line break but those of its layout)."""
+    inner = "\n" + "  " * (level + 1)
+    if isinstance(value, Rows) or (isinstance(value, list) and _holds_rows(value)):
+        opened = False
+        for item in value:
+            yield ("," if opened else "[") + inner
+            yield from json_pieces(item, level + 1)
+            opened = True
+        yield "\n" + "  " * level + "]" if opened else "[]"
+    elif isinstance(value, dict) and _holds_rows(value):
+        for n, (key, item) in enumerate(value.items()):
+            yield ("," if n else "{") + inner + json.dumps(key) + ": "
+            yield from json_pieces(item, level + 1)
+        yield "\n" + "  " * level + "}"
+    elif level:
+        yield _JSON.encode(value).replace("\n", "\n" + "  " * level)
+    else:
+        yield from _JSON.iterencode(value)
+
+
+_JSON = json.JSONEncoder(indent=2)
+
+
+def _holds_rows(value) -> bool:
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list):
+        return isinstance(value, Rows)
+    return any(map(_holds_rows, value))
+
+
 class Output:
     def __init__(self, fmt: str = "table", stdout=None, stderr=None):
         self.format = fmt
@@ -291,9 +326,10 @@ class Output:
             yield lambda done, total=None: bar.update(task, completed=done, total=total or None)
 
     def json(self, document: dict) -> None:
-        """As ``json.dumps(document, indent=2)``, written as it is encoded: the whole text of a
-        100k-partition document, and the list of its pieces that ``dumps`` joins, are never held."""
-        self.write_lines(json.JSONEncoder(indent=2).iterencode(document))
+        """As ``json.dumps(document, indent=2)``, written as it is encoded (``json_pieces``): the
+        text of a 100k-partition document, and its items where they are ``Rows``, are never all
+        held."""
+        self.write_lines(json_pieces(document))
         self.write("\n")
 
     def error(self, message: str, exit_code: int) -> None:

@@ -88,11 +88,21 @@ def test_rows_made_on_each_pass_print_as_a_list_of_rows_does(fmt):
         assert text(lazy) == text(table), table
 
 
-def test_json_is_written_as_json_dumps_writes_it():
-    document = {"schema": "kcli.x/v1", "groups": [
-        {"group": f"g{i}", "partitions": [{"topic": "é中", "partition": p, "lag": None, "ok": True,
-                                           "rule": "earliest (hot, age 1s ≤ 1m)"} for p in range(3000)]}
-        for i in range(3)], "empty": [], "nested": {}}
+@pytest.mark.parametrize("outer, inner", [(False, False), (True, True), (False, True)])
+def test_json_is_written_as_json_dumps_writes_it(outer, inner):
+    """Big documents (plans, --compare, group offsets) make their arrays as they are written
+    (``Rows``), in lists or not: the text is json.dumps's, at every depth, empty arrays and dicts
+    included."""
+    def array(lazy):
+        return (lambda items: Rows(lambda: iter(items))) if lazy else list
+
+    def document(outer, inner):
+        return {"schema": "kcli.x/v1", "groups": outer([
+            {"group": f"g{i}", "partitions": inner([{"topic": "é中\n", "partition": p, "lag": None, "ok": True,
+                                                      "cells": {"a": {"n": p}, "b": None}, "list": [1, [2]]}
+                                                     for p in range(i * 700)]), "warnings": []}
+            for i in range(3)]), "empty": inner([]), "nested": {}, "after": 1}
+
     out = Output("json", stdout=io.StringIO())
-    out.json(document)
-    assert out.stdout.getvalue() == json.dumps(document, indent=2) + "\n"
+    out.json(document(array(outer), array(inner)))
+    assert out.stdout.getvalue() == json.dumps(document(list, list), indent=2) + "\n"
