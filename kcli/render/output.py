@@ -40,7 +40,7 @@ class Rows:
 @dataclass
 class Table:
     columns: list[str]
-    rows: "list[list[str]] | Rows" = field(default_factory=list)
+    rows: list[list[str]] | Rows = field(default_factory=list)
     title: str | None = None
 
 
@@ -169,6 +169,9 @@ def padded(table: Table) -> Iterator[str]:
         yield " ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1] + "\n"
 
 
+_JSON = json.JSONEncoder(indent=2)
+
+
 def json_pieces(value, level: int = 0) -> Iterator[str]:
     """``json.dumps(value, indent=2)`` nested ``level`` deep, piece by piece. A ``Rows`` is an
     array whose items are made while it is written; it and the arrays and dicts around it are
@@ -191,9 +194,6 @@ def json_pieces(value, level: int = 0) -> Iterator[str]:
         yield _JSON.encode(value).replace("\n", "\n" + "  " * level)
     else:
         yield from _JSON.iterencode(value)
-
-
-_JSON = json.JSONEncoder(indent=2)
 
 
 def _holds_rows(value) -> bool:
