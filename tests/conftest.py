@@ -5,6 +5,9 @@ the tail of its broker logs in the report."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from tests.support.apache_kafka import ApacheKafka, RealKafkaUnavailable
@@ -32,6 +35,19 @@ def _cluster(name: str, **kwargs):
 def _state_home(tmp_path_factory, monkeypatch):
     """kcli's state (rollback files) goes to a temporary $XDG_STATE_HOME, never the user's."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _root_left_as_found():
+    """A test leaves no file in the repository's root, the working directory of the suite
+    (rollback files once did, and were committed)."""
+    before = set(os.listdir(ROOT))
+    yield
+    left = sorted(set(os.listdir(ROOT)) - before)
+    assert not left, f"the test left {left} in {ROOT}"
 
 
 @pytest.fixture(scope="session")
