@@ -22,7 +22,7 @@ from kcli.errors import EXIT_FAILED, EXIT_FOUND, EXIT_OK, EXIT_PARTIAL, EXIT_USA
 from kcli.render.output import FORMATS  # noqa: E402
 
 EXIT_CODES = [
-    (EXIT_OK, "success"),
+    (EXIT_OK, "success, also when the reader of stdout stops early (kcli ... | head)"),
     (EXIT_FAILED, "the operation failed (nothing applied, or as the message states)"),
     (EXIT_USAGE, "bad usage or input; nothing was sent to the cluster"),
     (EXIT_PARTIAL, "partly applied; the output names exactly what was and was not applied"),

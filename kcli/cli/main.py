@@ -43,7 +43,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
     if argv and argv[0] in DROPINS:        # the Java tool's own command line, as it is
         from kcli.cli.dropin.run import run as run_dropin
 
-        return run_dropin(argv[0], list(argv[1:]), stdout, stderr)
+        try:
+            return run_dropin(argv[0], list(argv[1:]), stdout, stderr)
+        except BrokenPipeError:                # the Java tools' PrintStream ignores it too
+            return _reader_gone(stdout)
     args = hoist(list(argv))
     with redirect_stdout(stdout), redirect_stderr(stderr):
         if COMPLETE_COMMAND in args:
@@ -82,14 +85,29 @@ def _run(app: typer.Typer, args: list[str], st: State) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return _reader_gone(st.stdout)
+    except SystemExit:
+        from typer._click.utils import PacifyFlushWrapper
+
+        if isinstance(sys.stdout, PacifyFlushWrapper):     # typer's exit 1 on EPIPE, set only there
+            return _reader_gone(st.stdout)
+        raise
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
         verbose = "--verbose" in args
         return report(f"{type(exc).__name__}: {exc}" if verbose else str(exc) or type(exc).__name__,
                       EXIT_FAILED)
     finally:
         st.stdout.flush()
+
+
+def _reader_gone(stdout: TextIO) -> int:
+    """stdout's reader stopped reading (``kcli ... | head``): not a failure. What is still
+    buffered goes nowhere, quietly."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+    except (AttributeError, OSError, ValueError):      # not a file (a test's StringIO)
+        pass
+    return 0
 
 
 def main(argv: list[str] | None = None) -> None:

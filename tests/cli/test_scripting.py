@@ -191,3 +191,36 @@ def test_unusable_client_properties_are_usage_errors(node, tmp_path, props, comm
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("Error: Invalid client configuration: ") and r.stderr.count("\n") == 1
     assert node.request_counts() == before            # nothing was sent
+
+
+@pytest.fixture(scope="module")
+def wide():
+    with EmbeddedCluster(nodes=1) as c:
+        c.create_topic("wide", partitions=12000)
+        yield c
+
+
+EARLY_STOPS = [("-b", "B", *args, "-o", fmt) for fmt in ("table", "plain", "csv", "json")
+               for args in (("describe", "topics", "wide"), ("reset-offsets", "-g", "new", "-t", "wide", "--to-earliest"))]
+EARLY_STOPS += [("kafka-topics", "--bootstrap-server", "B", "--describe", "--topic", "wide"),
+                ("kafka-get-offsets", "--bootstrap-server", "B", "--topic", "wide")]
+
+
+@pytest.mark.parametrize("args", EARLY_STOPS)
+def test_a_reader_that_stops_early_is_no_failure(wide, args):
+    """``kcli ... | head``: the output (far more than a pipe holds) meets a closed pipe; kcli exits
+    0 and says no more than when the reader takes everything (as the Java tools do)."""
+    argv = [wide.bootstrap_servers if a == "B" else a for a in args]
+    proc = subprocess.Popen([sys.executable, "-m", "kcli", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        first = proc.stdout.readline()
+        proc.stdout.close()                  # the reader is gone; kcli has more to write
+        err = proc.stderr.read().decode()
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    whole = subprocess.run([sys.executable, "-m", "kcli", *argv], capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    assert whole.returncode == 0 and len(whole.stdout) > 2 * 65536          # twice what a pipe holds
+    assert first and code == 0 and whole.stderr.startswith(err), (code, err)
