@@ -276,10 +276,11 @@ class Output:
         else:
             self.table(table)
 
-    def _rich_table(self, table: Table) -> None:
+    def _rich_table(self, table: Table, fast: bool = True) -> None:
         """Cells are data, printed as they are (a group id "[x]" or a value "[redacted]" is no
         markup, ":smile:" no emoji). On a terminal the table fits its width (``fit``): a dim line
-        names the columns left out."""
+        names the columns left out. ``fast``: a table the simple layout can print is printed so
+        (the header in bold), as rich would print it."""
         from rich.table import Table as RichTable
         from rich.text import Text
         from rich import box
@@ -289,6 +290,14 @@ class Output:
         if self.console.is_terminal:
             shown, hidden, needed = fit(table, width)
             width = max(width, needed)          # never squeeze an identifier: wider lines instead
+            lines = fast and simple_layout(Table([table.columns[i] for i in shown],
+                                                 Rows(lambda: ([r[i] if i < len(r) else "" for i in shown]
+                                                               for r in table.rows)), table.title), self.console)
+            if lines:                           # what rich prints, without its millisecond per row
+                self.console.print(Text(next(lines).rstrip("\n"), style="bold"), crop=False)
+                self.write_lines(lines)
+                self._not_shown(hidden)
+                return
         rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAD, show_edge=False,
                                header_style="bold" if self.console.is_terminal else None)
         for i in shown:
@@ -305,8 +314,13 @@ class Output:
             self.console.print(rich_table, crop=False)
         finally:
             self.console.width = terminal_width
+        self._not_shown(hidden)
+
+    def _not_shown(self, hidden: list[str]) -> None:
+        from rich.text import Text
+
         if hidden:                              # wrapped at blanks, to the terminal's width
-            self.console.print(Text(f"(not shown at {terminal_width} columns: {', '.join(hidden)}; "
+            self.console.print(Text(f"(not shown at {self.console.width} columns: {', '.join(hidden)}; "
                                     "-o csv or json show all)", style="dim"), soft_wrap=False)
 
     @contextmanager
