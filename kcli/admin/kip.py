@@ -135,6 +135,10 @@ class KipClient:
     def topic_names(self) -> list[str]:
         return sorted(t.name for t in self._metadata(None).topics)
 
+    def cluster_id(self) -> str | None:
+        """From a Metadata request for no topic (None below v2, which has no cluster id)."""
+        return getattr(self._metadata([]), "cluster_id", None)
+
     def broker_ids(self) -> list[int]:
         """The live brokers: those in the cluster metadata."""
         return sorted(b.node_id for b in self._metadata([]).brokers)

@@ -115,6 +115,17 @@ def test_every_reset_scenario_executes(orders):
         assert committed(b, group) == expected, scenario
 
 
+def test_the_rollback_file_is_named_by_the_clusters_id(apache_kafka, orders):
+    b, topic, _ = orders
+    group = unique("rb")
+    consume_and_commit(b, group, [topic], 30)
+    r = run_kcli(b, "-o", "json", "reset-offsets", "--group", group, "--topic", topic, "--to-earliest",
+                 "--execute", "--allow-skip")
+    assert r.code == 0, r.err
+    name = json.loads(r.out)["rollbackFile"].rsplit("/", 1)[-1]
+    assert name.startswith(f"{apache_kafka.cluster_id}_{group}_"), name
+
+
 def test_export_then_from_file_round_trip(orders, tmp_path):
     b, topic, _ = orders
     g1, g2 = unique("exp1"), unique("exp2")
