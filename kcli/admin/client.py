@@ -150,26 +150,6 @@ class KafkaAdmin:
         self._client = None
 
     # -- topics ---------------------------------------------------------------------------
-    def _metadata(self):
-        """Every topic's metadata, from one Metadata request. list_topics blocks, so it runs in
-        slices that double (a large cluster's answer still fits one), serving librdkafka's
-        error events between them: an authentication failure ends the wait at once."""
-        from confluent_kafka import KafkaException
-
-        deadline = self.settings.until()
-        slice_s, reason = 0.01, ""
-        for _ in range(32):                       # bounded: the slices double until the deadline
-            try:
-                return self._admin.list_topics(timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
-            except KafkaException as exc:
-                reason = _err(exc)
-                self._admin.poll(0)
-                if self._failure or time.monotonic() >= deadline:
-                    break
-                slice_s *= 2
-        raise OperationError(self._failure or f"Cannot reach the cluster at {self.settings.bootstrap_servers} "
-                             f"within {self.settings.timeout_ms} ms: {reason}")
-
     def topic_names(self) -> list[str]:
         """Every topic, sorted: one Metadata on kcli's own connection (the one describe topics
         uses for everything)."""
@@ -184,8 +164,9 @@ class KafkaAdmin:
         return self.kip.cluster_id()
 
     def partition_counts(self) -> dict[str, int]:
-        """Partition count per topic, every topic: one Metadata request."""
-        return {name: len(t.partitions) for name, t in self._metadata().topics.items()}
+        """Partition count per topic, every topic: one Metadata request, on kcli's own connection
+        (librdkafka's list_topics is sliced to serve its error events while it waits)."""
+        return self.kip.partition_counts()
 
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient);

@@ -390,14 +390,24 @@ class KipClient:
         """Leader per partition (None: no leader) of the named topics that exist: one Metadata
         (v13 at most: v14's tagged PartitionAgeMs is not needed here) for the topics this client
         has not asked about yet, or all of them with ``refresh`` (after a leader change)."""
-        Req = self.proto.MetadataRequest
         wanted = sorted(set(topics) if refresh else set(topics) - set(self._leaders))
         if wanted:
-            resp = self._metadata(wanted, version=min(self._version(Req, "Metadata"), 13))
-            self._leaders.update({t.name: {p.partition_index: (p.leader_id if p.leader_id >= 0 else None)
-                                           for p in t.partitions}
-                                  for t in resp.topics if not t.error_code})
+            self._learn_leaders(wanted)
         return {t: self._leaders[t] for t in topics if t in self._leaders}
+
+    def partition_counts(self) -> dict[str, int]:
+        """Partition count per topic, every topic: one Metadata, whose leaders are remembered."""
+        return {t: len(parts) for t, parts in self._learn_leaders(None).items()}
+
+    def _learn_leaders(self, topics: list[str] | None) -> dict[str, dict[int, int | None]]:
+        """Metadata (v13 at most: v14's tagged PartitionAgeMs is not needed here) for ``topics``
+        (None: every topic); the leaders of the topics it describes, remembered."""
+        Req = self.proto.MetadataRequest
+        resp = self._metadata(topics, version=min(self._version(Req, "Metadata"), 13))
+        learned = {t.name: {p.partition_index: (p.leader_id if p.leader_id >= 0 else None) for p in t.partitions}
+                   for t in resp.topics if not t.error_code}
+        self._leaders.update(learned)
+        return learned
 
     # ListOffsets: the version each special timestamp needs, and what needs it
     LIST_OFFSETS_NEEDS = {-3: (7, "--max-timestamp (KIP-734)"), -4: (8, "--time -4"),
