@@ -200,7 +200,8 @@ class GroupOffsetRow:
     host: str | None = None
     client_id: str | None = None
     # Lag in time (kcli.ops.lag): the timestamp of the next record to consume (None: no commit,
-    # caught up or unknown) and now minus it (0 caught up; None no commit or unknown). With
+    # caught up or unknown) and now minus it (0 caught up; None no commit or unknown; negative:
+    # the next record is stamped after now, records remain). With
     # ``time_lag_bound`` the record lay beyond the bytes read: the timestamp is its batch's
     # MaxTimestamp, so the record is no newer and the lag at least ``time_lag_ms``.
     next_timestamp_ms: int | None = None
@@ -214,8 +215,9 @@ class GroupOffsetRow:
 
 
 def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
-    """A group's lag in time: the largest of its partitions' (None when none is known), and
-    whether that is only a lower bound: some partition's lag is itself a bound, or unknown."""
+    """A group's lag in time: the largest of its partitions' (None when none is known; negative
+    when every known one is: all its next records are stamped after now), and whether that is
+    only a lower bound: some partition's lag is itself a bound, or unknown."""
     known = [r.time_lag_ms for r in rows if r.time_lag_ms is not None]
     if not known:
         return None, False

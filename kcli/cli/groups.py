@@ -42,7 +42,7 @@ def describe_groups(
     offsets: bool = typer.Option(False, "--offsets", help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
-    time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
+    time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume; negative when that record is stamped after now) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
     """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
     from kcli.ops import groups as lib

@@ -5,7 +5,9 @@ on the records themselves, not interpolated from offset samples.
 The timestamps come from one bounded Fetch per leader (``Admin.record_times``: at most a few KB
 per partition, the request count independent of the partition count). When the next record lies
 in a batch the Fetch cut short, the batch's MaxTimestamp bounds it: the lag is then "at least".
-``now`` is the caller's clock; a record stamped after it (a producer's clock ahead) counts 0.
+``now`` is the caller's clock. A next record stamped after it (a producer's clock ahead) gives a
+negative lag, kept as it is: the group is behind by records that are future-dated, which is not
+caught up (0), and each such group gets a note naming those partitions.
 
     from kcli.ops.lag import describe_time_lag
     for desc, rows in describe_time_lag(admin, ["billing"], int(time.time() * 1000)):
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 from kcli.errors import UnsupportedByBroker
 from kcli.model import GroupDescription, GroupOffsetRow, RecordTime
 from kcli.ops.groups import describe, offset_rows
+from kcli.times import format_duration_ms
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -28,7 +31,8 @@ SHOWN = 5           # partitions named per reason in a note
 
 def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> None:
     """The rule, for one row: no commit, no lag (None); at or past the log end, 0; otherwise
-    now minus the next record's timestamp (or its bound), never below 0."""
+    now minus the next record's timestamp (or its bound): negative when that record is stamped
+    after ``now``, never clamped to 0 (that would read as caught up)."""
     row.next_timestamp_ms, row.time_lag_ms, row.time_lag_bound, row.time_lag_error = None, None, False, None
     if row.current is None:
         return
@@ -41,7 +45,7 @@ def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> 
         row.time_lag_error = found.error
     elif found.timestamp_ms is not None or found.bound_ms is not None:
         row.next_timestamp_ms = found.timestamp_ms if found.timestamp_ms is not None else found.bound_ms
-        row.time_lag_ms = max(0, now_ms - row.next_timestamp_ms)
+        row.time_lag_ms = now_ms - row.next_timestamp_ms
         row.time_lag_bound = found.timestamp_ms is None
     else:                          # nothing to consume below the high watermark: caught up
         row.time_lag_ms = 0
@@ -50,7 +54,8 @@ def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> 
 def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupOffsetRow]]],
                   now_ms: int) -> list[str]:
     """Fills in every row's lag in time (all groups' partitions in one ``record_times`` call);
-    returns one note per reason some partitions' lag is unknown. A broker without Fetch v4+
+    returns one note per reason some partitions' lag is unknown, and one per group whose next
+    record is future-dated on some partitions (negative lag). A broker without Fetch v4+
     leaves every lag unknown, with its reason: the offsets view still shows."""
     rows = [r for _, rs in groups for r in rs]
     wanted = [(r.topic, r.partition, r.current) for r in rows
@@ -64,7 +69,7 @@ def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupO
         set_time_lag(r, found.get((r.topic, r.partition, r.current)), now_ms)
         if r.time_lag_error == "log end offset unknown":
             r.time_lag_error = missing
-    return unknown_notes(groups)
+    return unknown_notes(groups) + future_notes(groups)
 
 
 def unknown_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -> list[str]:
@@ -75,10 +80,27 @@ def unknown_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -
             if r.time_lag_error is not None:
                 by_reason.setdefault(r.time_lag_error, []).append(f"{r.topic}-{r.partition}")
         for reason, tps in by_reason.items():
-            more = f" and {len(tps) - SHOWN} more" if len(tps) > SHOWN else ""
-            notes.append(f"Time lag of group '{d.group_id}' unknown on {len(tps)} partition(s) "
-                         f"({', '.join(tps[:SHOWN])}{more}): {reason}")
+            notes.append(f"Time lag of group '{d.group_id}' unknown on {_named(tps)}: {reason}")
     return notes
+
+
+def future_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -> list[str]:
+    """One note per group with a negative lag somewhere: records to consume, stamped after now."""
+    notes = []
+    for d, rows in groups:
+        ahead = [r for r in rows if r.time_lag_ms is not None and r.time_lag_ms < 0]
+        if ahead:
+            most = format_duration_ms(-min(r.time_lag_ms for r in ahead))
+            notes.append(f"Time lag of group '{d.group_id}' negative on "
+                         f"{_named([f'{r.topic}-{r.partition}' for r in ahead])}: its next record there "
+                         f"is stamped after now (by up to {most}; a producer's clock ahead?), "
+                         "records remain to consume")
+    return notes
+
+
+def _named(tps: list[str]) -> str:
+    more = f" and {len(tps) - SHOWN} more" if len(tps) > SHOWN else ""
+    return f"{len(tps)} partition(s) ({', '.join(tps[:SHOWN])}{more})"
 
 
 def describe_time_lag(admin: Admin, group_ids: list[str], now_ms: int

@@ -62,7 +62,8 @@ TIME_LAG_COLUMNS = ["NEXT-RECORD-TIME", "TIME-LAG"]
 
 def time_lag_cells(r: GroupOffsetRow) -> list[str]:
     """NEXT-RECORD-TIME and TIME-LAG: ``-`` where unknown or without a commit; a bound (the next
-    record lay beyond the bytes read) as ``≤time`` and ``≥lag``."""
+    record lay beyond the bytes read) as ``≤time`` and ``≥lag``; a next record stamped after now
+    as its negative lag (``-5m``), never ``0s``, which means caught up."""
     if r.time_lag_ms is None:
         return [MISSING, MISSING]
     mark = ("≤", "≥") if r.time_lag_bound else ("", "")

@@ -115,6 +115,32 @@ def test_plain_is_the_java_layout_unless_time_lag_is_asked():
         assert csv_out[0].endswith("CLIENT-ID,NEXT-RECORD-TIME,TIME-LAG")
 
 
+def test_a_group_behind_future_dated_records_shows_a_negative_lag_never_0s():
+    """100 records to consume, stamped 20 minutes ahead of now (a producer's clock ahead): the
+    lag is negative in every view, the note names the partition; 0s would read as caught up."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("ahead", 2)
+        future = int(time.time() * 1000) + 20 * 60_000
+        produce(b, "ahead", [(0, f"r{i}", future + i) for i in range(100)] + [(1, "x", future - 3_600_000)])
+        commit(b, "ahead-g", {("ahead", 0): 0, ("ahead", 1): 1})
+        t0 = int(time.time() * 1000)
+        r = run_kcli(b, "describe", "groups", "ahead-g", "-o", "json")
+        t1 = int(time.time() * 1000)
+        assert r.code == 0, r.err
+        (doc,) = json.loads(r.out)["groups"]
+        rows = {p["partition"]: p for p in doc["partitions"]}
+        assert rows[0]["lag"] == 100 and rows[0]["nextRecordTimestampMs"] == future
+        assert t0 - future <= rows[0]["timeLagMs"] <= t1 - future < 0, rows[0]
+        assert (rows[1]["timeLagMs"], doc["maxTimeLagMs"]) == (0, 0)     # caught up on 1
+        plain = run_kcli(b, "describe", "groups", "ahead-g", "-o", "plain", "--time-lag")
+        line = next(x for x in plain.out.splitlines() if x.startswith("ahead-g") and x.split()[2] == "0")
+        assert line.split()[-1].startswith("-19m") and line.split()[-1] != "0s", line
+        assert "Time lag of group 'ahead-g' negative on 1 partition(s) (ahead-0)" in plain.err
+        table = run_kcli(b, "describe", "groups", "ahead-g")
+        assert "-19m" in table.out and "Time lag of group 'ahead-g' negative" in table.err
+
+
 def test_cut_batches_give_a_bound_that_holds_and_log_append_time_is_exact():
     """Partition 0 answers first with a small batch; partitions 1 (200 records, uncompressed)
     and 2 (lz4) hold one batch each larger than the 4 KiB a partition may return, so the

@@ -2,7 +2,7 @@
 fields out), and the notes for partitions whose lag is unknown."""
 
 from kcli.model import GroupDescription, GroupOffsetRow, RecordTime, max_time_lag
-from kcli.ops.lag import set_time_lag, unknown_notes
+from kcli.ops.lag import future_notes, set_time_lag, unknown_notes
 
 NOW = 1_000_000
 
@@ -23,7 +23,9 @@ def test_the_rule():
     assert lagged(row(3), RecordTime("t", 0, 3, timestamp_ms=NOW - 500, record_offset=3)) == (
         NOW - 500, 500, False, None)
     assert lagged(row(3), RecordTime("t", 0, 3, bound_ms=NOW - 200)) == (NOW - 200, 200, True, None)
-    assert lagged(row(3), RecordTime("t", 0, 3, timestamp_ms=NOW + 50)) == (NOW + 50, 0, False, None)
+    # A next record stamped after now: behind, not caught up; the lag is negative, not 0.
+    assert lagged(row(3), RecordTime("t", 0, 3, timestamp_ms=NOW + 50)) == (NOW + 50, -50, False, None)
+    assert lagged(row(3), RecordTime("t", 0, 3, bound_ms=NOW + 70)) == (NOW + 70, -70, True, None)
     assert lagged(row(3), RecordTime("t", 0, 3, high_watermark=10)) == (None, 0, False, None)
     assert lagged(row(3), RecordTime("t", 0, 3, error="OFFSET_OUT_OF_RANGE")) == (
         None, None, False, "OFFSET_OUT_OF_RANGE")
@@ -38,6 +40,17 @@ def test_group_maximum_is_a_bound_when_any_partition_is_one_or_unknown():
     unknown.time_lag_error = "no leader"
     assert max_time_lag(exact + [unknown]) == (300, True)
     assert max_time_lag([row(None)]) == (None, False)
+
+
+def test_future_dated_partitions_keep_a_negative_lag_and_get_a_note():
+    ahead = [lagged_row(0, -90_000), lagged_row(1, -1_000)]
+    assert max_time_lag(ahead) == (-1_000, False)                      # every next record ahead
+    assert max_time_lag(ahead + [lagged_row(2, 300)]) == (300, False)
+    d = GroupDescription("g", "Empty", "Classic", "", None)
+    assert future_notes([(d, ahead + [lagged_row(2, 300)])]) == [
+        "Time lag of group 'g' negative on 2 partition(s) (t-0, t-1): its next record there is "
+        "stamped after now (by up to 1m30s; a producer's clock ahead?), records remain to consume"]
+    assert future_notes([(d, [lagged_row(2, 0)])]) == []
 
 
 def lagged_row(p, lag, bound=False):
