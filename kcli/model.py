@@ -262,12 +262,21 @@ class YoungPartition:
 
 
 @dataclass
+class NewTopic:
+    """A topic created within the radar's window: its partitions are not expansions."""
+    topic: str
+    creation_ms: int
+    partitions: int                        # its original partitions
+
+
+@dataclass
 class ExpansionReport:
     now_ms: int
     within_ms: int
-    partitions: list[YoungPartition]
+    partitions: list[YoungPartition]       # expansions: created after their topic's first partitions
     unknown_creation: int = 0              # partitions without a recorded creation time: not checked
     memory_file: str | None = None
+    new_topics: list[NewTopic] = field(default_factory=list)
 
     def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
         return [(p, g) for p in self.partitions for g in p.groups if g.status == status]

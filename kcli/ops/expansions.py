@@ -1,5 +1,6 @@
-"""The expansion radar (``kcli check expansions``): partitions created recently (KIP-1327
-CreationTimeMs), and for each consumer group with committed offsets on their topic, where a
+"""The expansion radar (``kcli check expansions``): partitions added recently to a topic (KIP-1327
+CreationTimeMs after the topic's first partitions'; a new topic is no expansion and is only
+named), and for each consumer group with committed offsets on their topic, where a
 ``latest`` start loses records.
 
 What can be known, from the broker alone:
@@ -30,7 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, SuspectedLoss, YoungPartition
+from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets import log_offsets, start_times
 from kcli.specs import parse_topic_spec
@@ -84,19 +85,51 @@ def classify(committed: int | None, log_start: int, log_end: int,
     return "READING", 0, None
 
 
+def check_groups_exist(admin: Admin, groups: list[str]) -> None:
+    """Groups named with -g must exist: a typo would otherwise check nothing and exit 0 for good
+    (OperationError, exit 1, before anything else is looked up)."""
+    missing = [d.group_id for d in admin.describe_groups(list(dict.fromkeys(groups))) if not d.exists]
+    if missing:
+        raise OperationError(f"Consumer group(s) not found: {', '.join(repr(g) for g in missing)}; "
+                             "check expansions checks groups the cluster knows")
+
+
+def expansions_and_new_topics(described, within: int, now_ms: int
+                              ) -> tuple[list[tuple[str, int, int]], list[NewTopic]]:
+    """The rule: a partition is an expansion when it was created after its topic's first
+    partitions (CreationTimeMs, KIP-1327; a topic's original partitions share its creation time,
+    and one whose first partitions' time is unknown (-1) counts every known later one). Returns
+    the expansions created within ``within``, and the topics themselves created within it: new
+    topics, not expansions (a group that has not read a new topic yet loses nothing to an
+    expansion), reported apart."""
+    young, new = [], []
+    for t in described:
+        times = [p.creation_time_ms for p in t.partitions if p.creation_time_ms is not None]
+        if not times:
+            continue
+        first = min(times)
+        young += [(t.name, p.partition, p.creation_time_ms) for p in t.partitions
+                  if p.creation_time_ms is not None and p.creation_time_ms > first
+                  and now_ms - p.creation_time_ms <= within]
+        if first >= 0 and now_ms - first <= within:
+            new.append(NewTopic(t.name, first, sum(1 for c in times if c == first)))
+    return young, new
+
+
 def check_expansions(admin: Admin, groups: list[str], topics: list[str], within: int, now_ms: int,
                      remember: bool = True) -> ExpansionReport:
     """The radar's report. UnsupportedByBroker (exit 1) when the broker does not report partition
-    creation times at all. With ``remember``, reads and updates the radar's memory file."""
+    creation times at all, OperationError (exit 1) for a group named that does not exist. With
+    ``remember``, reads and updates the radar's memory file."""
+    if groups:
+        check_groups_exist(admin, groups)
     names = topics or [t for t in admin.topic_names() if t not in INTERNAL_TOPICS]
     described = admin.describe_topics(names) if names else []
     if any(p.creation_time_ms is None for t in described for p in t.partitions):
         raise UnsupportedByBroker(NO_CREATION_TIMES)
-    young = [(t.name, p.partition, p.creation_time_ms) for t in described for p in t.partitions
-             if p.creation_time_ms is not None and p.creation_time_ms >= 0
-             and now_ms - p.creation_time_ms <= within]
+    young, new_topics = expansions_and_new_topics(described, within, now_ms)
     unknown = sum(1 for t in described for p in t.partitions if (p.creation_time_ms or 0) < 0)
-    report = ExpansionReport(now_ms, within, [], unknown)
+    report = ExpansionReport(now_ms, within, [], unknown, new_topics=new_topics)
     if not young:
         return report
 

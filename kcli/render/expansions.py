@@ -1,5 +1,5 @@
-"""``check expansions``: one row per recently created partition and consumer group with commits
-on its topic (``-`` for the group when no group has any), in every format; JSON schema
+"""``check expansions``: one row per recently added partition (an expansion) and consumer group
+with commits on its topic (``-`` for the group when no group has any), in every format; JSON schema
 ``kcli.expansions/v1``; plain is the table in the Kafka tools' padded layout."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def report_table(r: ExpansionReport) -> Table:
 
 def summary(r: ExpansionReport) -> str:
     exposed, lost = r.found("EXPOSED"), r.found("LOST?")
-    return (f"{len(r.partitions)} partition(s) created within {format_duration_ms(r.within_ms)}; "
+    return (f"{len(r.partitions)} partition(s) added within {format_duration_ms(r.within_ms)}; "
             f"exposed: {len(exposed)} ({sum(g.exposed for _, g in exposed)} records); "
             f"suspected lost: {len(lost)} ({sum(g.lost.records for _, g in lost)} records)")
 
@@ -56,8 +56,20 @@ def render_report(out: Output, r: ExpansionReport) -> None:
     if r.unknown_creation:
         out.note(f"{r.unknown_creation} partition(s) have no recorded creation time (created before "
                  "KIP-1327 was enabled): not checked")
+    if r.new_topics:
+        out.note(new_topics_note(r))
     if r.found("LOST?"):
         out.note(LOST_NOTE)
+
+
+NAMED = 5           # new topics named in the note
+
+
+def new_topics_note(r: ExpansionReport) -> str:
+    named = [f"{t.topic} ({t.partitions} partition(s))" for t in r.new_topics[:NAMED]]
+    more = f" and {len(r.new_topics) - NAMED} more" if len(r.new_topics) > NAMED else ""
+    return (f"{len(r.new_topics)} topic(s) created within {format_duration_ms(r.within_ms)}: "
+            f"{', '.join(named)}{more}; a new topic's partitions are not expansions, not checked")
 
 
 def report_document(r: ExpansionReport) -> dict:
@@ -85,4 +97,7 @@ def report_document(r: ExpansionReport) -> dict:
                          partitions=[partition(p) for p in r.partitions],
                          exposed={"partitions": len(exposed), "records": sum(g.exposed for _, g in exposed)},
                          suspectedLost={"partitions": len(lost), "records": sum(g.lost.records for _, g in lost)},
-                         unknownCreationTime=r.unknown_creation, memoryFile=r.memory_file)
+                         unknownCreationTime=r.unknown_creation, memoryFile=r.memory_file,
+                         newTopics=[{"topic": t.topic, "creationTimeMs": t.creation_ms,
+                                     "creationTime": time_field(t.creation_ms)["iso"],
+                                     "partitions": t.partitions} for t in r.new_topics])

@@ -13,6 +13,7 @@ import time
 
 from tests.broker.groups_fixtures import fast_cluster
 from tests.cli.test_groups_reset import consume_and_commit, expand, latest_group_reads, produce
+from tests.support.clients import commit
 from tests.support.run import run_kcli
 
 DAY = 86_400_000
@@ -105,3 +106,48 @@ def test_usage_errors_before_any_request():
             r = run_kcli(ec.bootstrap_servers, "check", "expansions", *args)
             assert r.code == 2, (args, r.err)
         assert ec.request_counts() == before
+
+
+def test_an_unknown_group_is_an_error_not_a_silent_exit_0():
+    """-g with a typo: one line, exit 1, no report (it listed every partition as NO-GROUP, exit 0,
+    and a scheduled alert on it never fired)."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("typo", 1, creation_time_ms=int(time.time() * 1000) - 2 * DAY)
+        expand(b, "typo", 1, 2, 3)
+        consume_and_commit(b, "real-g", ["typo"], 3)
+        for fmt in ("table", "plain", "json"):
+            r = run_kcli(b, "check", "expansions", "-g", "nosuch", "-o", fmt)
+            assert (r.code, r.out) == (1, ""), (fmt, r)
+            assert len(r.err.splitlines()) == 1 and "'nosuch'" in r.err, (fmt, r.err)
+        r = run_kcli(b, "check", "expansions", "-g", "real-g", "-g", "nosuch")
+        assert (r.code, r.out) == (1, "") and "'nosuch'" in r.err and "real-g" not in r.err
+        assert radar(b, "-g", "real-g")[0].code == 0
+
+
+def test_a_new_topic_is_not_an_expansion():
+    """Topics created a moment ago, read in part by a group: none of their partitions is an
+    expansion (13 EXPOSED rows and exit 4 before); they are named in a note and in JSON. A
+    partition added later to one of them is an expansion."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        for name, n in (("fresh", 8), ("fresh2", 5)):
+            ec.create_topic(name, n)
+            for p in range(n):
+                produce(b, name, p, 2, f"{name}{p}")
+        commit(b, "fresh-g", {("fresh", 0): 2, ("fresh2", 0): 1})    # 11 partitions without a commit
+        ec.create_topic("untouched", 2)
+        r, doc, rows = radar(b)
+        assert (r.code, doc["partitions"]) == (0, []), (r.err, rows)
+        assert sorted((t["topic"], t["partitions"]) for t in doc["newTopics"]) == [
+            ("fresh", 8), ("fresh2", 5), ("untouched", 2)]
+        table = run_kcli(b, "check", "expansions")
+        assert table.code == 0 and "3 topic(s) created within 1d: " in table.err
+        assert "not expansions" in table.err
+        assert table.out.splitlines()[2:] == ["0 partition(s) added within 1d; exposed: 0 (0 records); "
+                                              "suspected lost: 0 (0 records)"]
+        time.sleep(0.01)                                       # a later creation time
+        expand(b, "fresh", 8, 9, 3)
+        r, doc, rows = radar(b)
+        assert r.code == 4 and [(p["topic"], p["partition"]) for p in doc["partitions"]] == [("fresh", 8)]
+        assert rows[("fresh", 8, "fresh-g")]["status"] == "EXPOSED"
