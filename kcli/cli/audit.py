@@ -48,9 +48,9 @@ def timestamps(
     opts_from, opts_to = _position(from_, "--from", "earliest"), _position(to, "--to", "latest")
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
     if group:
-        from kcli.ops.resets import creation_times
+        from kcli.ops.resets import group_start_time
 
-        target_ms = creation_times(st.admin(), [group])[group]
+        target_ms = group_start_time(st.admin(), group)
     from kcli.pipeline import AuditOptions, run_audit
     from kcli.pipeline.spark import log_path
 

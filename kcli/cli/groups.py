@@ -62,6 +62,9 @@ def describe_groups(
         view.render_members(out(), descs, st.verbose)
     elif show_state:
         view.render_state(out(), descs, st.verbose)
+        note = lib.classic_creation_note(descs) if st.verbose and out().format != "json" else None
+        if note:
+            out().note(note)
     else:
         groups = [(d, lib.offset_rows(admin, d)) for d in descs]
         with_time = time_lag or out().format != "plain"

@@ -109,7 +109,7 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
     resets.check_resettable(descs)
     missing = {d.group_id for d in descs if not d.exists}
     kinds = {p.scenario.kind for p in req.policies}
-    created, start_errors = resets.start_times(admin, ids, missing) if planner.START_TIME in kinds else ({}, {})
+    created, start_errors = resets.start_times(admin, ids, missing, resets.classic_groups(descs)) if planner.START_TIME in kinds else ({}, {})
     selection, committed = resets.select(admin, ids, req.topics, req.all_topics, None, None, steps)
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages, ages_error = None, None

@@ -17,6 +17,26 @@ if TYPE_CHECKING:
 
 
 REBALANCING = ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling")
+# KIP-1282: why a classic group has no creation time, and never will.
+CLASSIC_REASON = "creation times exist for group.protocol=consumer groups (KIP-1282)"
+
+
+def _classic(d: GroupDescription) -> bool:
+    return d.exists and d.type == "Classic"
+
+
+def classic_groups(descs: list[GroupDescription]) -> set[str]:
+    """The classic groups among ``descs`` (existing ones): never a creation time."""
+    return {d.group_id for d in descs if _classic(d)}
+
+
+def classic_creation_note(descs: list[GroupDescription]) -> str | None:
+    """``describe groups --state --verbose``: the reason, once, for the classic groups shown
+    without a creation time (``-``)."""
+    shown = sorted(d.group_id for d in descs if _classic(d) and d.creation_time_ms in (None, -1))
+    if not shown:
+        return None
+    return f"GROUP-CREATION-TIME is - for classic group(s) {', '.join(repr(g) for g in shown)}: {CLASSIC_REASON}"
 
 
 def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None):

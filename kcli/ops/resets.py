@@ -22,7 +22,7 @@ from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for
-from kcli.ops.groups import check_group_ids, group_ids
+from kcli.ops.groups import CLASSIC_REASON, check_group_ids, classic_groups, group_ids
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
 
@@ -42,6 +42,26 @@ NO_CREATION_TIME = (
     "Cannot reset offsets using --to-start-time. The group creation time is not available for "
     "group '{group}'. The group may have been created before KIP-1282 was enabled. Please delete "
     "and recreate the group.")
+
+# KIP-1282 records creation times for group.protocol=consumer groups only: a classic group never
+# has one, and deleting and recreating it (NO_CREATION_TIME's advice) cannot help.
+CLASSIC_NO_CREATION_TIME = "Cannot reset offsets using --to-start-time: '{group}' is a classic group; " + CLASSIC_REASON
+
+
+class ClassicGroupStartTime(OperationError):
+    """A classic group has no creation time (KIP-1282). ``java_message``: what the Java tool
+    prints (it does not tell the classic case apart), for the drop-ins."""
+
+    def __init__(self, group: str):
+        super().__init__(CLASSIC_NO_CREATION_TIME.format(group=group))
+        self.java_message = NO_CREATION_TIME.format(group=group)
+
+
+def group_start_time(admin: Admin, group: str) -> int:
+    """One group's creation time (``audit --group``), or the error saying why it has none."""
+    descs = admin.describe_groups([group])
+    return creation_times(admin, [group], {d.group_id for d in descs if not d.exists},
+                          classic_groups(descs))[group]
 
 
 APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
@@ -70,13 +90,14 @@ def check_resettable(descs: list[GroupDescription]) -> None:
             f"current state is {d.state}." for d in refused))
 
 
-def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
+def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
+                   classic: set[str] = frozenset()) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
     does not exist has no creation time to reset to (refused before any request)."""
     for g in ids:
         if g in missing:
             raise start_time_errors(None, [g], {g})[g]
-    times, errors = start_times(admin, ids, missing)
+    times, errors = start_times(admin, ids, missing, classic)
     for g in ids:
         if g in errors:
             raise errors[g]
@@ -92,26 +113,29 @@ class MissingPartitions(OperationError):
         self.whole_topics = whole_topics
 
 
-def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()
-                ) -> tuple[dict[str, int], dict[str, OperationError]]:
+def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
+                classic: set[str] = frozenset()) -> tuple[dict[str, int], dict[str, OperationError]]:
     """Each group's creation time (KIP-1282), and for each group that has none the error a
     --to-start-time reset of it meets: one lookup for every group."""
     asked = [g for g in ids if g not in missing]
     times = admin.group_creation_times(asked)
-    errors = start_time_errors(times, ids, missing)
+    errors = start_time_errors(times, ids, missing, classic)
     return {g: times[g] for g in asked if g not in errors}, errors
 
 
 def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
-                      missing: set[str]) -> dict[str, OperationError]:
+                      missing: set[str], classic: set[str] = frozenset()) -> dict[str, OperationError]:
     """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None), a
-    missing group, a group without a recorded creation time."""
+    missing group, a classic group (never a creation time, KIP-1282), a consumer group without
+    a recorded creation time (the KIP's own error: created before KIP-1282 was enabled)."""
     errors: dict[str, OperationError] = {}
     for g in ids:
         if times is None and g not in missing:
             errors[g] = UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
         elif g in missing:
             errors[g] = OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
+        elif g in classic:
+            errors[g] = ClassicGroupStartTime(g)
         elif times.get(g) is None or times[g] < 0:
             errors[g] = OperationError(NO_CREATION_TIME.format(group=g))
     return errors
@@ -169,7 +193,7 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     descs = admin.describe_groups(ids)
     check_resettable(descs)
     missing = {d.group_id for d in descs if not d.exists}
-    created = creation_times(admin, ids, missing) if scenario.kind == planner.START_TIME else {}
+    created = creation_times(admin, ids, missing, classic_groups(descs)) if scenario.kind == planner.START_TIME else {}
     selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps)
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages = None

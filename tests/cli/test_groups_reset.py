@@ -19,6 +19,7 @@ from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
 from tests.support.waits import wait_until
 from tests.cli.conftest import run_kcli
+from tests.cli.test_dropin import dropin
 
 PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
                         "heartbeat.interval.ms": 300},
@@ -173,6 +174,40 @@ def test_to_start_time_with_unknown_group_creation_time():
         assert committed(b, "legacy") == {("tl", 0): 10}
         r = run_kcli(b, "describe", "groups", "legacy", "--state", "--verbose", "-o", "plain")
         assert r.out.splitlines()[2].split()[-1] == "-"
+
+
+def test_a_classic_group_is_told_it_has_no_creation_time_not_to_recreate_itself():
+    """KIP-1282 records creation times for consumer-protocol groups only: for a classic group
+    "delete and recreate the group" cannot help. The native commands say why; the drop-in keeps
+    the Java tool's stdout; a consumer group without a creation time keeps the KIP's error."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("cl", 1)
+        produce(b, "cl", 0, 10, "r")
+        consume_and_commit(b, "billing", ["cl"], 10)                         # classic
+        on_coordinator(ec, lambda co: co.create_consumer_group("legacy", creation_time_ms=-1))
+        consume_and_commit(b, "legacy", ["cl"], 10, protocol="consumer")
+        said = ("Cannot reset offsets using --to-start-time: 'billing' is a classic group; creation times "
+                "exist for group.protocol=consumer groups (KIP-1282)")
+        for args in (["--dry-run"], ["--execute"]):
+            r = run_kcli(b, "reset-offsets", "-g", "billing", "-t", "cl", "--to-start-time", *args)
+            assert (r.code, r.out, r.err) == (1, "", f"Error: {said}\n"), args
+        assert committed(b, "billing") == {("cl", 0): 10}
+        r = run_kcli(b, "reset-offsets", "-g", "billing", "-t", "cl", "--compare")
+        assert r.code == 0 and f"START-TIME is n/a: {said}" in r.err.splitlines(), r.err
+        r = run_kcli(b, "audit", "timestamps", "--group", "billing", "-t", "cl")
+        assert (r.code, r.err) == (1, f"Error: {said}\n")
+        r = run_kcli(b, "audit", "timestamps", "--group", "legacy", "-t", "cl")
+        assert (r.code, r.err) == (1, "Error: " + NO_CREATION_TIME.format(group="legacy") + "\n")
+        for fmt in ("table", "plain"):
+            r = run_kcli(b, "describe", "groups", "billing", "legacy", "--state", "--verbose", "-o", fmt)
+            notes = [x for x in r.err.splitlines() if "GROUP-CREATION-TIME" in x]
+            assert r.code == 0 and notes == ["GROUP-CREATION-TIME is - for classic group(s) 'billing': "
+                                             "creation times exist for group.protocol=consumer groups (KIP-1282)"], r.err
+        assert "GROUP-CREATION-TIME is" not in run_kcli(b, "describe", "groups", "billing", "--state").err
+        r = dropin("kafka-consumer-groups", "--bootstrap-server", b, "--group", "billing",
+                   "--reset-offsets", "--to-start-time", "--topic", "cl", "--dry-run")
+        assert (r.code, r.out, r.err) == (1, "\nError: " + NO_CREATION_TIME.format(group="billing") + "\n", "")
 
 
 # -- ResetConsumerGroupOffsetTest ------------------------------------------------------------------------

@@ -292,8 +292,9 @@ def _groups(req, streams: _Streams) -> int:
         streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     except KcliError as exc:
-        if exc.message.startswith(START_TIME_ERROR):     # KIP-1282 prints these as they are
-            streams.write("stdout", f"\nError: {exc.message}\n")
+        message = getattr(exc, "java_message", exc.message)    # the Java tool's words, where kcli's differ
+        if message.startswith(START_TIME_ERROR):         # KIP-1282 prints these as they are
+            streams.write("stdout", f"\nError: {message}\n")
         else:
             streams.write("stdout", f"{GROUP_ERROR}{_java_message(exc)}\n")
         return exc.exit_code
