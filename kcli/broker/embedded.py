@@ -130,9 +130,11 @@ class EmbeddedCluster:
                 self._broker.faults[api] = mode
         self.call(apply)
 
-    def request_counts(self) -> dict[int, dict[str, int]]:
-        """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``."""
-        return self.call(self._broker.request_counts)
+    def request_counts(self, client_id: str | None = None) -> dict[int, dict[str, int]]:
+        """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``; with
+        ``client_id``, only the requests whose header carries it (kcli's own connection:
+        ``kcli``; librdkafka's: ``rdkafka``)."""
+        return self.call(lambda: self._broker.request_counts(client_id))
 
     def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 1,
                      configs: dict[str, str] | None = None,

@@ -36,6 +36,7 @@ MAX_REQUEST_BYTES = 104857600
 API_VERSIONS = 18
 _SIZE = struct.Struct(">i")
 _HEADER = struct.Struct(">hhi")
+_CLIENT_ID_SIZE = struct.Struct(">h")
 
 
 def host_port(host: str, port: int) -> str:
@@ -109,6 +110,7 @@ class NodeServer:
         self.tls = tls
         self.faults = {} if faults is None else faults
         self.counts: Counter[str] = Counter()
+        self.client_counts: Counter[tuple[str, str]] = Counter()    # (client id, API name)
         self._server: asyncio.Server | None = None
         self._connections: dict[asyncio.StreamWriter, asyncio.Task] = {}
 
@@ -167,6 +169,15 @@ class NodeServer:
             return None
         return await reader.readexactly(size)
 
+    def _count(self, api_key: int, frame: bytes) -> None:
+        """Counts a request served, in all and per client id (the header's, after the
+        correlation id in every header version: tests tell kcli's own connection, client id
+        ``kcli``, from librdkafka's, ``rdkafka``)."""
+        self.counts[api_name(api_key)] += 1
+        size = _CLIENT_ID_SIZE.unpack_from(frame, _HEADER.size)[0] if len(frame) >= _HEADER.size + 2 else -1
+        client_id = frame[_HEADER.size + 2:_HEADER.size + 2 + size].decode("utf-8", "replace") if size > 0 else ""
+        self.client_counts[(client_id, api_name(api_key))] += 1
+
     async def _handle(self, frame: bytes, client_host: str,
                       connection: Connection) -> bytes | None | bool:
         """The framed response, None for no response, False to close the connection."""
@@ -179,7 +190,7 @@ class NodeServer:
                      self.node_id, api_name(api_key))
             return False
         if api_key == API_VERSIONS and api_version > served[1]:
-            self.counts[api_name(api_key)] += 1
+            self._count(api_key, frame)
             return api_versions_fallback(self.cluster.pose_as, correlation_id)
         if not served[0] <= api_version <= served[1]:
             return False
@@ -192,7 +203,7 @@ class NodeServer:
             log.info("node %d: undecodable %s v%d request (%s)", self.node_id,
                      api_name(api_key), api_version, bad)
             return False
-        self.counts[api_name(api_key)] += 1
+        self._count(api_key, frame)
         fault = self.faults.get(api_name(api_key))
         if fault == "hang":
             await asyncio.Event().wait()            # until the node stops (the task is cancelled)
@@ -237,5 +248,8 @@ class Broker:
     async def start_node(self, node_id: int) -> None:
         await self.nodes[node_id].start()
 
-    def request_counts(self) -> dict[int, dict[str, int]]:
-        return {node_id: dict(s.counts) for node_id, s in self.nodes.items()}
+    def request_counts(self, client_id: str | None = None) -> dict[int, dict[str, int]]:
+        if client_id is None:
+            return {node_id: dict(s.counts) for node_id, s in self.nodes.items()}
+        return {node_id: {api: n for (c, api), n in s.client_counts.items() if c == client_id}
+                for node_id, s in self.nodes.items()}

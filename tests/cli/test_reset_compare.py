@@ -14,7 +14,7 @@ import pytest
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
 from tests.cli.test_groups_reset import (committed, consume_and_commit, consumer, expand, latest_group_reads,
                                         produce)
-from tests.cli.test_time_lag import same_requests, sent
+from tests.support.requests import same_requests, sent, snapshot
 from tests.support.run import run_kcli
 
 HOUR = 3_600_000
@@ -108,7 +108,7 @@ def test_text_formats_and_usage_errors(story):
     assert plain[-2].split()[:2] == ["(total)", "skipped"] and plain[-1].split()[:2] == ["(total)", "replayed"]
     csv_rows = run_kcli(b, *base, "-o", "csv").out.splitlines()
     assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,+8,10,-2,")
-    before = story.request_counts()
+    before = snapshot(story)
     for extra, flag in ((["--execute"], "--execute"), (["--export"], "--export"),
                         (["--to-earliest"], "--to-earliest"), (["--from-file", "x.csv"], "--from-file")):
         r = run_kcli(b, *base, *extra)
@@ -139,10 +139,10 @@ def test_list_offsets_batched_as_the_planner_and_independent_of_partitions():
             ec.create_topic(f"wide{n}", n)
             on_coordinator(ec, lambda co: co.create_consumer_group(f"w{n}"))
             args = ["reset-offsets", "-g", f"w{n}", "-t", f"wide{n}", "--compare", "--to-datetime", "2000-01-01"]
-            before = ec.request_counts()
+            before = snapshot(ec)
             assert run_kcli(ec.bootstrap_servers, *args).code == 0
             counts[n] = sent(ec, before)
-            plan_before = ec.request_counts()
+            plan_before = snapshot(ec)
             assert run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", f"w{n}", "-t", f"wide{n}",
                             "--to-datetime", "2000-01-01").code == 0
             assert sent(ec, plan_before)["ListOffsets"] == 3         # start, end, one timestamp

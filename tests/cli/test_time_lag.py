@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections import Counter
-
 from confluent_kafka import Consumer, TopicPartition
 
 from tests.broker.groups_fixtures import fast_cluster
 from tests.cli.conftest import run_kcli
 from tests.support.clients import commit, produce
+from tests.support.requests import same_requests, sent, snapshot
 
 RECORDS = 6
 
@@ -32,27 +31,8 @@ def committed_at(p: int) -> int | None:
     return [2, 0, 5, RECORDS, None][p % 5]
 
 
-# librdkafka refreshes metadata and looks coordinators up on its own timing: one more or fewer
-# from run to run at the same partition count (seen 6 and 7 Metadata at 3 partitions). Those are
-# bounded and compared apart; every other API must be sent exactly as often.
-OWN_TIMING = ("Metadata", "FindCoordinator")
-
-
-def sent(ec, before) -> Counter:
-    total = Counter()
-    for node, counts in ec.request_counts().items():
-        total.update({api: n - before.get(node, {}).get(api, 0) for api, n in counts.items()})
-    return +total
-
-
-def same_requests(a: Counter, b: Counter) -> None:
-    assert {k: v for k, v in a.items() if k not in OWN_TIMING} == \
-        {k: v for k, v in b.items() if k not in OWN_TIMING}, (a, b)
-    assert all(c[k] <= 8 for c in (a, b) for k in OWN_TIMING), (a, b)
-
-
 def describe_json(ec, group):
-    before = ec.request_counts()
+    before = snapshot(ec)
     t0 = int(time.time() * 1000)
     r = run_kcli(ec.bootstrap_servers, "describe", "groups", group, "-o", "json")
     t1 = int(time.time() * 1000)
@@ -88,7 +68,7 @@ def test_time_lag_is_the_true_record_age_at_3_and_300_partitions():
             assert t0 - oldest <= doc["maxTimeLagMs"] <= t1 - oldest
             assert doc["maxTimeLagIsLowerBound"] is False
         same_requests(requests[3], requests[300])
-        assert requests[300]["Fetch"] == 3                 # one per leader (3 nodes)
+        assert requests[300].kcli["Fetch"] == 3            # one per leader (3 nodes)
 
 
 def test_plain_is_the_java_layout_unless_time_lag_is_asked():
@@ -98,7 +78,7 @@ def test_plain_is_the_java_layout_unless_time_lag_is_asked():
         base = int(time.time() * 1000) - 3_600_000
         produce(b, "pl", [(p, "x", base + p * 1000 + i) for p in range(2) for i in range(3)])
         commit(b, "pl-g", {("pl", 0): 1, ("pl", 1): 3})
-        before = ec.request_counts()
+        before = snapshot(ec)
         plain = run_kcli(b, "describe", "groups", "pl-g", "-o", "plain")
         assert plain.code == 0 and "Fetch" not in sent(ec, before)
         assert plain.out.splitlines()[1].split()[-1] == "CLIENT-ID"
@@ -157,7 +137,7 @@ def test_cut_batches_give_a_bound_that_holds_and_log_append_time_is_exact():
                 **{"linger.ms": 200, "compression.type": "lz4"})
         commit(b, "big-a", {("big", 0): 0, ("big", 1): 150, ("big", 2): 5})
         commit(b, "big-b", {("big", 0): 0, ("big", 1): 5, ("big", 2): 150})
-        before = ec.request_counts()
+        before = snapshot(ec)
         t0 = int(time.time() * 1000)
         r = run_kcli(b, "describe", "groups", "big-a", "big-b", "-o", "json")
         assert r.code == 0, r.err
