@@ -21,7 +21,7 @@ from kcli.inputs import read_text
 from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
-from kcli.ops.failures import raise_for
+from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.groups import check_group_ids, group_ids
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
@@ -299,32 +299,29 @@ def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
                              "nothing was committed") from None
 
 
-# Errors after which a commit may or may not have been applied: no reply, or the broker's own
-# timeout. Every other error answer means the broker did not apply it.
-_AMBIGUOUS = frozenset({"_TIMED_OUT", "_TRANSPORT", "_MSG_TIMED_OUT", "REQUEST_TIMED_OUT",
-                        "NETWORK_EXCEPTION", "_ALL_BROKERS_DOWN"})
-
-
 def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
              errors: dict, reread: dict[tuple[str, int], int | None] | None) -> dict:
     """(APPLIED | NOT_APPLIED | UNKNOWN, why) per partition of one group's commit: ``errors`` is
     the commit's answer per partition (a BrokerError or None), ``reread`` the committed offsets
-    read back afterwards (None when they could not be read)."""
+    read back afterwards (None when they could not be read). A commit that was sent and not
+    answered is never "not applied": the broker may still apply it (it waits up to
+    offsets.commit.timeout.ms), so unless the new offset is read back it is unknown."""
     out = {}
     for tp, new in planned.items():
         err = errors.get(tp)
         if err is None:
             out[tp] = (APPLIED, "")
-        elif err.name not in _AMBIGUOUS:
+        elif not unanswered(err):
             out[tp] = (NOT_APPLIED, err.message)
         elif reread is None:
             out[tp] = (UNKNOWN, f"{err.message}; the committed offset could not be read back")
         elif reread.get(tp) == new:
             out[tp] = (APPLIED, f"{err.message}, but the committed offset read back is the new one")
-        elif reread.get(tp) == before.get(tp):
-            out[tp] = (NOT_APPLIED, f"{err.message}; the committed offset read back is unchanged")
         else:
-            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {reread.get(tp)}")
+            got = reread.get(tp)
+            was = "unchanged" if got == before.get(tp) else "absent" if got is None else got
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {was}, but the "
+                                "commit may still be applied")
     return out
 
 
@@ -347,7 +344,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             left = admin.settings.remaining_s()
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
-            if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
+            if any(unanswered(e) for e in errors.values()):
                 try:      # OffsetFetch has kcli's own connection: librdkafka's may still wait on the commit
                     reread = _committed(admin, plan.group, list(commits))
                 except OperationError:      # no answer either: the outcome stays unknown

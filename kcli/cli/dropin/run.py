@@ -230,7 +230,9 @@ def _configs(req, streams: _Streams) -> int:
     try:
         with _admin(req.bootstrap, command_config, DEFAULT_TIMEOUT_MS, streams) as admin:
             if req.action == "alter":
-                admin.alter_configs(rtype, req.entity_name, adds, deletes)
+                from kcli.ops.configs import alter
+
+                alter(admin, rtype, req.entity_name, adds, deletes)
                 if req.entity_name:
                     out.line(f"Completed updating config for {req.entity_type[:-1]} {req.entity_name}.")
                 else:
