@@ -185,6 +185,7 @@ class GroupPlan:
     group: str
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    refused: str | None = None       # why this group is not reset (it is active); no partitions then
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.errors import OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
 from kcli.inputs import read_text
 from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
@@ -62,12 +62,17 @@ class ResetResult:
     refused: bool = False
 
 
+def active_groups(descs: list[GroupDescription]) -> dict[str, str]:
+    """The groups that cannot be reset (they have members), each with kafka-consumer-groups'
+    words for it."""
+    return {d.group_id: f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
+                        f"current state is {d.state}." for d in descs if d.exists and d.state not in RESETTABLE}
+
+
 def check_resettable(descs: list[GroupDescription]) -> None:
-    refused = [d for d in descs if d.exists and d.state not in RESETTABLE]
+    refused = active_groups(descs)
     if refused:
-        raise OperationError("\n".join(
-            f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
-            f"current state is {d.state}." for d in refused))
+        raise OperationError("\n".join(refused.values()))
 
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset()) -> dict[str, int]:
@@ -165,9 +170,12 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                progress=None) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: one per group, then the log offsets."""
-    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     descs = admin.describe_groups(ids)
-    check_resettable(descs)
+    active = active_groups(descs)
+    every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
+    if not ids:
+        return [GroupPlan(g, refused=active[g]) for g in every_id]
+    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     missing = {d.group_id for d in descs if not d.exists}
     created = creation_times(admin, ids, missing) if scenario.kind == planner.START_TIME else {}
     selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps)
@@ -183,7 +191,10 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         lookups_by_ts = steps.after(time_lookups(admin, set(targets.items()), selection))
 
     plans = []
-    for g in ids:
+    for g in every_id:
+        if g in active:
+            plans.append(GroupPlan(g, refused=active[g]))
+            continue
         lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
         plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
                                   lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
@@ -494,7 +505,7 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     skips = planner.skip_notices(plans)
     refused = bool(req.execute and skips and req.scenario.kind not in planner.SKIPPING_KINDS
                    and not req.allow_skip)
-    if not req.execute or refused:
+    if not req.execute or refused or all(p.refused for p in plans):
         return ResetResult(plans, skips=skips, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
     with stage("Committing offsets") as progress:
@@ -509,8 +520,25 @@ def _no_stage(_description):
 
 
 def finish(result: ResetResult) -> None:
-    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed."""
+    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed.
+    Active groups are not reset: one line each, then exit 1 when no group was reset (or planned),
+    3 when others were."""
     if result.refused:
         raise OperationError(f"Nothing was committed: the reset skips unread records on "
                              f"{len(result.skips)} partition(s) (above); add --allow-skip to commit it")
-    report(result)
+    active = [p for p in result.plans if p.refused]
+    if not active:
+        return report(result)
+    lines = [p.refused for p in active]
+    if len(active) == len(result.plans):
+        raise OperationError("\n".join(lines))
+    done = "reset" if result.executed else "planned"
+    try:
+        report(result)
+    except KcliError as exc:
+        if exc.exit_code == OperationError.exit_code:        # nothing applied anywhere
+            raise OperationError("\n".join([*lines, exc.message])) from None
+        lines.append(exc.message)
+    raise PartialFailure("\n".join([*lines, f"{len(result.plans) - len(active)} of {len(result.plans)} "
+                                             f"groups {done}; not the active ones: "
+                                             f"{', '.join(p.group for p in active)}"]))

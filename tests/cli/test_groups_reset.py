@@ -19,6 +19,7 @@ from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
 from tests.support.waits import wait_until
 from tests.cli.conftest import run_kcli
+from tests.support.run import run_dropin
 
 PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
                         "heartbeat.interval.ms": 300},
@@ -360,6 +361,46 @@ def test_active_group_is_refused(ec, protocol):
         assert committed(b, group) == {("t", 0): 100}
     finally:
         c.close()
+
+
+def test_all_groups_with_one_active_group_resets_the_others():
+    """kafka-consumer-groups prints the active group's error and the others' plans; the native
+    command plans the others, names the active one on stderr (an Error: line each) and exits 3;
+    --execute commits the inactive groups only."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", 0, 20, "a")
+        for g in ("ia", "ib"):
+            consume_and_commit(b, g, ["t"], 20)
+        c = consumer(b, "act", "classic")
+        c.subscribe(["t"])
+        consume([c], 20)
+        c.commit(asynchronous=False)
+        active = "Assignments can only be reset if the group 'act' is inactive, but the current state is Stable."
+        try:
+            r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups",
+                         "--topic", "t", "--to-earliest", "--dry-run")
+            assert r.out == (f"\nError: {active}\n"
+                             "\nGROUP           TOPIC           PARTITION  NEW-OFFSET"
+                             "\nia              t               0          0"
+                             "\nib              t               0          0\n")
+            assert r.code == 3, r.err
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest", "-o", "json")
+            assert r.code == 3 and json.loads(r.err)["error"] == (
+                f"{active}\n2 of 3 groups planned; not the active ones: act")
+            assert {(g["group"], len(g["partitions"])) for g in json.loads(r.out)["groups"]} == {
+                ("act", 0), ("ia", 1), ("ib", 1)}
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest")
+            assert r.code == 3 and r.err.splitlines()[-2:] == [
+                f"Error: {active}", "Error: 2 of 3 groups planned; not the active ones: act"]
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest", "--execute")
+            assert r.code == 3 and r.err.splitlines()[-2:] == [
+                f"Error: {active}", "Error: 2 of 3 groups reset; not the active ones: act"]
+            assert committed(b, "ia") == committed(b, "ib") == {("t", 0): 0}
+            assert committed(b, "act") == {("t", 0): 20}
+        finally:
+            c.close()
 
 
 # -- partitions without a leader (ResetConsumerGroupOffsetTest) ----------------------------------
