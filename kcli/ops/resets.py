@@ -287,14 +287,28 @@ def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
     return export_csv(current, with_group)
 
 
-def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
-    """A new file under ``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state``), named by cluster,
-    group and time: ``<cluster>_<group>_<yyyymmddThhmmss.mmmZ>.csv``."""
+def rollback_dir() -> str:
+    """``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state`` when unset): kcli's rollback files."""
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(state, "kcli", "rollback")
+
+
+def is_own_rollback(path: str) -> bool:
+    """A --from-file that is one of kcli's rollback files: a file in kcli's rollback directory
+    (its real path; kcli writes there and nothing else does). Restoring one is the exact undo of
+    a reset, so moving offsets forward past unread records needs no --allow-skip. A file
+    elsewhere (a --rollback-file of another name included) keeps the rule."""
+    real = os.path.realpath(path)
+    return os.path.isfile(real) and os.path.dirname(real) == os.path.realpath(rollback_dir())
+
+
+def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
+    """A new file in ``rollback_dir()``, named by cluster, group and time:
+    ``<cluster>_<group>_<yyyymmddThhmmss.mmmZ>.csv``."""
     group = groups[0] if len(groups) == 1 else f"{groups[0]}+{len(groups) - 1}"
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now_ms / 1000)) + f".{now_ms % 1000:03d}Z"
     name = "_".join(re.sub(r"[^A-Za-z0-9._-]", "-", part) for part in (cluster_id or "cluster", group, stamp))
-    return os.path.join(state, "kcli", "rollback", name + ".csv")
+    return os.path.join(rollback_dir(), name + ".csv")
 
 
 def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
@@ -422,6 +436,13 @@ class ResetRequest:
     execute: bool = False
     allow_skip: bool = False
     rollback_file: str | None = None
+    restore: bool = False                        # --from-file is one of kcli's rollback files
+
+    @property
+    def may_skip(self) -> bool:
+        """--execute may move committed offsets past unread records: --allow-skip, a scenario
+        whose purpose is to skip, or the restore of kcli's own rollback file (the exact undo)."""
+        return self.allow_skip or self.restore or self.scenario.kind in planner.SKIPPING_KINDS
 
     @property
     def with_group(self) -> bool:
@@ -490,7 +511,8 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
         file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(groups)))
     return ResetRequest(groups, all_groups, topics, all_topics, chosen, label, file_offsets,
-                        execute, allow_skip, rollback_file)
+                        execute, allow_skip, rollback_file,
+                        restore=from_file is not None and is_own_rollback(from_file))
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
@@ -503,8 +525,7 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress)
     skips = planner.skip_notices(plans)
-    refused = bool(req.execute and skips and req.scenario.kind not in planner.SKIPPING_KINDS
-                   and not req.allow_skip)
+    refused = bool(req.execute and skips and not req.may_skip)
     if not req.execute or refused or all(p.refused for p in plans):
         return ResetResult(plans, skips=skips, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)

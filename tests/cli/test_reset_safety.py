@@ -102,9 +102,17 @@ def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, mo
     assert f"Rollback file (the committed offsets before this reset): {path}" in r.err
     assert path.read_text() == "t,0,4\nt,1,-1\n"
     assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
-    # Restoring it puts partition 0 back and removes partition 1's offset again.
-    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
+    # Restoring it puts partition 0 back (forward, past 2 records unread since) and removes
+    # partition 1's offset again: the exact undo, which kcli's own rollback file needs no
+    # --allow-skip for. The same rows in a file elsewhere keep the rule.
+    copy = tmp_path / "copy.csv"
+    copy.write_text(path.read_text())
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(copy), "--execute")
+    assert r.code == 1 and "add --allow-skip" in r.err
+    assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
     assert r.code == 0, r.err
+    assert "the new offset 4 skips 2 unread records (committed offset 2)" in r.err
     assert committed(ec, "rb") == {("t", 0): 4}
     assert len(list((state / "kcli" / "rollback").iterdir())) == 2       # the restore wrote its own
     # An existing --rollback-file is refused before any request.
