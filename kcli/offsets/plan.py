@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli import javaorder
-from kcli.errors import UsageError
+from kcli.errors import OperationError
 from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
@@ -30,6 +30,18 @@ TIME_KINDS = frozenset({DATETIME, DURATION, START_TIME})
 # Scenarios whose purpose is to skip: no --allow-skip needed to execute them.
 SKIPPING_KINDS = frozenset({LATEST, MAX_AGE})
 NO_OFFSET = -1            # in a --from-file CSV (kcli's rollback files): no committed offset
+
+
+class NoCommittedOffset(OperationError):
+    """--shift-by on a partition the group has no committed offset for (exit 1, nothing
+    committed). ``java_message``: kafka-consumer-groups' words (a usage error there)."""
+
+    def __init__(self, topic: str, partition: int):
+        self.java_message = (f"Cannot shift offset for partition {topic}-{partition} "
+                             "since there is no current committed offset")
+        super().__init__(f"{self.java_message}; nothing was committed. --shift-by moves committed "
+                         "offsets: use --all-topics (the partitions with a commit), or reset this "
+                         "partition first with --to-earliest (or --to-offset, --to-datetime...)")
 
 
 @dataclass(frozen=True)
@@ -112,8 +124,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
             new = _clamp(pos, scenario.value, clamped)
         elif kind == SHIFT:
             if pos.committed is None:
-                raise UsageError(f"Cannot shift offset for partition {pos.topic}-{pos.partition} "
-                                 "since there is no current committed offset")
+                raise NoCommittedOffset(pos.topic, pos.partition)
             new = _clamp(pos, pos.committed + scenario.value, clamped)
         elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
             new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], clamped)

@@ -307,9 +307,18 @@ def test_unknown_option_is_usage_error(ec):
     assert r.code == 2 and "--new-consumer" in r.err           # scenario 24
 
 
-def test_shift_by_without_commit_is_usage_error(ec):
-    r = reset(ec, "-g", "nocommit", "-t", "t", "--shift-by", "1")
-    assert r.code == 2 and "Cannot shift offset for partition t-0 since there is no current committed offset" in r.err
+def test_shift_by_without_commit_fails_naming_the_ways_out(ec):
+    """Found once the cluster was asked: exit 1 (exit 2 says nothing was sent), naming --all-topics
+    and --to-earliest; the drop-in keeps the Java tool's usage error."""
+    r = run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", "nocommit", "-t", "t", "--shift-by", "-50")
+    assert r.code == 1 and r.err.count("\n") == 1, r.err
+    assert r.err.startswith("Error: Cannot shift offset for partition t-0 since there is no current committed "
+                            "offset; nothing was committed.")
+    assert "--all-topics" in r.err and "--to-earliest" in r.err
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--reset-offsets",
+                   "--group", "nocommit", "--topic", "t", "--shift-by", "-50", "--dry-run")
+    assert (r.code, r.out, r.err) == (
+        2, "", "Cannot shift offset for partition t-0 since there is no current committed offset\n")
 
 
 def test_csv_round_trip_single_and_multi_group(ec, tmp_path):

@@ -443,7 +443,12 @@ class _Reset:
         from kcli.ops import resets
         from kcli.render import groups as view
 
-        result = resets.reset(admin, req, int(time.time() * 1000))
+        from kcli.offsets.plan import NoCommittedOffset
+
+        try:
+            result = resets.reset(admin, req, int(time.time() * 1000))
+        except NoCommittedOffset as exc:                 # a usage error for the Java tool
+            raise UsageError(exc.java_message) from None
         plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
         for plan in plans:
             if plan.refused:
