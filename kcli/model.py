@@ -179,6 +179,15 @@ class PartitionPlan:
             return 0
         return max(0, self.new - max(self.current, self.log_start))
 
+    @property
+    def replayed(self) -> int:
+        """Records the group has consumed that this plan moves its committed offset back over
+        (it reads them again): from the new offset up to the committed offset (or the log end).
+        0 when the offset moves forward, stays or was not committed."""
+        if self.current is None or self.new is None:
+            return 0
+        return max(0, min(self.current, self.log_end) - max(self.new, self.log_start))
+
 
 @dataclass
 class GroupPlan:

@@ -125,7 +125,7 @@ def reset_offsets(
     for plan in result.plans:
         for w in plan.warnings:
             out().note(f"Warn: {w}")
-    for notice in result.skips:
+    for notice in result.skips + result.replays:
         out().note(f"Warn: {notice}")
     if result.executed:
         out().note(f"Rollback file (the committed offsets before this reset): {result.rollback_file}")

@@ -149,3 +149,14 @@ def skip_notices(plans: list[GroupPlan]) -> list[str]:
     return [f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} skips "
             f"{p.skipped} unread records (committed offset {p.current})"
             for plan in plans for p in plan.partitions if p.skipped]
+
+
+def replay_notices(plans: list[GroupPlan]) -> list[str]:
+    """One line per group whose committed offsets the plans move back over records it has read."""
+    out = []
+    for plan in plans:
+        back = [p for p in plan.partitions if p.replayed]
+        if back:
+            out.append(f"Group {plan.group}: the reset replays {sum(p.replayed for p in back)} records "
+                       f"already read on {len(back)} partition(s)")
+    return out

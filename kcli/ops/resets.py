@@ -51,14 +51,16 @@ APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
-    notes (replies lost but read back). ``skips``: the planner's skip notices; ``refused``: the
-    plan skips unread records and --allow-skip was not given."""
+    notes (replies lost but read back). ``skips``: the planner's skip notices, ``replays`` its
+    replay notices (one per group); ``refused``: the plan skips unread records and --allow-skip
+    was not given."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     skips: list[str] = field(default_factory=list)
+    replays: list[str] = field(default_factory=list)
     refused: bool = False
 
 
@@ -526,12 +528,13 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
                            req.file_offsets, progress)
     skips = planner.skip_notices(plans)
     refused = bool(req.execute and skips and not req.may_skip)
+    replays = planner.replay_notices(plans)
     if not req.execute or refused or all(p.refused for p in plans):
-        return ResetResult(plans, skips=skips, refused=refused)
+        return ResetResult(plans, skips=skips, replays=replays, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
     with stage("Committing offsets") as progress:
         result = execute(admin, plans, path, req.with_group, progress)
-    result.skips = skips
+    result.skips, result.replays = skips, replays
     return result
 
 

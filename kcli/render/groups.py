@@ -322,6 +322,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
         def item(p):
             doc = {"topic": p.topic, "partition": p.partition, "currentOffset": p.current,
                    "newOffset": p.new, "delta": p.delta, "skippedUnread": p.skipped,
+                   "replayed": p.replayed,
                    "logStartOffset": p.log_start, "logEndOffset": p.log_end}
             if time_scenario:
                 ts = time_field(p.timestamp_ms)

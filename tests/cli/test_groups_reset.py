@@ -396,7 +396,7 @@ def test_all_groups_with_one_active_group_resets_the_others():
                              "\nib              t               0          0\n")
             assert r.code == 3, r.err
             r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest", "-o", "json")
-            assert r.code == 3 and json.loads(r.err)["error"] == (
+            assert r.code == 3 and json.loads(r.err.splitlines()[-1])["error"] == (
                 f"{active}\n2 of 3 groups planned; not the active ones: act")
             assert {(g["group"], len(g["partitions"])) for g in json.loads(r.out)["groups"]} == {
                 ("act", 0), ("ia", 1), ("ib", 1)}

@@ -144,6 +144,20 @@ def test_forward_moves_past_unread_records_are_named_and_need_allow_skip(ec):
     assert committed(ec, "fw") == {("t", 0): 10, ("t", 1): 10}
 
 
+def test_replays_are_named_once_per_group_with_a_count(ec):
+    """--to-latest --max-age takes a young partition back to its log start: the records the group
+    read there are replayed, and it says so (as skips are named), in JSON too."""
+    b = ec.bootstrap_servers
+    commit(b, "rw", {("t", 0): 10, ("t", 1): 6})
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", "rw", "-t", "t", "--to-latest", "--max-age", "1h")
+    assert r.code == 0, r.err
+    plan = {p["partition"]: p for p in json.loads(r.out)["groups"][0]["partitions"]}
+    assert (plan[0]["newOffset"], plan[0]["replayed"], plan[1]["replayed"]) == (0, 10, 6)
+    assert r.err.splitlines() == ["Warn: Group rw: the reset replays 16 records already read on 2 partition(s)"]
+    r = run_kcli(b, "reset-offsets", "-g", "rw", "-t", "t", "--to-latest", "--max-age", "1h", "--execute")
+    assert r.code == 0 and "Warn: Group rw: the reset replays 16 records already read on 2 partition(s)" in r.err
+
+
 def test_to_start_time_past_an_older_record_is_named():
     """A record that arrived after the group was created but carries an older timestamp sits
     before the time lookup's answer: moving the committed offset past it skips it."""
