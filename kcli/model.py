@@ -195,6 +195,12 @@ class GroupPlan:
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     refused: str | None = None       # why this group is not reset (it is active); no partitions then
+    # kcli's own words for warnings whose kafka-consumer-groups text (in ``warnings``, which the
+    # drop-in prints) is misleading: {tool's text: kcli's}
+    reworded: dict[str, str] = field(default_factory=dict)
+
+    def native_warnings(self) -> list[str]:
+        return [self.reworded.get(w, w) for w in self.warnings]
 
 
 @dataclass(slots=True)

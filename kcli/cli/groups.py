@@ -123,7 +123,7 @@ def reset_offsets(
         rollback_file=rollback_file, now_ms=int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
     for plan in result.plans:
-        for w in plan.warnings:
+        for w in plan.native_warnings():
             out().note(f"Warn: {w}")
     for notice in result.skips + result.replays:
         out().note(f"Warn: {notice}")

@@ -108,6 +108,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
     kind = scenario.kind
     clamped: dict[TP, str] = {}
     empty: dict[TP, str] = {}
+    reworded: dict[str, str] = {}
     for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
@@ -133,6 +134,8 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
             if offset is None or offset < 0:
                 empty[tp] = (f"Partition {pos.partition} from topic {pos.topic} is empty. "
                              "Falling back to latest known offset.")
+                reworded[empty[tp]] = (f"Partition {pos.topic}-{pos.partition}: no record at or after "
+                                       f"the time; the reset goes to the log end ({pos.log_end})")
                 new, ts = pos.log_end, None
             else:
                 new = offset
@@ -141,6 +144,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
                                              pos.log_start, pos.log_end, ts, rule))
     plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
+    plan.reworded = reworded
     return plan
 
 

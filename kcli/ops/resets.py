@@ -169,9 +169,10 @@ def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
 def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-               progress=None) -> list[GroupPlan]:
+               progress=None, execute: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
-    (done, total) is told of each request round: one per group, then the log offsets."""
+    (done, total) is told of each request round: one per group, then the log offsets.
+    ``execute``: the plans are to be committed (a missing group's warning says it is created)."""
     descs = admin.describe_groups(ids)
     active = active_groups(descs)
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
@@ -203,7 +204,9 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warnings.append(f"No reset plan for group {g} found")
         if g in missing:
-            plan.warnings.append(f"Group {g} does not exist: --execute would create it with these offsets")
+            plan.warnings.append(f"Group {g} does not exist: " + (
+                "this reset creates it with these offsets (restoring the rollback file deletes it again)"
+                if execute else "--execute creates it with these offsets"))
         plans.append(plan)
     return plans
 
@@ -379,6 +382,8 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             outcome.update(classify(commits, before, errors, reread))
         if deletes:
             outcome.update(_delete_for_restore(admin, plan.group, deletes))
+            if not commits and all(status == APPLIED for status, _ in outcome.values()):
+                result.notes += _delete_if_vacant(admin, plan.group)
         for (t, p), (status, why) in outcome.items():
             if status != APPLIED:
                 result.outcomes[(plan.group, t, p)] = (status, why)
@@ -397,6 +402,23 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
             else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
             for tp in partitions}
+
+
+def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
+    """A restore that deleted every offset it names (the rollback of a reset that created the
+    group): a group left without any committed offset and without members is deleted too, as
+    before that reset (the broker would expire it anyway). The notes saying what happened."""
+    try:
+        if _committed(admin, group) or admin.describe_groups([group])[0].members:
+            return []
+        error = admin.delete_groups([group])[group]
+    except OperationError as exc:
+        error = exc
+    if error is None:
+        return [f"Group {group}: no committed offset and no member left, as before the reset "
+                "that created it: the group is deleted too"]
+    return [f"Group {group}: no committed offset and no member left, but deleting the group "
+            f"failed ({error.message}); `kcli delete groups {group}` removes it"]
 
 
 def report(result: ResetResult) -> None:
@@ -525,7 +547,7 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     ids = group_ids(admin, req.groups, req.all_groups)
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
-                           req.file_offsets, progress)
+                           req.file_offsets, progress, execute=req.execute)
     skips = planner.skip_notices(plans)
     refused = bool(req.execute and skips and not req.may_skip)
     replays = planner.replay_notices(plans)

@@ -275,7 +275,21 @@ def test_to_datetime_at_checkpoint_and_empty_topic(ec):
     assert plan(r)[("g1", "t", 0)]["newOffset"] == 50          # scenario 8: a zone offset
     r = reset(ec, "-g", "new.empty", "-t", "empty", "--by-duration", "PT1M")
     assert new_offsets(r) == {("new.empty", "empty", 0): 0}
-    assert "Partition 0 from topic empty is empty. Falling back to latest known offset." in r.err
+    assert "Warn: Partition empty-0: no record at or after the time; the reset goes to the log end (0)" in r.err
+
+
+def test_no_record_after_the_time_is_not_called_empty(ec):
+    """Partition t-0 holds 100 records, none at or after the time: kcli says so (the Java tool,
+    and so the drop-in, calls the partition empty)."""
+    future = str(int(time.time() * 1000) + 3_600_000)
+    r = reset(ec, "-g", "g1", "-t", "t", "--to-datetime", future)
+    assert new_offsets(r) == {("g1", "t", 0): 100}
+    assert r.err == "Warn: Partition t-0: no record at or after the time; the reset goes to the log end (100)\n"
+    assert json.loads(r.out)["groups"][0]["warnings"] == [
+        "Partition t-0: no record at or after the time; the reset goes to the log end (100)"]
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--reset-offsets",
+                   "--group", "g1", "--topic", "t", "--to-datetime", "2999-01-01T00:00:00.000", "--dry-run")
+    assert r.out.startswith("\nWarn: Partition 0 from topic t is empty. Falling back to latest known offset.\n")
 
 
 def test_clamping_warns(ec):

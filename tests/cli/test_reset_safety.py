@@ -177,11 +177,25 @@ def test_to_start_time_past_an_older_record_is_named():
         assert r.code == 1 and committed(ec, "st") == {("late", 0): 12}
 
 
-def test_a_group_that_does_not_exist_is_named(ec):
+def test_a_group_that_does_not_exist_is_named(ec, tmp_path, monkeypatch):
     b = ec.bootstrap_servers
     r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-earliest")
     assert r.code == 0
-    assert "Warn: Group typo-grp does not exist: --execute would create it with these offsets" in r.err
+    assert "Warn: Group typo-grp does not exist: --execute creates it with these offsets" in r.err
+    # --execute does create it; restoring its rollback file deletes the offsets and the group.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    r = run_kcli(b, "reset-offsets", "-g", "new-grp", "-t", "t", "--to-earliest", "--execute")
+    assert r.code == 0, r.err
+    assert ("Warn: Group new-grp does not exist: this reset creates it with these offsets (restoring the "
+            "rollback file deletes it again)") in r.err
+    assert committed(ec, "new-grp") == {("t", 0): 0, ("t", 1): 0}
+    (path,) = (tmp_path / "kcli" / "rollback").iterdir()
+    r = run_kcli(b, "reset-offsets", "-g", "new-grp", "--from-file", str(path), "--execute")
+    assert r.code == 0, r.err
+    assert ("Group new-grp: no committed offset and no member left, as before the reset that created it: "
+            "the group is deleted too") in r.err
+    groups = run_kcli(b, "-o", "json", "list", "groups")
+    assert "new-grp" not in groups.out and groups.code == 0
     r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-start-time", "--execute")
     assert (r.code, r.err) == (1, "Error: Cannot reset offsets using --to-start-time: group 'typo-grp' "
                                   "does not exist.\n")

@@ -74,7 +74,7 @@ def test_time_lookup_uses_record_and_its_timestamp(kind):
 def test_time_lookup_without_record_falls_back_to_log_end(kind):
     p, w = one(Scenario(kind, 5), pos(topic="orders", partition=2), lookups={("orders", 2): (-1, None)})
     assert (p.new, p.timestamp_ms) == (200, None)
-    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]
+    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]   # the tool's
 
 
 def test_time_lookup_is_not_clamped():
