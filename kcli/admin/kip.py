@@ -453,7 +453,7 @@ class KipClient:
                 try:
                     resp = self._wire.send(req, leader)
                 except WireError as exc:
-                    error = f"No answer from broker {leader} within {self.settings.timeout_ms} ms: {exc}"
+                    error = f"No answer from broker {leader}: {exc}"
                     for t, ps in topic_parts.items():
                         found.update({(t, p): OffsetInfo(t, p, -1, error=error) for p in ps})
                     continue
