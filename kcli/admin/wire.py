@@ -30,6 +30,10 @@ class WireTimeout(WireError):
     """A broker did not answer before the deadline."""
 
 
+class WireNotSent(WireTimeout):
+    """The deadline had passed before the request could be sent: it was not."""
+
+
 class WireConfigError(WireError):
     """The client properties cannot work (a TLS file that cannot be read, say)."""
 
@@ -172,7 +176,7 @@ class Wire:
         error says so, naming the earlier request that got no answer (it is not this one's fault)."""
         deadline = self._deadline()
         if deadline <= time.monotonic():
-            raise WireTimeout(f"not sent: the command's deadline had passed"
+            raise WireNotSent(f"not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
         conn = self._bootstrap if node_id is None else self._node(node_id, deadline)
         started = time.monotonic()

@@ -48,3 +48,10 @@ def test_alter_configs_without_an_answer_is_unknown(ec):
     r = late(ec, "IncrementalAlterConfigs", "alter", "configs", "--topic", "t", "--set", "retention.ms=1000")
     assert r.code == 3, r.err
     assert "may or may not have been applied" in r.err
+
+
+def test_delete_offsets_without_an_answer_is_unknown(ec):
+    commit(ec.bootstrap_servers, "g", {("t", 0): 1})
+    r = late(ec, "OffsetDelete", "delete-offsets", "-g", "g", "-t", "t")
+    assert r.code == 3, r.err
+    assert r.err.splitlines()[-1].endswith("the deletion of the offsets of group 'g' may or may not have been applied")
