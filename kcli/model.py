@@ -179,12 +179,28 @@ class PartitionPlan:
             return 0
         return max(0, self.new - max(self.current, self.log_start))
 
+    @property
+    def replayed(self) -> int:
+        """Records the group has consumed that this plan moves its committed offset back over
+        (it reads them again): from the new offset up to the committed offset (or the log end).
+        0 when the offset moves forward, stays or was not committed."""
+        if self.current is None or self.new is None:
+            return 0
+        return max(0, min(self.current, self.log_end) - max(self.new, self.log_start))
+
 
 @dataclass
 class GroupPlan:
     group: str
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    refused: str | None = None       # why this group is not reset (it is active); no partitions then
+    # kcli's own words for warnings whose kafka-consumer-groups text (in ``warnings``, which the
+    # drop-in prints) is misleading: {tool's text: kcli's}
+    reworded: dict[str, str] = field(default_factory=dict)
+
+    def native_warnings(self) -> list[str]:
+        return [self.reworded.get(w, w) for w in self.warnings]
 
 
 @dataclass(slots=True)

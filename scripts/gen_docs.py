@@ -25,7 +25,8 @@ EXIT_CODES = [
     (EXIT_OK, "success, also when the reader of stdout stops early (kcli ... | head)"),
     (EXIT_FAILED, "the operation failed (nothing applied, or as the message states)"),
     (EXIT_USAGE, "bad usage or input; nothing was sent to the cluster"),
-    (EXIT_PARTIAL, "partly applied; the output names exactly what was and was not applied"),
+    (EXIT_PARTIAL, "partly applied, or a change sent and not answered (its outcome unknown); the output names "
+                   "exactly what was applied, what was not and what is unknown"),
     (EXIT_FOUND, "a check found a problem (kcli check ...); the output names it"),
 ]
 ENVIRONMENT = [

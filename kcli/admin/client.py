@@ -100,6 +100,7 @@ class KafkaAdmin:
         (Kafka's code and name), no answer in time the same with ``_TIMED_OUT``; a client-level
         failure (authentication, TLS) is ClientFailure."""
         deadline = self.settings.until() if until is None else until
+        started = time.monotonic()
         slice_s = 0.005          # short at first: librdkafka reports a refused connection in ms
         for _ in range(int(self.settings.timeout_s / 0.05) + 12):  # bounded: slices up to 50 ms
             if self._failure:
@@ -117,12 +118,15 @@ class KafkaAdmin:
                     raise BrokerRejected(error, _err(exc)) from None
                 self._admin.poll(0)
                 break
-        self._no_answer()
+        self._no_answer(None if until is None else time.monotonic() - started)
 
-    def _no_answer(self):
+    def _no_answer(self, waited_s: float | None = None):
+        """No answer: by the command's deadline, or (``waited_s``) in the shorter wait a caller
+        chose. The message says which, never the whole --timeout for a wait that was shorter."""
         last = f" (last client error: {self._last_error})" if self._last_error else ""
-        message = (f"No answer from the cluster at {self.settings.bootstrap_servers} "
-                   f"within {self.settings.timeout_ms} ms{last}")
+        when = (f"before the command's deadline (--timeout {self.settings.timeout_ms} ms) passed"
+                if waited_s is None else f"in the {round(waited_s * 1000)} ms kcli waited")
+        message = f"No answer from the cluster at {self.settings.bootstrap_servers} {when}{last}"
         raise BrokerRejected(BrokerError(_TIMED_OUT, "_TIMED_OUT", message))
 
     def _timeout(self) -> float:

@@ -82,8 +82,16 @@ class KipClient:
         return version
 
     def send(self, request, node_id=None):
+        """The response; BrokerRejected with ``_TIMED_OUT`` for a request sent and not answered
+        (its outcome unknown), OperationError for any other failure."""
+        from kcli.admin.wire import WireNotSent, WireTimeout
+
         try:
             return self._wire.send(request, node_id)
+        except WireTimeout as exc:
+            if isinstance(exc, WireNotSent):
+                raise OperationError(f"{type(request).__name__} failed: {exc}") from None
+            raise BrokerRejected(BrokerError(-185, "_TIMED_OUT", f"{type(request).__name__} failed: {exc}")) from None
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"{type(request).__name__} failed: {exc}") from None
 
@@ -453,7 +461,7 @@ class KipClient:
                 try:
                     resp = self._wire.send(req, leader)
                 except WireError as exc:
-                    error = f"No answer from broker {leader} within {self.settings.timeout_ms} ms: {exc}"
+                    error = f"No answer from broker {leader}: {exc}"
                     for t, ps in topic_parts.items():
                         found.update({(t, p): OffsetInfo(t, p, -1, error=error) for p in ps})
                     continue

@@ -30,6 +30,10 @@ class WireTimeout(WireError):
     """A broker did not answer before the deadline."""
 
 
+class WireNotSent(WireTimeout):
+    """The deadline had passed before the request could be sent: it was not."""
+
+
 class WireConfigError(WireError):
     """The client properties cannot work (a TLS file that cannot be read, say)."""
 
@@ -67,9 +71,10 @@ class Connection:
         if self._sock is not None:
             self._sock.close()
 
-    def _error(self, exc: OSError) -> WireError:
+    def _error(self, exc: OSError, started: float | None = None) -> WireError:
         if isinstance(exc, TimeoutError):
-            return WireTimeout(f"{self.host}:{self.port} did not answer in time")
+            waited = "" if started is None else f" (waited {round((time.monotonic() - started) * 1000)} ms)"
+            return WireTimeout(f"{self.host}:{self.port} did not answer in time{waited}")
         if getattr(exc, "verify_message", None):          # ssl.SSLCertVerificationError
             return WireError(f"{self.host}:{self.port}: certificate verify failed: {exc.verify_message}")
         return WireError(f"{self.host}:{self.port}: {getattr(exc, 'reason', None) or exc.strerror or exc}")
@@ -77,6 +82,7 @@ class Connection:
     def request(self, request, deadline: float):
         """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic)."""
         self._protocol.send_request(request)
+        started = time.monotonic()
         try:
             self._sock.settimeout(_remaining(deadline))
             self._sock.sendall(self._protocol.send_bytes())
@@ -89,7 +95,7 @@ class Connection:
                 if responses:
                     return responses[0][1]
         except OSError as exc:
-            raise self._error(exc) from None
+            raise self._error(exc, started) from None
         raise WireError(f"{self.host}:{self.port}: response too large")
 
     def _negotiate(self, deadline: float) -> dict[int, tuple[int, int]]:
@@ -145,6 +151,7 @@ class Wire:
         self.config = config
         self._deadline = until
         self._nodes: dict[int, Connection] = {}
+        self._unanswered: str | None = None          # the last request that got no answer in time
         self._addresses: dict[int, tuple[str, int]] = {}
         self._tls = _tls_context(config)
         deadline = self._deadline()
@@ -165,9 +172,20 @@ class Wire:
             conn.close()
 
     def send(self, request, node_id: int | None = None):
+        """``request``'s response. A request the deadline leaves no time for is not sent, and the
+        error says so, naming the earlier request that got no answer (it is not this one's fault)."""
         deadline = self._deadline()
+        if deadline <= time.monotonic():
+            raise WireNotSent(f"not sent: the command's deadline had passed"
+                              + (f" while {self._unanswered}" if self._unanswered else ""))
         conn = self._bootstrap if node_id is None else self._node(node_id, deadline)
-        return conn.request(request, deadline)
+        started = time.monotonic()
+        try:
+            return conn.request(request, deadline)
+        except WireTimeout:
+            self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
+                                f"{round((time.monotonic() - started) * 1000)} ms for an answer")
+            raise
 
     def _node(self, node_id: int, deadline: float) -> Connection:
         if node_id in self._nodes:

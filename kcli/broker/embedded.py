@@ -114,8 +114,8 @@ class EmbeddedCluster:
 
     def fault(self, api: str, mode: str | None) -> None:
         """Inject a fault for every request of one API (by name, e.g. "OffsetCommit"): "hang"
-        (never answered, nothing applied) or "lose-reply" (applied, never answered); None clears
-        it. For tests of what clients do with a stuck or lossy broker."""
+        (never answered, nothing applied), "lose-reply" (applied, never answered) or "late"
+        (applied and answered 2.5 s late); None clears it. For tests of what clients do with a stuck or lossy broker."""
         from kcli.broker.server import FAULTS, REQUESTS, api_name
 
         if mode not in (None, *FAULTS):

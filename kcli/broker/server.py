@@ -94,8 +94,10 @@ def tls_context(tls: ssl.SSLContext | tuple[str, str] | None) -> ssl.SSLContext 
 
 # Faults a test can inject per API (by name, e.g. "OffsetCommit"): "hang" never answers and
 # applies nothing (a stuck broker); "lose-reply" applies the request and never answers (the
-# reply lost on the way). The connection stays open either way, as with a real stuck broker.
-FAULTS = ("hang", "lose-reply")
+# reply lost on the way); "late" applies and answers it LATE_S seconds late (a commit Kafka
+# holds up to offsets.commit.timeout.ms). The connection stays open, as with a real stuck broker.
+FAULTS = ("hang", "lose-reply", "late")
+LATE_S = 2.5
 
 
 class NodeServer:
@@ -207,6 +209,8 @@ class NodeServer:
         fault = self.faults.get(api_name(api_key))
         if fault == "hang":
             await asyncio.Event().wait()            # until the node stops (the task is cancelled)
+        if fault == "late":
+            await asyncio.sleep(LATE_S)
         ctx = RequestContext(cluster=self.cluster, node_id=self.node_id, api_key=api_key,
                              api_version=api_version, correlation_id=correlation_id,
                              client_id=request.header.client_id, client_host=client_host,

@@ -58,5 +58,7 @@ def alter_configs(
     (rtype, name), = _resources([topic] if topic else None, [broker] if broker else None)
     pairs = {k: v for value in set_ or [] for k, v in parse_add_config(value).items()}
     deleted = parse_delete_config(delete, "--delete") if delete else []
-    state().admin().alter_configs(rtype, name, pairs, deleted)
+    from kcli.ops.configs import alter
+
+    alter(state().admin(), rtype, name, pairs, deleted)
     render_altered(out(), rtype, name, pairs, deleted)

@@ -96,7 +96,7 @@ def reset_offsets(
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
-    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest and --max-age need not)."),
+    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
     compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute."""
@@ -126,9 +126,9 @@ def reset_offsets(
         rollback_file=rollback_file, now_ms=int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
     for plan in result.plans:
-        for w in plan.warnings:
+        for w in plan.native_warnings():
             out().note(f"Warn: {w}")
-    for notice in result.skips:
+    for notice in result.skips + result.replays:
         out().note(f"Warn: {notice}")
     if result.executed:
         out().note(f"Rollback file (the committed offsets before this reset): {result.rollback_file}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli import javaorder
-from kcli.errors import UsageError
+from kcli.errors import OperationError
 from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
@@ -30,6 +30,18 @@ TIME_KINDS = frozenset({DATETIME, DURATION, START_TIME})
 # Scenarios whose purpose is to skip: no --allow-skip needed to execute them.
 SKIPPING_KINDS = frozenset({LATEST, MAX_AGE})
 NO_OFFSET = -1            # in a --from-file CSV (kcli's rollback files): no committed offset
+
+
+class NoCommittedOffset(OperationError):
+    """--shift-by on a partition the group has no committed offset for (exit 1, nothing
+    committed). ``java_message``: kafka-consumer-groups' words (a usage error there)."""
+
+    def __init__(self, topic: str, partition: int):
+        self.java_message = (f"Cannot shift offset for partition {topic}-{partition} "
+                             "since there is no current committed offset")
+        super().__init__(f"{self.java_message}; nothing was committed. --shift-by moves committed "
+                         "offsets: use --all-topics (the partitions with a commit), or reset this "
+                         "partition first with --to-earliest (or --to-offset, --to-datetime...)")
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
     kind = scenario.kind
     clamped: dict[TP, str] = {}
     empty: dict[TP, str] = {}
+    reworded: dict[str, str] = {}
     for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
@@ -112,8 +125,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
             new = _clamp(pos, scenario.value, clamped)
         elif kind == SHIFT:
             if pos.committed is None:
-                raise UsageError(f"Cannot shift offset for partition {pos.topic}-{pos.partition} "
-                                 "since there is no current committed offset")
+                raise NoCommittedOffset(pos.topic, pos.partition)
             new = _clamp(pos, pos.committed + scenario.value, clamped)
         elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
             new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], clamped)
@@ -122,6 +134,8 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
             if offset is None or offset < 0:
                 empty[tp] = (f"Partition {pos.partition} from topic {pos.topic} is empty. "
                              "Falling back to latest known offset.")
+                reworded[empty[tp]] = (f"Partition {pos.topic}-{pos.partition}: no record at or after "
+                                       f"the time; the reset goes to the log end ({pos.log_end})")
                 new, ts = pos.log_end, None
             else:
                 new = offset
@@ -130,6 +144,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
                                              pos.log_start, pos.log_end, ts, rule))
     plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
+    plan.reworded = reworded
     return plan
 
 
@@ -138,3 +153,14 @@ def skip_notices(plans: list[GroupPlan]) -> list[str]:
     return [f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} skips "
             f"{p.skipped} unread records (committed offset {p.current})"
             for plan in plans for p in plan.partitions if p.skipped]
+
+
+def replay_notices(plans: list[GroupPlan]) -> list[str]:
+    """One line per group whose committed offsets the plans move back over records it has read."""
+    out = []
+    for plan in plans:
+        back = [p for p in plan.partitions if p.replayed]
+        if back:
+            out.append(f"Group {plan.group}: the reset replays {sum(p.replayed for p in back)} records "
+                       f"already read on {len(back)} partition(s)")
+    return out

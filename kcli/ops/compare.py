@@ -144,7 +144,7 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
             ts = targets.get((policy.label, g))
             plan = planner.plan_group(g, policy.scenario, positions[g],
                                       lookups=lookups[ts] if ts is not None else None, ages=ages)
-            warnings += [f"[{policy.label}] {w}" for w in plan.warnings]
+            warnings += [f"[{policy.label}] {w}" for w in plan.native_warnings()]
             column.plans[g] = plan
         columns.append(column)
     warnings += [f"Group {g} does not exist: it has no committed offsets" for g in ids if g in missing]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from kcli import javaorder
 from kcli.model import ResourceConfig
+from kcli.ops.failures import change
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -33,3 +34,10 @@ def _exists(admin: Admin, rtype: str, name: str) -> bool:
     if rtype == "topic":
         return name in admin.topic_names()
     return name in {str(b) for b in admin.broker_ids()}
+
+
+def alter(admin: Admin, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
+    """Incremental: ``set_`` and ``delete`` (name "": the cluster-wide broker defaults). Without
+    an answer the change may or may not be applied: OutcomeUnknown (exit 3)."""
+    with change(f"the config change of {rtype} '{name}'" if name else f"the {rtype} defaults' config change"):
+        admin.alter_configs(rtype, name, set_, delete)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from kcli import javaorder
 from kcli.errors import OperationError, UsageError
 from kcli.model import BrokerError, GroupDescription, GroupOffsetRow
-from kcli.ops.failures import raise_for
+from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import parse_topic_spec
 
 if TYPE_CHECKING:
@@ -116,7 +116,10 @@ def delete_offsets(admin: Admin, group: str, specs: list[str]):
             partitions += [(topic, p) for p in sorted(leaders[topic])]
         else:
             rows.append((topic, -1, UNKNOWN_TOPIC))
-    group_error, per = admin.delete_group_offsets(group, partitions) if partitions else (None, {})
+    group_error, per = None, {}
+    if partitions:
+        with change(f"the deletion of the offsets of group '{group}'"):
+            group_error, per = admin.delete_group_offsets(group, partitions)
     rows += [(t, p, per.get((t, p)) or group_error) for t, p in partitions]
     return group_error, sorted(rows, key=lambda r: f"{r[0]}{r[1]}")
 
@@ -126,8 +129,10 @@ UNKNOWN_TOPIC = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does n
 
 def check_deleted(results: dict[str, BrokerError | None]) -> None:
     """delete groups' exit code, once the results are shown."""
-    failed = [g for g, e in results.items() if e is not None]
-    raise_for(len(results), len(failed), f"{len(failed)} of {len(results)} groups could not be deleted")
+    failed, unknown = per_item(results)
+    raise_for(len(results), len(failed), f"{len(failed)} of {len(results)} groups could not be deleted"
+              + (f", {len(unknown)} unknown (no answer: {', '.join(unknown)} may or may not be deleted)"
+                 if unknown else ""), len(unknown))
 
 
 def check_offsets_deleted(group: str, group_error: BrokerError | None, rows) -> None:

@@ -16,12 +16,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.errors import OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
 from kcli.inputs import read_text
 from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
-from kcli.ops.failures import raise_for
+from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.groups import CLASSIC_REASON, check_group_ids, classic_groups, group_ids
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
@@ -71,23 +71,30 @@ APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
-    notes (replies lost but read back). ``skips``: the planner's skip notices; ``refused``: the
-    plan skips unread records and --allow-skip was not given."""
+    notes (replies lost but read back). ``skips``: the planner's skip notices, ``replays`` its
+    replay notices (one per group); ``refused``: the plan skips unread records and --allow-skip
+    was not given."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     skips: list[str] = field(default_factory=list)
+    replays: list[str] = field(default_factory=list)
     refused: bool = False
 
 
+def active_groups(descs: list[GroupDescription]) -> dict[str, str]:
+    """The groups that cannot be reset (they have members), each with kafka-consumer-groups'
+    words for it."""
+    return {d.group_id: f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
+                        f"current state is {d.state}." for d in descs if d.exists and d.state not in RESETTABLE}
+
+
 def check_resettable(descs: list[GroupDescription]) -> None:
-    refused = [d for d in descs if d.exists and d.state not in RESETTABLE]
+    refused = active_groups(descs)
     if refused:
-        raise OperationError("\n".join(
-            f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
-            f"current state is {d.state}." for d in refused))
+        raise OperationError("\n".join(refused.values()))
 
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
@@ -186,12 +193,16 @@ def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
 def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-               progress=None) -> list[GroupPlan]:
+               progress=None, execute: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
-    (done, total) is told of each request round: one per group, then the log offsets."""
-    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
+    (done, total) is told of each request round: one per group, then the log offsets.
+    ``execute``: the plans are to be committed (a missing group's warning says it is created)."""
     descs = admin.describe_groups(ids)
-    check_resettable(descs)
+    active = active_groups(descs)
+    every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
+    if not ids:
+        return [GroupPlan(g, refused=active[g]) for g in every_id]
+    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     missing = {d.group_id for d in descs if not d.exists}
     created = creation_times(admin, ids, missing, classic_groups(descs)) if scenario.kind == planner.START_TIME else {}
     selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps)
@@ -207,14 +218,19 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         lookups_by_ts = steps.after(time_lookups(admin, set(targets.items()), selection))
 
     plans = []
-    for g in ids:
+    for g in every_id:
+        if g in active:
+            plans.append(GroupPlan(g, refused=active[g]))
+            continue
         lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
         plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
                                   lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warnings.append(f"No reset plan for group {g} found")
         if g in missing:
-            plan.warnings.append(f"Group {g} does not exist: --execute would create it with these offsets")
+            plan.warnings.append(f"Group {g} does not exist: " + (
+                "this reset creates it with these offsets (restoring the rollback file deletes it again)"
+                if execute else "--execute creates it with these offsets"))
         plans.append(plan)
     return plans
 
@@ -300,14 +316,28 @@ def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
     return export_csv(current, with_group)
 
 
-def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
-    """A new file under ``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state``), named by cluster,
-    group and time: ``<cluster>_<group>_<yyyymmddThhmmss.mmmZ>.csv``."""
+def rollback_dir() -> str:
+    """``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state`` when unset): kcli's rollback files."""
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(state, "kcli", "rollback")
+
+
+def is_own_rollback(path: str) -> bool:
+    """A --from-file that is one of kcli's rollback files: a file in kcli's rollback directory
+    (its real path; kcli writes there and nothing else does). Restoring one is the exact undo of
+    a reset, so moving offsets forward past unread records needs no --allow-skip. A file
+    elsewhere (a --rollback-file of another name included) keeps the rule."""
+    real = os.path.realpath(path)
+    return os.path.isfile(real) and os.path.dirname(real) == os.path.realpath(rollback_dir())
+
+
+def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
+    """A new file in ``rollback_dir()``, named by cluster, group and time:
+    ``<cluster>_<group>_<yyyymmddThhmmss.mmmZ>.csv``."""
     group = groups[0] if len(groups) == 1 else f"{groups[0]}+{len(groups) - 1}"
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now_ms / 1000)) + f".{now_ms % 1000:03d}Z"
     name = "_".join(re.sub(r"[^A-Za-z0-9._-]", "-", part) for part in (cluster_id or "cluster", group, stamp))
-    return os.path.join(state, "kcli", "rollback", name + ".csv")
+    return os.path.join(rollback_dir(), name + ".csv")
 
 
 def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
@@ -323,32 +353,29 @@ def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
                              "nothing was committed") from None
 
 
-# Errors after which a commit may or may not have been applied: no reply, or the broker's own
-# timeout. Every other error answer means the broker did not apply it.
-_AMBIGUOUS = frozenset({"_TIMED_OUT", "_TRANSPORT", "_MSG_TIMED_OUT", "REQUEST_TIMED_OUT",
-                        "NETWORK_EXCEPTION", "_ALL_BROKERS_DOWN"})
-
-
 def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
              errors: dict, reread: dict[tuple[str, int], int | None] | None) -> dict:
     """(APPLIED | NOT_APPLIED | UNKNOWN, why) per partition of one group's commit: ``errors`` is
     the commit's answer per partition (a BrokerError or None), ``reread`` the committed offsets
-    read back afterwards (None when they could not be read)."""
+    read back afterwards (None when they could not be read). A commit that was sent and not
+    answered is never "not applied": the broker may still apply it (it waits up to
+    offsets.commit.timeout.ms), so unless the new offset is read back it is unknown."""
     out = {}
     for tp, new in planned.items():
         err = errors.get(tp)
         if err is None:
             out[tp] = (APPLIED, "")
-        elif err.name not in _AMBIGUOUS:
+        elif not unanswered(err):
             out[tp] = (NOT_APPLIED, err.message)
         elif reread is None:
             out[tp] = (UNKNOWN, f"{err.message}; the committed offset could not be read back")
         elif reread.get(tp) == new:
             out[tp] = (APPLIED, f"{err.message}, but the committed offset read back is the new one")
-        elif reread.get(tp) == before.get(tp):
-            out[tp] = (NOT_APPLIED, f"{err.message}; the committed offset read back is unchanged")
         else:
-            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {reread.get(tp)}")
+            got = reread.get(tp)
+            was = "unchanged" if got == before.get(tp) else "absent" if got is None else got
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {was}, but the "
+                                "commit may still be applied")
     return out
 
 
@@ -371,7 +398,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             left = admin.settings.remaining_s()
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
-            if any(e is not None and e.name in _AMBIGUOUS for e in errors.values()):
+            if any(unanswered(e) for e in errors.values()):
                 try:      # OffsetFetch has kcli's own connection: librdkafka's may still wait on the commit
                     reread = _committed(admin, plan.group, list(commits))
                 except OperationError:      # no answer either: the outcome stays unknown
@@ -379,6 +406,8 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             outcome.update(classify(commits, before, errors, reread))
         if deletes:
             outcome.update(_delete_for_restore(admin, plan.group, deletes))
+            if not commits and all(status == APPLIED for status, _ in outcome.values()):
+                result.notes += _delete_if_vacant(admin, plan.group)
         for (t, p), (status, why) in outcome.items():
             if status != APPLIED:
                 result.outcomes[(plan.group, t, p)] = (status, why)
@@ -397,6 +426,23 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
             else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
             for tp in partitions}
+
+
+def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
+    """A restore that deleted every offset it names (the rollback of a reset that created the
+    group): a group left without any committed offset and without members is deleted too, as
+    before that reset (the broker would expire it anyway). The notes saying what happened."""
+    try:
+        if _committed(admin, group) or admin.describe_groups([group])[0].members:
+            return []
+        error = admin.delete_groups([group])[group]
+    except OperationError as exc:
+        error = exc
+    if error is None:
+        return [f"Group {group}: no committed offset and no member left, as before the reset "
+                "that created it: the group is deleted too"]
+    return [f"Group {group}: no committed offset and no member left, but deleting the group "
+            f"failed ({error.message}); `kcli delete groups {group}` removes it"]
 
 
 def report(result: ResetResult) -> None:
@@ -438,6 +484,13 @@ class ResetRequest:
     execute: bool = False
     allow_skip: bool = False
     rollback_file: str | None = None
+    restore: bool = False                        # --from-file is one of kcli's rollback files
+
+    @property
+    def may_skip(self) -> bool:
+        """--execute may move committed offsets past unread records: --allow-skip, a scenario
+        whose purpose is to skip, or the restore of kcli's own rollback file (the exact undo)."""
+        return self.allow_skip or self.restore or self.scenario.kind in planner.SKIPPING_KINDS
 
     @property
     def with_group(self) -> bool:
@@ -506,7 +559,8 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
         file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(groups)))
     return ResetRequest(groups, all_groups, topics, all_topics, chosen, label, file_offsets,
-                        execute, allow_skip, rollback_file)
+                        execute, allow_skip, rollback_file,
+                        restore=from_file is not None and is_own_rollback(from_file))
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
@@ -517,16 +571,16 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     ids = group_ids(admin, req.groups, req.all_groups)
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
-                           req.file_offsets, progress)
+                           req.file_offsets, progress, execute=req.execute)
     skips = planner.skip_notices(plans)
-    refused = bool(req.execute and skips and req.scenario.kind not in planner.SKIPPING_KINDS
-                   and not req.allow_skip)
-    if not req.execute or refused:
-        return ResetResult(plans, skips=skips, refused=refused)
+    refused = bool(req.execute and skips and not req.may_skip)
+    replays = planner.replay_notices(plans)
+    if not req.execute or refused or all(p.refused for p in plans):
+        return ResetResult(plans, skips=skips, replays=replays, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
     with stage("Committing offsets") as progress:
         result = execute(admin, plans, path, req.with_group, progress)
-    result.skips = skips
+    result.skips, result.replays = skips, replays
     return result
 
 
@@ -536,8 +590,25 @@ def _no_stage(_description):
 
 
 def finish(result: ResetResult) -> None:
-    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed."""
+    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed.
+    Active groups are not reset: one line each, then exit 1 when no group was reset (or planned),
+    3 when others were."""
     if result.refused:
         raise OperationError(f"Nothing was committed: the reset skips unread records on "
                              f"{len(result.skips)} partition(s) (above); add --allow-skip to commit it")
-    report(result)
+    active = [p for p in result.plans if p.refused]
+    if not active:
+        return report(result)
+    lines = [p.refused for p in active]
+    if len(active) == len(result.plans):
+        raise OperationError("\n".join(lines))
+    done = "reset" if result.executed else "planned"
+    try:
+        report(result)
+    except KcliError as exc:
+        if exc.exit_code == OperationError.exit_code:        # nothing applied anywhere
+            raise OperationError("\n".join([*lines, exc.message])) from None
+        lines.append(exc.message)
+    raise PartialFailure("\n".join([*lines, f"{len(result.plans) - len(active)} of {len(result.plans)} "
+                                             f"groups {done}; not the active ones: "
+                                             f"{', '.join(p.group for p in active)}"]))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from kcli import javaorder
 from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
-from kcli.ops.failures import raise_for
+from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import topic_filter
 
 if TYPE_CHECKING:
@@ -96,7 +96,8 @@ def describe_by_id(admin: Admin, topic_id: str, *, exclude_internal=False, if_ex
 def create(admin: Admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:
     """Create one topic; False when it exists and ``if_not_exists`` (the request is still sent)."""
     try:
-        admin.create_topic(name, partitions, replication_factor, configs, assignment)
+        with change(f"the creation of topic '{name}'"):
+            admin.create_topic(name, partitions, replication_factor, configs, assignment)
     except BrokerRejected as exc:
         if if_not_exists and exc.error.name == "TOPIC_ALREADY_EXISTS":
             return False
@@ -118,7 +119,8 @@ def add_partitions(admin: Admin, patterns, total, assignment, if_exists) -> list
     changed = []
     for name in names:
         extra = assignment[current[name]:] if assignment else None
-        admin.create_partitions(name, total, extra)
+        with change(f"the partition increase of topic '{name}'"):
+            admin.create_partitions(name, total, extra)
         changed.append((name, current[name]))
     return changed
 
@@ -128,10 +130,13 @@ def delete(admin: Admin, patterns, if_exists) -> list[str]:
     if not names:
         return []
     results = admin.delete_topics(names)
-    failed = {n: e for n, e in results.items() if e}
-    if failed:
-        detail = "; ".join(f"{n}: {e.message}" for n, e in sorted(failed.items()))
-        done = [n for n in names if n not in failed]
+    failed, unknown = per_item(results)
+    if failed or unknown:
+        detail = "; ".join(f"{n}: {results[n].message}" for n in sorted(failed))
+        if unknown:
+            detail += ("; " if detail else "") + "unknown (no answer; may or may not be deleted): " + "; ".join(
+                f"{n}: {results[n].message}" for n in sorted(unknown))
+        done = [n for n in names if n not in failed and n not in unknown]
         raise_for(len(names), len(failed),
-                  f"Deleted {', '.join(done)}; not deleted: {detail}" if done else detail)
+                  f"Deleted {', '.join(done)}; not deleted: {detail}" if done else detail, len(unknown))
     return names

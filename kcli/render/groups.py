@@ -323,6 +323,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
         def item(p):
             doc = {"topic": p.topic, "partition": p.partition, "currentOffset": p.current,
                    "newOffset": p.new, "delta": p.delta, "skippedUnread": p.skipped,
+                   "replayed": p.replayed,
                    "logStartOffset": p.log_start, "logEndOffset": p.log_end}
             if time_scenario:
                 ts = time_field(p.timestamp_ms)
@@ -333,7 +334,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
                                    {"group": plan.group, "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
-                                    "warnings": plan.warnings} for plan in plans]))
+                                    "warnings": plan.native_warnings()} for plan in plans]))
         return
     skips = any(p.skipped for p in rows)
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA"]

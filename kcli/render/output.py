@@ -351,4 +351,4 @@ class Output:
             doc = json_document("error", error=message, exitCode=exit_code)
             self.stderr.write(json.dumps(doc) + "\n")
         else:
-            self.stderr.write(f"Error: {message}\n")
+            self.stderr.write("".join(f"Error: {line}\n" for line in message.split("\n")))

@@ -12,20 +12,14 @@ import tomllib
 from pathlib import Path
 
 from tests.cli.conftest import Result, run_kcli
+from tests.support.run import run_dropin
 from tests.support.clients import commit, create_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs")
 
 
-def dropin(*args: str) -> Result:
-    import io
-
-    from kcli.cli.main import run
-
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(args), out, err)
-    return Result(code, out.getvalue(), err.getvalue())
+dropin = run_dropin
 
 
 def test_each_tool_is_a_console_script_never_named_like_apaches():

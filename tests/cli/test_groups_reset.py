@@ -19,8 +19,8 @@ from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
 from tests.support.waits import wait_until
 from tests.cli.conftest import run_kcli
-from tests.cli.test_dropin import dropin
 from tests.support.requests import same_requests, sent, snapshot
+from tests.support.run import run_dropin
 
 PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
                         "heartbeat.interval.ms": 300},
@@ -206,7 +206,7 @@ def test_a_classic_group_is_told_it_has_no_creation_time_not_to_recreate_itself(
             assert r.code == 0 and notes == ["GROUP-CREATION-TIME is - for classic group(s) 'billing': "
                                              "creation times exist for group.protocol=consumer groups (KIP-1282)"], r.err
         assert "GROUP-CREATION-TIME is" not in run_kcli(b, "describe", "groups", "billing", "--state").err
-        r = dropin("kafka-consumer-groups", "--bootstrap-server", b, "--group", "billing",
+        r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--group", "billing",
                    "--reset-offsets", "--to-start-time", "--topic", "cl", "--dry-run")
         assert (r.code, r.out, r.err) == (1, "\nError: " + NO_CREATION_TIME.format(group="billing") + "\n", "")
 
@@ -310,7 +310,21 @@ def test_to_datetime_at_checkpoint_and_empty_topic(ec):
     assert plan(r)[("g1", "t", 0)]["newOffset"] == 50          # scenario 8: a zone offset
     r = reset(ec, "-g", "new.empty", "-t", "empty", "--by-duration", "PT1M")
     assert new_offsets(r) == {("new.empty", "empty", 0): 0}
-    assert "Partition 0 from topic empty is empty. Falling back to latest known offset." in r.err
+    assert "Warn: Partition empty-0: no record at or after the time; the reset goes to the log end (0)" in r.err
+
+
+def test_no_record_after_the_time_is_not_called_empty(ec):
+    """Partition t-0 holds 100 records, none at or after the time: kcli says so (the Java tool,
+    and so the drop-in, calls the partition empty)."""
+    future = str(int(time.time() * 1000) + 3_600_000)
+    r = reset(ec, "-g", "g1", "-t", "t", "--to-datetime", future)
+    assert new_offsets(r) == {("g1", "t", 0): 100}
+    assert r.err == "Warn: Partition t-0: no record at or after the time; the reset goes to the log end (100)\n"
+    assert json.loads(r.out)["groups"][0]["warnings"] == [
+        "Partition t-0: no record at or after the time; the reset goes to the log end (100)"]
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--reset-offsets",
+                   "--group", "g1", "--topic", "t", "--to-datetime", "2999-01-01T00:00:00.000", "--dry-run")
+    assert r.out.startswith("\nWarn: Partition 0 from topic t is empty. Falling back to latest known offset.\n")
 
 
 def test_clamping_warns(ec):
@@ -342,9 +356,18 @@ def test_unknown_option_is_usage_error(ec):
     assert r.code == 2 and "--new-consumer" in r.err           # scenario 24
 
 
-def test_shift_by_without_commit_is_usage_error(ec):
-    r = reset(ec, "-g", "nocommit", "-t", "t", "--shift-by", "1")
-    assert r.code == 2 and "Cannot shift offset for partition t-0 since there is no current committed offset" in r.err
+def test_shift_by_without_commit_fails_naming_the_ways_out(ec):
+    """Found once the cluster was asked: exit 1 (exit 2 says nothing was sent), naming --all-topics
+    and --to-earliest; the drop-in keeps the Java tool's usage error."""
+    r = run_kcli(ec.bootstrap_servers, "reset-offsets", "-g", "nocommit", "-t", "t", "--shift-by", "-50")
+    assert r.code == 1 and r.err.count("\n") == 1, r.err
+    assert r.err.startswith("Error: Cannot shift offset for partition t-0 since there is no current committed "
+                            "offset; nothing was committed.")
+    assert "--all-topics" in r.err and "--to-earliest" in r.err
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--reset-offsets",
+                   "--group", "nocommit", "--topic", "t", "--shift-by", "-50", "--dry-run")
+    assert (r.code, r.out, r.err) == (
+        2, "", "Cannot shift offset for partition t-0 since there is no current committed offset\n")
 
 
 def test_csv_round_trip_single_and_multi_group(ec, tmp_path):
@@ -396,6 +419,46 @@ def test_active_group_is_refused(ec, protocol):
         assert committed(b, group) == {("t", 0): 100}
     finally:
         c.close()
+
+
+def test_all_groups_with_one_active_group_resets_the_others():
+    """kafka-consumer-groups prints the active group's error and the others' plans; the native
+    command plans the others, names the active one on stderr (an Error: line each) and exits 3;
+    --execute commits the inactive groups only."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", 0, 20, "a")
+        for g in ("ia", "ib"):
+            consume_and_commit(b, g, ["t"], 20)
+        c = consumer(b, "act", "classic")
+        c.subscribe(["t"])
+        consume([c], 20)
+        c.commit(asynchronous=False)
+        active = "Assignments can only be reset if the group 'act' is inactive, but the current state is Stable."
+        try:
+            r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups",
+                         "--topic", "t", "--to-earliest", "--dry-run")
+            assert r.out == (f"\nError: {active}\n"
+                             "\nGROUP           TOPIC           PARTITION  NEW-OFFSET"
+                             "\nia              t               0          0"
+                             "\nib              t               0          0\n")
+            assert r.code == 3, r.err
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest", "-o", "json")
+            assert r.code == 3 and json.loads(r.err.splitlines()[-1])["error"] == (
+                f"{active}\n2 of 3 groups planned; not the active ones: act")
+            assert {(g["group"], len(g["partitions"])) for g in json.loads(r.out)["groups"]} == {
+                ("act", 0), ("ia", 1), ("ib", 1)}
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest")
+            assert r.code == 3 and r.err.splitlines()[-2:] == [
+                f"Error: {active}", "Error: 2 of 3 groups planned; not the active ones: act"]
+            r = run_kcli(b, "reset-offsets", "--all-groups", "-t", "t", "--to-earliest", "--execute")
+            assert r.code == 3 and r.err.splitlines()[-2:] == [
+                f"Error: {active}", "Error: 2 of 3 groups reset; not the active ones: act"]
+            assert committed(b, "ia") == committed(b, "ib") == {("t", 0): 0}
+            assert committed(b, "act") == {("t", 0): 20}
+        finally:
+            c.close()
 
 
 # -- partitions without a leader (ResetConsumerGroupOffsetTest) ----------------------------------

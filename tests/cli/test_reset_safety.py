@@ -15,6 +15,7 @@ from kcli.broker import EmbeddedCluster
 from tests.broker.groups_fixtures import FAST_GROUPS, on_coordinator
 from tests.support.clients import commit, produce
 from tests.support.run import run_kcli
+from tests.support.waits import wait_until
 
 HOUR = 3_600_000
 
@@ -47,15 +48,34 @@ def test_a_hung_commit_over_three_groups_ends_within_the_timeout(ec):
     elapsed = time.monotonic() - started
     ec.fault("OffsetCommit", None)
     assert elapsed < 3 + 1, elapsed
-    assert r.code in (1, 3), r.err
+    assert r.code == 3, r.err
     report = r.err.splitlines()[-1]
     for g in ("h1", "h2", "h3"):        # every partition accounted for, none reported applied
         for p in (0, 1):
             assert f"group '{g}' t-{p}" in report
-    assert "applied: group" not in report.split("not applied")[0]
-    # The first group's commit had time to be read back: unchanged, so definitely not applied.
-    assert "not applied: group 'h1' t-0" in report and "read back is unchanged" in report
+    assert "applied: group" not in report.split("unknown: group")[0]
+    # The first group's commit had time to be read back: unchanged, but a commit that got no
+    # answer may still be applied, so it is unknown, never "not applied".
+    assert "not applied" not in report and "unknown: group 'h1' t-0" in report
+    assert "read back is unchanged, but the commit may still be applied" in report
     assert all(committed(ec, g) == {("t", 0): 5, ("t", 1): 5} for g in ("h1", "h2", "h3"))
+
+
+def test_a_commit_applied_late_is_unknown_not_not_applied(ec):
+    """The broker applies the commit 2.5 s late, after kcli gave up waiting (--timeout 3s) and
+    read back the old offset: kcli says unknown (exit 3), and the commit does land."""
+    b = ec.bootstrap_servers
+    commit(b, "late", {("t", 0): 5, ("t", 1): 5})
+    ec.fault("OffsetCommit", "late")
+    try:
+        r = run_kcli(b, "reset-offsets", "-g", "late", "-t", "t", "--to-earliest", "--execute", timeout="3s")
+        assert r.code == 3, r.err
+        report = r.err.splitlines()[-1]
+        assert report.startswith("Error: 0 of 2 partitions committed, 0 not, 2 unknown: unknown: "), report
+        assert "not applied" not in report
+        wait_until(lambda: committed(ec, "late") == {("t", 0): 0, ("t", 1): 0}, what="the late commit")
+    finally:
+        ec.fault("OffsetCommit", None)
 
 
 def test_a_commit_whose_reply_is_lost_is_read_back_as_applied(ec):
@@ -82,9 +102,17 @@ def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, mo
     assert f"Rollback file (the committed offsets before this reset): {path}" in r.err
     assert path.read_text() == "t,0,4\nt,1,-1\n"
     assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
-    # Restoring it puts partition 0 back and removes partition 1's offset again.
-    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
+    # Restoring it puts partition 0 back (forward, past 2 records unread since) and removes
+    # partition 1's offset again: the exact undo, which kcli's own rollback file needs no
+    # --allow-skip for. The same rows in a file elsewhere keep the rule.
+    copy = tmp_path / "copy.csv"
+    copy.write_text(path.read_text())
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(copy), "--execute")
+    assert r.code == 1 and "add --allow-skip" in r.err
+    assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
     assert r.code == 0, r.err
+    assert "the new offset 4 skips 2 unread records (committed offset 2)" in r.err
     assert committed(ec, "rb") == {("t", 0): 4}
     assert len(list((state / "kcli" / "rollback").iterdir())) == 2       # the restore wrote its own
     # An existing --rollback-file is refused before any request.
@@ -116,6 +144,20 @@ def test_forward_moves_past_unread_records_are_named_and_need_allow_skip(ec):
     assert committed(ec, "fw") == {("t", 0): 10, ("t", 1): 10}
 
 
+def test_replays_are_named_once_per_group_with_a_count(ec):
+    """--to-latest --max-age takes a young partition back to its log start: the records the group
+    read there are replayed, and it says so (as skips are named), in JSON too."""
+    b = ec.bootstrap_servers
+    commit(b, "rw", {("t", 0): 10, ("t", 1): 6})
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", "rw", "-t", "t", "--to-latest", "--max-age", "1h")
+    assert r.code == 0, r.err
+    plan = {p["partition"]: p for p in json.loads(r.out)["groups"][0]["partitions"]}
+    assert (plan[0]["newOffset"], plan[0]["replayed"], plan[1]["replayed"]) == (0, 10, 6)
+    assert r.err.splitlines() == ["Warn: Group rw: the reset replays 16 records already read on 2 partition(s)"]
+    r = run_kcli(b, "reset-offsets", "-g", "rw", "-t", "t", "--to-latest", "--max-age", "1h", "--execute")
+    assert r.code == 0 and "Warn: Group rw: the reset replays 16 records already read on 2 partition(s)" in r.err
+
+
 def test_to_start_time_past_an_older_record_is_named():
     """A record that arrived after the group was created but carries an older timestamp sits
     before the time lookup's answer: moving the committed offset past it skips it."""
@@ -135,11 +177,25 @@ def test_to_start_time_past_an_older_record_is_named():
         assert r.code == 1 and committed(ec, "st") == {("late", 0): 12}
 
 
-def test_a_group_that_does_not_exist_is_named(ec):
+def test_a_group_that_does_not_exist_is_named(ec, tmp_path, monkeypatch):
     b = ec.bootstrap_servers
     r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-earliest")
     assert r.code == 0
-    assert "Warn: Group typo-grp does not exist: --execute would create it with these offsets" in r.err
+    assert "Warn: Group typo-grp does not exist: --execute creates it with these offsets" in r.err
+    # --execute does create it; restoring its rollback file deletes the offsets and the group.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    r = run_kcli(b, "reset-offsets", "-g", "new-grp", "-t", "t", "--to-earliest", "--execute")
+    assert r.code == 0, r.err
+    assert ("Warn: Group new-grp does not exist: this reset creates it with these offsets (restoring the "
+            "rollback file deletes it again)") in r.err
+    assert committed(ec, "new-grp") == {("t", 0): 0, ("t", 1): 0}
+    (path,) = (tmp_path / "kcli" / "rollback").iterdir()
+    r = run_kcli(b, "reset-offsets", "-g", "new-grp", "--from-file", str(path), "--execute")
+    assert r.code == 0, r.err
+    assert ("Group new-grp: no committed offset and no member left, as before the reset that created it: "
+            "the group is deleted too") in r.err
+    groups = run_kcli(b, "-o", "json", "list", "groups")
+    assert "new-grp" not in groups.out and groups.code == 0
     r = run_kcli(b, "reset-offsets", "-g", "typo-grp", "-t", "t", "--to-start-time", "--execute")
     assert (r.code, r.err) == (1, "Error: Cannot reset offsets using --to-start-time: group 'typo-grp' "
                                   "does not exist.\n")
@@ -155,6 +211,23 @@ def test_list_offsets_without_an_answer_fails(ec):
     assert time.monotonic() - started < 3
     assert r.code == 1 and r.out == ""
     assert r.err.splitlines()[-1] == "Error: No offset for 2 of 2 partitions: t-0, t-1"
+
+
+def test_describe_groups_with_list_offsets_hung_blames_list_offsets(ec):
+    """The first group's ListOffsets hangs until the deadline: the request queued behind it is
+    not blamed for not answering (it was never sent), and no wait is said to have lasted the
+    whole --timeout unless it did."""
+    b = ec.bootstrap_servers
+    for g in ("d1", "d2"):
+        commit(b, g, {("t", 0): 5})
+    ec.fault("ListOffsets", "hang")
+    try:
+        r = run_kcli(b, "describe", "groups", "d1", "d2", timeout="2s")
+    finally:
+        ec.fault("ListOffsets", None)
+    last = r.err.splitlines()[-1]
+    assert r.code == 1 and "not sent: the command's deadline had passed while ListOffsetsRequest to " in last, r.err
+    assert "did not answer in time" not in last and "2000 ms" not in last
 
 
 def test_describe_topics_with_a_hung_broker_ends_within_the_timeout(ec):

@@ -2,10 +2,10 @@
 
 import pytest
 
-from kcli.errors import UsageError
 from kcli.model import PartitionPosition
 from kcli.offsets.plan import (CURRENT, DATETIME, DURATION, EARLIEST, FILE, LATEST, MAX_AGE, OFFSET,
-                               SHIFT, START_TIME, Scenario, age_rule, lookup_timestamp, plan_group)
+                               SHIFT, START_TIME, NoCommittedOffset, Scenario, age_rule, lookup_timestamp,
+                               plan_group)
 
 
 def pos(committed=100, start=0, end=200, topic="t", partition=0):
@@ -53,12 +53,15 @@ def test_shift_by_both_ways_and_clamped():
     assert p.new == 200 and "higher than latest" in w[0]
 
 
-def test_shift_by_without_commit_is_a_usage_error():
-    with pytest.raises(UsageError) as exc:
+def test_shift_by_without_commit_fails_naming_the_ways_out():
+    """Found after the cluster was asked: exit 1 (not 2, "nothing was sent"); the drop-in keeps
+    the Java tool's words."""
+    with pytest.raises(NoCommittedOffset) as exc:
         one(Scenario(SHIFT, 1), pos(committed=None, topic="orders", partition=3))
-    assert exc.value.message == ("Cannot shift offset for partition orders-3 since there is no "
-                                 "current committed offset")
-    assert exc.value.exit_code == 2
+    assert exc.value.java_message == ("Cannot shift offset for partition orders-3 since there is no "
+                                      "current committed offset")
+    assert exc.value.exit_code == 1
+    assert "--all-topics" in exc.value.message and "--to-earliest" in exc.value.message
 
 
 @pytest.mark.parametrize("kind", [DATETIME, DURATION, START_TIME])
@@ -71,7 +74,7 @@ def test_time_lookup_uses_record_and_its_timestamp(kind):
 def test_time_lookup_without_record_falls_back_to_log_end(kind):
     p, w = one(Scenario(kind, 5), pos(topic="orders", partition=2), lookups={("orders", 2): (-1, None)})
     assert (p.new, p.timestamp_ms) == (200, None)
-    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]
+    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]   # the tool's
 
 
 def test_time_lookup_is_not_clamped():

@@ -29,7 +29,9 @@ def test_outcomes_from_answers_and_read_back():
     got = lib.classify(planned, before, errors, reread)
     assert {tp: status for tp, (status, _) in got.items()} == {
         ("t", 0): lib.APPLIED, ("t", 1): lib.NOT_APPLIED, ("t", 2): lib.APPLIED,
-        ("t", 3): lib.NOT_APPLIED, ("t", 4): lib.UNKNOWN}
+        ("t", 3): lib.UNKNOWN, ("t", 4): lib.UNKNOWN}
     assert "read back is the new one" in got[("t", 2)][1]
+    # Unanswered and read back unchanged: the broker may still apply it (late), so unknown.
+    assert "read back is unchanged, but the commit may still be applied" in got[("t", 3)][1]
     unread = lib.classify(planned, before, errors, None)
     assert [unread[("t", p)][0] for p in (2, 3, 4)] == [lib.UNKNOWN] * 3

@@ -38,6 +38,7 @@ def test_plan_json():
     assert doc["executed"] is True and doc["rollbackFile"] == "/tmp/r.csv"
     assert doc["groups"][0]["partitions"][0] == {
         "topic": "t", "partition": 0, "currentOffset": None, "newOffset": 7, "delta": None, "skippedUnread": 0,
+            "replayed": 0,
         "logStartOffset": 0, "logEndOffset": 9, "recordTimestampMs": 1000,
         "recordTimestamp": "1970-01-01T00:00:01.000Z"}
     assert doc["groups"][0]["warnings"] == ["w"]

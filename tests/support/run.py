@@ -27,6 +27,15 @@ def run_kcli(bootstrap: str | None, *args: str, timeout: str = "10s") -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
+def run_dropin(*args: str) -> Result:
+    """A drop-in's own command line (``kafka-consumer-groups ...``), as given: no kcli options added."""
+    from kcli.cli.main import run
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
 def run_kcli_process(bootstrap: str | None, *args: str, timeout: float = 60, env=None) -> Result:
     argv = [sys.executable, "-m", "kcli", *args] + (["-b", bootstrap] if bootstrap else [])
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,

@@ -230,7 +230,9 @@ def _configs(req, streams: _Streams) -> int:
     try:
         with _admin(req.bootstrap, command_config, DEFAULT_TIMEOUT_MS, streams) as admin:
             if req.action == "alter":
-                admin.alter_configs(rtype, req.entity_name, adds, deletes)
+                from kcli.ops.configs import alter
+
+                alter(admin, rtype, req.entity_name, adds, deletes)
                 if req.entity_name:
                     out.line(f"Completed updating config for {req.entity_type[:-1]} {req.entity_name}.")
                 else:
@@ -411,8 +413,8 @@ class _DeleteOffsets:
 
 class _Reset:
     """kcli's reset with the Java tool's command line. kcli's safety rules stay: a rollback file
-    before any commit (named on stderr), skipped unread records named on stderr, active groups
-    refused (nothing is reset). The Java tool has no --allow-skip: --execute commits a plan that
+    before any commit (named on stderr), skipped unread records named on stderr. An active group
+    is not reset (the tool's error line, an empty plan) while the others are (exit 3). The Java tool has no --allow-skip: --execute commits a plan that
     skips unread records, as the Java tool does, after kcli's warning."""
 
     @staticmethod
@@ -439,21 +441,19 @@ class _Reset:
 
     @staticmethod
     def execute(admin, p, req, out, streams) -> int:
-        from kcli.model import GroupPlan
         from kcli.ops import resets
         from kcli.render import groups as view
 
+        from kcli.offsets.plan import NoCommittedOffset
+
         try:
             result = resets.reset(admin, req, int(time.time() * 1000))
-        except OperationError as exc:
-            if not exc.message.startswith("Assignments can only be reset"):
-                raise
-            for line in exc.message.split("\n"):
-                streams.write("stdout", f"\nError: {line}\n")
-            refused = [line.split("'")[1] for line in exc.message.split("\n")]
-            out.write(view.plain_plan([GroupPlan(g, []) for g in refused]))
-            return exc.exit_code
-        for plan in result.plans:
+        except NoCommittedOffset as exc:                 # a usage error for the Java tool
+            raise UsageError(exc.java_message) from None
+        plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
+        for plan in plans:
+            if plan.refused:
+                streams.write("stdout", f"\nError: {plan.refused}\n")
             for w in plan.warnings:
                 if w.startswith("New offset"):
                     streams.write("stderr", LOG4J_WARN.format(date=_log4j_now(), message=w) + "\n")
@@ -473,7 +473,7 @@ class _Reset:
         if p.has("export"):
             view.render_export(out, result.plans, req.with_group)
         else:
-            out.write(view.plain_plan(_java_order(result.plans)))
+            out.write(view.plain_plan(plans))
         return _exit_of(resets.finish, result)
 
 
