@@ -50,6 +50,12 @@ def test_compacted_topic_record_errors():
     assert message == "One or more records have been rejected due to invalid timestamp"
     assert [(i, m.split(" ")[0]) for i, m in errors] == [
         (0, "Compacted"), (1, "Timestamp"), (2, "Compacted")]
+    # the default after-bound, settled by the batch header unless it fails: then each record
+    code, message, _, base, errors = answers["one record beyond the default after-bound"]
+    assert (code, base) == (32, -1) and [i for i, _ in errors] == [1]
+    assert errors[0][1].startswith("Timestamp ") and errors[0][1].endswith(" is out of range. "
+        "The timestamp should be within [bounds]")
+    assert answers["within the default after-bound"][0] == 0
 
 
 def test_kafka_python_producer_sees_each_record_error(broker1, wire):

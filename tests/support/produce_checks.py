@@ -78,6 +78,10 @@ def cases(now: int) -> list[tuple[str, str, bytes]]:
         ("two out of range", "bounded", batch([(now, None, b"a"), (now + 100_000, None, b"b"),
                                                (now, None, b"c"), (now - 100_000, None, b"d")])),
         ("no timestamp", "bounded", batch([(-1, None, b"a")])),
+        # the default bounds (after 1 h, before unbounded): one record 2 h ahead fails the batch
+        ("one record beyond the default after-bound", "plain",
+         batch([(now, b"k", b"a"), (now + 7_200_000, b"k", b"b"), (now, b"k", b"c")])),
+        ("within the default after-bound", "plain", batch([(now + 3_000_000, b"k", b"a")])),
         ("keyless and out of range", "bounded-compacted",
          batch([(now + 100_000, None, b"a"), (now + 100_000, b"k", b"b"), (now, None, b"c")])),
         ("keyless, in range", "bounded-compacted", batch([(now, None, b"a")])),
