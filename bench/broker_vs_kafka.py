@@ -10,8 +10,10 @@ Each run starts both (in alternating order) and, with both up, measures each in 
   step). The client is the same for both: wait until the port accepts (polled every 10 ms), create
   a 1-partition topic and wait for its leader (``tests.support.clients.create_topic``), produce one
   record with acks=all and flush.
-- produce and consume MB/s at 100 B and 10 KB (10,000 B) records, ``--mb`` MB of values each, into
-  a fresh 3-partition topic, after an untimed tenth of that (JIT warm-up):
+- produce and consume MB/s at 100 B and 10 KB (10,000 B) records, ``--mb`` MB of values each, or
+  more so that each phase lasts ``--min-seconds`` (3 s) on the faster broker at the rate of an
+  untimed tenth of ``--mb`` run first (JIT warm-up), up to ``--max-mb``, into a fresh 3-partition
+  topic:
   ``bench/broker_throughput.run``, a confluent-kafka producer (acks=all, linger.ms=5,
   batch.size=1000000, queue.buffering.max.messages=1000000, no compression) then a consumer
   assigned to every partition from offset 0, no group join (fetch.queue.backoff.ms=0, else
@@ -111,13 +113,32 @@ def quartiles(samples: list[float]) -> tuple[float, float, float]:
     return q1, statistics.median(samples), q3
 
 
+def measure(bootstrap: str, topic: str, records: int, nbytes: int) -> dict:
+    create_topic(bootstrap, topic, PARTITIONS)
+    return throughput(bootstrap, records, nbytes, "none", PARTITIONS, create=False, topic=topic,
+                      consumer_config=CONSUMER)
+
+
+def timed_mb(mb: float, fastest_mb_s: float, min_seconds: float, max_mb: float) -> float:
+    """The timed volume: ``mb``, or more so that a phase at the warm-up's fastest rate (either
+    broker, either phase) lasts ``min_seconds``, capped at ``max_mb`` (the embedded broker holds
+    its records in memory)."""
+    return min(max(mb, fastest_mb_s * min_seconds * 1.2), max(mb, max_mb))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="fresh pairs of brokers")
     ap.add_argument("--mb", type=float, default=100, help="MB of record values per size and run")
-    ap.add_argument("--quick", action="store_true", help="1 MB per size (a smoke run)")
+    ap.add_argument("--min-seconds", type=float, default=3,
+                    help="more MB where a phase would last less on the faster broker")
+    ap.add_argument("--max-mb", type=float, default=1000, help="the most MB per size and run")
+    ap.add_argument("--quick", action="store_true", help="1 MB per size, no minimum time (a smoke run)")
     args = ap.parse_args()
     mb = 1 if args.quick else args.mb
+    if args.quick:
+        args.min_seconds = 0
+    volumes = {size: [] for size in SIZES}
     starters = {"embedded": start_embedded, "kafka": start_kafka}
     rows = {"start to first ack (s)": {b: [] for b in BROKERS}}
     for size in SIZES:
@@ -132,22 +153,28 @@ def main() -> None:
                 bootstrap[broker], seconds = starters[broker](stack)
                 rows["start to first ack (s)"][broker].append(seconds)
             # An untimed tenth of the volume first: a fresh JVM runs its produce and fetch paths
-            # interpreted until the JIT has seen them; a running cluster would be past that.
-            for timed, share in ((False, 0.1), (True, 1.0)):
-                for size, nbytes in SIZES.items():
-                    records = max(1, int(mb * share * 1e6 / nbytes))
-                    for broker in order:
-                        topic = f"tp-{nbytes}-{'timed' if timed else 'warm-up'}"
-                        create_topic(bootstrap[broker], topic, PARTITIONS)
-                        r = throughput(bootstrap[broker], records, nbytes, "none", PARTITIONS,
-                                       create=False, topic=topic, consumer_config=CONSUMER)
-                        if timed:
-                            rows[f"produce {size} (MB/s)"][broker].append(r["produce_mb_s"])
-                            rows[f"consume {size} (MB/s)"][broker].append(r["consume_mb_s"])
+            # interpreted until the JIT has seen them; a running cluster would be past that. The
+            # warm-up's rates also size the timed volume: enough for each phase on the faster
+            # broker to last --min-seconds (a 0.2 s phase swings with the scheduler), the same
+            # volume for both brokers.
+            for size, nbytes in SIZES.items():
+                warm = max(1, int(mb * 0.1 * 1e6 / nbytes))
+                fastest = 0.0
+                for broker in order:
+                    r = measure(bootstrap[broker], f"tp-{nbytes}-warm-up", warm, nbytes)
+                    fastest = max(fastest, r["produce_mb_s"], r["consume_mb_s"])
+                volume = timed_mb(mb, fastest, args.min_seconds, args.max_mb)
+                volumes[size].append(volume)
+                for broker in order:
+                    r = measure(bootstrap[broker], f"tp-{nbytes}-timed", max(1, int(volume * 1e6 / nbytes)), nbytes)
+                    rows[f"produce {size} (MB/s)"][broker].append(r["produce_mb_s"])
+                    rows[f"consume {size} (MB/s)"][broker].append(r["consume_mb_s"])
         print(f"run {i + 1}/{args.runs} done", file=sys.stderr, flush=True)
 
-    print(f"one node each, {args.runs} run(s), {mb:g} MB of values per size, {PARTITIONS} partitions, "
-          f"acks=all; embedded in memory, Kafka 4.3 with -Xmx1g -Xms1g and G1")
+    sizes = ", ".join(f"{size} {min(v):g}-{max(v):g} MB" for size, v in volumes.items())
+    print(f"one node each, {args.runs} run(s), values per run: {sizes} (at least {mb:g} MB, each "
+          f"phase >= {args.min_seconds:g} s on the faster broker), {PARTITIONS} partitions, "
+          f"acks=all; embedded in memory, Kafka with -Xmx1g -Xms1g and G1")
     print(f"{'':24}{'embedded':>9} {'p25-p75':>13}{'kafka':>9} {'p25-p75':>13}{'embedded/kafka':>16}")
     ratios = {}
     for name, samples in rows.items():
