@@ -24,7 +24,9 @@ as an operator starts it (``python -m kcli``, table output by default):
 Reported: median wall time over alternated runs and peak RSS of each process (ru_maxrss from
 wait4 in a small launcher), both as kcli/baseline ratios; the requests kcli sent, as counted by
 the embedded broker; and, between the smallest and the largest N, kcli's scale check per view:
-time(large) / (time(small) x large/small), which issue 17 bounds at 2, peak RSS (bound 250 MB)
+time(large) / (time(small) x large/small), which issue 17 bounds at 2, the marginal cost per
+partition between each two sizes given (microseconds; start-up cancels out, so give three sizes,
+e.g. 1000 10000 100000, to see it grow or not), peak RSS (bound 250 MB)
 and whether the request counts are the same (Metadata and FindCoordinator follow librdkafka's
 own timing and are shown, not compared).
 
@@ -191,17 +193,27 @@ def scale_check(times: dict, rss: dict, requests: dict, sizes: list[int]) -> Non
     small, large = min(sizes), max(sizes)
     print(f"\nscale check, kcli at {large} vs {small} partitions (bounds: time ratio <= {BOUND_TIME}, "
           f"peak <= {BOUND_RSS_MIB} MiB, same requests but {'/'.join(OWN_TIMING)}):")
-    print(f"{'view':32} {'s @small':>9} {'s @large':>9} {'ratio':>6} {'peak MiB':>9} {'requests':>9}  verdict")
+    ordered = sorted(set(sizes))
+    steps = list(zip(ordered, ordered[1:]))
+    def short(n: int) -> str:
+        return f"{n // 1000}k" if n % 1000 == 0 else str(n)
+    marginal_heads = "".join(f" {f'us/p {short(a)}-{short(b)}':>14}" for a, b in steps)
+    print(f"{'view':32} {'s @small':>9} {'s @large':>9} {'ratio':>6}{marginal_heads} {'peak MiB':>9} "
+          f"{'requests':>9}  verdict")
     for view in [*SCENARIOS, LAG]:
         t_small, t_large = times[(view, small)], times[(view, large)]
         ratio = t_large / (t_small * large / small)
+        # the marginal cost per partition between sizes: the fixed start-up cancels out, so a
+        # superlinear cost shows as a growing figure (the ratio above divides it by 10x start-up)
+        marginal = "".join(f" {(times[(view, b)] - times[(view, a)]) / (b - a) * 1e6:14.1f}"
+                           for a, b in steps)
         peak = rss[(view, large)] / 1024
         a, b = (requests[(f"kcli {view}", n)] for n in (small, large))
         same = {k: v for k, v in a.items() if k not in OWN_TIMING} == \
             {k: v for k, v in b.items() if k not in OWN_TIMING}
         misses = [what for what, ok in (("time", ratio <= BOUND_TIME), ("rss", peak <= BOUND_RSS_MIB),
                                         ("requests", same)) if not ok]
-        print(f"{view:32} {t_small:9.2f} {t_large:9.2f} {ratio:6.2f} {peak:9.0f} "
+        print(f"{view:32} {t_small:9.2f} {t_large:9.2f} {ratio:6.2f}{marginal} {peak:9.0f} "
               f"{'same' if same else 'DIFFER':>9}  {'ok' if not misses else 'OVER: ' + ', '.join(misses)}")
 
 
