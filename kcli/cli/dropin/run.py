@@ -127,7 +127,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
     elif action == "create":
         name = v["topic"]
         assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] else None)
+                      if v["replica-assignment"] is not None else None)
         if v["replication-factor"] is not None:
             specs.check_replication_factor(v["replication-factor"])
         if v["partitions"] is not None:
@@ -142,7 +142,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         view.render_created(out, name, created)
     elif action == "alter":
         assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] else None)
+                      if v["replica-assignment"] is not None else None)
         specs.check_partition_count(v["partitions"])
         lib.add_partitions(admin, patterns, v["partitions"], assignment, p.has("if-exists"))
     else:
