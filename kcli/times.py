@@ -207,7 +207,7 @@ def parse_java_datetime_ms(text: str) -> int:
         raise unparseable
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
-    except ValueError:
+    except (ValueError, OverflowError):       # a field out of range, or beyond a C long
         raise unparseable from None
     delta = moment - _EPOCH
     ms = (delta.days * 86_400 + delta.seconds) * 1000 + millis - offset * 60_000

@@ -53,6 +53,7 @@ class ClientSettings:
         checks everything, connects nowhere, and is destroyed at once. Both client paths rely on
         it; kcli's own connection (``kcli.admin.wire``) would otherwise ignore what it does not
         understand. Without properties there is nothing of the user's to check."""
+        refuse_nul(self.librdkafka_config())
         conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return
@@ -183,6 +184,16 @@ IGNORED = frozenset({
 })
 
 
+def refuse_nul(settings: dict[str, str]) -> None:
+    """No client setting holds a NUL character: librdkafka would cut the value there (a
+    client.id, a CA path) and a path with one names no file. UsageError (exit 2) otherwise."""
+    for key, value in settings.items():
+        if "\0" in key or "\0" in str(value):
+            where = "name" if "\0" in key else "value"
+            raise UsageError(f"Invalid client configuration: the {where} of "
+                             f"{shown(key)} contains a NUL character")
+
+
 def normalize_properties(props: dict[str, str]) -> dict[str, str]:
     """Java client properties as kcli's clients take them (the table above):
     - ``sasl.jaas.config``: PLAIN/SCRAM become ``sasl.username``/``sasl.password``;
@@ -194,7 +205,9 @@ def normalize_properties(props: dict[str, str]) -> dict[str, str]:
     - ``ssl.truststore.*``/``ssl.keystore.*``: PEM and PKCS12 stores (``kcli.admin.stores``);
       a JKS store is refused with the keytool command that converts it;
     - an empty ``ssl.endpoint.identification.algorithm`` (Java's way to skip the host check) is
-      ``none``; renamed keys are renamed; Java-only keys stay, to be named once and dropped."""
+      ``none``; renamed keys are renamed; Java-only keys stay, to be named once and dropped.
+    A NUL anywhere is refused first (``refuse_nul``)."""
+    refuse_nul(props)
     out = {k: v for k, v in props.items() if k != "sasl.jaas.config"}
     if out.get("sasl.login.callback.handler.class") == OIDC_LOGIN_HANDLER:
         del out["sasl.login.callback.handler.class"]    # Java's OIDC login: implied by the endpoint URL

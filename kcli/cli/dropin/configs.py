@@ -10,6 +10,7 @@ from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka43 import CONFIG_NAMES
+from kcli.inputs import topic_name_error
 
 
 def _names(entity: str) -> str:
@@ -114,6 +115,8 @@ def read(args: list[str]) -> ConfigsRequest:
     if has("bootstrap-server") and has("bootstrap-controller"):
         raise Usage("Only one of --bootstrap-server or --bootstrap-controller can be specified")
     named = any(names)
+    if named and "topics" in types and (error := topic_name_error(names[0])):
+        raise Usage(error)
     if named and "brokers" in types:
         for flag in ("entity-name", "broker"):
             for value in parsed.given.get(flag, [])[:1]:

@@ -19,7 +19,7 @@ from typing import TextIO
 from kcli import __version__
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
-from kcli.errors import EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
 
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
          "kafka-configs": "configs"}
@@ -40,7 +40,25 @@ class _Streams:
 
 
 def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code."""
+    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code. The last resort, as
+    for the native commands (``kcli.cli.main``): whatever the tool's own reporting did not
+    foresee is one line on stderr, never a traceback (a conversion jopt refuses: usage, 2;
+    anything else: 1)."""
+    streams = _Streams(stdout, stderr, [])
+    try:
+        return _run(tool, args, streams)
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except jopt.JoptError as exc:
+        streams.write("stderr", f"{exc}\n")
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+        streams.write("stderr", f"Error: {str(exc) or type(exc).__name__}\n")
+        return EXIT_FAILED
+
+
+def _run(tool: str, args: list[str], streams: _Streams) -> int:
+    stdout, stderr = streams.stdout, streams.stderr
     grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
     try:
         request = grammar.read(args)
@@ -53,7 +71,6 @@ def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
     except Usage as exc:
         (stdout if exc.stream == "stdout" else stderr).write(exc.message + "\n")
         return EXIT_USAGE
-    streams = _Streams(stdout, stderr, [])
     for stream, line in getattr(request, "notices", []):
         streams.write(stream, line + "\n")
     return _EXECUTORS[tool](request, streams)
@@ -272,6 +289,7 @@ def _groups(req, streams: _Streams) -> int:
         try:     # values the Java tool converts while it runs: its error line on stdout
             timeout_ms = p.value("timeout")
             command_config = p.value("command-config")
+            bootstrap = p.value("bootstrap-server")
         except jopt.JoptError as exc:
             raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
         from kcli.admin.settings import parse_timeout_ms
@@ -286,7 +304,7 @@ def _groups(req, streams: _Streams) -> int:
         streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     try:
-        with _admin(p.value("bootstrap-server"), command_config, timeout_ms, streams) as admin:
+        with _admin(bootstrap, command_config, timeout_ms, streams) as admin:
             return action.execute(admin, p, prepared, _output(streams), streams)
     except UsageError as exc:
         streams.write("stderr", f"{exc.message}\n")
