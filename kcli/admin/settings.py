@@ -36,6 +36,23 @@ def parse_timeout_ms(text: str) -> int:
     return ms
 
 
+def host_port(server: str) -> tuple[str, int] | None:
+    """``host:port`` (``[v6]:port`` too) as (host, port), or None when it is not one: the rule
+    for every bootstrap server (kcli's own connection reads them with it)."""
+    host, sep, port = server.strip().rpartition(":")
+    host = host.strip().strip("[]")
+    if not sep or not host or not (port.isascii() and port.isdigit()) or len(port) > 5 or int(port) > 65535:
+        return None
+    return host, int(port)
+
+
+def check_bootstrap(servers: str) -> None:
+    """Every comma-separated bootstrap server is host:port: UsageError (exit 2) before any
+    connection otherwise (kcli's own connection failed on it, exit 1)."""
+    if any(host_port(server) is None for server in servers.split(",")):
+        raise UsageError(f"Invalid bootstrap server list '{shown(servers)}': expected host:port[,host:port...]")
+
+
 @dataclass
 class ClientSettings:
     """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
@@ -54,6 +71,7 @@ class ClientSettings:
         it; kcli's own connection (``kcli.admin.wire``) would otherwise ignore what it does not
         understand. Without properties there is nothing of the user's to check."""
         refuse_nul(self.librdkafka_config())
+        check_bootstrap(self.bootstrap_servers)
         conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return

@@ -267,9 +267,30 @@ def _requests_to(cluster, argv) -> int:
     from tests.cli.test_dropin import dropin
 
     before = _total(cluster.request_counts())
+    if "--bootstrap-server" not in argv:
+        argv = [*argv, "--bootstrap-server", cluster.bootstrap_servers]
     r = dropin(*argv)
     assert r.code == 2 and (r.out + r.err).strip().count("\n") == 0 and "Traceback" not in r.out + r.err, r
     return _total(cluster.request_counts()) - before, r
+
+
+@pytest.mark.parametrize("servers", ["", "foo", "host:", ":9092", "h:99999", "h:1,,h:2", "h:x"])
+@pytest.mark.parametrize("tool", [["kafka-topics", "--list"], ["kafka-consumer-groups", "--list"],
+                                  ["kafka-configs", "--describe", "--topic", "kept"]])
+def test_a_bootstrap_server_that_is_not_host_port_is_usage(groups, tool, servers):
+    """kcli's own connection refused these after librdkafka had tried (exit 1); now exit 2 before
+    any connection, as kafka-get-offsets already did (Java's ToolsUtils.validateBootstrapServer)."""
+    sent, r = _requests_to(groups, [*tool, "--bootstrap-server", servers])
+    assert "Invalid bootstrap server list" in r.out + r.err
+    assert sent == 0
+
+
+def test_a_native_bootstrap_server_that_is_not_host_port_is_usage(groups):
+    before = _total(groups.request_counts())
+    r = run_kcli("foo,h:99999", "list", "topics")
+    assert (r.code, r.err) == (2, "Error: Invalid bootstrap server list 'foo,h:99999': expected "
+                                  "host:port[,host:port...]\n")
+    assert _total(groups.request_counts()) == before
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -285,6 +306,15 @@ def _requests_to(cluster, argv) -> int:
     (["kafka-consumer-groups", "--list", "--bootstrap-server", "127.0.0.1:1"],
      "Found multiple arguments for option bootstrap-server, but you asked for only one"),
     (["kafka-topics", "--list", "--command-config", b"client.id=a\0b\n"], "the value of client.id contains a NUL"),
+    # found by tests/cli/test_fuzz_dropin.py: exit 1 with no request, or a last-resort line
+    (["kafka-get-offsets", "--topic", "kept", "--time", "9" * 4301], "Malformed time argument"),
+    (["kafka-consumer-groups", "--list", "--timeout", "9" * 4301], "Cannot parse argument"),
+    (["kafka-consumer-groups", "--group", "safety-a", "--reset-offsets", "--topic", "kept", "--from-file", "a\0b",
+      "--dry-run"], "Cannot read --from-file 'a\\x00b': embedded null byte"),
+    (["kafka-topics", "--list", "--command-config", "a\0b"], "embedded null byte"),
+    (["kafka-consumer-groups", "--list", "--timeout", "1\n2"], "Cannot parse argument '1\\n2' of option timeout"),
+    (["kafka-configs", "--describe", "--entity-type", "\n", "--entity-name", "x"], "Invalid entity type \\n, the"),
+    (["kafka-get-offsets", "--topic", "kept", "--time", "1\n2"], "Malformed time argument 1\\n2."),
     (["kafka-consumer-groups", "--list", "--command-config", b"ssl.truststore.location=a\0b\n"],
      "the value of ssl.truststore.location contains a NUL"),
     (["kafka-get-offsets", "--topic", "kept", "--command-config", b"ssl.ca.location=a\0b\n"],
@@ -297,6 +327,8 @@ def test_dropin_input_is_checked_before_any_request(groups, tmp_path, argv, mess
     a C long (OverflowError) and a repeated --bootstrap-server of kafka-consumer-groups; a NUL in
     a store path exited 1, in ssl.ca.location or client.id librdkafka cut the value there."""
     argv = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in argv]
-    sent, r = _requests_to(groups, [*argv, "--bootstrap-server", groups.bootstrap_servers])
+    if "--bootstrap-server" in argv:     # a repeated one
+        argv = [*argv, "--bootstrap-server", groups.bootstrap_servers]
+    sent, r = _requests_to(groups, argv)
     assert message in r.out + r.err
     assert sent == 0

@@ -20,6 +20,7 @@ from kcli import __version__
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.inputs import printable
 
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
          "kafka-configs": "configs"}
@@ -189,7 +190,7 @@ def _offsets(req, streams: _Streams) -> int:
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         time_value = p.value("time")
         if time_value not in specs.NAMED_TIMES and not _is_long(time_value):
-            raise UsageError(f"Malformed time argument {time_value}. Please use -1 or latest / -2 or earliest / "
+            raise UsageError(f"Malformed time argument {printable(time_value)}. Please use -1 or latest / -2 or earliest / "
                              "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
                              "earliest-pending-upload, or a specified long format timestamp")
         when = specs.NAMED_TIMES.get(time_value)
@@ -219,8 +220,7 @@ def _offsets(req, streams: _Streams) -> int:
 
 
 def _is_long(text: str) -> bool:
-    body = text[1:] if text[:1] in "+-" else text
-    return bool(body) and body.isascii() and body.isdigit() and -(1 << 63) <= int(text) < (1 << 63)
+    return jopt.java_integer(text, "Long") is not None
 
 
 # -- kafka-configs -------------------------------------------------------------------------------------
