@@ -55,16 +55,22 @@ def read_text(path: str, what: str) -> str:
     try:
         with open(path, "rb") as fh:
             data = fh.read()
-    except OSError as exc:
-        raise UsageError(f"Cannot read {what} '{shown(path, 200)}': {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:         # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise UsageError(f"Cannot read {what} '{shown(path, 200)}': {reason}") from None
     return decode_utf8(data, f"{what} '{shown(path, 200)}'")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (a newline, a NUL...) escaped, whole: what a message
+    quoting it needs to stay one line (the drop-ins quote values whole, as the Java tools do)."""
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
 def shown(text: str, limit: int = 80) -> str:
     """``text`` as an error message quotes it: control characters escaped and long values cut,
     so that the message stays one readable line whatever was given."""
-    if not text.isprintable():
-        text = text.encode("unicode_escape").decode("ascii")
+    text = printable(text)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

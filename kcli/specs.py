@@ -37,8 +37,8 @@ def topic_filter(patterns: list[str]) -> re.Pattern | None:
 
 
 def check_topic_name(name: str) -> None:
-    """Kafka's rule for a new topic's name, checked before the request (the broker's refusal came
-    after five requests)."""
+    """Kafka's rule for a topic's name (a new one, or one given literally, never a regex), checked
+    before any request (the broker's refusal came after five requests, or ten)."""
     if error := topic_name_error(name):
         raise UsageError(error)
 
@@ -127,12 +127,15 @@ def parse_time(text: str) -> int:
                         "earliest-pending-upload (-2, -1, -3, -4, -5, -6)")
 
 
-def parse_topic_spec(spec: str) -> tuple[str, list[int] | None]:
+def parse_topic_spec(spec: str, regex: bool = False) -> tuple[str, list[int] | None]:
     """``orders`` -> ("orders", None); ``orders:0,2`` -> ("orders", [0, 2]). Partitions are
-    int32 ids, as in Kafka's protocol."""
+    int32 ids, as in Kafka's protocol. The topic is a name, checked by Kafka's rule
+    (``check_topic_name``) before any request, unless ``regex`` (list-offsets' -t)."""
     topic, colon, parts = spec.strip().partition(":")
     if not topic or (colon and not parts) or ":" in parts:
         raise UsageError(f"Invalid topic arg '{shown(spec)}', expected topic name and partitions")
+    if not regex:
+        check_topic_name(topic)
     if not colon:
         return topic, None
     try:
@@ -244,7 +247,7 @@ def parse_partition_list(text: str | None) -> frozenset[int] | None:
 
 def topic_spec_rule(spec: str) -> PartitionRule:
     """kcli's ``-t REGEX[:P,P...]`` as a rule."""
-    topic, parts = parse_topic_spec(spec)
+    topic, parts = parse_topic_spec(spec, regex=True)
     return PartitionRule(topic_filter([topic]), only=None if parts is None else frozenset(parts))
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, shown
+from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, printable, shown
 
 UNKNOWN = "-"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -185,7 +185,7 @@ def parse_java_datetime_ms(text: str) -> int:
         raise TimeParseError(NO_T)
     if not any(c in parts[1] for c in "+-Z"):
         text += "Z"
-    unparseable = TimeParseError(f'java.text.ParseException: Unparseable date: "{text}"')
+    unparseable = TimeParseError(f'java.text.ParseException: Unparseable date: "{printable(text)}"')
     m = _JAVA_DATETIME.match(text)
     if not m:
         raise unparseable
@@ -207,7 +207,7 @@ def parse_java_datetime_ms(text: str) -> int:
         raise unparseable
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
-    except ValueError:
+    except (ValueError, OverflowError):       # a field out of range, or beyond a C long
         raise unparseable from None
     delta = moment - _EPOCH
     ms = (delta.days * 86_400 + delta.seconds) * 1000 + millis - offset * 60_000

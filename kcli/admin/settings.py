@@ -36,6 +36,23 @@ def parse_timeout_ms(text: str) -> int:
     return ms
 
 
+def host_port(server: str) -> tuple[str, int] | None:
+    """``host:port`` (``[v6]:port`` too) as (host, port), or None when it is not one: the rule
+    for every bootstrap server (kcli's own connection reads them with it)."""
+    host, sep, port = server.strip().rpartition(":")
+    host = host.strip().strip("[]")
+    if not sep or not host or not (port.isascii() and port.isdigit()) or len(port) > 5 or int(port) > 65535:
+        return None
+    return host, int(port)
+
+
+def check_bootstrap(servers: str) -> None:
+    """Every comma-separated bootstrap server is host:port: UsageError (exit 2) before any
+    connection otherwise (kcli's own connection failed on it, exit 1)."""
+    if any(host_port(server) is None for server in servers.split(",")):
+        raise UsageError(f"Invalid bootstrap server list '{shown(servers)}': expected host:port[,host:port...]")
+
+
 @dataclass
 class ClientSettings:
     """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
@@ -53,6 +70,8 @@ class ClientSettings:
         checks everything, connects nowhere, and is destroyed at once. Both client paths rely on
         it; kcli's own connection (``kcli.admin.wire``) would otherwise ignore what it does not
         understand. Without properties there is nothing of the user's to check."""
+        refuse_nul(self.librdkafka_config())
+        check_bootstrap(self.bootstrap_servers)
         conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return
@@ -183,6 +202,16 @@ IGNORED = frozenset({
 })
 
 
+def refuse_nul(settings: dict[str, str]) -> None:
+    """No client setting holds a NUL character: librdkafka would cut the value there (a
+    client.id, a CA path) and a path with one names no file. UsageError (exit 2) otherwise."""
+    for key, value in settings.items():
+        if "\0" in key or "\0" in str(value):
+            where = "name" if "\0" in key else "value"
+            raise UsageError(f"Invalid client configuration: the {where} of "
+                             f"{shown(key)} contains a NUL character")
+
+
 def normalize_properties(props: dict[str, str]) -> dict[str, str]:
     """Java client properties as kcli's clients take them (the table above):
     - ``sasl.jaas.config``: PLAIN/SCRAM become ``sasl.username``/``sasl.password``;
@@ -194,7 +223,9 @@ def normalize_properties(props: dict[str, str]) -> dict[str, str]:
     - ``ssl.truststore.*``/``ssl.keystore.*``: PEM and PKCS12 stores (``kcli.admin.stores``);
       a JKS store is refused with the keytool command that converts it;
     - an empty ``ssl.endpoint.identification.algorithm`` (Java's way to skip the host check) is
-      ``none``; renamed keys are renamed; Java-only keys stay, to be named once and dropped."""
+      ``none``; renamed keys are renamed; Java-only keys stay, to be named once and dropped.
+    A NUL anywhere is refused first (``refuse_nul``)."""
+    refuse_nul(props)
     out = {k: v for k, v in props.items() if k != "sasl.jaas.config"}
     if out.get("sasl.login.callback.handler.class") == OIDC_LOGIN_HANDLER:
         del out["sasl.login.callback.handler.class"]    # Java's OIDC login: implied by the endpoint URL

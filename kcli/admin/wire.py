@@ -39,10 +39,12 @@ class WireConfigError(WireError):
 
 
 def split_host_port(server: str) -> tuple[str, int]:
-    host, sep, port = server.strip().rpartition(":")
-    if not sep or not port.isdigit():
+    from kcli.admin.settings import host_port
+
+    address = host_port(server)
+    if address is None:
         raise WireError(f"'{server}' is not host:port")
-    return host.strip("[]"), int(port)
+    return address
 
 
 class Connection:

@@ -42,12 +42,18 @@ def timestamps(
     whether the broker's ListOffsets answers agree with the data."""
     from kcli.render.audit import render_audit
 
-    if target and group:
+    from kcli.ops.groups import check_group_ids
+    from kcli.specs import check_topic_name
+
+    if target is not None and group is not None:
         raise UsageError("--target can't be used with --group")
+    for name in topic:
+        check_topic_name(name)
+    check_group_ids([group] if group is not None else [])
     st = state()
     opts_from, opts_to = _position(from_, "--from", "earliest"), _position(to, "--to", "latest")
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
-    if group:
+    if group is not None:
         from kcli.ops.resets import group_start_time
 
         target_ms = group_start_time(st.admin(), group)

@@ -12,12 +12,15 @@ from kcli.inputs import INT32_MAX, parse_int, shown
 
 
 def _resources(topic: list[str] | None, broker: list[str] | None) -> list[tuple[str, str]]:
+    from kcli.specs import check_topic_name
+
     res = [("topic", t) for t in topic or []] + [("broker", b) for b in broker or []]
     if not res:
         raise UsageError("Name at least one --topic or --broker")
     for t in topic or []:
         if not t.strip():
             raise UsageError("--topic needs a topic name")
+        check_topic_name(t)
     for b in broker or []:
         try:
             if not (b.isascii() and b.isdigit()):
@@ -51,11 +54,11 @@ def alter_configs(
     from kcli.specs import parse_add_config, parse_delete_config
     from kcli.render.configs import render_altered
 
-    if bool(topic) == bool(broker):
+    if (topic is None) == (broker is None):
         raise UsageError("Give exactly one of --topic or --broker")
     if not set_ and not delete:
         raise UsageError("Nothing to change: give --set key=value or --delete key")
-    (rtype, name), = _resources([topic] if topic else None, [broker] if broker else None)
+    (rtype, name), = _resources([topic] if topic is not None else None, [broker] if broker is not None else None)
     pairs = {k: v for value in set_ or [] for k, v in parse_add_config(value).items()}
     deleted = parse_delete_config(delete, "--delete") if delete else []
     from kcli.ops.configs import alter

@@ -47,8 +47,9 @@ def policies(max_age: str | None, by_duration: str | None, to_datetime: str | No
     """earliest, latest, to-start-time, latest --max-age D, by-duration D, and to-datetime when
     given. D: --max-age's and --by-duration's own values; one given alone is D for both; neither,
     1h."""
-    age_text = max_age or by_duration or DEFAULT_WINDOW
-    window_text = by_duration or max_age or DEFAULT_WINDOW
+    given = [text for text in (max_age, by_duration) if text is not None]     # "" is given (and refused)
+    age_text = max_age if max_age is not None else (given or [DEFAULT_WINDOW])[0]
+    window_text = by_duration if by_duration is not None else (given or [DEFAULT_WINDOW])[0]
     try:
         age_ms, window_ms = parse_duration_ms(age_text), parse_duration_ms(window_text)
         timestamp_before(now_ms, window_ms)             # not before the epoch: refused now
@@ -73,10 +74,9 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     """--compare's flags, checked before any request (UsageError, exit 2): the group and topic
     scopes as reset-offsets takes them; of the scenarios only --to-datetime and --by-duration
     (with --max-age, the policies' parameters); nothing that applies a plan."""
-    for name, flag in NOT_WITH.items():
-        if refused.get(name) not in (None, False):
-            raise UsageError(f"--compare is a dry run: it cannot be used with {flag}")
-    other = [n for n in resets.SCENARIOS if n not in TAKES and scenario_flags.get(n) not in (None, False)]
+    for name in resets.given_flags(refused, NOT_WITH):
+        raise UsageError(f"--compare is a dry run: it cannot be used with {NOT_WITH[name]}")
+    other = resets.given_flags(scenario_flags, [n for n in resets.SCENARIOS if n not in TAKES])
     if other:
         raise UsageError(f"--compare compares every policy: it cannot be used with --{other[0]} "
                          "(it takes --to-datetime, --by-duration and --max-age)")

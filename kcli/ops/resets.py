@@ -498,10 +498,21 @@ class ResetRequest:
         return not (self.groups and len(set(self.groups)) == 1)
 
 
+def is_given(value: object) -> bool:
+    """A flag's value says it was given: any value (0 and "" too) or a switch that is on; not
+    None (no value) nor False (a switch left off). Never a truthiness test: --to-offset 0 is given."""
+    return value is not None and value is not False
+
+
+def given_flags(flags: dict[str, object], names) -> list[str]:
+    """Those of ``names`` (in that order) that ``flags`` says were given (``is_given``)."""
+    return [name for name in names if is_given(flags.get(name))]
+
+
 def scenario(given: dict[str, object], max_age: str | None, now_ms: int) -> tuple[planner.Scenario, str]:
     """The one scenario of the flags ``given`` (name in SCENARIOS -> its value, or True), with
     kafka-consumer-groups' messages for none or two; times and durations read and checked."""
-    chosen = [name for name in SCENARIOS if given.get(name) not in (None, False)]
+    chosen = given_flags(given, SCENARIOS)
     if not chosen:
         raise UsageError("reset-offsets requires one scenario: --to-earliest, --to-latest, --to-current, "
                          "--to-offset, --shift-by, --to-datetime, --by-duration, --from-file or --to-start-time")

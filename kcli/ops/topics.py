@@ -110,11 +110,11 @@ def add_partitions(admin: Admin, patterns, total, assignment, if_exists) -> list
         raise UsageError(f"--replica-assignment has {len(assignment)} entries for {total} partitions")
     names = select_topics(admin, patterns, False, if_exists)
     current = {t.name: len(t.partitions) for t in admin.describe_topics(names)}
-    for name in names:   # checked for every topic before any change
+    for name in names:   # checked for every topic before any change; on the cluster's answer: exit 1
         if current[name] == total:
-            raise UsageError(f"Topic already has {total} partition(s).")
+            raise OperationError(f"Topic already has {total} partition(s).")
         if current[name] > total:
-            raise UsageError(f"The topic {name} currently has {current[name]} partition(s); "
+            raise OperationError(f"The topic {name} currently has {current[name]} partition(s); "
                              f"{total} would not be an increase.")
     changed = []
     for name in names:

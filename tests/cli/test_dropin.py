@@ -97,3 +97,22 @@ def test_bootstrap_server_is_required_as_in_java():
                           (("kafka-configs", "--describe"),
                            "Either --bootstrap-server or --bootstrap-controller must be specified.")):
         assert dropin(*args) == Result(2, "", message + "\n"), args
+
+
+def test_an_unforeseen_error_is_one_line_never_a_traceback(monkeypatch):
+    """The drop-ins' last resort, as the native commands' (kcli.cli.main): what no tool's own
+    reporting foresaw is one line on stderr (a value jopt refuses to convert or read twice:
+    usage, 2; anything else: 1); tracebacks were printed before."""
+    from kcli.cli.dropin import jopt, run
+
+    def raising(exc):
+        def execute(request, streams):
+            raise exc
+        return execute
+
+    for exc, code, line in ((OverflowError("int too large"), 1, "Error: int too large\n"),
+                            (RuntimeError(), 1, "Error: RuntimeError\n"),
+                            (jopt.JoptError("Found multiple arguments for option x, but you asked for only one"), 2,
+                             "Found multiple arguments for option x, but you asked for only one\n")):
+        monkeypatch.setitem(run._EXECUTORS, "kafka-topics", raising(exc))
+        assert dropin("kafka-topics", "--bootstrap-server", "127.0.0.1:1", "--list") == Result(code, "", line)

@@ -60,7 +60,7 @@ def _by_duration(value: str) -> None:
 
 
 def _topic_spec(value: str) -> None:
-    topic_filter([parse_topic_spec(value)[0]])
+    topic_filter([parse_topic_spec(value, regex=True)[0]])
 
 
 def _file_check(kind: str, path: Path, config: Path):

@@ -285,6 +285,8 @@ BEHIND = ("g4", "grow")      # committed 100, the log end at 200 (scenarios 13, 
     (AT_END, ["--to-latest"], 100),
     (AT_END, ["--to-current"], 100),
     (AT_END, ["--to-offset", "1"], 1),
+    (AT_END, ["--to-offset", "0"], 0),             # 0 is a value, not "not given"
+    (AT_END, ["--shift-by", "0"], 100),
     (AT_END, ["--shift-by", "-50"], 50),
     (AT_END, ["--shift-by", "-150"], 0),
     (AT_END, ["--shift-by", "150"], 100),
@@ -296,10 +298,37 @@ BEHIND = ("g4", "grow")      # committed 100, the log end at 200 (scenarios 13, 
     (BEHIND, ["--shift-by", "50"], 150),
     (BEHIND, ["--shift-by", "-50"], 50),
     (BEHIND, ["--shift-by", "150"], 200),
+    (BEHIND, ["--shift-by", "0"], 100),
 ])
 def test_scenarios_on_one_partition(ec, where, args, expected):
     group, topic = where
     assert new_offsets(reset(ec, "-g", group, "-t", topic, *args)) == {(group, topic, 0): expected}
+
+
+@pytest.mark.parametrize("zero", [["--to-offset", "0"], ["--shift-by", "0"]])
+def test_a_zero_scenario_with_another_is_two_scenarios(ec, zero):
+    """--to-offset 0 and --shift-by 0 are scenarios: with a second one the reset is refused
+    (once a 0 counted as not given, and --to-latest --execute committed the log end)."""
+    b = ec.bootstrap_servers
+    consume_and_commit(b, f"zero{zero[0]}", ["grow"], 200)
+    before = committed(b, f"zero{zero[0]}")
+    r = run_kcli(b, "reset-offsets", "-g", f"zero{zero[0]}", "-t", "grow", *zero, "--to-earliest", "--execute")
+    assert (r.code, r.out) == (2, ""), r
+    assert r.err == f'Error: Option "[to-earliest]" can\'t be used with option "[{zero[0][2:]}]"\n'
+    assert committed(b, f"zero{zero[0]}") == before
+    r = run_kcli(b, "reset-offsets", "-g", "g1", "-t", "t", *zero, "--compare")
+    assert (r.code, r.out) == (2, ""), r
+    assert f"--compare compares every policy: it cannot be used with {zero[0]}" in r.err
+
+
+@pytest.mark.parametrize("zero,expected", [(["--to-offset", "0"], 0), (["--shift-by", "0"], 100)])
+def test_dropin_zero_scenario(ec, zero, expected):
+    from tests.cli.test_dropin import dropin
+
+    r = dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--group", "g1",
+               "--reset-offsets", "--topic", "t", *zero, "--dry-run")
+    assert r.code == 0, r
+    assert [line.split() for line in r.out.strip().splitlines()][1:] == [["g1", "t", "0", str(expected)]]
 
 
 def test_to_datetime_at_checkpoint_and_empty_topic(ec):

@@ -63,6 +63,10 @@ def test_the_longest_timeout_works(cluster):
     (b"security.protocol=SASL_PLAINTEXT\n", "No provider for SASL mechanism GSSAPI"),
     (b"\x80", "is not UTF-8: byte 0x80 at offset 0"),
     (b"request.timeout.ms=0\n", "outside allowed range"),
+    # a NUL: librdkafka cut these two there; a store path with one exited 1 on its file
+    (b"ssl.ca.location=a\0b\n", "the value of ssl.ca.location contains a NUL character"),
+    (b"client.id=a\0b\n", "the value of client.id contains a NUL character"),
+    (b"ssl.truststore.location=a\0b\n", "the value of ssl.truststore.location contains a NUL character"),
 ])
 @pytest.mark.parametrize("command", [["describe", "topics"], ["list", "topics"], ["list-offsets"],
                                      ["describe", "configs", "--broker", "1"]])
@@ -108,6 +112,9 @@ def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
     (["list-offsets", "-t", "t:99999999999"], "Invalid partition specified in topic arg"),
     (["describe", "configs", "--broker", "99999999999"], "--broker takes a node id (0 to 2147483647)"),
     (["describe", "configs", "--topic", " "], "--topic needs a topic name"),
+    (["describe", "configs", "--topic", "a b"], 'Topic name "a b" is illegal'),     # sent, exit 1, once
+    (["alter", "configs", "--topic", "..", "--set", "retention.ms=1"], 'Topic name cannot be "." or ".."'),
+    (["alter", "configs", "--topic", "", "--set", "retention.ms=1"], "--topic needs a topic name"),
     (["alter", "configs", "--topic", "t", "--delete", ""], "--delete needs a config name"),
     (["alter", "configs", "--topic", "t", "--set", "retention.ms"], 'in the format "key=val"'),
     (["alter", "configs", "--topic", "t", "--set", "a b=1"], "Invalid character found for config key: a b"),
@@ -167,6 +174,15 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
     ([*RESET, "--to-latest", "--max-age", "1" + " " * 130_000 + "x"], "Invalid duration"),
     ([*RESET, "--to-earliest", "--execute", "--rollback-file", ""], "--rollback-file needs a value"),
     (["reset-offsets", "--group", "", "--topic", "kept", "--to-earliest"], "A group id cannot be empty"),
+    # a literal topic name given to -t is checked as in a CSV (it was sent: exit 1 after ~10 requests)
+    ([*RESET[:3], "--topic", "a b", "--to-earliest"], 'Topic name "a b" is illegal'),
+    ([*RESET[:3], "--topic", "a b:0", "--to-earliest", "--execute"], 'Topic name "a b" is illegal'),
+    ([*RESET[:3], "--topic", "x" * 250, "--compare"], "can't be longer than 249 characters"),
+    (["delete-offsets", "--group", "safety-a", "--topic", "."], 'Topic name cannot be "." or ".."'),
+    (["check", "expansions", "--topic", "a b"], 'Topic name "a b" is illegal'),
+    (["audit", "timestamps", "--topic", "a b"], 'Topic name "a b" is illegal'),
+    (["audit", "timestamps", "--topic", "kept", "--group", ""], "A group id cannot be empty"),
+    ([*RESET, "--to-datetime", "2025-01-" + "9" * 30 + "T00:00:00.000"], "Invalid datetime"),
     (["describe", "groups", ""], "A group id cannot be empty"),
     (["delete", "groups", "safety-b", ""], "A group id cannot be empty"),
     (["delete-offsets", "--group", "", "--topic", "kept"], "A group id cannot be empty"),
@@ -245,3 +261,74 @@ def test_every_class_of_bad_input_sends_nothing(groups, tmp_path, monkeypatch, n
     assert "Traceback" not in r.err
     assert _total(groups.request_counts()) == before, name
     assert time.monotonic() - started < 5, name
+
+
+def _requests_to(cluster, argv) -> int:
+    from tests.cli.test_dropin import dropin
+
+    before = _total(cluster.request_counts())
+    if "--bootstrap-server" not in argv:
+        argv = [*argv, "--bootstrap-server", cluster.bootstrap_servers]
+    r = dropin(*argv)
+    assert r.code == 2 and (r.out + r.err).strip().count("\n") == 0 and "Traceback" not in r.out + r.err, r
+    return _total(cluster.request_counts()) - before, r
+
+
+@pytest.mark.parametrize("servers", ["", "foo", "host:", ":9092", "h:99999", "h:1,,h:2", "h:x"])
+@pytest.mark.parametrize("tool", [["kafka-topics", "--list"], ["kafka-consumer-groups", "--list"],
+                                  ["kafka-configs", "--describe", "--topic", "kept"]])
+def test_a_bootstrap_server_that_is_not_host_port_is_usage(groups, tool, servers):
+    """kcli's own connection refused these after librdkafka had tried (exit 1); now exit 2 before
+    any connection, as kafka-get-offsets already did (Java's ToolsUtils.validateBootstrapServer)."""
+    sent, r = _requests_to(groups, [*tool, "--bootstrap-server", servers])
+    assert "Invalid bootstrap server list" in r.out + r.err
+    assert sent == 0
+
+
+def test_a_native_bootstrap_server_that_is_not_host_port_is_usage(groups):
+    before = _total(groups.request_counts())
+    r = run_kcli("foo,h:99999", "list", "topics")
+    assert (r.code, r.err) == (2, "Error: Invalid bootstrap server list 'foo,h:99999': expected "
+                                  "host:port[,host:port...]\n")
+    assert _total(groups.request_counts()) == before
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["kafka-consumer-groups", "--group", "safety-a", "--reset-offsets", "--topic", "a b", "--to-earliest",
+      "--execute"], 'Topic name "a b" is illegal'),
+    (["kafka-consumer-groups", "--group", "safety-a", "--delete-offsets", "--topic", ".."],
+     'Topic name cannot be "." or ".."'),
+    (["kafka-configs", "--describe", "--entity-type", "topics", "--entity-name", "a b"], 'Topic name "a b" is illegal'),
+    (["kafka-configs", "--alter", "--topic", "a b", "--add-config", "retention.ms=1"], 'Topic name "a b" is illegal'),
+    (["kafka-topics", "--create", "--topic", "x", "--replica-assignment", ""], "Invalid --replica-assignment ''"),
+    (["kafka-consumer-groups", "--group", "safety-a", "--reset-offsets", "--topic", "kept", "--to-datetime",
+      "2025-01-" + "9" * 30 + "T00:00:00.000", "--dry-run"], "java.text.ParseException: Unparseable date"),
+    (["kafka-consumer-groups", "--list", "--bootstrap-server", "127.0.0.1:1"],
+     "Found multiple arguments for option bootstrap-server, but you asked for only one"),
+    (["kafka-topics", "--list", "--command-config", b"client.id=a\0b\n"], "the value of client.id contains a NUL"),
+    # found by tests/cli/test_fuzz_dropin.py: exit 1 with no request, or a last-resort line
+    (["kafka-get-offsets", "--topic", "kept", "--time", "9" * 4301], "Malformed time argument"),
+    (["kafka-consumer-groups", "--list", "--timeout", "9" * 4301], "Cannot parse argument"),
+    (["kafka-consumer-groups", "--group", "safety-a", "--reset-offsets", "--topic", "kept", "--from-file", "a\0b",
+      "--dry-run"], "Cannot read --from-file 'a\\x00b': embedded null byte"),
+    (["kafka-topics", "--list", "--command-config", "a\0b"], "embedded null byte"),
+    (["kafka-consumer-groups", "--list", "--timeout", "1\n2"], "Cannot parse argument '1\\n2' of option timeout"),
+    (["kafka-configs", "--describe", "--entity-type", "\n", "--entity-name", "x"], "Invalid entity type \\n, the"),
+    (["kafka-get-offsets", "--topic", "kept", "--time", "1\n2"], "Malformed time argument 1\\n2."),
+    (["kafka-consumer-groups", "--list", "--command-config", b"ssl.truststore.location=a\0b\n"],
+     "the value of ssl.truststore.location contains a NUL"),
+    (["kafka-get-offsets", "--topic", "kept", "--command-config", b"ssl.ca.location=a\0b\n"],
+     "the value of ssl.ca.location contains a NUL"),
+    (["kafka-configs", "--describe", "--topic", "kept", "--command-config", b"client.id=\0\n"],
+     "the value of client.id contains a NUL"),
+])
+def test_dropin_input_is_checked_before_any_request(groups, tmp_path, argv, message):
+    """The drop-ins: one line, exit 2, nothing sent. Tracebacks once: a --to-datetime field beyond
+    a C long (OverflowError) and a repeated --bootstrap-server of kafka-consumer-groups; a NUL in
+    a store path exited 1, in ssl.ca.location or client.id librdkafka cut the value there."""
+    argv = [_file(tmp_path, a) if isinstance(a, bytes) else a for a in argv]
+    if "--bootstrap-server" in argv:     # a repeated one
+        argv = [*argv, "--bootstrap-server", groups.bootstrap_servers]
+    sent, r = _requests_to(groups, argv)
+    assert message in r.out + r.err
+    assert sent == 0

@@ -110,7 +110,9 @@ def test_text_formats_and_usage_errors(story):
     assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,+8,10,-2,")
     before = snapshot(story)
     for extra, flag in ((["--execute"], "--execute"), (["--export"], "--export"),
-                        (["--to-earliest"], "--to-earliest"), (["--from-file", "x.csv"], "--from-file")):
+                        (["--to-earliest"], "--to-earliest"), (["--from-file", "x.csv"], "--from-file"),
+                        (["--to-offset", "0"], "--to-offset"), (["--shift-by", "0"], "--shift-by"),
+                        (["--max-age", ""], "Invalid duration ''"), (["--by-duration", ""], "Invalid duration ''")):
         r = run_kcli(b, *base, *extra)
         assert r.code == 2 and flag in r.err, (extra, r.err)
     assert sent(story, before) == {}

@@ -71,8 +71,18 @@ def test_list_create_delete_and_their_errors(cluster):
     assert dup.code == 1 and dup.err.splitlines()[-1] == "Error: Topic 'kafka.testTopic1' already exists."
     assert run_kcli(b, "create", "topic", "kafka.testTopic1", "--if-not-exists").code == 0
 
+    # Known only once the cluster answered: the operation failed (exit 1), as kafka-topics says
     same = run_kcli(b, "alter", "topic", "kafka.testTopic1", "--partitions", "1")
-    assert same.code == 2 and "Topic already has 1 partition(s)." in same.err
+    assert same.code == 1 and "Topic already has 1 partition(s)." in same.err
+    assert run_kcli(b, "create", "topic", "four", "--partitions", "4").code == 0
+    fewer = run_kcli(b, "alter", "topic", "four", "--partitions", "2")
+    assert fewer.code == 1 and "The topic four currently has 4 partition(s); 2 would not be an increase." in fewer.err
+    from tests.cli.test_dropin import dropin
+
+    for count, message in (("2", "The topic four currently has 4 partition(s); 2 would not be an increase."),
+                           ("4", "Topic already has 4 partition(s).")):
+        r = dropin("kafka-topics", "--bootstrap-server", b, "--alter", "--topic", "four", "--partitions", count)
+        assert (r.code, r.out, r.err) == (1, f"Error while executing topic command : {message}\n", ""), r
     r = run_kcli(b, "delete", "topic", "oooof.*")
     assert r.code == 0 and "oooof.testTopic1" in r.out
     assert "oooof.testTopic1" not in AdminClient({"bootstrap.servers": b}).list_topics(timeout=10).topics

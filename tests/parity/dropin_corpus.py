@@ -85,7 +85,7 @@ CASES: list[Case] = [
            id="dropin-topics-create-partitions-not-a-number"),
     topics("--alter", "--topic", "{altered}", "--partitions", "3", prepare="two-partition-topic",
            id="dropin-topics-alter"),
-    topics("--alter", "--topic", "{orders}", "--partitions", "2", differs={STDERR: "stack-trace", EXIT: "usage-exit"},
+    topics("--alter", "--topic", "{orders}", "--partitions", "2", differs=TOPIC_FAILED,
            id="dropin-topics-alter-not-an-increase"),
     topics("--alter", "--topic", "nosuch-topic", "--partitions", "3", "--if-exists",
            id="dropin-topics-alter-if-exists"),

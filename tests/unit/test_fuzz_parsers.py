@@ -11,6 +11,8 @@ Every input must end in one of two ways, within MAX_SECONDS per input:
 
 from __future__ import annotations
 
+import re
+
 import tempfile
 import time
 from datetime import datetime, timedelta, timezone
@@ -140,8 +142,11 @@ def test_topic_specs(text):
 @given(st.text(st.characters(blacklist_characters=":", blacklist_categories=NO_SPACE), min_size=1),
        st.lists(st.integers(0, INT32_MAX), min_size=1, max_size=20))
 def test_topic_specs_read_as_built(topic, parts):
-    assert attempt("topic specs", lambda: parse_topic_spec(f"{topic}:{','.join(map(str, parts))}")) == \
-        (topic, sorted(set(parts)))
+    """A regex (list-offsets' -t) is any text; a name is read only when Kafka would take it."""
+    spec = f"{topic}:{','.join(map(str, parts))}"
+    assert attempt("topic specs", lambda: parse_topic_spec(spec, regex=True)) == (topic, sorted(set(parts)))
+    legal = re.fullmatch(r"[a-zA-Z0-9._-]{1,249}", topic) and topic not in (".", "..")
+    assert attempt("topic specs", lambda: parse_topic_spec(spec)) == ((topic, sorted(set(parts))) if legal else None)
 
 
 @FUZZ

@@ -10,6 +10,7 @@ from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka43 import CONFIG_NAMES
+from kcli.inputs import printable, topic_name_error
 
 
 def _names(entity: str) -> str:
@@ -102,7 +103,7 @@ def read(args: list[str]) -> ConfigsRequest:
         raise Usage("Either --bootstrap-server or --bootstrap-controller must be specified.")
     for t in types:
         if t not in ALLOWED:
-            raise Usage(f"Invalid entity type {t}, the entity type must be one of {', '.join(ALLOWED)} with a "
+            raise Usage(f"Invalid entity type {printable(t)}, the entity type must be one of {', '.join(ALLOWED)} with a "
                         "--bootstrap-server or --bootstrap-controller argument")
     if not types:
         raise Usage("At least one entity type must be specified")
@@ -114,12 +115,14 @@ def read(args: list[str]) -> ConfigsRequest:
     if has("bootstrap-server") and has("bootstrap-controller"):
         raise Usage("Only one of --bootstrap-server or --bootstrap-controller can be specified")
     named = any(names)
+    if named and "topics" in types and (error := topic_name_error(names[0])):
+        raise Usage(error)
     if named and "brokers" in types:
         for flag in ("entity-name", "broker"):
             for value in parsed.given.get(flag, [])[:1]:
                 if not (value.lstrip("+-").isdigit() and value.isascii()):
                     raise Usage(f"The entity name for {types[0]} must be a valid integer broker id, but it is: "
-                                f"{value}")
+                                f"{printable(value)}")
     if has("describe") and has("entity-default") and types[0] not in ("users", "clients", "brokers", "ips"):
         raise Usage(f"--entity-default must not be specified with --describe of {','.join(types)}")
     if has("alter"):

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcli.inputs import parse_int, printable
+
 FLAG, REQUIRED, OPTIONAL = "flag", "required", "optional"
 
 
@@ -76,18 +78,28 @@ class Parsed:
 INT_BOUNDS = {"Integer": (-(1 << 31), (1 << 31) - 1), "Long": (-(1 << 63), (1 << 63) - 1)}
 
 
+def java_integer(value: str, java_type: str) -> int | None:
+    """``value`` as Java's Integer.valueOf or Long.valueOf (``java_type``) reads it: an optional
+    sign and ASCII digits, within range (any number of digits: never Python's int() on 4,301 of
+    them); None otherwise."""
+    text = value[1:] if value[:1] in "+-" else value
+    if not (text and text.isascii() and text.isdigit()):
+        return None
+    try:
+        return parse_int(value, *INT_BOUNDS[java_type])
+    except ValueError:
+        return None
+
+
 def convert(spec: Opt, value: str):
-    """jopt's conversion: Integer and Long as Java's valueOf reads them (an optional sign and
-    ASCII digits, within range), anything else as the string."""
+    """jopt's conversion: Integer and Long as Java's valueOf reads them (``java_integer``),
+    anything else as the string."""
     if spec.type not in INT_BOUNDS:
         return value
-    low, high = INT_BOUNDS[spec.type]
-    text = value[1:] if value[:1] in "+-" else value
-    if text and text.isascii() and text.isdigit():
-        number = int(value)
-        if low <= number <= high:
-            return number
-    raise JoptError(f"Cannot parse argument '{value}' of option {spec.name}")
+    number = java_integer(value, spec.type)
+    if number is None:
+        raise JoptError(f"Cannot parse argument '{printable(value)}' of option {spec.name}")
+    return number
 
 
 def _looks_like_option(word: str) -> bool:
@@ -117,7 +129,7 @@ def parse(specs: list[Opt], args: list[str]) -> Parsed:
         name, eq, inline = text.partition("=")
         spec = table.get(name)
         if spec is None:
-            raise JoptError(f"{name} is not a recognized option")
+            raise JoptError(f"{printable(name)} is not a recognized option")
         values: list[str | None]
         if spec.arg == FLAG:
             values = [None]

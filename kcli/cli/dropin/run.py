@@ -19,7 +19,8 @@ from typing import TextIO
 from kcli import __version__
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
-from kcli.errors import EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.inputs import printable
 
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
          "kafka-configs": "configs"}
@@ -40,7 +41,25 @@ class _Streams:
 
 
 def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code."""
+    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code. The last resort, as
+    for the native commands (``kcli.cli.main``): whatever the tool's own reporting did not
+    foresee is one line on stderr, never a traceback (a conversion jopt refuses: usage, 2;
+    anything else: 1)."""
+    streams = _Streams(stdout, stderr, [])
+    try:
+        return _run(tool, args, streams)
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except jopt.JoptError as exc:
+        streams.write("stderr", f"{exc}\n")
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+        streams.write("stderr", f"Error: {str(exc) or type(exc).__name__}\n")
+        return EXIT_FAILED
+
+
+def _run(tool: str, args: list[str], streams: _Streams) -> int:
+    stdout, stderr = streams.stdout, streams.stderr
     grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
     try:
         request = grammar.read(args)
@@ -53,7 +72,6 @@ def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
     except Usage as exc:
         (stdout if exc.stream == "stdout" else stderr).write(exc.message + "\n")
         return EXIT_USAGE
-    streams = _Streams(stdout, stderr, [])
     for stream, line in getattr(request, "notices", []):
         streams.write(stream, line + "\n")
     return _EXECUTORS[tool](request, streams)
@@ -127,7 +145,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
     elif action == "create":
         name = v["topic"]
         assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] else None)
+                      if v["replica-assignment"] is not None else None)
         if v["replication-factor"] is not None:
             specs.check_replication_factor(v["replication-factor"])
         if v["partitions"] is not None:
@@ -142,7 +160,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         view.render_created(out, name, created)
     elif action == "alter":
         assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] else None)
+                      if v["replica-assignment"] is not None else None)
         specs.check_partition_count(v["partitions"])
         lib.add_partitions(admin, patterns, v["partitions"], assignment, p.has("if-exists"))
     else:
@@ -172,7 +190,7 @@ def _offsets(req, streams: _Streams) -> int:
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         time_value = p.value("time")
         if time_value not in specs.NAMED_TIMES and not _is_long(time_value):
-            raise UsageError(f"Malformed time argument {time_value}. Please use -1 or latest / -2 or earliest / "
+            raise UsageError(f"Malformed time argument {printable(time_value)}. Please use -1 or latest / -2 or earliest / "
                              "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
                              "earliest-pending-upload, or a specified long format timestamp")
         when = specs.NAMED_TIMES.get(time_value)
@@ -202,8 +220,7 @@ def _offsets(req, streams: _Streams) -> int:
 
 
 def _is_long(text: str) -> bool:
-    body = text[1:] if text[:1] in "+-" else text
-    return bool(body) and body.isascii() and body.isdigit() and -(1 << 63) <= int(text) < (1 << 63)
+    return jopt.java_integer(text, "Long") is not None
 
 
 # -- kafka-configs -------------------------------------------------------------------------------------
@@ -274,6 +291,7 @@ def _groups(req, streams: _Streams) -> int:
         try:     # values the Java tool converts while it runs: its error line on stdout
             timeout_ms = p.value("timeout")
             command_config = p.value("command-config")
+            bootstrap = p.value("bootstrap-server")
         except jopt.JoptError as exc:
             raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
         from kcli.admin.settings import parse_timeout_ms
@@ -288,7 +306,7 @@ def _groups(req, streams: _Streams) -> int:
         streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     try:
-        with _admin(p.value("bootstrap-server"), command_config, timeout_ms, streams) as admin:
+        with _admin(bootstrap, command_config, timeout_ms, streams) as admin:
             return action.execute(admin, p, prepared, _output(streams), streams)
     except UsageError as exc:
         streams.write("stderr", f"{exc.message}\n")
