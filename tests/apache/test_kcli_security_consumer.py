@@ -61,7 +61,9 @@ def test_command_config_on_both_client_paths(data, tmp_path, mechanism, form):
     assert [(o["offset"], o["timestampMs"]) for o in doc["offsets"]] == [(1, 1_700_000_005_000),
                                                                          (0, 1_700_000_002_000)]
     lines = kcli("-o", "plain", "describe", "groups", group, "--state", "--verbose",   # both
-                 err=f"\nConsumer group '{group}' has no active members.\n").splitlines()
+                 err=f"\nConsumer group '{group}' has no active members.\n"
+                     f"GROUP-CREATION-TIME is - for classic group(s) '{group}': creation times "
+                     "exist for group.protocol=consumer groups (KIP-1282)\n").splitlines()
     assert lines[2].split()[-2:] == ["0", "-"]
     created = unique(f"made-{form}")
     assert kcli("create", "topic", created) == f"Created topic {created}.\n"

@@ -8,12 +8,11 @@
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import org.apache.kafka.common.utils.Exit;
-
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,14 +35,28 @@ public class ToolRunner {
         ObjectMapper json = new ObjectMapper();
         PrintStream stdout = System.out;
         PrintStream stderr = System.err;
-        Exit.Procedure exit = (code, message) -> {
-            current.complete(code);
-            while (true) {
-                LockSupport.park();
-            }
-        };
-        Exit.setExitProcedure(exit);
-        Exit.setHaltProcedure(exit);
+        // Kafka's Exit: org.apache.kafka.common.utils.Exit up to 4.3, ...utils.internals.Exit from
+        // 4.4 on; the same methods, so it is found by name and its Procedure made as a proxy.
+        Class<?> exitClass;
+        try {
+            exitClass = Class.forName("org.apache.kafka.common.utils.internals.Exit");
+        } catch (ClassNotFoundException before44) {
+            exitClass = Class.forName("org.apache.kafka.common.utils.Exit");
+        }
+        Class<?> procedure = Class.forName(exitClass.getName() + "$Procedure");
+        Object exit = Proxy.newProxyInstance(procedure.getClassLoader(), new Class<?>[] {procedure},
+            (proxy, method, args) -> {
+                if (!method.getName().equals("execute")) {       // toString, hashCode, equals
+                    return method.getName().equals("equals") ? proxy == args[0]
+                        : method.getName().equals("hashCode") ? System.identityHashCode(proxy) : "exit";
+                }
+                current.complete((Integer) args[0]);
+                while (true) {
+                    LockSupport.park();
+                }
+            });
+        exitClass.getMethod("setExitProcedure", procedure).invoke(null, exit);
+        exitClass.getMethod("setHaltProcedure", procedure).invoke(null, exit);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String[] command = json.readValue(line, String[].class);
