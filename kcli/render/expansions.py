@@ -52,7 +52,7 @@ def render_report(out: Output, r: ExpansionReport) -> None:
         return
     out.view(report_table(r))
     if out.format == "table":
-        out.line(summary(r))
+        out.prose(summary(r))
     if r.unknown_creation:
         out.note(f"{r.unknown_creation} partition(s) have no recorded creation time (created before "
                  "KIP-1327 was enabled): not checked")
