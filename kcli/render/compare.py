@@ -10,14 +10,15 @@ from typing import Iterator
 
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
 from kcli.render.notices import summary
-from kcli.render.output import Output, Rows, Table, json_document
+from kcli.render.output import NULL, Cell, Output, Rows, Table, json_document, null
 
-NA = "n/a"
-MISSING = "-"
+NA = null("n/a")        # the broker cannot serve the policy; an empty cell in CSV
+MISSING = NULL
 
 
 def _signed(n: int | None) -> str:
-    return MISSING if n is None else f"{n:+d}" if n else "0"
+    """``+N`` / ``-N`` in a table, the integer in CSV."""
+    return MISSING if n is None else Cell(f"{n:+d}", str(n)) if n else "0"
 
 
 def comparison_table(c: Comparison) -> Table:

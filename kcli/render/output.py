@@ -24,6 +24,49 @@ SCHEMA_VERSIONS = {"audit-timestamps": 2, "topic-alter": 2, "config-alter": 2, "
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
+class Cell(str):
+    """A table cell (or column name) whose CSV text is not what a table shows. One rule for every
+    CSV: a null is an empty cell (``-`` in a table: NULL), a duration integer milliseconds
+    (rounded in a table: ``duration_cell``), a time ISO-8601 without a table's bound mark
+    (``time_cell``), and a duration column's name ends in ``-MS`` (``duration_column``)."""
+
+    def __new__(cls, text: str, csv: str):
+        cell = super().__new__(cls, text)
+        cell.csv = csv
+        return cell
+
+
+NULL = Cell("-", "")
+
+
+def null(text: str) -> Cell:
+    """A null shown as ``text`` in a table (``N/A``, ``n/a``, ``none``), empty in CSV."""
+    return Cell(text, "")
+
+
+def duration_cell(ms: int | None, mark: str = "", resolution: int = 1) -> str:
+    """A duration: rounded in a table (to ``resolution`` ms first, ``mark`` before it, as ``≥``),
+    exact integer milliseconds in CSV; NULL for None."""
+    from kcli.times import format_duration_rounded
+
+    return NULL if ms is None else Cell(mark + format_duration_rounded(ms // resolution * resolution), str(ms))
+
+
+def duration_column(name: str) -> Cell:
+    return Cell(name, name + "-MS")
+
+
+def time_cell(ms: int | None, mark: str = "") -> str:
+    """Epoch milliseconds as ISO-8601 (``mark`` before it in a table, as ``≤``); NULL for None or -1."""
+    from kcli.times import format_ms
+
+    return NULL if ms is None or ms == -1 else Cell(mark + format_ms(ms), format_ms(ms))
+
+
+def csv_row(row: list[str]) -> list[str]:
+    return [cell.csv if isinstance(cell, Cell) else cell for cell in row]
+
+
 class Rows:
     """A table's rows, or a JSON array's items, made anew for each pass over them (``make``
     returns an iterator), never all held: a reset plan over 100k partitions is about 100 MB of
@@ -286,8 +329,8 @@ class Output:
     def table(self, table: Table) -> None:
         if self.format == "csv":
             writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(table.columns)
-            writer.writerows(table.rows)
+            writer.writerow(csv_row(table.columns))
+            writer.writerows(map(csv_row, table.rows))
             return
         plain_console = self._plain_console()
         if plain_console is not None or not self.console.is_terminal:

@@ -68,6 +68,20 @@ class Pty:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=10)
 
 
+def expansion_story(ec) -> None:
+    """``billing`` read ``orders`` (2 partitions, created two days ago: 8 records each, stamped
+    3 h ago), committed 8 and 8, and stopped; 2 more records landed on partition 0 (2 h and 1 h
+    ago); the topic grew to 4 partitions and 4 records landed on each new one."""
+    b = ec.bootstrap_servers
+    ec.create_topic("orders", 2, creation_time_ms=NOW - 2 * DAY)
+    for p in (0, 1):
+        produce(b, "orders", p, 8, f"old{p}", ts=NOW - 3 * HOUR)
+    consume_and_commit(b, "billing", ["orders"], 16, protocol="consumer")
+    produce(b, "orders", 0, 1, "late", ts=NOW - 2 * HOUR)
+    produce(b, "orders", 0, 1, "later", ts=NOW - HOUR)
+    expand(b, "orders", 2, 4, 4)
+
+
 @pytest.fixture(scope="module")
 def story(tmp_path_factory):
     state = tmp_path_factory.mktemp("state")
@@ -77,13 +91,7 @@ def story(tmp_path_factory):
     pty = Pty(env)
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
-        ec.create_topic("orders", 2, creation_time_ms=NOW - 2 * DAY)
-        for p in (0, 1):
-            produce(b, "orders", p, 8, f"old{p}", ts=NOW - 3 * HOUR)
-        consume_and_commit(b, "billing", ["orders"], 16, protocol="consumer")
-        produce(b, "orders", 0, 1, "late", ts=NOW - 2 * HOUR)
-        produce(b, "orders", 0, 1, "later", ts=NOW - HOUR)
-        expand(b, "orders", 2, 4, 4)
+        expansion_story(ec)
         try:
             yield pty, b, str(state)
         finally:
