@@ -189,6 +189,21 @@ class PartitionPlan:
         return max(0, min(self.current, self.log_end) - max(self.new, self.log_start))
 
 
+# Kinds of a native command's warnings (Notice.kind).
+CLAMPED, NO_RECORD, SKIPS_UNREAD, REPLAYS, MISSING_GROUP, NO_PLAN = (
+    "clamped", "no-record", "skips-unread", "replays", "missing-group", "no-plan")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A native command's warning and its kind (above): on stderr each kind is summed up after a
+    few examples (kcli.render.notices), every one with --verbose; JSON carries them all.
+    ``scope``: what it is about beyond its kind (a --compare policy)."""
+    kind: str
+    text: str
+    scope: str = ""
+
+
 @dataclass
 class GroupPlan:
     group: str
@@ -198,9 +213,17 @@ class GroupPlan:
     # kcli's own words for warnings whose kafka-consumer-groups text (in ``warnings``, which the
     # drop-in prints) is misleading: {tool's text: kcli's}
     reworded: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)      # {tool's text: its kind}
 
     def native_warnings(self) -> list[str]:
         return [self.reworded.get(w, w) for w in self.warnings]
+
+    def native_notices(self) -> list[Notice]:
+        return [Notice(self.kinds.get(w, ""), self.reworded.get(w, w)) for w in self.warnings]
+
+    def warn(self, kind: str, text: str) -> None:
+        self.warnings.append(text)
+        self.kinds[text] = kind
 
 
 @dataclass(slots=True)

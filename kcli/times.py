@@ -67,6 +67,19 @@ def format_duration_ms(ms: int) -> str:
     return sign + ("".join(parts) or "0s")
 
 
+def format_duration_rounded(ms: int) -> str:
+    """A duration to read at a glance: under a minute as format_duration_ms (``2s29ms``), longer
+    cut to its two largest units, the second left out when it is zero (``1h39m``, ``2h``,
+    ``1d3h``); toward zero, sign kept."""
+    sign, rest = ("-", -ms) if ms < 0 else ("", ms)
+    if rest < 60_000:
+        return format_duration_ms(ms)
+    sizes = (86_400_000, 3_600_000, 60_000, 1000)
+    top = next(i for i, size in enumerate(sizes) if rest >= size)
+    unit = sizes[top + 1] if top + 1 < len(sizes) else sizes[top]
+    return sign + format_duration_ms(rest // unit * unit)
+
+
 # Both grammars are matched without backtracking (possessive quantifiers), so any input is
 # accepted or refused in linear time; every number is bounded before it is converted.
 _SHORT = re.compile(r"([0-9]++)(?:\.([0-9]++))?+\s*+(ms|s|m|h|d)?+", re.IGNORECASE | re.ASCII)

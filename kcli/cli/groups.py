@@ -103,6 +103,7 @@ def reset_offsets(
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view
+    from kcli.render.notices import summary
 
     if compare:
         from kcli.ops import compare as comparing
@@ -115,7 +116,8 @@ def reset_offsets(
                             "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
             max_age=max_age, refused={"execute": execute, "export": export, "rollback_file": rollback_file,
                                       "allow_skip": allow_skip}, now_ms=int(time.time() * 1000))
-        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress))
+        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress),
+                          state().verbose)
         return
     req = resets.request(
         groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
@@ -125,11 +127,9 @@ def reset_offsets(
         max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip,
         rollback_file=rollback_file, now_ms=int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
-    for plan in result.plans:
-        for w in plan.native_warnings():
-            out().note(f"Warn: {w}")
-    for notice in result.skips + result.replays:
-        out().note(f"Warn: {notice}")
+    notices = [n for plan in result.plans for n in plan.native_notices()] + result.skips + result.replays
+    for line in summary(notices, state().verbose):
+        out().note(f"Warn: {line}")
     if result.executed:
         out().note(f"Rollback file (the committed offsets before this reset): {result.rollback_file}")
         for note in result.notes:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import GroupPlan, PartitionPlan, PartitionPosition
+from kcli.model import CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, Notice, PartitionPlan, PartitionPosition
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
 TP = tuple[str, int]
@@ -145,22 +145,23 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
                                              pos.log_start, pos.log_end, ts, rule))
     plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
     plan.reworded = reworded
+    plan.kinds = {**dict.fromkeys(clamped.values(), CLAMPED), **dict.fromkeys(empty.values(), NO_RECORD)}
     return plan
 
 
-def skip_notices(plans: list[GroupPlan]) -> list[str]:
-    """One line per partition whose committed offset the plans move past unread records."""
-    return [f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} skips "
-            f"{p.skipped} unread records (committed offset {p.current})"
+def skip_notices(plans: list[GroupPlan]) -> list[Notice]:
+    """One per partition whose committed offset the plans move past unread records."""
+    return [Notice(SKIPS_UNREAD, f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} "
+                                 f"skips {p.skipped} unread records (committed offset {p.current})")
             for plan in plans for p in plan.partitions if p.skipped]
 
 
-def replay_notices(plans: list[GroupPlan]) -> list[str]:
+def replay_notices(plans: list[GroupPlan]) -> list[Notice]:
     """One line per group whose committed offsets the plans move back over records it has read."""
     out = []
     for plan in plans:
         back = [p for p in plan.partitions if p.replayed]
         if back:
-            out.append(f"Group {plan.group}: the reset replays {sum(p.replayed for p in back)} records "
-                       f"already read on {len(back)} partition(s)")
+            out.append(Notice(REPLAYS, f"Group {plan.group}: the reset replays {sum(p.replayed for p in back)} "
+                                       f"records already read on {len(back)} partition(s)"))
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli.errors import UnsupportedByBroker, UsageError
+from kcli.model import MISSING_GROUP, Notice
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops import resets
@@ -144,10 +145,11 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
             ts = targets.get((policy.label, g))
             plan = planner.plan_group(g, policy.scenario, positions[g],
                                       lookups=lookups[ts] if ts is not None else None, ages=ages)
-            warnings += [f"[{policy.label}] {w}" for w in plan.native_warnings()]
+            warnings += [Notice(n.kind, f"[{policy.label}] {n.text}", policy.label) for n in plan.native_notices()]
             column.plans[g] = plan
         columns.append(column)
-    warnings += [f"Group {g} does not exist: it has no committed offsets" for g in ids if g in missing]
+    warnings += [Notice(MISSING_GROUP, f"Group {g} does not exist: it has no committed offsets")
+                 for g in ids if g in missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
     return comparison(every_plan, columns, list(dict.fromkeys(warnings)))
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from kcli import javaorder
 from kcli.errors import KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
 from kcli.inputs import read_text
-from kcli.model import GroupDescription, GroupPlan, PartitionPosition
+from kcli.model import MISSING_GROUP, NO_PLAN, GroupDescription, GroupPlan, Notice, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for, unanswered
@@ -79,8 +79,8 @@ class ResetResult:
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    skips: list[str] = field(default_factory=list)
-    replays: list[str] = field(default_factory=list)
+    skips: list[Notice] = field(default_factory=list)
+    replays: list[Notice] = field(default_factory=list)
     refused: bool = False
 
 
@@ -226,9 +226,9 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
                                   lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
-            plan.warnings.append(f"No reset plan for group {g} found")
+            plan.warn(NO_PLAN, f"No reset plan for group {g} found")
         if g in missing:
-            plan.warnings.append(f"Group {g} does not exist: " + (
+            plan.warn(MISSING_GROUP, f"Group {g} does not exist: " + (
                 "this reset creates it with these offsets (restoring the rollback file deletes it again)"
                 if execute else "--execute creates it with these offsets"))
         plans.append(plan)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from kcli.render.output import Output, Table, json_document
-from kcli.times import format_duration_ms, format_ms
+from kcli.render.output import NULL, Output, Table, duration_cell, duration_column, json_document, time_cell
+from kcli.times import format_ms
 
 
 def _n(v) -> str:
-    return "-" if v is None else str(v)
-
-
-def _ms(v) -> str:
-    return "-" if v is None else format_ms(v)
+    return NULL if v is None else str(v)
 
 
 def render_audit(out: Output, result) -> None:
@@ -20,25 +16,26 @@ def render_audit(out: Output, result) -> None:
         return
     with_target = result.target_ms is not None
     cols = ["TOPIC", "PARTITION", "RECORDS", "MIN-TIMESTAMP", "MAX-TIMESTAMP", "MAX-TS-OFFSET",
-            "TOO-OLD", "TOO-NEW", "OUT-OF-ORDER", "MAX-BACK"]
+            "TOO-OLD", "TOO-NEW", "OUT-OF-ORDER", duration_column("MAX-BACK")]
     if with_target:
         cols += ["TARGET-OFFSET", "REPLAYED", "SKIPPED", "TARGET-CHECK"]
     cols.append("MAX-TS-CHECK")
-    table = Table(cols, title=None)
+    # On a narrow terminal the counts of what a timestamp-based operation meets stay longest.
+    table = Table(cols, title=None, drop=("MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET", "MIN-TIMESTAMP",
+                                          "TARGET-CHECK", "MAX-TS-CHECK", "RECORDS", "MAX-TIMESTAMP"))
     for p in result.partitions:
-        row = [p.topic, str(p.partition), str(p.records), _ms(p.min_timestamp), _ms(p.max_timestamp),
+        row = [p.topic, str(p.partition), str(p.records), time_cell(p.min_timestamp), time_cell(p.max_timestamp),
                _n(p.max_timestamp_offset), str(p.too_old), str(p.too_new), str(p.out_of_order),
-               "-" if p.max_out_of_order_ms is None else format_duration_ms(p.max_out_of_order_ms)]
+               duration_cell(p.max_out_of_order_ms)]
         if with_target:
             row += [_n(p.target_offset), _n(p.replayed), _n(p.skipped), _n(p.target_check)]
         row.append(p.max_timestamp_check)
         table.rows.append(row)
     t = result.total
-    total = ["(total)", str(t.partitions), str(t.records), _ms(t.min_timestamp), _ms(t.max_timestamp),
-             "-", str(t.too_old), str(t.too_new), str(t.out_of_order),
-             "-" if t.max_out_of_order_ms is None else format_duration_ms(t.max_out_of_order_ms)]
+    total = ["(total)", str(t.partitions), str(t.records), time_cell(t.min_timestamp), time_cell(t.max_timestamp),
+             NULL, str(t.too_old), str(t.too_new), str(t.out_of_order), duration_cell(t.max_out_of_order_ms)]
     if with_target:
-        total += ["-", _n(t.replayed), _n(t.skipped), "-"]
+        total += [NULL, _n(t.replayed), _n(t.skipped), NULL]
     total.append(f"{t.disagreements} disagreement(s)")
     table.rows.append(total)
     out.table(table)

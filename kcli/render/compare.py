@@ -9,21 +9,26 @@ from __future__ import annotations
 from typing import Iterator
 
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
-from kcli.render.output import Output, Rows, Table, json_document
+from kcli.render.notices import summary
+from kcli.render.output import NULL, Cell, Output, Rows, Table, json_document, null
 
-NA = "n/a"
-MISSING = "-"
+NA = null("n/a")        # the broker cannot serve the policy; an empty cell in CSV
+MISSING = NULL
 
 
 def _signed(n: int | None) -> str:
-    return MISSING if n is None else f"{n:+d}" if n else "0"
+    """``+N`` / ``-N`` in a table, the integer in CSV."""
+    return MISSING if n is None else Cell(f"{n:+d}", str(n)) if n else "0"
 
 
 def comparison_table(c: Comparison) -> Table:
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-START", "LOG-END"]
     for column in c.columns:
         cols += [column.policy.name, column.policy.name + "+/-"]
-    return Table(cols, Rows(lambda: _rows(c)))
+    # On a narrow terminal the records replayed or skipped stay longest, the first policies' first.
+    targets, moves = cols[6::2], cols[7::2]
+    return Table(cols, Rows(lambda: _rows(c)),
+                 drop=("LOG-START", "LOG-END", "CURRENT-OFFSET", *targets[::-1], *moves[::-1]))
 
 
 def _rows(c: Comparison) -> Iterator[list[str]]:
@@ -43,18 +48,19 @@ def _rows(c: Comparison) -> Iterator[list[str]]:
         yield row
 
 
-def notes(c: Comparison) -> list[str]:
-    """Each unavailable policy's reason, once; then the planner's warnings."""
+def notes(c: Comparison, verbose: bool = False) -> list[str]:
+    """Each unavailable policy's reason, once; then the planner's warnings, summed up per kind
+    (every one with ``verbose``)."""
     out = [f"{column.policy.name} is n/a: {why}" for column in c.columns for why in column.reasons()]
-    return out + [f"Warn: {w}" for w in c.warnings]
+    return out + [f"Warn: {w}" for w in summary(c.warnings, verbose)]
 
 
-def render_comparison(out: Output, c: Comparison) -> None:
+def render_comparison(out: Output, c: Comparison, verbose: bool = False) -> None:
     if out.format == "json":
         out.json(comparison_document(c))
         return
     out.view(comparison_table(c))
-    for note in notes(c):
+    for note in notes(c, verbose):
         out.note(note)
     if out.format == "table":
         out.note("+N: records replayed, -N: records skipped, against the committed offset "
@@ -82,4 +88,4 @@ def comparison_document(c: Comparison) -> dict:
         return Rows(lambda: (partition(row, plans) for row, plans in c.cells(group)))
     return json_document("reset-compare", policies=[policy(col) for col in c.columns],
                          groups=[{"group": plan.group, "partitions": partitions(plan.group)} for plan, _ in c.order],
-                         warnings=c.warnings)
+                         warnings=[w.text for w in c.warnings])

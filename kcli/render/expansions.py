@@ -5,11 +5,11 @@ with commits on its topic (``-`` for the group when no group has any), in every 
 from __future__ import annotations
 
 from kcli.model import ExpansionReport, GroupExposure, YoungPartition
-from kcli.render.output import Output, Table, json_document
-from kcli.times import format_duration_ms, format_ms, time_field
+from kcli.render.output import NULL, Output, Table, duration_cell, duration_column, json_document, time_cell
+from kcli.times import format_duration_ms, time_field
 
-MISSING = "-"
-COLUMNS = ["TOPIC", "PARTITION", "CREATED", "AGE", "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
+MISSING = NULL
+COLUMNS = ["TOPIC", "PARTITION", "CREATED", duration_column("AGE"), "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
            "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
 LOST_NOTE = ("LOST? is suspected, not known: kcli saw these records while the group had no commit "
              "there, and its commit is now past them. A group that started at earliest or "
@@ -28,7 +28,8 @@ def _lost(g: GroupExposure) -> str:
 def report_table(r: ExpansionReport) -> Table:
     table = Table(list(COLUMNS))
     for p in r.partitions:
-        head = [p.topic, str(p.partition), format_ms(p.creation_ms), format_duration_ms(max(0, r.now_ms - p.creation_ms) // 1000 * 1000)]
+        head = [p.topic, str(p.partition), time_cell(p.creation_ms),
+                duration_cell(max(0, r.now_ms - p.creation_ms), resolution=1000)]
         tail = [str(p.log_start), str(p.log_end)]
         if not p.groups:
             table.rows.append(head + [MISSING, MISSING, MISSING] + tail + [MISSING, MISSING, "NO-GROUP"])
@@ -52,7 +53,7 @@ def render_report(out: Output, r: ExpansionReport) -> None:
         return
     out.view(report_table(r))
     if out.format == "table":
-        out.line(summary(r))
+        out.prose(summary(r))
     if r.unknown_creation:
         out.note(f"{r.unknown_creation} partition(s) have no recorded creation time (created before "
                  "KIP-1327 was enabled): not checked")

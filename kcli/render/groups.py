@@ -11,10 +11,10 @@ from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember
                         max_time_lag)
 from kcli.offsets.csvfile import export_csv
 from kcli.render.javatext import ERRORS, exception_text
-from kcli.render.output import Output, Rows, Table, json_document
-from kcli.times import format_duration_ms, format_ms, time_field
+from kcli.render.output import NULL, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell
+from kcli.times import format_duration_rounded, time_field
 
-MISSING = "-"
+MISSING = NULL          # "-"; an empty cell in CSV
 
 
 def _v(value) -> str:
@@ -57,23 +57,23 @@ def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_
 
 # -- describe --offsets -----------------------------------------------------------------------
 
-TIME_LAG_COLUMNS = ["NEXT-RECORD-TIME", "TIME-LAG"]
+TIME_LAG_COLUMNS = ["NEXT-RECORD-TIME", duration_column("TIME-LAG")]
 
 
 def time_lag_cells(r: GroupOffsetRow) -> list[str]:
     """NEXT-RECORD-TIME and TIME-LAG: ``-`` where unknown or without a commit; a bound (the next
     record lay beyond the bytes read) as ``≤time`` and ``≥lag``; a next record stamped after now
-    as its negative lag (``-5m``), never ``0s``, which means caught up."""
+    as its negative lag (``-5m``), never ``0s``, which means caught up. Over a minute the lag is
+    rounded (``1h39m``); CSV has its milliseconds (a bound's: JSON says it is one)."""
     if r.time_lag_ms is None:
         return [MISSING, MISSING]
     mark = ("≤", "≥") if r.time_lag_bound else ("", "")
-    when = MISSING if r.next_timestamp_ms is None else mark[0] + format_ms(r.next_timestamp_ms)
-    return [when, mark[1] + format_duration_ms(r.time_lag_ms)]
+    return [time_cell(r.next_timestamp_ms, mark[0]), duration_cell(r.time_lag_ms, mark[1])]
 
 
 def max_time_lag_text(rows: list[GroupOffsetRow]) -> str:
     top, bound = max_time_lag(rows)
-    return MISSING if top is None else ("≥" if bound else "") + format_duration_ms(top)
+    return MISSING if top is None else ("≥" if bound else "") + format_duration_rounded(top)
 
 
 def plain_offsets(rows: list[GroupOffsetRow], verbose: bool, time_lag: bool = False) -> str:
@@ -256,7 +256,7 @@ def _state_cells(d: GroupDescription, verbose: bool) -> list[str]:
         cells += [_v(d.group_epoch), _v(d.target_assignment_epoch)]
     cells.append(str(len(d.members)))
     if verbose:
-        cells.append(format_ms(d.creation_time_ms))       # KIP-1282; "-" unknown or not offered
+        cells.append(time_cell(d.creation_time_ms))       # KIP-1282; "-" unknown or not offered
     return cells
 
 
@@ -349,7 +349,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
                    MISSING if delta is None else f"{delta:+d}"]
             row += [str(p.skipped) if p.skipped else ""] if skips else []
             row += [str(p.log_start), str(p.log_end)]
-            row += [format_ms(p.timestamp_ms)] if time_scenario else []
+            row += [time_cell(p.timestamp_ms)] if time_scenario else []
             row += [p.rule or ""] if with_rule else []
             yield row
     out.table(Table(cols, Rows(cells)))

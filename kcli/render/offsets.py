@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from kcli.model import OffsetInfo
-from kcli.render.output import Output, Table, json_document
-from kcli.times import format_ms, time_field
+from kcli.render.output import NULL, Output, Table, json_document, time_cell
+from kcli.times import time_field
 
 
 def render_offsets(out: Output, offsets: list[OffsetInfo], time_label: str) -> None:
@@ -32,9 +32,9 @@ def render_offsets(out: Output, offsets: list[OffsetInfo], time_label: str) -> N
     with_ts = any(o.timestamp_ms is not None for o in offsets)
     table = Table(["TOPIC", "PARTITION", "OFFSET"] + (["TIMESTAMP"] if with_ts else []) + ["ERROR"])
     for o in offsets:
-        row = [o.topic, str(o.partition), str(o.offset) if o.offset >= 0 else "-"]
+        row = [o.topic, str(o.partition), str(o.offset) if o.offset >= 0 else NULL]
         if with_ts:
-            row.append(format_ms(o.timestamp_ms))
+            row.append(time_cell(o.timestamp_ms))
         row.append(o.error or "")
         table.rows.append(row)
     if not any(o.error for o in offsets):

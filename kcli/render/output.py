@@ -24,6 +24,49 @@ SCHEMA_VERSIONS = {"audit-timestamps": 2, "topic-alter": 2, "config-alter": 2, "
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 
+class Cell(str):
+    """A table cell (or column name) whose CSV text is not what a table shows. One rule for every
+    CSV: a null is an empty cell (``-`` in a table: NULL), a duration integer milliseconds
+    (rounded in a table: ``duration_cell``), a time ISO-8601 without a table's bound mark
+    (``time_cell``), and a duration column's name ends in ``-MS`` (``duration_column``)."""
+
+    def __new__(cls, text: str, csv: str):
+        cell = super().__new__(cls, text)
+        cell.csv = csv
+        return cell
+
+
+NULL = Cell("-", "")
+
+
+def null(text: str) -> Cell:
+    """A null shown as ``text`` in a table (``N/A``, ``n/a``, ``none``), empty in CSV."""
+    return Cell(text, "")
+
+
+def duration_cell(ms: int | None, mark: str = "", resolution: int = 1) -> str:
+    """A duration: rounded in a table (to ``resolution`` ms first, ``mark`` before it, as ``≥``),
+    exact integer milliseconds in CSV; NULL for None."""
+    from kcli.times import format_duration_rounded
+
+    return NULL if ms is None else Cell(mark + format_duration_rounded(ms // resolution * resolution), str(ms))
+
+
+def duration_column(name: str) -> Cell:
+    return Cell(name, name + "-MS")
+
+
+def time_cell(ms: int | None, mark: str = "") -> str:
+    """Epoch milliseconds as ISO-8601 (``mark`` before it in a table, as ``≤``); NULL for None or -1."""
+    from kcli.times import format_ms
+
+    return NULL if ms is None or ms == -1 else Cell(mark + format_ms(ms), format_ms(ms))
+
+
+def csv_row(row: list[str]) -> list[str]:
+    return [cell.csv if isinstance(cell, Cell) else cell for cell in row]
+
+
 class Rows:
     """A table's rows, or a JSON array's items, made anew for each pass over them (``make``
     returns an iterator), never all held: a reset plan over 100k partitions is about 100 MB of
@@ -42,19 +85,26 @@ class Table:
     columns: list[str]
     rows: list[list[str]] | Rows = field(default_factory=list)
     title: str | None = None
+    drop: tuple[str, ...] = ()      # this view's columns to leave out first on a narrow terminal
 
 
 # Fitting a table to a terminal. Identifiers (topic, group, config name, host:port, ids) and
 # timestamps are never broken: only these free-text columns wrap (at spaces) ...
 FREE_TEXT = frozenset({"MEANING", "ERROR", "RESULT", "STATUS", "RULE", "CONFIGS"})
 FREE_TEXT_MIN = 20
-# ... and when the table is still too wide, these columns go, least important first (the plain,
-# json and csv outputs keep everything). A column not named here is never dropped.
+# ... and when the table is still too wide, columns go, in an order defined for every column:
+# first those the view names (``Table.drop``), then those named in DROP_ORDER (least important
+# first); then a column with the same value in every row, said once below the table instead; then
+# any column not named anywhere, the rightmost first; then those in DROP_LAST (the reason for
+# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's first column) identify a row and are never left out. The
+# plain, json and csv outputs keep everything.
 DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
               "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",
               "TARGET-ASSIGNMENT-EPOCH", "GROUP-EPOCH", "COORDINATOR (ID)", "LOG-START", "LOG-END",
-              "EFFECTIVE", "SOURCE", "MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET",
-              "MIN-TIMESTAMP", "RULE", "MEANING")
+              "LOG-END-OFFSET", "EFFECTIVE", "SOURCE", "MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET",
+              "MIN-TIMESTAMP", "CREATED", "YOUNGER-THAN-GROUP")
+DROP_LAST = ("DELTA", "RECORD-TIMESTAMP", "SKIPS-UNREAD", "NEW-OFFSET", "TIME-LAG", "RULE", "STATUS", "MEANING")
+KEY = frozenset({"GROUP", "TOPIC", "PARTITION", "NAME", "RESOURCE"})
 
 
 def free_text_width(table: Table, i: int) -> int:
@@ -70,9 +120,10 @@ def free_text_width(table: Table, i: int) -> int:
 
 def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
     """The columns of ``table`` to show within ``width`` terminal columns (their indexes), and
-    the names of those left out, and the width they need. Identifier columns keep their whole width, free text may wrap
-    down to FREE_TEXT_MIN; columns go in DROP_ORDER until the rest fits (or none is left to
-    drop: then the lines are wider than the terminal, but no identifier is cut)."""
+    the names of those left out, and the width they need. Identifier columns keep their whole
+    width, free text may wrap down to FREE_TEXT_MIN; columns go in the order above until the rest
+    fits (or only KEY columns are left: then the lines are wider than the terminal, but no
+    identifier is cut)."""
     from rich.cells import cell_len
 
     def natural(i: int) -> int:
@@ -87,20 +138,30 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
 
     shown = list(range(len(table.columns)))
     hidden: list[str] = []
-    for name in DROP_ORDER:
+
+    def drop(i: int, said: str = "") -> bool:
         if needed(shown) <= width:
-            break
-        if name in table.columns and len(shown) > 1:
-            shown.remove(table.columns.index(name))
-            hidden.append(name)
-    # Last, a column with the same value in every row (one group's plan) is said once instead.
-    for i in list(shown):
-        values = {r[i] if i < len(r) else "" for r in table.rows}
-        if needed(shown) <= width or len(table.rows) < 2:
-            break
-        if len(values) == 1 and "" not in values and len(shown) > 1:
+            return True
+        if i in shown and (said or i != 0) and len(shown) > 1:
             shown.remove(i)
-            hidden.append(f"{table.columns[i]} (every row: {values.pop()})")    # said once, below
+            hidden.append(table.columns[i] + said)
+        return False
+
+    index = {name: i for i, name in enumerate(table.columns)}
+    for name in (*table.drop, *DROP_ORDER):
+        if name in index and drop(index[name]):
+            return shown, hidden, needed(shown)
+    # A column with the same value in every row (one group's plan) is said once instead.
+    if len(table.rows) >= 2:
+        for i in list(shown):
+            values = {r[i] if i < len(r) else "" for r in table.rows}
+            if len(values) == 1 and "" not in values and drop(i, f" (every row: {values.pop()})"):
+                return shown, hidden, needed(shown)
+    last = [index[name] for name in DROP_LAST if name in index]
+    rest = [i for i in reversed(shown) if i not in last and table.columns[i] not in KEY]
+    for i in rest + last:
+        if drop(i):
+            break
     return shown, hidden, needed(shown)
 
 
@@ -251,6 +312,16 @@ class Output:
     def line(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
 
+    def prose(self, text: str) -> None:
+        """A sentence on stdout after a table: on a terminal wrapped at blanks to its width (as the
+        table fits it), elsewhere one line."""
+        if self.format == "table" and hasattr(self.stdout, "isatty") and self.stdout.isatty():
+            from rich.text import Text
+
+            self.console.print(Text(text), soft_wrap=False)
+        else:
+            self.line(text)
+
     def note(self, text: str) -> None:
         """A notice for humans (warnings, fallbacks): stderr, so data on stdout stays clean."""
         self.stderr.write(text + "\n")
@@ -258,8 +329,8 @@ class Output:
     def table(self, table: Table) -> None:
         if self.format == "csv":
             writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(table.columns)
-            writer.writerows(table.rows)
+            writer.writerow(csv_row(table.columns))
+            writer.writerows(map(csv_row, table.rows))
             return
         plain_console = self._plain_console()
         if plain_console is not None or not self.console.is_terminal:
@@ -285,7 +356,7 @@ class Output:
         from rich.text import Text
         from rich import box
 
-        table = Table(table.columns, list(table.rows), table.title)      # fit takes several passes
+        table = Table(table.columns, list(table.rows), table.title, table.drop)  # fit takes several passes
         shown, hidden, width = list(range(len(table.columns))), [], self.console.width
         if self.console.is_terminal:
             shown, hidden, needed = fit(table, width)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from kcli.model import PartitionInfo, TopicInfo
-from kcli.render.output import Output, Table, json_document
+from kcli.render.output import Output, Table, json_document, null, time_cell
 from kcli.times import format_ms, time_field
+
+NOT_AVAILABLE, NO_LEADER = null("N/A"), null("none")    # kafka-topics' words; empty cells in CSV
 
 
 def _ids(ids: list[int] | None) -> str:
-    return "N/A" if ids is None else ",".join(str(i) for i in ids)
+    """Node ids joined by commas (an empty list: an empty cell); N/A where the broker cannot say."""
+    return NOT_AVAILABLE if ids is None else ",".join(str(i) for i in ids)
 
 
 def _leader(p: PartitionInfo) -> str:
-    return "none" if p.leader is None or p.leader < 0 else str(p.leader)
+    return NO_LEADER if p.leader is None or p.leader < 0 else str(p.leader)
 
 
 def plain_summary(t: TopicInfo) -> str:
@@ -64,7 +67,7 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
             row = [t.name, str(p.partition), _leader(p), _ids(p.replicas), _ids(p.isr),
                    _ids(p.elr), _ids(p.last_known_elr)]
             if show_ct:
-                row.append(format_ms(p.creation_time_ms) if p.creation_time_ms is not None else "")
+                row.append(time_cell(p.creation_time_ms) if p.creation_time_ms is not None else "")
             table.rows.append(row)
     out.table(table)
 

@@ -107,7 +107,7 @@ def test_text_formats_and_usage_errors(story):
     assert plain[2].split()[:10] == ["cmp-g", "cmp", "0", "8", "0", "10", "0", "+8", "10", "-2"]
     assert plain[-2].split()[:2] == ["(total)", "skipped"] and plain[-1].split()[:2] == ["(total)", "replayed"]
     csv_rows = run_kcli(b, *base, "-o", "csv").out.splitlines()
-    assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,+8,10,-2,")
+    assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,8,10,-2,")
     before = snapshot(story)
     for extra, flag in ((["--execute"], "--execute"), (["--export"], "--export"),
                         (["--to-earliest"], "--to-earliest"), (["--from-file", "x.csv"], "--from-file"),

@@ -92,7 +92,7 @@ def test_plain_is_the_java_layout_unless_time_lag_is_asked():
         table = run_kcli(b, "describe", "groups", "pl-g")
         assert "NEXT-RECORD-TIME" in table.out and "Max time lag of group 'pl-g': 1h" in table.out
         csv_out = run_kcli(b, "describe", "groups", "pl-g", "-o", "csv").out.splitlines()
-        assert csv_out[0].endswith("CLIENT-ID,NEXT-RECORD-TIME,TIME-LAG")
+        assert csv_out[0].endswith("CLIENT-ID,NEXT-RECORD-TIME,TIME-LAG-MS")
 
 
 def test_a_group_behind_future_dated_records_shows_a_negative_lag_never_0s():

@@ -22,7 +22,7 @@ def test_plan_table_columns_for_time_and_max_age():
     assert text.splitlines() == [
         "GROUP,TOPIC,PARTITION,CURRENT-OFFSET,NEW-OFFSET,DELTA,LOG-START,LOG-END,RECORD-TIMESTAMP",
         "g,t,0,10,0,-10,0,20,2025-01-15T10:30:00.000Z",
-        "g,t,1,-,5,-,0,5,-"]
+        "g,t,1,,5,,0,5,"]                         # nulls are empty cells in CSV
     plans = [GroupPlan("g", [PartitionPlan("g", "t", 0, 3, 0, 0, 9, None, "earliest (hot, age 1s ≤ 1m)")])]
     text = render(view.render_plan, plans, fmt="csv", time_scenario=False, with_rule=True,
                   scenario="to-latest --max-age 1m", executed=False, rollback_file=None)

@@ -141,3 +141,15 @@ def test_the_planner_never_asks_for_a_special_timestamp():
     with pytest.raises(TimeRangeError):
         planner.lookup_timestamp(planner.Scenario(planner.DURATION, 12), 10)
     assert planner.lookup_timestamp(planner.Scenario(planner.DURATION, 10), 10) == 0
+
+
+def test_durations_over_a_minute_read_rounded_to_two_units():
+    from kcli.times import format_duration_rounded
+
+    assert format_duration_rounded(5_973_841) == "1h39m"            # 1h39m33s841ms
+    assert format_duration_rounded(7_200_737) == "2h"               # a zero second unit is left out
+    assert format_duration_rounded(86_400_000 + 3 * 3_600_000 + 5) == "1d3h"
+    assert format_duration_rounded(133_000) == "2m13s"
+    assert format_duration_rounded(-1_198_000) == "-19m58s"         # toward zero, sign kept
+    assert format_duration_rounded(2_029) == "2s29ms"               # under a minute: exact
+    assert format_duration_rounded(0) == "0s"

@@ -482,7 +482,7 @@ class _Reset:
                 else:
                     streams.write("stderr", f"Warn: {w}\n")
         for notice in result.skips:
-            streams.write("stderr", f"Warn: {notice}\n")
+            streams.write("stderr", f"Warn: {notice.text}\n")
         if result.executed:
             streams.write("stderr", f"Rollback file (the committed offsets before this reset): "
                                     f"{result.rollback_file}\n")

@@ -1,0 +1,122 @@
+"""CSV for spreadsheets, one rule in every CSV kcli writes: a null is an empty cell (never ``-``,
+``N/A`` or ``n/a``), a duration is integer milliseconds under a ``-MS`` header, a time is
+ISO-8601; every column holds one type (int, ISO time or text) besides empty cells. Each command
+with CSV output runs through the real entry point on the README's expansion story (the
+embedded broker) and its output is read with the csv module; audit's through render_audit with
+a real AuditResult (a Spark run is slow). Tables round durations over a minute."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from kcli.pipeline.result import AuditResult, AuditTotal, PartitionAudit
+from kcli.render.audit import render_audit
+from kcli.render.output import Output
+from kcli.times import format_ms
+from tests.broker.groups_fixtures import fast_cluster
+from tests.cli.test_terminal_views import HOUR, NOW, expansion_story
+from tests.support.run import run_kcli
+
+ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+INT = re.compile(r"^-?\d+$")
+NULL_WORDS = {"-", "N/A", "n/a", "none", "null", "None"}
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory):
+    with fast_cluster(1) as ec:
+        expansion_story(ec)
+        yield ec.bootstrap_servers
+
+
+def kind(cell: str) -> str:
+    return "empty" if cell == "" else "int" if INT.match(cell) else "time" if ISO.match(cell) else "text"
+
+
+def check_csv(text: str, context) -> dict[str, set[str]]:
+    """Per column, the kinds of its cells; fails on a null word, a column of two kinds, a
+    duration column that is not integer milliseconds."""
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    assert body, (context, text)
+    kinds: dict[str, set[str]] = {}
+    for row in body:
+        assert len(row) == len(header), (context, row)
+        for name, cell in zip(header, row):
+            assert cell not in NULL_WORDS, (context, name, cell)      # nulls are empty cells
+            kinds.setdefault(name, set()).add(kind(cell))
+    for name, found in kinds.items():
+        assert len(found - {"empty"}) <= 1, (context, name, found)    # one type per column
+        if name.endswith("-MS"):
+            assert found <= {"int", "empty"}, (context, name, found)
+        assert name not in ("AGE", "TIME-LAG", "MAX-BACK"), (context, name)  # durations say -MS
+    return kinds
+
+
+COMMANDS = [
+    ("list", "topics"),
+    ("describe", "topics", "orders"),
+    ("describe", "topics", "orders", "--topics-with-overrides"),
+    ("describe", "configs", "--topic", "orders"),
+    ("list-offsets", "--topic", "orders", "--max-timestamp"),
+    ("list-offsets", "--topic", "orders", "--time", format_ms(NOW)),
+    ("list", "groups"),
+    ("describe", "groups", "billing"),
+    ("describe", "groups", "billing", "--verbose"),
+    ("describe", "groups", "billing", "--members", "--verbose"),
+    ("describe", "groups", "billing", "--state", "--verbose"),
+    ("reset-offsets", "-g", "billing", "-t", "orders", "--to-datetime", format_ms(NOW - HOUR)),
+    ("reset-offsets", "-g", "billing", "-t", "orders", "--to-latest", "--max-age", "1h"),
+    ("reset-offsets", "-g", "billing", "-t", "orders", "--to-earliest"),
+    ("reset-offsets", "-g", "billing", "-t", "orders", "--compare"),
+    ("check", "expansions"),
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_every_csv_has_empty_nulls_and_typed_columns(story, args):
+    r = run_kcli(story, *args, "-o", "csv")
+    assert r.code in (0, 4), r.err
+    if args[:2] == ("describe", "groups") and "--members" in args:
+        return      # no member: the group is empty, nothing to list
+    kinds = check_csv(r.out, args)
+    if args == ("describe", "groups", "billing"):
+        assert kinds["TIME-LAG-MS"] == {"int"} and kinds["NEXT-RECORD-TIME"] == {"time", "empty"}
+        assert kinds["CONSUMER-ID"] == {"empty"} and kinds["CURRENT-OFFSET"] == {"int"}
+    if args == ("check", "expansions"):
+        assert kinds["AGE-MS"] == {"int"} and kinds["COMMITTED"] == {"empty"} and kinds["CREATED"] == {"time"}
+    if args[-1] == "--compare":
+        assert kinds["CURRENT-OFFSET"] == {"int", "empty"}
+
+
+def test_time_lag_reads_rounded_in_a_table_and_exact_in_csv(story):
+    table = run_kcli(story, "describe", "groups", "billing").out
+    row = next(line.split() for line in table.splitlines() if line.split()[:3] == ["billing", "orders", "0"])
+    assert row[-1] == "2h", table                   # 2 h and some seconds: two units at most
+    assert "Max time lag of group 'billing': 2h\n" in table
+    rows = list(csv.DictReader(io.StringIO(run_kcli(story, "describe", "groups", "billing", "-o", "csv").out)))
+    lag = int(next(r for r in rows if r["PARTITION"] == "0")["TIME-LAG-MS"])
+    assert 2 * HOUR <= lag < 2 * HOUR + 60_000
+
+
+def test_audit_csv_has_empty_nulls_and_milliseconds():
+    parts = [PartitionAudit("orders", 0, 0, 10, 0, 10, records=10, min_timestamp=NOW - 5 * HOUR,
+                            max_timestamp=NOW, max_timestamp_offset=9, broker_max_timestamp=NOW,
+                            max_timestamp_check="agree", max_out_of_order_ms=5_999_123, out_of_order=2,
+                            target_offset=3, replayed=1, skipped=0, target_check="agree"),
+             PartitionAudit("orders", 1, 0, 0, 0, 0, records=0, min_timestamp=None, max_timestamp=None,
+                            max_timestamp_offset=None, broker_max_timestamp=None, max_timestamp_check="agree",
+                            target_offset=None, replayed=None, skipped=None, target_check="agree")]
+    result = AuditResult(["orders"], NOW, NOW - HOUR, parts, AuditTotal.of(parts, True))
+    out = io.StringIO()
+    render_audit(Output("csv", out, io.StringIO()), result)
+    kinds = check_csv(out.getvalue(), "audit")
+    assert kinds["MAX-BACK-MS"] == {"int", "empty"} and "5999123" in out.getvalue()
+    assert kinds["MIN-TIMESTAMP"] == {"time", "empty"} and kinds["TARGET-OFFSET"] == {"int", "empty"}
+    table = io.StringIO()
+    render_audit(Output("table", table, io.StringIO()), result)
+    assert " 1h39m " in table.getvalue()            # 1h39m59s123ms, rounded in the table
