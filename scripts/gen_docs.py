@@ -259,7 +259,12 @@ def _dropin_options(tool: str) -> list[str]:
     run([tool, "--help"], out, err)
     table = (out.getvalue() + err.getvalue()).splitlines()[1:]     # after the tool's one-line summary
     return [".SH OPTIONS", _roff(f"The options of Apache Kafka's {tool} tool, as its --help prints "
-                                 f"them; kcli's global options do not apply. Also installed as kcli-{tool}."),
+                                 f"them. kcli's global options go before the name (kcli --profile prod {tool} ...): --timeout bounds "
+                                 f"the command, -b and --profile supply the bootstrap servers the line lacks, "
+                                 f"--command-config and the profile's properties the client settings (the line's "
+                                 f"--command-config overrides them key by key), --verbose adds a Detail: line on "
+                                 f"stderr to an error; -o is refused unless plain (the output is the Java tool's "
+                                 f"text). Also installed as kcli-{tool}, whose line is the Java tool's alone."),
             ".PP", ".nf", *(_roff(line.rstrip().replace("\t", "        ")) or "." for line in table), ".fi"]
 
 

@@ -73,7 +73,8 @@ GROUPS = {
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
-             "bounds (KIP-937). Global options may be given anywhere on the line.")
+             "bounds (KIP-937). Global options may be given anywhere on the line; before a drop-in's name "
+             "(kcli --profile prod kafka-topics ...) they apply to the Java tool's line after it.")
 _COMMON = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
 
