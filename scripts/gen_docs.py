@@ -38,6 +38,16 @@ ENVIRONMENT = [
 FILES = [("$XDG_CONFIG_HOME/kcli/config.toml",
           "profiles: [profiles.NAME] tables with bootstrap_servers, properties = {...} and/or "
           "properties_file = \"path\"; an optional top-level default_profile")]
+ROLLBACK_FILES = ("$XDG_STATE_HOME/kcli/rollback/",
+                  "rollback files (default ~/.local/state/kcli/rollback/): before each reset --execute, the "
+                  "group's committed offsets, as kafka-consumer-groups' reset CSV, in a new file named on "
+                  "stderr, never overwritten; undo the reset with kcli reset-offsets --from-file FILE "
+                  "--execute (kcli's own rollback files restore without --allow-skip)")
+# The pages that list more FILES than the config file: commands that write rollback files.
+PAGE_FILES = {"reset-offsets": [ROLLBACK_FILES], "kafka-consumer-groups": [ROLLBACK_FILES]}
+
+# The man pages: a man hierarchy (section 1), so that MANPATH="$PWD/man:" finds them in a clone.
+MAN_DIR = "man/man1"
 
 # What a value or an argument names, for dynamic completion.
 OPTION_KINDS = {"--topic": "topics", "-t": "topics", "--group": "groups", "-g": "groups",
@@ -178,7 +188,7 @@ def _aliases(path: str) -> list[str]:
     return [".PP", _roff(f"Also spelled {' or '.join(names)}.")] if names else []
 
 
-def _common_sections(see_also: list[str]) -> list[str]:
+def _common_sections(see_also: list[str], files: list[tuple[str, str]] = ()) -> list[str]:
     lines = [".SH EXIT STATUS"]
     for code, meaning in EXIT_CODES:
         lines += [".TP", f".B {code}", _roff(meaning)]
@@ -188,7 +198,7 @@ def _common_sections(see_also: list[str]) -> list[str]:
     for name, meaning in ENVIRONMENT:
         lines += [".TP", f".B {name}", _roff(meaning)]
     lines += [".SH FILES"]
-    for name, meaning in FILES:
+    for name, meaning in [*FILES, *files]:
         lines += [".TP", f".I {_roff(name)}", _roff(meaning)]
     lines += [".SH SEE ALSO", ",\n".join(f".BR {p} (1)" for p in see_also)]
     return lines
@@ -245,7 +255,7 @@ def man_command(c: Cmd) -> str:
             "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
             "anywhere on the line; see kcli(1).")]
     lines += _examples(path)
-    lines += _common_sections(["kcli"])
+    lines += _common_sections(["kcli"], PAGE_FILES.get(path, []))
     return "\n".join(lines) + "\n"
 
 
@@ -269,10 +279,10 @@ def _dropin_options(tool: str) -> list[str]:
 
 
 def man_pages(tree: Cmd) -> dict[str, str]:
-    pages = {"man/kcli.1": man_root(tree)}
+    pages = {f"{MAN_DIR}/kcli.1": man_root(tree)}
     for c in tree.walk():
         if c.path and not c.subcommands:
-            pages[f"man/{c.page}.1"] = man_command(c)
+            pages[f"{MAN_DIR}/{c.page}.1"] = man_command(c)
     return pages
 
 
@@ -605,7 +615,7 @@ def stale(files: dict[str, str], root: Path = ROOT) -> list[str]:
     """Generated files that differ from (or are missing in) the tree, and stale leftovers."""
     diff = [p for p, text in files.items()
             if not (root / p).is_file() or (root / p).read_text(encoding="utf-8") != text]
-    for folder in ("man", "completions"):
+    for folder in (MAN_DIR, "completions"):
         diff += [str(f.relative_to(root)) for f in sorted((root / folder).glob("*"))
                  if f.is_file() and str(f.relative_to(root)) not in files]
     return diff
@@ -618,7 +628,7 @@ def main(argv: list[str]) -> int:
         for p in diff:
             print(f"out of date: {p}", file=sys.stderr)
         return 1 if diff else 0
-    for folder in ("man", "completions"):
+    for folder in (MAN_DIR, "completions"):
         for f in (ROOT / folder).glob("*"):
             if f.is_file() and str(f.relative_to(ROOT)) not in files:
                 f.unlink()

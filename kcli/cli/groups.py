@@ -100,7 +100,12 @@ def reset_offsets(
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
     compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
-    """Reset committed offsets of inactive groups; a dry run unless --execute."""
+    """Reset committed offsets of inactive groups; a dry run unless --execute.
+
+    Undo: every --execute first writes a rollback file, the group's committed offsets before the
+    reset, named on stderr, under $XDG_STATE_HOME/kcli/rollback/ (default
+    ~/.local/state/kcli/rollback/), never overwritten. Restore it with kcli reset-offsets
+    --from-file ROLLBACK-FILE --execute: kcli's own rollback files restore without --allow-skip."""
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view

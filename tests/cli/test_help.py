@@ -65,7 +65,7 @@ def test_help_and_man_page_show_the_examples(path):
         assert r.code == 0
     examples = EXAMPLES[path]
     help_lines = [] if path in DROPINS else [line.strip() for line in r.out.split("Examples:", 1)[1].splitlines()]
-    page = ("man/kcli.1" if not path else f"man/kcli-{path.replace(' ', '-')}.1")
+    page = ("man/man1/kcli.1" if not path else f"man/man1/kcli-{path.replace(' ', '-')}.1")
     roff = open(page, encoding="utf-8").read()
     assert ".SH EXAMPLES" in roff
     for line, _ in examples:
