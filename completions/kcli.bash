@@ -9,6 +9,10 @@ _kcli_spec() {
         'arg:kcli describe groups') echo 'groups' ;;
         'arg:kcli describe topics') echo 'topics' ;;
         'arg:kcli list topics') echo 'topics' ;;
+        'java:kcli kafka-configs') echo '1' ;;
+        'java:kcli kafka-consumer-groups') echo '1' ;;
+        'java:kcli kafka-get-offsets') echo '1' ;;
+        'java:kcli kafka-topics') echo '1' ;;
         'kind:global --command-config') echo 'file' ;;
         'kind:global --output') echo '=table plain json csv' ;;
         'kind:global --profile') echo 'profiles' ;;
@@ -19,6 +23,7 @@ _kcli_spec() {
         'kind:kcli audit timestamps --group') echo 'groups' ;;
         'kind:kcli audit timestamps --save') echo 'file' ;;
         'kind:kcli audit timestamps --topic') echo 'topics' ;;
+        'kind:kcli audit timestamps -g') echo 'groups' ;;
         'kind:kcli audit timestamps -t') echo 'topics' ;;
         'kind:kcli broker start --data-dir') echo 'file' ;;
         'kind:kcli check expansions --group') echo 'groups' ;;
@@ -38,6 +43,19 @@ _kcli_spec() {
         'kind:kcli describe groups -g') echo 'groups' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
+        'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
+        'kind:kcli kafka-configs --command-config') echo 'file' ;;
+        'kind:kcli kafka-configs --entity-type') echo '=topics brokers' ;;
+        'kind:kcli kafka-configs --group') echo 'groups' ;;
+        'kind:kcli kafka-configs --topic') echo 'topics' ;;
+        'kind:kcli kafka-consumer-groups --command-config') echo 'file' ;;
+        'kind:kcli kafka-consumer-groups --from-file') echo 'file' ;;
+        'kind:kcli kafka-consumer-groups --group') echo 'groups' ;;
+        'kind:kcli kafka-consumer-groups --topic') echo 'topics' ;;
+        'kind:kcli kafka-get-offsets --command-config') echo 'file' ;;
+        'kind:kcli kafka-get-offsets --topic') echo 'topics' ;;
+        'kind:kcli kafka-topics --command-config') echo 'file' ;;
+        'kind:kcli kafka-topics --topic') echo 'topics' ;;
         'kind:kcli list topics --topic') echo 'topics' ;;
         'kind:kcli list topics -t') echo 'topics' ;;
         'kind:kcli list-offsets --topic') echo 'topics' ;;
@@ -51,7 +69,7 @@ _kcli_spec() {
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
-        'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
+        'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
@@ -61,6 +79,10 @@ _kcli_spec() {
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
+        'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
+        'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
+        'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
+        'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
@@ -77,7 +99,7 @@ _kcli_spec() {
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
-        'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save' ;;
+        'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
@@ -87,6 +109,10 @@ _kcli_spec() {
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
+        'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
+        'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
+        'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
+        'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
@@ -101,13 +127,16 @@ _kcli_has() {  # word list, word
 _kcli_completion() {
     # The words are re-split from the line on blanks only: bash's COMP_WORDS also breaks at ':'
     # and '=' (COMP_WORDBREAKS), which would cut -b host:port and --bootstrap-server=host:port.
-    local line="${COMP_LINE:0:COMP_POINT}" path="kcli" w i skip="" opt="" vopt="" kind=""
+    local line="${COMP_LINE:0:COMP_POINT}" path="kcli" w i skip="" opt="" vopt="" kind="" gl="global"
     local -a words=() conn=()
     read -ra words <<< "$line"
     [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
     local n=$((${#words[@]} - 1))
     local word="${words[n]}"
-    local cur="$word"
+    local cur="$word" exe="${words[0]}" base="${words[0]##*/}"
+    if [[ $base == kcli-* ]]; then      # a drop-in's console script: kcli TOOL; names from kcli beside it
+        path="kcli ${base#kcli-}" gl="none" exe="${words[0]%"$base"}kcli"
+    fi
     COMPREPLY=()
     for ((i = 1; i < n; i++)); do
         w="${words[i]}"
@@ -115,12 +144,15 @@ _kcli_completion() {
         if [[ $w == -*=* ]]; then
             _kcli_has "-b --bootstrap-server --command-config --profile" "${w%%=*}" && conn+=("${w%%=*}" "${w#*=}")
         elif [[ $w == -* ]]; then
-            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; then
+            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:$gl")" "$w"; then
                 skip=1 vopt="$w"
                 _kcli_has "-b --bootstrap-server --command-config --profile" "$w" && conn+=("$w" "${words[i+1]}")
             fi
         else
-            _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
+            if _kcli_has "$(_kcli_spec "subs:$path")" "$w"; then
+                path="$path $w"
+                [[ -n "$(_kcli_spec "java:$path")" ]] && gl="none"   # the Java tool's line: its options only
+            fi
         fi
     done
     if [[ -n $skip ]]; then
@@ -129,10 +161,10 @@ _kcli_completion() {
         opt="${cur%%=*}" cur="${cur#*=}"
     fi
     if [[ -n $opt ]]; then
-        kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
+        kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:$gl $opt")"
         [[ -z $kind ]] && return 0
     elif [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:global")" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:$gl")" -- "$cur"))
         return 0
     elif [[ -n "$(_kcli_spec "subs:$path")" ]]; then
         COMPREPLY=($(compgen -W "$(_kcli_spec "subs:$path")" -- "$cur"))
@@ -145,7 +177,7 @@ _kcli_completion() {
         topics|groups|profiles)
             compopt +o default 2>/dev/null       # no file names in place of topics or groups
             local names
-            names="$("${words[0]}" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
+            names="$("$exe" __complete-names "$kind" "${conn[@]}" 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
         file) COMPREPLY=($(compgen -f -- "$cur")) ;;
         =*) compopt +o default 2>/dev/null; IFS=' '; COMPREPLY=($(compgen -W "${kind#=}" -- "$cur")) ;;
@@ -162,4 +194,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli
+complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-topics

@@ -8,6 +8,10 @@ $script:KcliSpec = @{
     'arg:kcli describe groups' = 'groups'
     'arg:kcli describe topics' = 'topics'
     'arg:kcli list topics' = 'topics'
+    'java:kcli kafka-configs' = '1'
+    'java:kcli kafka-consumer-groups' = '1'
+    'java:kcli kafka-get-offsets' = '1'
+    'java:kcli kafka-topics' = '1'
     'kind:global --command-config' = 'file'
     'kind:global --output' = '=table plain json csv'
     'kind:global --profile' = 'profiles'
@@ -18,6 +22,7 @@ $script:KcliSpec = @{
     'kind:kcli audit timestamps --group' = 'groups'
     'kind:kcli audit timestamps --save' = 'file'
     'kind:kcli audit timestamps --topic' = 'topics'
+    'kind:kcli audit timestamps -g' = 'groups'
     'kind:kcli audit timestamps -t' = 'topics'
     'kind:kcli broker start --data-dir' = 'file'
     'kind:kcli check expansions --group' = 'groups'
@@ -37,6 +42,19 @@ $script:KcliSpec = @{
     'kind:kcli describe groups -g' = 'groups'
     'kind:kcli describe topics --topic' = 'topics'
     'kind:kcli describe topics -t' = 'topics'
+    'kind:kcli kafka-configs --add-config-file' = 'file'
+    'kind:kcli kafka-configs --command-config' = 'file'
+    'kind:kcli kafka-configs --entity-type' = '=topics brokers'
+    'kind:kcli kafka-configs --group' = 'groups'
+    'kind:kcli kafka-configs --topic' = 'topics'
+    'kind:kcli kafka-consumer-groups --command-config' = 'file'
+    'kind:kcli kafka-consumer-groups --from-file' = 'file'
+    'kind:kcli kafka-consumer-groups --group' = 'groups'
+    'kind:kcli kafka-consumer-groups --topic' = 'topics'
+    'kind:kcli kafka-get-offsets --command-config' = 'file'
+    'kind:kcli kafka-get-offsets --topic' = 'topics'
+    'kind:kcli kafka-topics --command-config' = 'file'
+    'kind:kcli kafka-topics --topic' = 'topics'
     'kind:kcli list topics --topic' = 'topics'
     'kind:kcli list topics -t' = 'topics'
     'kind:kcli list-offsets --topic' = 'topics'
@@ -50,7 +68,7 @@ $script:KcliSpec = @{
     'opts:global' = '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help'
     'opts:kcli alter configs' = '--topic --broker --set --delete'
     'opts:kcli alter topics' = '--topic -t --partitions --replica-assignment --if-exists'
-    'opts:kcli audit timestamps' = '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save'
+    'opts:kcli audit timestamps' = '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save'
     'opts:kcli broker start' = '--listen --nodes --data-dir --config --pose-as'
     'opts:kcli check expansions' = '--within --group -g --topic -t'
     'opts:kcli create topic' = '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists'
@@ -60,6 +78,10 @@ $script:KcliSpec = @{
     'opts:kcli describe configs' = '--topic --broker --all'
     'opts:kcli describe groups' = '--group -g --all-groups --offsets --members --state --time-lag'
     'opts:kcli describe topics' = '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
+    'opts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
+    'opts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
+    'opts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+    'opts:kcli kafka-topics' = '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
     'opts:kcli list groups' = '--state --type'
     'opts:kcli list topics' = '--topic -t --exclude-internal'
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
@@ -76,7 +98,7 @@ $script:KcliSpec = @{
     'vopts:global' = '--bootstrap-server -b --command-config --output -o --timeout --profile'
     'vopts:kcli alter configs' = '--topic --broker --set --delete'
     'vopts:kcli alter topics' = '--topic -t --partitions --replica-assignment'
-    'vopts:kcli audit timestamps' = '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group --master --save'
+    'vopts:kcli audit timestamps' = '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save'
     'vopts:kcli broker start' = '--listen --nodes --data-dir --config --pose-as'
     'vopts:kcli check expansions' = '--within --group -g --topic -t'
     'vopts:kcli create topic' = '--topic -t --partitions --replication-factor --config --replica-assignment'
@@ -86,19 +108,25 @@ $script:KcliSpec = @{
     'vopts:kcli describe configs' = '--topic --broker'
     'vopts:kcli describe groups' = '--group -g'
     'vopts:kcli describe topics' = '--topic -t'
+    'vopts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
+    'vopts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
+    'vopts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+    'vopts:kcli kafka-topics' = '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
     'vopts:kcli list groups' = '--state --type'
     'vopts:kcli list topics' = '--topic -t'
     'vopts:kcli list-offsets' = '--topic -t --time --topic-partitions --partitions'
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-topics -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition -or ($_.Extent.EndOffset -eq $cursorPosition -and $wordToComplete -eq '') } | ForEach-Object { $_.ToString() })
     if ($wordToComplete -ne '' -and $words.Count -gt 0 -and $words[-1] -eq $wordToComplete) { $words = $words[0..($words.Count - 2)] }
-    $path = 'kcli'; $skip = $false; $conn = @()
+    $path = 'kcli'; $skip = $false; $conn = @(); $gl = 'global'
+    $exe = $commandAst.CommandElements[0].ToString(); $base = Split-Path -Leaf $exe
+    if ($base -like 'kcli-*') { $path = 'kcli ' + $base.Substring(5); $gl = 'none'; $exe = $exe.Substring(0, $exe.Length - $base.Length) + 'kcli' }
     for ($i = 1; $i -lt $words.Count; $i++) {
         $w = $words[$i]
         if ($skip) { $skip = $false; continue }
@@ -108,29 +136,28 @@ Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {
             continue
         }
         if ($w.StartsWith('-')) {
-            if ( ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {
+            if ( ((Get-Spec "vopts:$path") + (Get-Spec "vopts:$gl")) -contains $w) {
                 $skip = $true
                 if (@('-b', '--bootstrap-server', '--command-config', '--profile') -contains $w -and $i + 1 -lt $words.Count) { $conn += @($w, $words[$i + 1]) }
             }
             continue
         }
-        if ((Get-Spec "subs:$path") -contains $w) { $path = "$path $w" }
+        if ((Get-Spec "subs:$path") -contains $w) { $path = "$path $w"; if ($spec.ContainsKey("java:$path")) { $gl = 'none' } }
     }
     $kind = ''
     if ($skip) {
         $opt = $words[-1]
-        $kind = $spec["kind:$path $opt"]; if (-not $kind) { $kind = $spec["kind:global $opt"] }
+        $kind = $spec["kind:$path $opt"]; if (-not $kind) { $kind = $spec["kind:$gl $opt"] }
         if (-not $kind) { return }
         $candidates = @()
     } elseif ($wordToComplete.StartsWith('-')) {
-        $candidates = (Get-Spec "opts:$path") + (Get-Spec 'opts:global')
+        $candidates = (Get-Spec "opts:$path") + (Get-Spec "opts:$gl")
     } elseif ($spec.ContainsKey("subs:$path")) {
         $candidates = Get-Spec "subs:$path"
     } else {
         $kind = $spec["arg:$path"]; $candidates = @()
     }
     if ($kind -in @('topics', 'groups', 'profiles')) {
-        $exe = $commandAst.CommandElements[0].ToString()
         $candidates = @(& $exe __complete-names $kind @conn 2>$null)
     } elseif ($kind -eq 'file') {
         return

@@ -38,6 +38,16 @@ ENVIRONMENT = [
 FILES = [("$XDG_CONFIG_HOME/kcli/config.toml",
           "profiles: [profiles.NAME] tables with bootstrap_servers, properties = {...} and/or "
           "properties_file = \"path\"; an optional top-level default_profile")]
+ROLLBACK_FILES = ("$XDG_STATE_HOME/kcli/rollback/",
+                  "rollback files (default ~/.local/state/kcli/rollback/): before each reset --execute, the "
+                  "group's committed offsets, as kafka-consumer-groups' reset CSV, in a new file named on "
+                  "stderr, never overwritten; undo the reset with kcli reset-offsets --from-file FILE "
+                  "--execute (kcli's own rollback files restore without --allow-skip)")
+# The pages that list more FILES than the config file: commands that write rollback files.
+PAGE_FILES = {"reset-offsets": [ROLLBACK_FILES], "kafka-consumer-groups": [ROLLBACK_FILES]}
+
+# The man pages: a man hierarchy (section 1), so that MANPATH="$PWD/man:" finds them in a clone.
+MAN_DIR = "man/man1"
 
 # What a value or an argument names, for dynamic completion.
 OPTION_KINDS = {"--topic": "topics", "-t": "topics", "--group": "groups", "-g": "groups",
@@ -45,6 +55,11 @@ OPTION_KINDS = {"--topic": "topics", "-t": "topics", "--group": "groups", "-g": 
                 "--command-config": "file", "--from-file": "file", "--rollback-file": "file",
                 "--data-dir": "file", "--save": "file"}
 CONNECTION_OPTIONS = ("-b", "--bootstrap-server", "--command-config", "--profile")
+# What a drop-in option's value names (the Java tools' spellings), for dynamic completion.
+DROPIN_KINDS = {"--topic": "topics", "--group": "groups", "--command-config": "file", "--from-file": "file",
+                "--add-config-file": "file", "--entity-type": "=topics brokers"}
+# The console scripts of the drop-ins (pyproject's [project.scripts]): completed as `kcli TOOL`.
+DROPIN_SCRIPTS = " ".join(f"kcli-{tool}" for tool in sorted(DROPINS))
 
 
 # -- the command tree -------------------------------------------------------------------------
@@ -178,7 +193,7 @@ def _aliases(path: str) -> list[str]:
     return [".PP", _roff(f"Also spelled {' or '.join(names)}.")] if names else []
 
 
-def _common_sections(see_also: list[str]) -> list[str]:
+def _common_sections(see_also: list[str], files: list[tuple[str, str]] = ()) -> list[str]:
     lines = [".SH EXIT STATUS"]
     for code, meaning in EXIT_CODES:
         lines += [".TP", f".B {code}", _roff(meaning)]
@@ -188,7 +203,7 @@ def _common_sections(see_also: list[str]) -> list[str]:
     for name, meaning in ENVIRONMENT:
         lines += [".TP", f".B {name}", _roff(meaning)]
     lines += [".SH FILES"]
-    for name, meaning in FILES:
+    for name, meaning in [*FILES, *files]:
         lines += [".TP", f".I {_roff(name)}", _roff(meaning)]
     lines += [".SH SEE ALSO", ",\n".join(f".BR {p} (1)" for p in see_also)]
     return lines
@@ -245,7 +260,7 @@ def man_command(c: Cmd) -> str:
             "-b/--bootstrap-server, --command-config, --profile, -o/--output, --timeout and --verbose, "
             "anywhere on the line; see kcli(1).")]
     lines += _examples(path)
-    lines += _common_sections(["kcli"])
+    lines += _common_sections(["kcli"], PAGE_FILES.get(path, []))
     return "\n".join(lines) + "\n"
 
 
@@ -259,15 +274,20 @@ def _dropin_options(tool: str) -> list[str]:
     run([tool, "--help"], out, err)
     table = (out.getvalue() + err.getvalue()).splitlines()[1:]     # after the tool's one-line summary
     return [".SH OPTIONS", _roff(f"The options of Apache Kafka's {tool} tool, as its --help prints "
-                                 f"them; kcli's global options do not apply. Also installed as kcli-{tool}."),
+                                 f"them. kcli's global options go before the name (kcli --profile prod {tool} ...): --timeout bounds "
+                                 f"the command, -b and --profile supply the bootstrap servers the line lacks, "
+                                 f"--command-config and the profile's properties the client settings (the line's "
+                                 f"--command-config overrides them key by key), --verbose adds a Detail: line on "
+                                 f"stderr to an error; -o is refused unless plain (the output is the Java tool's "
+                                 f"text). Also installed as kcli-{tool}, whose line is the Java tool's alone."),
             ".PP", ".nf", *(_roff(line.rstrip().replace("\t", "        ")) or "." for line in table), ".fi"]
 
 
 def man_pages(tree: Cmd) -> dict[str, str]:
-    pages = {"man/kcli.1": man_root(tree)}
+    pages = {f"{MAN_DIR}/kcli.1": man_root(tree)}
     for c in tree.walk():
         if c.path and not c.subcommands:
-            pages[f"man/{c.page}.1"] = man_command(c)
+            pages[f"{MAN_DIR}/{c.page}.1"] = man_command(c)
     return pages
 
 
@@ -301,6 +321,27 @@ def completion_spec(tree: Cmd) -> dict[str, str]:
         kinds = {_arg_kind(p) for p in c.params if not _is_option(p)} - {""}
         if kinds:
             spec[f"arg:{c.name}"] = kinds.pop()
+    for tool in sorted(DROPINS):
+        spec.update(dropin_spec(tool))
+    return spec
+
+
+def dropin_spec(tool: str) -> dict[str, str]:
+    """A drop-in's words from its Java grammar: its options, those taking a value, what a value
+    names; ``java:PATH`` marks a line on which kcli's global options are no options (they go
+    before the tool's name)."""
+    import importlib
+
+    from kcli.cli.dropin.jopt import REQUIRED
+    from kcli.cli.dropin.run import TOOLS
+
+    options = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}").OPTIONS
+    path = f"kcli {tool}"
+    spec = {f"java:{path}": "1", f"opts:{path}": " ".join(f"--{o.name}" for o in options),
+            f"vopts:{path}": " ".join(f"--{o.name}" for o in options if o.arg == REQUIRED)}
+    for o in options:
+        if o.arg == REQUIRED and f"--{o.name}" in DROPIN_KINDS:
+            spec[f"kind:{path} --{o.name}"] = DROPIN_KINDS[f"--{o.name}"]
     return spec
 
 
@@ -327,13 +368,16 @@ _kcli_has() {{  # word list, word
 _kcli_completion() {{
     # The words are re-split from the line on blanks only: bash's COMP_WORDS also breaks at ':'
     # and '=' (COMP_WORDBREAKS), which would cut -b host:port and --bootstrap-server=host:port.
-    local line="${{COMP_LINE:0:COMP_POINT}}" path="kcli" w i skip="" opt="" vopt="" kind=""
+    local line="${{COMP_LINE:0:COMP_POINT}}" path="kcli" w i skip="" opt="" vopt="" kind="" gl="global"
     local -a words=() conn=()
     read -ra words <<< "$line"
     [[ -z $line || $line == *[[:blank:]] ]] && words+=("")
     local n=$((${{#words[@]}} - 1))
     local word="${{words[n]}}"
-    local cur="$word"
+    local cur="$word" exe="${{words[0]}}" base="${{words[0]##*/}}"
+    if [[ $base == kcli-* ]]; then      # a drop-in's console script: kcli TOOL; names from kcli beside it
+        path="kcli ${{base#kcli-}}" gl="none" exe="${{words[0]%"$base"}}kcli"
+    fi
     COMPREPLY=()
     for ((i = 1; i < n; i++)); do
         w="${{words[i]}}"
@@ -341,12 +385,15 @@ _kcli_completion() {{
         if [[ $w == -*=* ]]; then
             _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "${{w%%=*}}" && conn+=("${{w%%=*}}" "${{w#*=}}")
         elif [[ $w == -* ]]; then
-            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:global")" "$w"; then
+            if _kcli_has "$(_kcli_spec "vopts:$path")" "$w" || _kcli_has "$(_kcli_spec "vopts:$gl")" "$w"; then
                 skip=1 vopt="$w"
                 _kcli_has "{' '.join(CONNECTION_OPTIONS)}" "$w" && conn+=("$w" "${{words[i+1]}}")
             fi
         else
-            _kcli_has "$(_kcli_spec "subs:$path")" "$w" && path="$path $w"
+            if _kcli_has "$(_kcli_spec "subs:$path")" "$w"; then
+                path="$path $w"
+                [[ -n "$(_kcli_spec "java:$path")" ]] && gl="none"   # the Java tool's line: its options only
+            fi
         fi
     done
     if [[ -n $skip ]]; then
@@ -355,10 +402,10 @@ _kcli_completion() {{
         opt="${{cur%%=*}}" cur="${{cur#*=}}"
     fi
     if [[ -n $opt ]]; then
-        kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
+        kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:$gl $opt")"
         [[ -z $kind ]] && return 0
     elif [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:global")" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:$gl")" -- "$cur"))
         return 0
     elif [[ -n "$(_kcli_spec "subs:$path")" ]]; then
         COMPREPLY=($(compgen -W "$(_kcli_spec "subs:$path")" -- "$cur"))
@@ -371,7 +418,7 @@ _kcli_completion() {{
         topics|groups|profiles)
             compopt +o default 2>/dev/null       # no file names in place of topics or groups
             local names
-            names="$("${{words[0]}}" __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)"
+            names="$("$exe" __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
         file) COMPREPLY=($(compgen -f -- "$cur")) ;;
         =*) compopt +o default 2>/dev/null; IFS=' '; COMPREPLY=($(compgen -W "${{kind#=}}" -- "$cur")) ;;
@@ -388,12 +435,12 @@ _kcli_completion() {{
     return 0
 }}
 
-complete -o default -F _kcli_completion kcli
+complete -o default -F _kcli_completion kcli {DROPIN_SCRIPTS}
 """
 
 
 def zsh_script(spec: dict[str, str]) -> str:
-    return f"""#compdef kcli
+    return f"""#compdef kcli {DROPIN_SCRIPTS}
 # kcli completion for zsh. {HEADER}
 # Install: copy to a directory in $fpath as _kcli (e.g. ~/.zfunc/_kcli with fpath+=~/.zfunc), then compinit
 _kcli_spec() {{
@@ -403,8 +450,12 @@ _kcli_spec() {{
 }}
 
 _kcli() {{
-    local kpath="kcli" w i skip="" opt="" kind="" cur="${{words[CURRENT]}}"
+    local kpath="kcli" w i skip="" opt="" kind="" cur="${{words[CURRENT]}}" gl="global"
+    local exe="${{words[1]}}" base="${{words[1]:t}}"
     local -a conn names
+    if [[ $base == kcli-* ]]; then      # a drop-in's console script: kcli TOOL; names from kcli beside it
+        kpath="kcli ${{base#kcli-}}" gl="none" exe="${{words[1]%$base}}kcli"
+    fi
     for ((i = 2; i < CURRENT; i++)); do
         w="${{words[i]}}"
         if [[ -n $skip ]]; then skip=""; continue; fi
@@ -413,13 +464,16 @@ _kcli() {{
             continue
         fi
         if [[ $w == -* ]]; then
-            if [[ " $(_kcli_spec "vopts:$kpath") $(_kcli_spec "vopts:global") " == *" $w "* ]]; then
+            if [[ " $(_kcli_spec "vopts:$kpath") $(_kcli_spec "vopts:$gl") " == *" $w "* ]]; then
                 skip=1
                 [[ " {' '.join(CONNECTION_OPTIONS)} " == *" $w "* ]] && conn+=("$w" "${{words[i+1]}}")
             fi
             continue
         fi
-        [[ " $(_kcli_spec "subs:$kpath") " == *" $w "* ]] && kpath="$kpath $w"
+        if [[ " $(_kcli_spec "subs:$kpath") " == *" $w "* ]]; then
+            kpath="$kpath $w"
+            [[ -n "$(_kcli_spec "java:$kpath")" ]] && gl="none"   # the Java tool's line: its options only
+        fi
     done
     if [[ -n $skip ]]; then
         opt="${{words[CURRENT-1]}}"
@@ -427,10 +481,10 @@ _kcli() {{
         opt="${{cur%%=*}}"; compset -P '*='
     fi
     if [[ -n $opt ]]; then
-        kind="$(_kcli_spec "kind:$kpath $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:global $opt")"
+        kind="$(_kcli_spec "kind:$kpath $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:$gl $opt")"
         [[ -z $kind ]] && return 1
     elif [[ $cur == -* ]]; then
-        compadd -- ${{=$(_kcli_spec "opts:$kpath")}} ${{=$(_kcli_spec "opts:global")}}
+        compadd -- ${{=$(_kcli_spec "opts:$kpath")}} ${{=$(_kcli_spec "opts:$gl")}}
         return
     elif [[ -n "$(_kcli_spec "subs:$kpath")" ]]; then
         compadd -- ${{=$(_kcli_spec "subs:$kpath")}}
@@ -440,7 +494,7 @@ _kcli() {{
     fi
     case "$kind" in
         topics|groups|profiles)
-            names=("${{(@f)$(${{words[1]}} __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)}}")
+            names=("${{(@f)$($exe __complete-names "$kind" "${{conn[@]}}" 2>/dev/null)}}")
             compadd -- ${{names:#}} ;;
         file) _files ;;
         '='*) compadd -- ${{=kind#=}} ;;
@@ -451,7 +505,7 @@ _kcli() {{
 if [[ "$funcstack[1]" == "_kcli" ]]; then
     _kcli "$@"
 else
-    compdef _kcli kcli
+    compdef _kcli kcli {DROPIN_SCRIPTS}
 fi
 """
 
@@ -460,7 +514,8 @@ def fish_script(spec: dict[str, str]) -> str:
     cases = "\n".join(f"        case '{k}'\n            echo '{v}'" for k, v in sorted(spec.items()))
     conn = " ".join(CONNECTION_OPTIONS)
     return f"""# kcli completion for fish. {HEADER}
-# Install: copy to ~/.config/fish/completions/kcli.fish
+# Install: copy to ~/.config/fish/conf.d/kcli.fish (read at start-up: it completes kcli and the
+# kcli-kafka-* console scripts; ~/.config/fish/completions/ would load it for kcli alone)
 function __kcli_spec
     switch $argv[1]
 {cases}
@@ -471,6 +526,14 @@ function __kcli_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
     set -l path kcli
+    set -l gl global
+    set -l exe $words[1]
+    set -l base (string replace -r '.*/' '' -- $words[1])
+    if string match -q -- 'kcli-*' $base    # a drop-in's console script: kcli TOOL; names from kcli beside it
+        set path "kcli "(string replace 'kcli-' '' -- $base)
+        set gl none
+        set exe (string replace -r -- (string escape --style=regex $base)'$' kcli $words[1])
+    end
     set -l skip 0
     set -l conn
     set -l i 2
@@ -484,7 +547,7 @@ function __kcli_complete
                 set conn $conn $kv[1] $kv[2]
             end
         else if string match -q -- '-*' $w
-            if contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:global"))
+            if contains -- $w (string split ' ' -- (__kcli_spec "vopts:$path") (__kcli_spec "vopts:$gl"))
                 set skip 1
                 if contains -- $w {conn}; and test $i -lt (count $words)
                     set conn $conn $w $words[(math $i + 1)]
@@ -492,16 +555,17 @@ function __kcli_complete
             end
         else if contains -- $w (string split ' ' -- (__kcli_spec "subs:$path"))
             set path "$path $w"
+            test -n "$(__kcli_spec "java:$path")"; and set gl none   # the Java tool's line: its options only
         end
         set i (math $i + 1)
     end
     set -l kind ''
     if test $skip -eq 1
         set kind (__kcli_spec "kind:$path $words[-1]")
-        test -z "$kind"; and set kind (__kcli_spec "kind:global $words[-1]")
+        test -z "$kind"; and set kind (__kcli_spec "kind:$gl $words[-1]")
         test -z "$kind"; and return
     else if string match -q -- '-*' $cur
-        string split ' ' -- (__kcli_spec "opts:$path") (__kcli_spec "opts:global")
+        string split ' ' -- (__kcli_spec "opts:$path") (__kcli_spec "opts:$gl")
         return
     else if test -n "$(__kcli_spec "subs:$path")"
         string split ' ' -- (__kcli_spec "subs:$path")
@@ -511,7 +575,7 @@ function __kcli_complete
     end
     switch "$kind"
         case topics groups profiles
-            $words[1] __complete-names $kind $conn 2>/dev/null
+            $exe __complete-names $kind $conn 2>/dev/null
         case file
             __fish_complete_path $cur
         case '=*'
@@ -519,7 +583,9 @@ function __kcli_complete
     end
 end
 
-complete -c kcli -f -a '(__kcli_complete)'
+for command in kcli {DROPIN_SCRIPTS}
+    complete -c $command -f -a '(__kcli_complete)'
+end
 """
 
 
@@ -532,13 +598,15 @@ $script:KcliSpec = @{{
 {table}
 }}
 
-Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {{
+Register-ArgumentCompleter -Native -CommandName {", ".join(["kcli", *DROPIN_SCRIPTS.split()])} -ScriptBlock {{
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) {{ if ($spec.ContainsKey($key)) {{ $spec[$key] -split ' ' }} else {{ @() }} }}
     $words = @($commandAst.CommandElements | Where-Object {{ $_.Extent.EndOffset -lt $cursorPosition -or ($_.Extent.EndOffset -eq $cursorPosition -and $wordToComplete -eq '') }} | ForEach-Object {{ $_.ToString() }})
     if ($wordToComplete -ne '' -and $words.Count -gt 0 -and $words[-1] -eq $wordToComplete) {{ $words = $words[0..($words.Count - 2)] }}
-    $path = 'kcli'; $skip = $false; $conn = @()
+    $path = 'kcli'; $skip = $false; $conn = @(); $gl = 'global'
+    $exe = $commandAst.CommandElements[0].ToString(); $base = Split-Path -Leaf $exe
+    if ($base -like 'kcli-*') {{ $path = 'kcli ' + $base.Substring(5); $gl = 'none'; $exe = $exe.Substring(0, $exe.Length - $base.Length) + 'kcli' }}
     for ($i = 1; $i -lt $words.Count; $i++) {{
         $w = $words[$i]
         if ($skip) {{ $skip = $false; continue }}
@@ -548,29 +616,28 @@ Register-ArgumentCompleter -Native -CommandName kcli -ScriptBlock {{
             continue
         }}
         if ($w.StartsWith('-')) {{
-            if ( ((Get-Spec "vopts:$path") + (Get-Spec 'vopts:global')) -contains $w) {{
+            if ( ((Get-Spec "vopts:$path") + (Get-Spec "vopts:$gl")) -contains $w) {{
                 $skip = $true
                 if (@({conn}) -contains $w -and $i + 1 -lt $words.Count) {{ $conn += @($w, $words[$i + 1]) }}
             }}
             continue
         }}
-        if ((Get-Spec "subs:$path") -contains $w) {{ $path = "$path $w" }}
+        if ((Get-Spec "subs:$path") -contains $w) {{ $path = "$path $w"; if ($spec.ContainsKey("java:$path")) {{ $gl = 'none' }} }}
     }}
     $kind = ''
     if ($skip) {{
         $opt = $words[-1]
-        $kind = $spec["kind:$path $opt"]; if (-not $kind) {{ $kind = $spec["kind:global $opt"] }}
+        $kind = $spec["kind:$path $opt"]; if (-not $kind) {{ $kind = $spec["kind:$gl $opt"] }}
         if (-not $kind) {{ return }}
         $candidates = @()
     }} elseif ($wordToComplete.StartsWith('-')) {{
-        $candidates = (Get-Spec "opts:$path") + (Get-Spec 'opts:global')
+        $candidates = (Get-Spec "opts:$path") + (Get-Spec "opts:$gl")
     }} elseif ($spec.ContainsKey("subs:$path")) {{
         $candidates = Get-Spec "subs:$path"
     }} else {{
         $kind = $spec["arg:$path"]; $candidates = @()
     }}
     if ($kind -in @('topics', 'groups', 'profiles')) {{
-        $exe = $commandAst.CommandElements[0].ToString()
         $candidates = @(& $exe __complete-names $kind @conn 2>$null)
     }} elseif ($kind -eq 'file') {{
         return
@@ -600,7 +667,7 @@ def stale(files: dict[str, str], root: Path = ROOT) -> list[str]:
     """Generated files that differ from (or are missing in) the tree, and stale leftovers."""
     diff = [p for p, text in files.items()
             if not (root / p).is_file() or (root / p).read_text(encoding="utf-8") != text]
-    for folder in ("man", "completions"):
+    for folder in (MAN_DIR, "completions"):
         diff += [str(f.relative_to(root)) for f in sorted((root / folder).glob("*"))
                  if f.is_file() and str(f.relative_to(root)) not in files]
     return diff
@@ -613,7 +680,7 @@ def main(argv: list[str]) -> int:
         for p in diff:
             print(f"out of date: {p}", file=sys.stderr)
         return 1 if diff else 0
-    for folder in ("man", "completions"):
+    for folder in (MAN_DIR, "completions"):
         for f in (ROOT / folder).glob("*"):
             if f.is_file() and str(f.relative_to(ROOT)) not in files:
                 f.unlink()

@@ -3,7 +3,7 @@
 # Kafka and the Java client tests; Maven to fetch Apache Kafka 4.3.1's jars into ~/.cache/kcli;
 # openssl for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
 # with kcli and its [spark,dev] extras; kcli's dependencies as wheels in ~/.cache/kcli/wheels, so
-# the `uv tool install` test installs offline) and runs the test suite. Extra arguments go to
+# the `uv tool install` test and the README's set-up test install offline) and runs the test suite. Extra arguments go to
 # pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ command -v kcat >/dev/null 2>&1 || need+=(kcat)
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v man >/dev/null 2>&1 || need+=(man-db)    # the set-up test reads `man kcli`
 for shell in tmux zsh fish; do      # the completion tests type Tab in real shells (tmux: a terminal)
   command -v $shell >/dev/null 2>&1 || need+=($shell)
 done
@@ -27,5 +28,5 @@ bash scripts/provision-kafka.sh >/dev/null
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]'
-.venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels .
+.venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels . 'setuptools>=68'
 exec .venv/bin/python -m pytest -q "$@"

@@ -20,6 +20,25 @@ def parse_listen(listen: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+def exposure_warning(host: str) -> str | None:
+    """The ``Warn:`` line for a listen host that is not loopback (None for 127.0.0.0/8, ::1,
+    localhost): the broker has no authorization, so whoever reaches it may read, write and
+    delete every topic. Pure: nothing is resolved or bound."""
+    import ipaddress
+
+    name = host.strip("[]")
+    if name.lower() == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(name).is_loopback:
+            return None
+    except ValueError:
+        pass                             # a host name: whatever it resolves to may be reachable
+    return (f"Warn: listening on {name}, not a loopback address: the embedded broker has no "
+            f"authentication or authorization, so anyone who reaches it can read, write and "
+            f"delete every topic")
+
+
 class EmbeddedCluster:
     """An N-node broker serving on ``host`` (ports ``port``, ``port+1``, ... or ephemeral with
     port 0), its asyncio loop running on a background thread. Node ids are 1..N.
@@ -151,11 +170,16 @@ def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
     """Serve in the foreground until SIGINT or SIGTERM, then shut down cleanly and return.
 
     Installs its own SIGINT/SIGTERM handlers for the duration (so call it from the main
-    thread). Node ``i`` listens on ``listen``'s port + i - 1. Prints nothing; calls
+    thread). Node ``i`` listens on ``listen``'s port + i - 1. Prints nothing but the
+    ``exposure_warning`` of a non-loopback host (stderr); calls
     ``ready_callback(bootstrap_servers)`` once every node listens.
     """
     check_pose_as(pose_as)
     host, port = parse_listen(listen)
+    if warning := exposure_warning(host):
+        import sys
+
+        print(warning, file=sys.stderr, flush=True)
 
     async def main():
         broker = Broker(Cluster(list(range(1, nodes + 1)), data_dir=data_dir, configs=configs,

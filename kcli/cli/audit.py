@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from kcli.cli.context import out, state
+from kcli.cli.params import Bounded
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX
 from kcli.specs import datetime_arg
@@ -29,11 +30,11 @@ def timestamps(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="Topic to scan (repeatable)."),
     from_: str = typer.Option("earliest", "--from", help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),
     to: str = typer.Option("latest", "--to", help="latest, a datetime/epoch ms, or offsets as JSON."),
-    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", min=0, max=INT64_MAX, help="KIP-937 past bound (default: the topic's config)."),
-    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", min=0, max=INT64_MAX, help="KIP-937 future bound (default: the topic's config)."),
+    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", click_type=Bounded(0, INT64_MAX), help="KIP-937 past bound (default: the topic's config)."),
+    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", click_type=Bounded(0, INT64_MAX), help="KIP-937 future bound (default: the topic's config)."),
     reference: str = typer.Option("now", "--reference", help="The broker time the KIP-937 bounds are measured from."),
     target: Optional[str] = typer.Option(None, "--target", help="A reset target time: what would a reset to it replay or skip."),
-    group: Optional[str] = typer.Option(None, "--group", help="Use the group's creation time (KIP-1282) as the target."),
+    group: Optional[str] = typer.Option(None, "--group", "-g", help="Use the group's creation time (KIP-1282) as the target."),
     master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port."),
     save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
 ):

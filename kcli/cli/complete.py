@@ -21,12 +21,13 @@ SCRIPTS = {"bash": "kcli.bash", "zsh": "_kcli", "fish": "kcli.fish", "powershell
 
 
 def completion(shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh, fish or powershell.")):
-    """Print the completion script for SHELL (topic, group and profile names come from the
-    cluster on the line: -b, --bootstrap-server, --profile).
+    """Print the completion script for SHELL, for kcli and the kcli-kafka-* console scripts
+    (topic, group and profile names come from the cluster on the line: -b, --bootstrap-server,
+    --profile).
 
     Enable it: bash, in ~/.bashrc: source <(kcli completion bash); zsh: kcli completion zsh >
     ~/.zfunc/_kcli, with fpath+=~/.zfunc before compinit in ~/.zshrc; fish: kcli completion fish >
-    ~/.config/fish/completions/kcli.fish; PowerShell, in $PROFILE: kcli completion powershell |
+    ~/.config/fish/conf.d/kcli.fish; PowerShell, in $PROFILE: kcli completion powershell |
     Out-String | Invoke-Expression."""
     from kcli.errors import OperationError, UsageError
     from kcli.inputs import shown

@@ -110,7 +110,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
-        ("kcli completion fish", "the fish script, for ~/.config/fish/completions/kcli.fish"),
+        ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),
     ],
 }
 

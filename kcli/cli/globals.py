@@ -10,6 +10,43 @@ WITH_VALUE = ("-b", "--bootstrap-server", "--command-config", "-o", "--output", 
 FLAGS = ("--verbose",)
 
 
+def leading(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The global options at the start of a command line, and the rest from the first other
+    word on (``kcli --profile prod kafka-topics --list``: a drop-in's line starts there)."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+        if name in WITH_VALUE:
+            i += 1 if "=" in arg else 2
+        elif arg in FLAGS:
+            i += 1
+        else:
+            break
+    return argv[:i], argv[i:]
+
+
+def values(options: list[str]) -> dict[str, str | bool]:
+    """Global options (as ``leading`` returns them) by their long name, without dashes: the last
+    of each wins, as on the native command lines. A value-less option at the end has none."""
+    short = {"-b": "bootstrap-server", "-o": "output"}
+    found: dict[str, str | bool] = {}
+    i = 0
+    while i < len(options):
+        arg = options[i]
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        key = short.get(name, name.lstrip("-"))
+        if name in FLAGS:
+            found[key] = True
+        elif eq:
+            found[key] = value
+        elif i + 1 < len(options):
+            found[key] = options[i + 1]
+            i += 1
+        i += 1
+    return found
+
+
 def hoist(argv: list[str]) -> list[str]:
     front: list[str] = []
     rest: list[str] = []

@@ -10,6 +10,7 @@ from typing import List, Optional
 import typer
 
 from kcli.cli.context import out, state
+from kcli.cli.params import Bounded
 from kcli.errors import UsageError
 from kcli.inputs import INT64_MAX, INT64_MIN
 
@@ -85,8 +86,8 @@ def reset_offsets(
     to_earliest: bool = typer.Option(False, "--to-earliest", help="The log start offset of each partition."),
     to_latest: bool = typer.Option(False, "--to-latest", help="The log end offset of each partition."),
     to_current: bool = typer.Option(False, "--to-current", help="The committed offset (or, without one, the log end)."),
-    to_offset: Optional[int] = typer.Option(None, "--to-offset", min=INT64_MIN, max=INT64_MAX, help="This offset, within each partition's log start and end."),
-    shift_by: Optional[int] = typer.Option(None, "--shift-by", min=INT64_MIN, max=INT64_MAX, help="The committed offset plus N (negative: back), within the log."),
+    to_offset: Optional[int] = typer.Option(None, "--to-offset", click_type=Bounded(INT64_MIN, INT64_MAX), help="This offset, within each partition's log start and end."),
+    shift_by: Optional[int] = typer.Option(None, "--shift-by", click_type=Bounded(INT64_MIN, INT64_MAX), help="The committed offset plus N (negative: back), within the log."),
     to_datetime: Optional[str] = typer.Option(None, "--to-datetime", help="ISO-8601 (no zone = UTC) or epoch ms."),
     by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
     from_file: Optional[str] = typer.Option(None, "--from-file", help="A reset CSV (as --export writes)."),
@@ -99,7 +100,12 @@ def reset_offsets(
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
     compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
-    """Reset committed offsets of inactive groups; a dry run unless --execute."""
+    """Reset committed offsets of inactive groups; a dry run unless --execute.
+
+    Undo: every --execute first writes a rollback file, the group's committed offsets before the
+    reset, named on stderr, under $XDG_STATE_HOME/kcli/rollback/ (default
+    ~/.local/state/kcli/rollback/), never overwritten. Restore it with kcli reset-offsets
+    --from-file ROLLBACK-FILE --execute: kcli's own rollback files restore without --allow-skip."""
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view

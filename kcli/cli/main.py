@@ -15,7 +15,7 @@ import typer
 from typer._click import exceptions as click_exc  # typer vendors click; pinned in pyproject
 
 from kcli.cli.context import State
-from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist
+from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist, leading
 from kcli.cli.tree import COMPLETE_COMMAND, DROPINS, build, canonical
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
@@ -40,11 +40,12 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
     """Runs one kcli command line; returns its exit code. Its output goes to ``stdout`` and
     ``stderr`` (default: the process's)."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    if argv and argv[0] in DROPINS:        # the Java tool's own command line, as it is
+    before, line = leading(list(argv))
+    if line and line[0] in DROPINS:        # the Java tool's own command line, as it is
         from kcli.cli.dropin.run import run as run_dropin
 
-        try:
-            return run_dropin(argv[0], list(argv[1:]), stdout, stderr)
+        try:        # kcli's global options before the tool's name apply to it (kcli.cli.dropin.run)
+            return run_dropin(line[0], line[1:], stdout, stderr, before)
         except BrokenPipeError:                # the Java tools' PrintStream ignores it too
             return _reader_gone(stdout)
     args = hoist(list(argv))

@@ -44,6 +44,35 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
 }
+# Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
+# SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
+# kafka-consumer-groups). tests/cli/test_help.py holds every summary to it.
+SHORT_MAX = 51
+SHORT_HELP: dict[str, str] = {
+    "list-offsets": "Offsets per partition, and a record's time.",
+    "reset-offsets": "Reset a group's offsets; a dry run by default.",
+    "delete-offsets": "Delete committed offsets of a group.",
+    "demo": "Play the KIP story on an embedded broker.",
+    COMPLETE_COMMAND: "List names for shell completion.",
+    "list topics": "List topic names (kafka-topics --list).",
+    "list groups": "List consumer groups.",
+    "describe topics": "Partitions, replicas and creation times.",
+    "describe configs": "Configs, with the KIP-937 timestamp bounds.",
+    "describe groups": "Offsets, lag, members or state of groups.",
+    "create topic": "Create a topic (kafka-topics --create).",
+    "alter topics": "Increase the partition count of topics.",
+    "alter configs": "Set or delete config overrides.",
+    "delete topics": "Delete every matching topic.",
+    "delete groups": "Delete consumer groups.",
+    "broker start": "Serve the Kafka protocol until stopped.",
+    "audit timestamps": "Scan record timestamps per partition on Spark.",
+    "kafka-topics": "kafka-topics' own command line.",
+    "kafka-consumer-groups": "kafka-consumer-groups' own command line.",
+    "kafka-get-offsets": "kafka-get-offsets' own command line.",
+    "kafka-configs": "kafka-configs' own command line.",
+    "completion": "Print the shell completion script.",
+    "check expansions": "Find partitions added to topics recently.",
+}
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
 # hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
@@ -67,13 +96,14 @@ GROUPS = {
     "create": "Create a topic.",
     "alter": "Alter the partition count of topics, or configs.",
     "delete": "Delete topics or consumer groups.",
-    "broker": "The embedded Kafka-protocol broker (development and tests).",
-    "audit": "Scan topic data on Spark (local by default, a cluster via --master).",
-    "check": "Check the cluster for problems: exit 0 when none is found, 4 when one is.",
+    "broker": "The embedded broker, for development and tests.",
+    "audit": "Scan topic data on Spark (local or --master).",
+    "check": "Check the cluster: exit 4 when a problem is found.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
-             "bounds (KIP-937). Global options may be given anywhere on the line.")
+             "bounds (KIP-937). Global options may be given anywhere on the line; before a drop-in's name "
+             "(kcli --profile prod kafka-topics ...) they apply to the Java tool's line after it.")
 _COMMON = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
 
@@ -113,7 +143,7 @@ def build(words: list[str] | None = None) -> typer.Typer:
                 groups[group[0]] = typer.Typer(help=GROUPS[group[0]], **_COMMON)
                 root.add_typer(groups[group[0]], name=group[0])
             parent = groups[group[0]]
-        parent.command(name, hidden=path in HIDDEN, epilog=epilog(path),
+        parent.command(name, hidden=path in HIDDEN, epilog=epilog(path), short_help=SHORT_HELP[path],
                        **(_DROPIN_SETTINGS if path in DROPINS else {}))(command)
         for alias in aliases_of(path):
             parent.command(alias.split(" ")[-1], hidden=True, epilog=epilog(path))(command)

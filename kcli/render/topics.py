@@ -52,6 +52,9 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
             for p in parts:
                 out.line(plain_partition(t, p))
         return
+    if out.format == "table" and not (topics if summaries else any(parts for _, parts in topics)):
+        out.line("(none)")         # nothing matched (a report filter on a healthy cluster): no bare header
+        return
     if summaries and (out.format == "table" or not any(parts for _, parts in topics)):
         out.table(summary_table([t for t, _ in topics]))     # csv: with --topics-with-overrides
         if not any(parts for _, parts in topics):

@@ -137,3 +137,11 @@ def test_a_stalled_read_is_one_line_within_the_timeout(state_home):
     assert r.err.startswith("Error: Spark job failed: TimeoutError: no progress reading stalled-"), r.err
     assert r.err.endswith("for 5s\n") and r.err.count("\n") == 1, r.err
     assert (t2 - t1) - (t1 - t0) < 5 + 5, (t1 - t0, t2 - t1)
+
+
+def test_group_is_also_dash_g_as_on_every_command_that_takes_a_group():
+    """``-g`` is ``--group`` here too (the refusal of --target with --group shows it is read
+    as the group, before Spark or the cluster is touched)."""
+    for flag in ("-g", "--group"):
+        r = run_kcli("127.0.0.1:1", "audit", "timestamps", "-t", "any", flag, "billing", "--target", "now")
+        assert (r.code, r.out, r.err) == (2, "", "Error: --target can't be used with --group\n"), (flag, r)

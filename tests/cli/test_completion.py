@@ -1,5 +1,7 @@
 """Shell completion against the embedded broker: bash completes a topic name through the hidden
-``kcli __complete-names`` command, which is silent and bounded when the cluster is unreachable."""
+``kcli __complete-names`` command, which is silent and bounded when the cluster is unreachable.
+The drop-ins complete their Java options and, after --topic and --group, names from the cluster,
+as ``kcli TOOL`` and as their console scripts (``kcli-kafka-consumer-groups``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from kcli.broker import EmbeddedCluster
+from tests.support.clients import commit
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = str(Path(sys.executable).parent)
@@ -39,11 +42,21 @@ def bash_complete(words: str, env: dict) -> list[str]:
     return [w for w in proc.stdout.splitlines() if w]
 
 
+def fish_complete(line: str, cwd, env: dict) -> list[str]:
+    """fish's own completion engine (``complete -C``) on ``line``, the script loaded."""
+    proc = subprocess.run(["fish", "--no-config", "-c", f"source {ROOT}/completions/kcli.fish; "
+                           f"complete -C {shlex.quote(line)}"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    return [w.split("\t")[0] for w in proc.stdout.splitlines()]
+
+
 @pytest.fixture(scope="module")
 def one_node():
     with EmbeddedCluster(nodes=1) as c:
         c.create_topic("orders", partitions=1)
         c.create_topic("payments", partitions=1)
+        commit(c.bootstrap_servers, "billing", {("orders", 0): 0})
         yield c
 
 
@@ -148,6 +161,10 @@ def shell_home(tmp_path, one_node):
     kcli = bin_dir / "kcli"
     kcli.write_text(f"#!/bin/sh\nexec {sys.executable} -m kcli \"$@\"\n")
     kcli.chmod(0o755)
+    script = bin_dir / "kcli-kafka-consumer-groups"          # the console script, as pip writes it
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'from kcli.cli.dropin import "
+                      f"kafka_consumer_groups_main as m; m()' \"$@\"\n")
+    script.chmod(0o755)
     (tmp_path / "config" / "kcli").mkdir(parents=True)
     (tmp_path / "config" / "kcli" / "config.toml").write_text(
         f'[profiles.dev]\nbootstrap_servers = "{one_node.bootstrap_servers}"\n')
@@ -163,6 +180,22 @@ LINES = [   # (typed, the line once Tab completed it) with B the cluster's host:
     ("kcli describe topics --bootstrap-server=B ord", "kcli describe topics --bootstrap-server=B orders "),
     ("kcli describe topics --profile dev pay", "kcli describe topics --profile dev payments "),
     ("kcli describe topics --profile=dev ord", "kcli describe topics --profile=dev orders "),
+]
+
+
+DROPIN_LINES = [   # the drop-ins: the Java tool's options, names after --topic and --group
+    ("kcli kafka-consumer-groups --bootstrap-server B --describe --group bil",
+     "kcli kafka-consumer-groups --bootstrap-server B --describe --group billing "),
+    ("kcli kafka-topics --bootstrap-server B --describe --topic pay",
+     "kcli kafka-topics --bootstrap-server B --describe --topic payments "),
+    ("kcli --profile dev kafka-consumer-groups --describe --group bil",
+     "kcli --profile dev kafka-consumer-groups --describe --group billing "),
+    ("kcli kafka-consumer-groups --bootstrap-server B --reset-off",
+     "kcli kafka-consumer-groups --bootstrap-server B --reset-offsets "),
+    ("kcli kafka-consumer-groups --bootstrap-server B --to-ea", "kcli kafka-consumer-groups --bootstrap-server B --to-earliest "),
+    ("kcli-kafka-consumer-groups --bootstrap-server B --describe --group bil",
+     "kcli-kafka-consumer-groups --bootstrap-server B --describe --group billing "),
+    ("kcli-kafka-consumer-groups --bootstrap-server B --all-t", "kcli-kafka-consumer-groups --bootstrap-server B --all-topics "),
 ]
 
 
@@ -208,27 +241,74 @@ def test_interactive_bash_never_offers_files_for_a_topic(shell_home):
     assert "ordinary.txt" not in line and line.rstrip() == "$ kcli describe topics -b B ord"
 
 
-def test_interactive_zsh_completes_with_host_port_on_the_line(shell_home, one_node):
+@pytest.mark.parametrize("lines", [LINES[:3], DROPIN_LINES], ids=["native", "dropins"])
+def test_interactive_zsh_completes_with_host_port_on_the_line(shell_home, one_node, lines):
     cwd, env = shell_home
     terminal = Terminal(["zsh", "-f", "-i"], cwd, {**env, "PS1": "$ "})
     try:
         terminal.wait_prompt()
         terminal.type(f"autoload -Uz compinit; compinit -u -D; source {ROOT}/completions/_kcli; clear", "Enter")
         terminal.wait_prompt()
-        for typed, completed in LINES[:3]:
+        for typed, completed in lines:
             assert _typed(terminal, typed, one_node.bootstrap_servers).rstrip() == f"$ {completed}".rstrip()
     finally:
         terminal.close()
 
 
-def test_fish_completes_with_host_port_on_the_line(shell_home, one_node):
+@pytest.mark.parametrize("lines", [LINES, DROPIN_LINES], ids=["native", "dropins"])
+def test_fish_completes_with_host_port_on_the_line(shell_home, one_node, lines):
     """fish's own completion engine (``complete -C``) on the line, with the script loaded."""
     cwd, env = shell_home
     b = one_node.bootstrap_servers
-    for typed, completed in LINES:
-        line = typed.replace("B", b)
-        proc = subprocess.run(["fish", "--no-config", "-c", f"source {ROOT}/completions/kcli.fish; "
-                               f"complete -C {shlex.quote(line)}"], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=30)
-        assert proc.returncode == 0, proc.stderr
-        assert [w.split("\t")[0] for w in proc.stdout.splitlines()] == [completed.split()[-1]], typed
+    for typed, completed in lines:
+        assert fish_complete(typed.replace("B", b), cwd, env) == [completed.split()[-1]], typed
+
+
+def _bash(cwd, env) -> Terminal:
+    terminal = Terminal(["bash", "--norc", "--noprofile", "-i"], cwd, env)
+    terminal.wait_prompt()
+    terminal.type(f"source {ROOT}/completions/kcli.bash; clear", "Enter")
+    terminal.wait_prompt()
+    return terminal
+
+
+@pytest.mark.parametrize("typed, completed", DROPIN_LINES)
+def test_interactive_bash_completes_the_dropins(shell_home, one_node, typed, completed):
+    cwd, env = shell_home
+    terminal = _bash(cwd, env)
+    try:
+        assert _typed(terminal, typed, one_node.bootstrap_servers).rstrip() == f"$ {completed}".rstrip()
+    finally:
+        terminal.close()
+
+
+def test_interactive_bash_lists_the_dropins_java_options_never_files(shell_home, one_node):
+    """``--to`` Tab Tab lists the reset scenarios and --topic, the Java tool's options (kcli's
+    own go before the tool's name); ``--group`` Tab with no cluster offers no file name."""
+    cwd, env = shell_home
+    terminal = _bash(cwd, env)
+    try:
+        terminal.type("kcli kafka-consumer-groups --bootstrap-server B --to".replace("B", one_node.bootstrap_servers),
+                      "Tab", "Tab")
+        screen = terminal.wait_for("--to-start-time")
+        listed = {w for row in screen.splitlines()[1:] if not row.startswith("$") for w in row.split()}
+        assert listed == {"--topic", "--to-offset", "--to-datetime", "--to-earliest", "--to-latest", "--to-current",
+                          "--to-start-time"}, screen
+        terminal.type("", "C-c")
+        terminal.wait_prompt(5)
+        with socket.socket() as s:                   # refused: no names come back
+            s.bind(("127.0.0.1", 0))
+            line = _typed(terminal, "kcli-kafka-consumer-groups --bootstrap-server B --describe --group ord",
+                          f"127.0.0.1:{s.getsockname()[1]}")
+        assert "ordinary.txt" not in line and line.rstrip().endswith("--group ord"), line
+    finally:
+        terminal.close()
+
+
+def test_kcli_options_are_offered_before_a_dropins_name_not_after(shell_home):
+    cwd, env = shell_home
+    for line, expected in (("kcli --prof", ["--profile"]), ("kcli kafka-topics --prof", []),
+                           ("kcli-kafka-consumer-groups --prof", []),
+                           ("kcli --timeout 5s kafka-topics --exclude-i", ["--exclude-internal"])):
+        assert fish_complete(line, cwd, env) == expected, line
+        assert bash_complete(line, env) == expected, line

@@ -65,7 +65,7 @@ def test_help_and_man_page_show_the_examples(path):
         assert r.code == 0
     examples = EXAMPLES[path]
     help_lines = [] if path in DROPINS else [line.strip() for line in r.out.split("Examples:", 1)[1].splitlines()]
-    page = ("man/kcli.1" if not path else f"man/kcli-{path.replace(' ', '-')}.1")
+    page = ("man/man1/kcli.1" if not path else f"man/man1/kcli-{path.replace(' ', '-')}.1")
     roff = open(page, encoding="utf-8").read()
     assert ".SH EXAMPLES" in roff
     for line, _ in examples:
@@ -118,3 +118,31 @@ def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch)
         consume_and_commit(b, "billing-old", ["orders"], 6)
         for path in RUN_ORDER[1:]:
             run(path)
+
+
+@pytest.mark.parametrize("group", ["", "list", "describe", "create", "alter", "delete", "broker", "audit", "check"])
+def test_command_summaries_are_whole_sentences_at_80_columns(group, monkeypatch):
+    """``kcli --help`` and each group's: every command's summary whole (click cuts a long one
+    with "..."), one sentence ending with a full stop."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out, err = io.StringIO(), io.StringIO()
+    assert run_main([*group.split(), "--help"], out, err) == 0
+    rows = out.getvalue().split("\nCommands:\n")[1].split("\n\n")[0].splitlines()
+    assert rows and all(len(row) <= 80 for row in rows), rows
+    for row in rows:
+        name, summary = row.split(None, 1)
+        assert summary.endswith(".") and not summary.endswith("...") and summary.count(". ") == 0, row
+
+
+@pytest.mark.parametrize("path", [p for p in LEAVES if p not in DROPINS])
+def test_help_shows_no_integer_range(path, monkeypatch):
+    """An int64 bound is noise in --help (``[-9223372036854775808<=x<=...]``): checked, not shown."""
+    monkeypatch.setenv("COLUMNS", "100")
+    out, err = io.StringIO(), io.StringIO()
+    assert run_main([*path.split(), "--help"], out, err) == 0
+    assert "<=x" not in out.getvalue() and "x>=" not in out.getvalue() and "int range" not in out.getvalue()
+
+
+def test_an_offset_beyond_int64_is_still_refused():
+    r = run_kcli(None, "reset-offsets", "--group", "g", "--topic", "t", "--to-offset", str(2**63))
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1 and "is out of range" in r.err, r

@@ -71,11 +71,11 @@ def test_completion_prints_the_shipped_script(venv, shell):
 
 def test_man_pages_are_installed_where_man_finds_them(venv):
     root, env, cwd = venv
-    pages = sorted(p.name for p in (ROOT / "man").glob("*.1"))
+    pages = sorted(p.name for p in (ROOT / "man" / "man1").glob("*.1"))
     installed = root / "share" / "man" / "man1"
     assert sorted(p.name for p in installed.glob("*.1")) == pages
     for name in pages:
-        assert (installed / name).read_text(encoding="utf-8") == (ROOT / "man" / name).read_text(encoding="utf-8")
+        assert (installed / name).read_text(encoding="utf-8") == (ROOT / "man" / "man1" / name).read_text(encoding="utf-8")
     found = _run(env, cwd, "man", "-w", "kcli-describe-topics")      # man-db: MANPATH from PATH
     assert found.returncode == 0 and found.stdout.strip() == str(installed / "kcli-describe-topics.1"), found
 

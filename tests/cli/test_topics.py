@@ -192,3 +192,19 @@ def test_table_view_has_the_topic_summary_and_overrides_show_in_every_format(clu
     assert plain.startswith(f"Topic: summarized\tTopicId: {topic_id}\tPartitionCount: 2") and "retention.ms=86400000" in plain
     doc = json.loads(run_kcli(b, "describe", "topics", "summarized", "--topics-with-overrides", "-o", "json").out)
     assert doc["topics"][0]["configs"]["retention.ms"] == "86400000" and doc["topics"][0]["partitions"] == []
+
+
+def test_an_empty_report_says_none_in_a_table_and_nothing_in_plain(cluster):
+    """A report filter on a healthy cluster: ``(none)``, not a header and a rule with nothing
+    under them; ``-o plain`` prints what kafka-topics prints (nothing), csv its header."""
+    b = cluster.bootstrap_servers
+    run_kcli(b, "create", "topic", "healthy-report", "--partitions", "2", "--replication-factor", "3")
+    for flag in ("--under-replicated-partitions", "--unavailable-partitions", "--under-min-isr-partitions"):
+        r = run_kcli(b, "describe", "topics", "healthy-report", flag)
+        assert (r.code, r.out, r.err) == (0, "(none)\n", ""), (flag, r)
+        r = run_kcli(b, "describe", "topics", "healthy-report", flag, "-o", "plain")
+        assert (r.code, r.out, r.err) == (0, "", ""), (flag, r)
+    r = run_kcli(b, "describe", "topics", "healthy-report", "--under-replicated-partitions", "-o", "csv")
+    assert r.out == "TOPIC,PARTITION,LEADER,REPLICAS,ISR,ELR,LAST-KNOWN-ELR\n", r
+    r = run_kcli(b, "describe", "topics", "healthy-report")             # a match still shows its table
+    assert r.out.startswith(" TOPIC ") and "(none)" not in r.out, r

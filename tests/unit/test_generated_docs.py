@@ -35,8 +35,8 @@ def _fresh(gen, files, folder):
 
 def test_man_pages_are_current(gen, files):
     pages = _fresh(gen, files, "man")
-    assert "man/kcli.1" in pages and "man/kcli-describe-topics.1" in pages
-    root = pages["man/kcli.1"]
+    assert "man/man1/kcli.1" in pages and "man/man1/kcli-describe-topics.1" in pages
+    root = pages["man/man1/kcli.1"]
     for needle in (".SH EXIT STATUS", ".SH ENVIRONMENT", "KCLI_BOOTSTRAP_SERVER", "KCLI_PROFILE",
                    "kcli\\-describe\\-groups", "\\-\\-profile"):
         assert needle in root

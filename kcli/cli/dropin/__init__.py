@@ -8,7 +8,7 @@ named like Apache's scripts.
 ``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs`` each tool's
 options and checks (pure), ``run`` the execution on kcli's operations and plain views. The
 commands below only hand their words over: ``kcli.cli.main.run`` sends a drop-in command line
-here untouched (no global option of kcli's is read from it)."""
+to ``run`` untouched, with kcli's global options given before the tool's name (``run.Before``)."""
 
 from __future__ import annotations
 

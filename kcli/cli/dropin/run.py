@@ -7,6 +7,15 @@ Exit codes: 0 where the Java tool succeeds; 2 for bad usage, before any request 
 exit 1, and print their help table after the message: kcli prints the message alone); 1 when
 the operation failed and 3 when it partly applied, where kafka-consumer-groups exits 0 after
 most failures. Stack traces are never printed.
+
+kcli's global options given before the tool's name (``kcli --profile prod kafka-topics --list``,
+so that ``alias k='kcli --profile prod'`` runs a runbook's lines) apply to it (``Before``):
+``--timeout`` bounds the command, ``-b`` and ``--profile`` supply the bootstrap servers where the
+line has no ``--bootstrap-server``, ``--command-config`` and the profile's properties the client
+settings (the line's ``--command-config`` overrides them key by key), ``--verbose`` adds a
+``Detail:`` line on stderr to an error. ``-o`` is refused unless ``plain``: the drop-ins print the
+Java tool's text, which no format changes. A setting given both before the name and in the line
+is refused, as the Java tools refuse an option given twice.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from __future__ import annotations
 import importlib
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from kcli import __version__
@@ -30,24 +40,100 @@ OFFSETS_ERROR = "Error occurred: "
 LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.OffsetsUtils)"
 
 
+@dataclass
+class Before:
+    """kcli's global options given before a drop-in's name, read (see the module's text)."""
+    bootstrap: str | None = None          # -b, else the profile's
+    bootstrap_given: bool = False         # -b itself (the profile's yields to the line's)
+    command_config: str | None = None
+    properties: dict[str, str] = field(default_factory=dict)     # the profile's, then --command-config's
+    timeout_ms: int | None = None
+    verbose: bool = False
+
+
+def read_before(tool: str, options: list[str]) -> Before:
+    """``options`` (kcli.cli.globals.leading's) read and checked; a UsageError for a bad one."""
+    from kcli import profiles
+    from kcli.admin.settings import parse_timeout_ms, read_properties
+    from kcli.cli.globals import values
+    from kcli.inputs import shown
+
+    given = values(options)
+    for name in ("bootstrap-server", "command-config", "profile"):
+        if name in given and not str(given[name]).strip():
+            raise UsageError(f"--{name} needs a value")
+    output = given.get("output")
+    if output is not None and output != "plain":
+        raise UsageError(f"--output {shown(str(output))} does not apply to {tool}: the drop-ins print the Java "
+                         f"tool's text (-o plain); kcli's own commands print json and csv (kcli --help)")
+    profile = profiles.load_profile(given["profile"]) if "profile" in given else None
+    before = Before(bootstrap=given.get("bootstrap-server") or (profile.bootstrap_servers if profile else None),
+                    bootstrap_given="bootstrap-server" in given, command_config=given.get("command-config"),
+                    properties=dict(profile.properties) if profile else {}, verbose=bool(given.get("verbose")))
+    if before.command_config is not None:
+        before.properties.update(read_properties(before.command_config))
+    if "timeout" in given:
+        before.timeout_ms = parse_timeout_ms(str(given["timeout"]))
+    return before
+
+
+def _line_with(grammar, tool: str, args: list[str], before: Before) -> list[str]:
+    """The drop-in's line with the bootstrap servers ``before`` supplies where it has none."""
+    try:
+        parsed = jopt.parse(grammar.OPTIONS, args)
+    except jopt.JoptError:
+        return args                                  # the grammar says what is wrong
+    for name, given in (("bootstrap-server", before.bootstrap_given),
+                        ("command-config", before.command_config is not None)):
+        if given and parsed.has(name):
+            raise UsageError(f"--{name} is given both before {tool} and in its line: give it once")
+    connects_elsewhere = any(map(parsed.has, ("bootstrap-server", "bootstrap-controller", "help", "version")))
+    if args and before.bootstrap and not connects_elsewhere:
+        return [*args, "--bootstrap-server", before.bootstrap]
+    return args
+
+
 class _Streams:
-    def __init__(self, stdout: TextIO, stderr: TextIO, secrets: list[str]):
+    def __init__(self, stdout: TextIO, stderr: TextIO, secrets: list[str], before: Before | None = None):
         self.stdout, self.stderr, self.secrets = stdout, stderr, secrets
+        self.before = before or Before()
+        self.connected_to, self.connected_to_ms = None, None      # what _admin connected to
 
     def write(self, stream: str, text: str) -> None:
         from kcli.redaction import redact_text
 
         (self.stdout if stream == "stdout" else self.stderr).write(redact_text(text, self.secrets))
 
+    def failed(self, exc: KcliError) -> int:
+        """An error's exit code, after its ``Detail:`` line on stderr under --verbose (before
+        the tool's name): the error's kind, Kafka's error code and what caused it."""
+        if self.before.verbose:
+            parts = [type(exc).__name__]
+            error = getattr(exc, "error", None)
+            if error is not None:
+                parts.append(f"Kafka error {error.name} ({error.code}): {error.message}")
+            cause = exc.__cause__ or exc.__context__
+            if cause is not None:
+                parts.append(f"caused by {type(cause).__name__}: {cause}")
+            if self.connected_to is not None:
+                parts.append(f"bootstrap servers {self.connected_to}, timeout {self.connected_to_ms} ms")
+            self.write("stderr", "Detail: " + "; ".join(parts).replace("\n", " ") + "\n")
+        return exc.exit_code
 
-def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
-    """One drop-in command line of ``tool`` (a key of TOOLS); its exit code. The last resort, as
-    for the native commands (``kcli.cli.main``): whatever the tool's own reporting did not
-    foresee is one line on stderr, never a traceback (a conversion jopt refuses: usage, 2;
-    anything else: 1)."""
+    @property
+    def timeout_ms(self) -> int:
+        return self.before.timeout_ms or DEFAULT_TIMEOUT_MS
+
+
+def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO, before_options: list[str] = ()) -> int:
+    """One drop-in command line of ``tool`` (a key of TOOLS), after kcli's global options
+    ``before_options`` (given before the tool's name); its exit code. The last resort, as for
+    the native commands (``kcli.cli.main``): whatever the tool's own reporting did not foresee
+    is one line on stderr, never a traceback (a conversion jopt refuses: usage, 2; anything
+    else: 1)."""
     streams = _Streams(stdout, stderr, [])
     try:
-        return _run(tool, args, streams)
+        return _run(tool, args, streams, list(before_options))
     except (BrokenPipeError, KeyboardInterrupt):
         raise
     except jopt.JoptError as exc:
@@ -58,9 +144,15 @@ def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_FAILED
 
 
-def _run(tool: str, args: list[str], streams: _Streams) -> int:
+def _run(tool: str, args: list[str], streams: _Streams, before_options: list[str]) -> int:
     stdout, stderr = streams.stdout, streams.stderr
     grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
+    try:
+        before = read_before(tool, list(before_options))
+        args = _line_with(grammar, tool, args, before)
+    except UsageError as exc:
+        stderr.write(f"{exc.message}\n")
+        return EXIT_USAGE
     try:
         request = grammar.read(args)
     except ShowHelp as exc:
@@ -72,6 +164,9 @@ def _run(tool: str, args: list[str], streams: _Streams) -> int:
     except Usage as exc:
         (stdout if exc.stream == "stdout" else stderr).write(exc.message + "\n")
         return EXIT_USAGE
+    from kcli.redaction import secret_values
+
+    streams.secrets, streams.before = secret_values(before.properties), before
     for stream, line in getattr(request, "notices", []):
         streams.write(stream, line + "\n")
     return _EXECUTORS[tool](request, streams)
@@ -81,16 +176,20 @@ def _run(tool: str, args: list[str], streams: _Streams) -> int:
 
 @contextmanager
 def _admin(bootstrap: str, command_config: str | None, timeout_ms: int, streams: _Streams):
-    """The admin adapter for the tool's --bootstrap-server and --command-config, bounded by one
-    deadline; closed at the end."""
+    """The admin adapter for the tool's --bootstrap-server and --command-config (over the
+    properties given before the tool's name, key by key), bounded by one deadline; closed at the
+    end."""
     from kcli.admin.client import KafkaAdmin
     from kcli.admin.settings import ClientSettings, read_properties
     from kcli.redaction import secret_values
 
-    props = read_properties(command_config) if command_config is not None else {}
-    streams.secrets[:] = secret_values(props)
+    props = dict(streams.before.properties)
+    if command_config is not None:
+        props.update(read_properties(command_config))
+    streams.secrets[:] = sorted(set(secret_values(props)), key=len, reverse=True)
     settings = ClientSettings(bootstrap, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
     settings.validate()
+    streams.connected_to, streams.connected_to_ms = bootstrap, timeout_ms
     admin = KafkaAdmin(settings)
     try:
         yield admin
@@ -120,11 +219,11 @@ def _topics(req, streams: _Streams) -> int:
         streams.write("stdout", f"{TOPIC_ERROR}{exc}\n")
         return EXIT_USAGE
     try:
-        with _admin(req.bootstrap, values["command-config"], DEFAULT_TIMEOUT_MS, streams) as admin:
+        with _admin(req.bootstrap, values["command-config"], streams.timeout_ms, streams) as admin:
             _topic_action(req.action, p, values, admin, _output(streams))
     except KcliError as exc:
         streams.write("stdout", f"{TOPIC_ERROR}{exc.message}\n")
-        return exc.exit_code
+        return streams.failed(exc)
     return 0
 
 
@@ -208,11 +307,11 @@ def _offsets(req, streams: _Streams) -> int:
         return EXIT_USAGE
     out = _output(streams)
     try:
-        with _admin(req.bootstrap, p.value("command-config"), DEFAULT_TIMEOUT_MS, streams) as admin:
+        with _admin(req.bootstrap, p.value("command-config"), streams.timeout_ms, streams) as admin:
             offsets = lib.list_offsets(admin, rules, when, p.has("exclude-internal-topics"))
     except KcliError as exc:
         streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
-        return exc.exit_code
+        return streams.failed(exc)
     from kcli.render.offsets import render_offsets
 
     render_offsets(out, offsets, time_value)
@@ -245,7 +344,7 @@ def _configs(req, streams: _Streams) -> int:
         return EXIT_USAGE
     out = _output(streams)
     try:
-        with _admin(req.bootstrap, command_config, DEFAULT_TIMEOUT_MS, streams) as admin:
+        with _admin(req.bootstrap, command_config, streams.timeout_ms, streams) as admin:
             if req.action == "alter":
                 from kcli.ops.configs import alter
 
@@ -258,7 +357,7 @@ def _configs(req, streams: _Streams) -> int:
             _describe_configs(admin, out, req, rtype, p.has("all"))
     except KcliError as exc:
         streams.write("stderr", f"{exc.message}\n")
-        return exc.exit_code
+        return streams.failed(exc)
     return 0
 
 
@@ -297,6 +396,8 @@ def _groups(req, streams: _Streams) -> int:
         from kcli.admin.settings import parse_timeout_ms
 
         timeout_ms = parse_timeout_ms(str(timeout_ms))
+        if streams.before.timeout_ms is not None:      # kcli's --timeout before the name: the shorter
+            timeout_ms = min(timeout_ms, streams.before.timeout_ms) if p.has("timeout") else streams.before.timeout_ms
         action = _GROUP_ACTIONS[req.action]
         prepared = action.prepare(p) if hasattr(action, "prepare") else None
     except Usage as exc:
@@ -317,7 +418,7 @@ def _groups(req, streams: _Streams) -> int:
             streams.write("stdout", f"\nError: {message}\n")
         else:
             streams.write("stdout", f"{GROUP_ERROR}{_java_message(exc)}\n")
-        return exc.exit_code
+        return streams.failed(exc)
 
 
 START_TIME_ERROR = "Cannot reset offsets using --to-start-time."
