@@ -104,3 +104,50 @@ def test_requests_reach_the_node_asked_for():
                 wire.send(req, 9)
         finally:
             wire.close()
+
+
+def test_a_call_ends_by_its_own_deadline_and_says_whether_it_was_sent():
+    """``until`` shortens one call (a commit keeps time to be read back): a hung request ends
+    then, well before the command's deadline, marked as sent (its outcome unknown); a request
+    to a node that cannot be reached is marked as not sent."""
+    with EmbeddedCluster(nodes=2) as ec:
+        wire = Wire(config(ec.bootstrap_servers), within(10_000))
+        try:
+            req = MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False)
+            ec.fault("Metadata", "hang")
+            start = time.monotonic()
+            with pytest.raises(WireTimeout, match="did not answer in time") as hung:
+                wire.send(req, until=time.monotonic() + 0.3)
+            assert time.monotonic() - start < 1.5 and hung.value.sent
+            ec.fault("Metadata", None)
+            with pytest.raises(WireTimeout, match="not sent") as late:
+                wire.send(req, until=time.monotonic() - 0.1)
+            assert not late.value.sent
+            assert {b.node_id for b in wire.send(req).brokers} == {1, 2}   # a new connection
+            ec.stop_node(2)
+            with pytest.raises(WireError) as down:
+                wire.send(req, 2)
+            assert not down.value.sent
+        finally:
+            wire.close()
+
+
+def test_a_late_answer_is_never_read_as_the_next_requests():
+    """A request that got no answer in time closes its connection: the broker's late answer
+    (the embedded broker's ``late`` fault: 2.5 s) cannot be taken for the next request's."""
+    from kafka.protocol.metadata import ApiVersionsRequest
+
+    with EmbeddedCluster() as ec:
+        wire = Wire(config(ec.bootstrap_servers), within(1000))
+        try:
+            ec.fault("Metadata", "late")
+            started = time.monotonic()
+            with pytest.raises(WireTimeout):
+                wire.send(MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False))
+            ec.fault("Metadata", None)
+            time.sleep(max(0.0, 2.8 - (time.monotonic() - started)))     # the late answer is out
+            resp = wire.send(ApiVersionsRequest(version=3, client_software_name="kcli",
+                                                client_software_version="0"))
+            assert type(resp).__name__ == "ApiVersionsResponse" and resp.error_code == 0
+        finally:
+            wire.close()
