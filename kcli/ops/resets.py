@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.errors import KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
 from kcli.inputs import read_text
 from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
@@ -381,8 +381,8 @@ def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], 
 
 def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             progress=None) -> ResetResult:
-    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group (and
-    one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
+    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group and
+    batch, on kcli's own connection (and one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
     reading the committed offsets back, within the command's deadline: each partition ends up
     applied, not applied or unknown (``report``). ``progress`` (done, total) counts groups."""
     steps = Steps(progress, len(plans))
@@ -399,7 +399,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
             if any(unanswered(e) for e in errors.values()):
-                try:      # OffsetFetch has kcli's own connection: librdkafka's may still wait on the commit
+                try:      # on a new connection: the commit's was closed when it got no answer
                     reread = _committed(admin, plan.group, list(commits))
                 except OperationError:      # no answer either: the outcome stays unknown
                     reread = None
@@ -421,8 +421,9 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     """A restore's partitions that had no committed offset: their offsets are deleted."""
     try:
         group_error, per = admin.delete_group_offsets(group, partitions)
-    except OperationError as exc:    # no answer: the deletion may or may not have happened
-        return {tp: (UNKNOWN, f"deleting the committed offset: {exc}") for tp in partitions}
+    except OperationError as exc:    # no answer: the deletion may or may not have happened; not sent: it did not
+        status = UNKNOWN if isinstance(exc, BrokerRejected) and unanswered(exc.error) else NOT_APPLIED
+        return {tp: (status, f"deleting the committed offset: {exc}") for tp in partitions}
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
             else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
             for tp in partitions}
