@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
+from kcli.errors import (BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker,
+                         UsageError)
 from kcli.inputs import read_text
 from kcli.model import GroupDescription, GroupPlan, PartitionPosition
 from kcli.offsets import plan as planner
@@ -382,9 +383,10 @@ def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], 
 def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             progress=None) -> ResetResult:
     """Writes the rollback file, then commits each group's plan: one OffsetCommit per group and
-    batch, on kcli's own connection (and one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
-    reading the committed offsets back, within the command's deadline: each partition ends up
-    applied, not applied or unknown (``report``). ``progress`` (done, total) counts groups."""
+    batch, on kcli's own connection (and one OffsetDelete where a restore removes offsets). A
+    commit without an answer is checked by reading the committed offsets back, within the
+    command's deadline: each partition ends up applied, not applied or unknown (``report``).
+    ``progress`` (done, total) counts groups."""
     steps = Steps(progress, len(plans))
     write_rollback(rollback, plans, with_group)
     result = ResetResult(plans, executed=True, rollback_file=rollback)
@@ -421,7 +423,7 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     """A restore's partitions that had no committed offset: their offsets are deleted."""
     try:
         group_error, per = admin.delete_group_offsets(group, partitions)
-    except OperationError as exc:    # no answer: the deletion may or may not have happened; not sent: it did not
+    except OperationError as exc:    # unanswered: it may or may not have happened; not sent: it did not
         status = UNKNOWN if isinstance(exc, BrokerRejected) and unanswered(exc.error) else NOT_APPLIED
         return {tp: (status, f"deleting the committed offset: {exc}") for tp in partitions}
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
