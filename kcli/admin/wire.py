@@ -116,6 +116,13 @@ class Connection:
         except OSError as exc:
             self.close()
             raise self._error(exc, started, sent) from None
+        except WireError:
+            self.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be read: sent all the same
+            self.close()
+            raise WireError(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
+                            sent) from None
         except BaseException:
             self.close()
             raise

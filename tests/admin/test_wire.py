@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from kcli.admin.wire import Wire, WireError, WireTimeout
+from kcli.admin.wire import Connection, Wire, WireError, WireTimeout, split_host_port
 from kcli.broker import EmbeddedCluster
 from kcli.protocol import MetadataRequest
 
@@ -31,6 +31,11 @@ def listener(behaviour: str):
             conn.settimeout(5)
             conn.recv(1 << 16)
             conn.close()
+        elif behaviour == "garbage":          # an answer framed right, for no request sent
+            conn.settimeout(5)
+            conn.recv(1 << 16)
+            conn.sendall(b"\x00\x00\x00\x08" + b"\x7f\xff\xff\xff" + b"\x00" * 4)
+            held.append(conn)
         else:
             held.append(conn)
 
@@ -71,6 +76,13 @@ def test_a_silent_broker_ends_at_the_timeout():
 def test_a_broker_that_hangs_up():
     with listener("close") as address, pytest.raises(WireError, match="closed the connection"):
         Wire(config(address), within(5000))
+
+
+def test_an_answer_that_cannot_be_read_is_a_wire_error_after_sending():
+    """Not a stray exception from the codec: the request went out, so its outcome is unknown."""
+    with listener("garbage") as address, pytest.raises(WireError) as unreadable:
+        Connection(*split_host_port(address), config(address), None, time.monotonic() + 5)
+    assert unreadable.value.sent and "unreadable answer" in str(unreadable.value)
 
 
 def test_every_bootstrap_server_is_tried_and_named():
