@@ -2,8 +2,9 @@
 offset is looked up; the plan is the planner's (``kcli.offsets.plan``); ``execute`` writes the
 rollback file, commits one group at a time and reads back what got no answer; ``report`` turns
 the outcomes into the exit code. Request counts do not grow with the partition count: one
-batched call per group (OffsetFetch/OffsetCommit) or per reset (Metadata, ListOffsets per leader,
-Metadata v14, ConsumerGroupDescribe per coordinator)."""
+batched call per group (OffsetFetch; OffsetCommit, in batches that keep its records in
+__consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches) or per reset (Metadata,
+ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator)."""
 
 from __future__ import annotations
 
