@@ -20,6 +20,10 @@ as an operator starts it (``python -m kcli``, table output by default):
         kcli describe groups G (NEXT-RECORD-TIME and TIME-LAG, one bounded Fetch per leader)
         baseline: OffsetFetch and ListOffsets latest, then a consumer assigned at the committed
         offsets reads the next record of each partition; one line per partition with its age
+    reset --to-earliest --execute (run last: it commits)
+        kcli reset-offsets -g G -t T --to-earliest --execute (its rollback files in a temporary
+        $XDG_STATE_HOME)
+        baseline: kcli's own dry run of the same reset, so the ratio is what committing adds
 
 Reported: median wall time over alternated runs and peak RSS of each process (ru_maxrss from
 wait4 in a small launcher), both as kcli/baseline ratios; the requests kcli sent, as counted by
@@ -28,14 +32,15 @@ time(large) / (time(small) x large/small), which issue 17 bounds at 2, the margi
 partition between each two sizes given (microseconds; start-up cancels out, so give three sizes,
 e.g. 1000 10000 100000, to see it grow or not), peak RSS (bound 250 MB)
 and whether the request counts are the same (Metadata and FindCoordinator follow librdkafka's
-own timing and are shown, not compared).
+own timing and are shown, not compared; OffsetCommit is compared per batch of partitions).
 
-    .venv/bin/python bench/reset_scale.py [--partitions 10000 100000] [--runs 3] [-o table]
+    .venv/bin/python bench/reset_scale.py [--partitions 10000 100000] [--runs 3] [-o table] [--views execute]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -45,6 +50,7 @@ import time
 from confluent_kafka import ConsumerGroupTopicPartitions, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
+from kcli.admin.kip import commit_batches
 from kcli.broker import EmbeddedCluster
 from kcli.broker.groups import coordinator_for
 
@@ -109,7 +115,9 @@ for p in sorted(current):
 SCENARIOS = {"reset --to-earliest": ["--to-earliest"],
              "reset --to-start-time": ["--to-start-time"],
              "reset --to-latest --max-age 1h": ["--to-latest", "--max-age", "1h"],
-             "reset --compare": ["--compare"]}
+             "reset --compare": ["--compare"],
+             "reset --to-earliest --execute": ["--to-earliest", "--execute"]}
+EXECUTE = "reset --to-earliest --execute"           # baseline: kcli's own dry run of the same reset
 LAG = "describe groups (time lag)"
 OWN_TIMING = ("Metadata", "FindCoordinator")      # librdkafka's own refreshes: shown, not compared
 BOUND_TIME, BOUND_RSS_MIB = 2.0, 250
@@ -123,6 +131,8 @@ def runners(py: str, b: str, group: str, topic: str, created: int, view: str, ou
     kcli_cmd = [*kcli, "reset-offsets", "-g", group, "-t", topic, *SCENARIOS[view]]
     if view == "reset --compare":
         return {"kcli": kcli_cmd, "baseline": [py, "-c", COMPARE_BASELINE, b, group, topic, str(created)]}
+    if view == EXECUTE:
+        return {"kcli": kcli_cmd, "baseline": kcli_cmd[:-1]}
     return {"kcli": kcli_cmd,
             "baseline": [py, "-c", BASELINE, b, group, topic,
                          str(created if view == "reset --to-start-time" else -1)]}
@@ -188,19 +198,27 @@ def request_delta(ec: EmbeddedCluster, run) -> tuple[object, dict[str, int]]:
     return result, {k: v - before.get(k, 0) for k, v in sorted(after.items()) if v != before.get(k, 0)}
 
 
-def scale_check(times: dict, rss: dict, requests: dict, sizes: list[int]) -> None:
+def per_batch(counts: dict[str, int], batches: int) -> dict[str, float]:
+    """``counts`` with OffsetCommit per batch: --execute sends one per batch of partitions
+    (kcli.admin.kip.commit_batches), the only request whose count follows the partition count."""
+    return {**counts, "OffsetCommit": counts["OffsetCommit"] / batches} if "OffsetCommit" in counts else counts
+
+
+def scale_check(times: dict, rss: dict, requests: dict, sizes: list[int], views: list[str],
+                batches: dict[int, int]) -> None:
     """kcli between the smallest and the largest partition count, per view."""
     small, large = min(sizes), max(sizes)
     print(f"\nscale check, kcli at {large} vs {small} partitions (bounds: time ratio <= {BOUND_TIME}, "
-          f"peak <= {BOUND_RSS_MIB} MiB, same requests but {'/'.join(OWN_TIMING)}):")
+          f"peak <= {BOUND_RSS_MIB} MiB, same requests but {'/'.join(OWN_TIMING)}, OffsetCommit per batch):")
     ordered = sorted(set(sizes))
     steps = list(zip(ordered, ordered[1:]))
+
     def short(n: int) -> str:
         return f"{n // 1000}k" if n % 1000 == 0 else str(n)
     marginal_heads = "".join(f" {f'us/p {short(a)}-{short(b)}':>14}" for a, b in steps)
     print(f"{'view':32} {'s @small':>9} {'s @large':>9} {'ratio':>6}{marginal_heads} {'peak MiB':>9} "
           f"{'requests':>9}  verdict")
-    for view in [*SCENARIOS, LAG]:
+    for view in views:
         t_small, t_large = times[(view, small)], times[(view, large)]
         ratio = t_large / (t_small * large / small)
         # the marginal cost per partition between sizes: the fixed start-up cancels out, so a
@@ -208,7 +226,7 @@ def scale_check(times: dict, rss: dict, requests: dict, sizes: list[int]) -> Non
         marginal = "".join(f" {(times[(view, b)] - times[(view, a)]) / (b - a) * 1e6:14.1f}"
                            for a, b in steps)
         peak = rss[(view, large)] / 1024
-        a, b = (requests[(f"kcli {view}", n)] for n in (small, large))
+        a, b = (per_batch(requests[(f"kcli {view}", n)], batches[n]) for n in (small, large))
         same = {k: v for k, v in a.items() if k not in OWN_TIMING} == \
             {k: v for k, v in b.items() if k not in OWN_TIMING}
         misses = [what for what, ok in (("time", ratio <= BOUND_TIME), ("rss", peak <= BOUND_RSS_MIB),
@@ -222,11 +240,17 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, nargs="+", default=[10000, 100000])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("-o", "--output", default="table", choices=("table", "plain", "json"))
+    ap.add_argument("--views", nargs="+", metavar="VIEW", help="only the views whose name contains one "
+                    "of these words (e.g. --views execute compare); default every view")
     args = ap.parse_args()
+    ordered = [*(v for v in SCENARIOS if v != EXECUTE), LAG, EXECUTE]     # the one that commits last
+    views = [v for v in ordered if not args.views or any(w in v for w in args.views)]
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="kcli-bench-state-")   # --execute's rollback files
     py = sys.executable
     requests: dict[tuple[str, int], dict[str, int]] = {}
     times: dict[tuple[str, int], float] = {}
     peaks: dict[tuple[str, int], int] = {}
+    batches: dict[int, int] = {}          # OffsetCommit batches of --execute, per partition count
     print(f"{'partitions':>10} {'view':32} {'runner':9} {'median s':>9} {'ratio':>6} "
           f"{'peak MiB':>9} {'ratio':>6}", flush=True)
     with EmbeddedCluster(nodes=1) as ec:
@@ -234,8 +258,9 @@ def main() -> None:
         for n in args.partitions:
             t0 = time.perf_counter()
             group, topic, created = prepare(ec, n)
+            batches[n] = len(commit_batches(group, {(topic, p): 0 for p in range(n)}))
             print(f"{n:>10} (prepared in {time.perf_counter() - t0:.0f} s)", flush=True)
-            for view in [*SCENARIOS, LAG]:
+            for view in views:
                 cmds = runners(py, b, group, topic, created, view, args.output)
                 samples = {r: [] for r in cmds}
                 for i in range(args.runs):          # alternated, so machine noise hits both alike
@@ -254,9 +279,10 @@ def main() -> None:
                           f"{rss / 1024:9.0f} {rss / base_rss:6.2f}", flush=True)
     print("\nrequests sent per run (embedded broker's count):")
     for (label, n), counts in requests.items():
-        print(f"{n:>10} {label:42} total {sum(counts.values()):4}  {counts}")
+        committing = f"  (OffsetCommit batches: {batches[n]})" if "OffsetCommit" in counts else ""
+        print(f"{n:>10} {label:42} total {sum(counts.values()):4}  {counts}{committing}")
     if len(set(args.partitions)) > 1:
-        scale_check(times, peaks, requests, args.partitions)
+        scale_check(times, peaks, requests, args.partitions, views, batches)
 
 
 if __name__ == "__main__":

@@ -323,23 +323,20 @@ class KafkaAdmin:
 
     def alter_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
                             until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:
-        """One OffsetCommit for the group, waited for until ``until`` (time.monotonic; default
-        the deadline); the error (or None) per partition. Without an answer every partition has
-        the timeout or transport error: the commit may or may not have been applied."""
-        from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
+        """OffsetCommit for the group on kcli's own connection (KipClient.commit_offsets: one
+        request per coordinator and batch, librdkafka's alter_consumer_group_offsets grew faster
+        than the partitions), waited for until ``until`` (time.monotonic; default the deadline);
+        the error (or None) per partition. Sent without an answer: ``_TIMED_OUT``/``_TRANSPORT``,
+        the commit may or may not have been applied; not sent: ``_NOT_SENT``. The broker's
+        errors are named and worded as librdkafka names them, like every other per-item error."""
+        from confluent_kafka import KafkaError
 
-        req = [ConsumerGroupTopicPartitions(group_id, [TopicPartition(t, p, o) for (t, p), o in offsets.items()])]
-        try:
-            wait = max(0.001, min(self._timeout(), (until or self.settings.until()) - time.monotonic()))
-            fut = self._admin.alter_consumer_group_offsets(req, request_timeout=wait)[group_id]
-            res = self._result(fut, until=time.monotonic() + wait)
-        except BrokerRejected as exc:       # the whole request failed: every partition did
-            return {tp: exc.error for tp in offsets}
-        result = {tp: None for tp in offsets}
-        for tp in res.topic_partitions:
-            if tp.error is not None and tp.error.code() != 0:
-                result[(tp.topic, tp.partition)] = BrokerError(tp.error.code(), tp.error.name(), tp.error.str())
-        return result
+        def worded(error: BrokerError | None) -> BrokerError | None:
+            if error is None or error.code <= 0:
+                return error
+            return BrokerError(error.code, KafkaError(error.code).name(), KafkaError(error.code).str())
+
+        return {tp: worded(e) for tp, e in self.kip.commit_offsets(group_id, offsets, until).items()}
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())

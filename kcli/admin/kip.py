@@ -26,6 +26,16 @@ PARTITION_LIMIT = 2000
 LIST_OFFSETS_ROUNDS = 4                         # the first ask and up to 3 after a leader change
 GROUP_ID_NOT_FOUND = 69
 COORDINATOR_MOVED = (15, 16)                    # COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
+COORDINATOR_LOADING = 14                        # COORDINATOR_LOAD_IN_PROGRESS: the same one, later
+COMMIT_ROUNDS = 4                               # an OffsetCommit and up to 3 after a coordinator moved
+# librdkafka's codes for a request sent and not answered (RD_KAFKA_RESP_ERR__TIMED_OUT, __TRANSPORT)
+UNANSWERED_CODES = {"_TIMED_OUT": -185, "_TRANSPORT": -195}
+# One OffsetCommit becomes one batch of records in __consumer_offsets, which a broker refuses
+# (INVALID_COMMIT_OFFSET_SIZE) beyond its max.message.bytes (1 MiB by default): the partitions
+# of a group go in requests whose records stay under half of that, by an estimate per record
+# (record and key/value framing ~44 bytes, plus the group and topic names).
+COMMIT_RECORD_BYTES = 44
+COMMIT_BATCH_BYTES = 512 * 1024
 RESOURCE_TYPES = {"topic": 2, "broker": 4}     # ConfigResource.Type ids
 UNKNOWN_TOPIC_OR_PARTITION = 3
 # Kafka's ConfigSource ids (DescribeConfigs v1+), by the names the Java tools print.
@@ -81,17 +91,21 @@ class KipClient:
             raise UnsupportedByBroker(f"The broker does not support {what}")
         return version
 
-    def send(self, request, node_id=None):
-        """The response; BrokerRejected with ``_TIMED_OUT`` for a request sent and not answered
-        (its outcome unknown), OperationError for any other failure."""
-        from kcli.admin.wire import WireNotSent, WireTimeout
+    def send(self, request, node_id=None, until: float | None = None):
+        """The response, by the command's deadline or ``until`` when sooner. A request that went
+        out and got no answer (none in time, or the connection dropped) raises BrokerRejected
+        with ``_TIMED_OUT`` or ``_TRANSPORT``: its outcome is unknown. One that was not sent (no
+        connection, no time left) raises OperationError: nothing was asked of the broker."""
+        from kcli.admin.wire import WireError, WireTimeout
 
         try:
-            return self._wire.send(request, node_id)
-        except WireTimeout as exc:
-            if isinstance(exc, WireNotSent):
-                raise OperationError(f"{type(request).__name__} failed: {exc}") from None
-            raise BrokerRejected(BrokerError(-185, "_TIMED_OUT", f"{type(request).__name__} failed: {exc}")) from None
+            return self._wire.send(request, node_id, until)
+        except WireError as exc:
+            message = f"{type(request).__name__} failed: {exc}"
+            if not exc.sent:
+                raise OperationError(message) from None
+            name = "_TIMED_OUT" if isinstance(exc, WireTimeout) else "_TRANSPORT"
+            raise BrokerRejected(BrokerError(UNANSWERED_CODES[name], name, message)) from None
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"{type(request).__name__} failed: {exc}") from None
 
@@ -205,9 +219,10 @@ class KipClient:
         return out
 
     # -- groups: coordinators -------------------------------------------------------------
-    def find_coordinators(self, group_ids: list[str]) -> dict[str, int]:
+    def find_coordinators(self, group_ids: list[str], until: float | None = None) -> dict[str, int]:
         """Coordinator node id per group: one FindCoordinator for the groups this client has not
-        asked about yet (v4+ batches every key; older versions take one request per group)."""
+        asked about yet (v4+ batches every key; older versions take one request per group), by
+        ``until`` when given (see ``send``)."""
         from kafka.errors import for_code
         from kafka.protocol.metadata import FindCoordinatorRequest as Req
 
@@ -219,13 +234,13 @@ class KipClient:
         if version is None:
             raise UnsupportedByBroker("The broker does not support FindCoordinator")
         if version >= 4:
-            resp = self.send(Req(version=version, key_type=0, coordinator_keys=list(group_ids)))
+            resp = self.send(Req(version=version, key_type=0, coordinator_keys=list(group_ids)), until=until)
             answers = [(c.key, c.error_code, c.node_id) for c in resp.coordinators]
         else:
             answers = []
             for g in group_ids:
                 resp = self.send(Req(version=version, key=g, key_type=0) if version >= 1
-                                 else Req(version=version, key=g))
+                                 else Req(version=version, key=g), until=until)
                 answers.append((g, resp.error_code, resp.node_id))
         for key, code, node in answers:
             if code:
@@ -484,6 +499,81 @@ class KipClient:
             time.sleep(0.1 * (attempt + 1))
         return sorted(found.values(), key=lambda o: (o.topic, o.partition))
 
+    # -- reset-offsets --execute: OffsetCommit as an admin -------------------------------
+    def commit_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
+                       until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:
+        """OffsetCommit of ``offsets`` for a group without members, as an admin client sends it
+        (Java's Admin.alterConsumerGroupOffsets, librdkafka's alter_consumer_group_offsets):
+        generation -1, member id "", no group instance id, metadata "". One request per batch of
+        partitions (COMMIT_BATCH_BYTES) to the group's coordinator, at v9 at most (v10 names
+        topics by id), each by ``until`` (time.monotonic; default the command's deadline) so
+        that time is left to read back what got no answer. The error (or None) per partition:
+        the broker's code; ``_TIMED_OUT``/``_TRANSPORT`` for a request sent and not answered
+        (unknown); ``_NOT_SENT`` for one that never went out (not applied). Partitions refused
+        because the coordinator moved or is loading are committed again, to the coordinator
+        found anew, while ``until`` allows."""
+        from kafka.protocol.consumer.group import OffsetCommitRequest as Req
+
+        version = self.max_version(Req)
+        if version is None or version < 2:
+            raise UnsupportedByBroker("The broker does not support OffsetCommit v2+")
+        version = min(version, 9)
+        out: dict[tuple[str, int], BrokerError | None] = {}
+        for batch in commit_batches(group_id, offsets):
+            out.update(self._commit_batch(Req, version, group_id, batch, until))
+        return out
+
+    def _commit_batch(self, Req, version: int, group_id: str, batch: dict[tuple[str, int], int],
+                      until: float | None) -> dict[tuple[str, int], BrokerError | None]:
+        from kafka.errors import for_code
+
+        Topic = Req.OffsetCommitRequestTopic
+        Partition = Topic.OffsetCommitRequestPartition
+        out: dict[tuple[str, int], BrokerError | None] = {}
+        pending = batch
+        for attempt in range(COMMIT_ROUNDS):
+            req = Req(version=version, group_id=group_id, generation_id_or_member_epoch=-1, member_id="",
+                      group_instance_id=None, retention_time_ms=-1, topics=[
+                          Topic(name=t, partitions=[Partition(partition_index=p, committed_offset=pending[(t, p)],
+                                                              committed_leader_epoch=-1, committed_metadata="")
+                                                    for p in ps])
+                          for t, ps in _by_topic(pending).items()])
+            try:
+                node = self.find_coordinators([group_id], until=until)[group_id]
+            except OperationError as exc:         # no coordinator: the commit did not go out
+                out.update({tp: _not_sent(exc) for tp in pending})
+                break
+            try:
+                resp = self.send(req, node, until=until)
+            except BrokerRejected as exc:          # sent and not answered: its outcome is unknown
+                out.update({tp: exc.error for tp in pending})
+                break
+            except OperationError as exc:          # not sent
+                out.update({tp: _not_sent(exc) for tp in pending})
+                break
+            retry = {}
+            for t in resp.topics:
+                for p in t.partitions:
+                    tp = (t.name, p.partition_index)
+                    if tp not in pending:
+                        continue
+                    code = p.error_code
+                    out[tp] = BrokerError(code, for_code(code).message, for_code(code).description) if code else None
+                    if code in (*COORDINATOR_MOVED, COORDINATOR_LOADING):
+                        retry[tp] = pending[tp]
+                        self._forget_moved(group_id, code)
+            for tp in pending:
+                out.setdefault(tp, BrokerError(UNANSWERED_CODES["_TRANSPORT"], "_TRANSPORT",
+                                               f"the OffsetCommit answer did not mention {tp[0]}-{tp[1]}"))
+            if not retry or attempt + 1 == COMMIT_ROUNDS:
+                break
+            pause = 0.1 * (attempt + 1)
+            if (until or self.settings.until()) - time.monotonic() < pause + 0.2:
+                break
+            time.sleep(pause)
+            pending = retry
+        return out
+
     # -- delete-offsets (OffsetDelete; no client library exposes it) ---------------------
     def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:
         """(group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
@@ -493,7 +583,10 @@ class KipClient:
         version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker("The broker does not support OffsetDelete")
-        node = self.find_coordinators([group_id])[group_id]
+        try:
+            node = self.find_coordinators([group_id])[group_id]
+        except OperationError as exc:       # even unanswered: the OffsetDelete did not go out
+            raise OperationError(f"OffsetDelete not sent: {exc}") from None
         topics = _by_topic(partitions)
         req = Req(version=version, group_id=group_id, topics=[
             Req.OffsetDeleteRequestTopic(name=t, partitions=[
@@ -528,6 +621,28 @@ class KipClient:
 
 FETCH_PARTITION_BYTES = 4096          # per partition: the next record's batch, or its first 4 KiB
 FETCH_RESPONSE_BYTES = 16 << 20       # per Fetch answer; Kafka caps it at fetch.max.bytes (55 MiB)
+
+
+def _not_sent(exc: Exception) -> BrokerError:
+    """A change that never reached the broker: not applied (kcli.ops.failures.unanswered: no)."""
+    return BrokerError(-1, "_NOT_SENT", str(exc) if "not sent" in str(exc) else f"not sent: {exc}")
+
+
+def commit_batches(group_id: str, offsets: dict[tuple[str, int], int]) -> list[dict[tuple[str, int], int]]:
+    """``offsets`` in OffsetCommit batches whose records in __consumer_offsets stay under
+    COMMIT_BATCH_BYTES (estimated per partition: COMMIT_RECORD_BYTES and the names)."""
+    batches: list[dict[tuple[str, int], int]] = [{}]
+    size, group_bytes, topic_bytes = 0, len(group_id.encode()), {}
+    for (t, p), offset in offsets.items():
+        if t not in topic_bytes:
+            topic_bytes[t] = len(t.encode())
+        cost = COMMIT_RECORD_BYTES + group_bytes + topic_bytes[t]
+        if batches[-1] and size + cost > COMMIT_BATCH_BYTES:
+            batches.append({})
+            size = 0
+        batches[-1][(t, p)] = offset
+        size += cost
+    return batches if batches[-1] else []
 
 
 def _by_topic(partitions) -> dict[str, list[int]]:

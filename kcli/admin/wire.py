@@ -23,7 +23,15 @@ MAX_ROUNDS = 10_000                              # recv calls per response: boun
 
 
 class WireError(Exception):
-    """A broker could not be reached or answered with a failure that ends the connection."""
+    """A broker could not be reached or answered with a failure that ends the connection.
+    ``sent``: the request had gone out whole before the failure, so the broker may have acted on
+    it (a change sent and not answered has an unknown outcome); False when it was not sent (a
+    connection that could not be opened, a deadline already passed, a send cut short: a frame
+    the broker never got whole, and its connection is closed)."""
+
+    def __init__(self, message: str, sent: bool = False):
+        super().__init__(message)
+        self.sent = sent
 
 
 class WireTimeout(WireError):
@@ -69,36 +77,57 @@ class Connection:
             self.close()
             raise
 
+    @property
+    def closed(self) -> bool:
+        return self._sock is None
+
     def close(self) -> None:
         if self._sock is not None:
             self._sock.close()
+            self._sock = None
 
-    def _error(self, exc: OSError, started: float | None = None) -> WireError:
+    def _error(self, exc: OSError, started: float | None = None, sent: bool = False) -> WireError:
         if isinstance(exc, TimeoutError):
             waited = "" if started is None else f" (waited {round((time.monotonic() - started) * 1000)} ms)"
-            return WireTimeout(f"{self.host}:{self.port} did not answer in time{waited}")
+            return WireTimeout(f"{self.host}:{self.port} did not answer in time{waited}", sent)
         if getattr(exc, "verify_message", None):          # ssl.SSLCertVerificationError
-            return WireError(f"{self.host}:{self.port}: certificate verify failed: {exc.verify_message}")
-        return WireError(f"{self.host}:{self.port}: {getattr(exc, 'reason', None) or exc.strerror or exc}")
+            return WireError(f"{self.host}:{self.port}: certificate verify failed: {exc.verify_message}", sent)
+        return WireError(f"{self.host}:{self.port}: {getattr(exc, 'reason', None) or exc.strerror or exc}", sent)
 
     def request(self, request, deadline: float):
-        """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic)."""
+        """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic). Any
+        failure closes the connection: an answer that comes late must never be read as the next
+        request's (the next request opens a new connection)."""
+        if self._sock is None:
+            raise WireError(f"{self.host}:{self.port}: the connection is closed")
         self._protocol.send_request(request)
-        started = time.monotonic()
+        started, sent = time.monotonic(), False
         try:
             self._sock.settimeout(_remaining(deadline))
             self._sock.sendall(self._protocol.send_bytes())
+            sent = True
             for _ in range(MAX_ROUNDS):
                 self._sock.settimeout(_remaining(deadline))
                 data = self._sock.recv(1 << 16)
                 if not data:
-                    raise WireError(f"{self.host}:{self.port} closed the connection")
+                    raise WireError(f"{self.host}:{self.port} closed the connection", sent)
                 responses = self._protocol.receive_bytes(data)
                 if responses:
                     return responses[0][1]
+            raise WireError(f"{self.host}:{self.port}: response too large", sent)
         except OSError as exc:
-            raise self._error(exc, started) from None
-        raise WireError(f"{self.host}:{self.port}: response too large")
+            self.close()
+            raise self._error(exc, started, sent) from None
+        except WireError:
+            self.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be read: sent all the same
+            self.close()
+            raise WireError(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
+                            sent) from None
+        except BaseException:
+            self.close()
+            raise
 
     def _negotiate(self, deadline: float) -> dict[int, tuple[int, int]]:
         """ApiVersions at our highest version; a broker that does not speak it answers v0 with
@@ -161,6 +190,7 @@ class Wire:
         for server in config["bootstrap_servers"]:
             try:
                 self._bootstrap = Connection(*split_host_port(server), config, self._tls, deadline)
+                self._bootstrap_address = (self._bootstrap.host, self._bootstrap.port)
                 break
             except WireError as exc:
                 errors.append(exc)
@@ -173,25 +203,44 @@ class Wire:
         for conn in {self._bootstrap, *self._nodes.values()}:
             conn.close()
 
-    def send(self, request, node_id: int | None = None):
-        """``request``'s response. A request the deadline leaves no time for is not sent, and the
-        error says so, naming the earlier request that got no answer (it is not this one's fault)."""
+    def send(self, request, node_id: int | None = None, until: float | None = None):
+        """``request``'s response, by the command's deadline or ``until`` (time.monotonic) when
+        that is sooner: a change whose outcome must be read back afterwards keeps time for it.
+        A request the deadline leaves no time for is not sent, and the error says so, naming the
+        earlier request that got no answer (it is not this one's fault). A failure before the
+        request went out (its connection could not be opened) is a WireError with ``sent``
+        False; one after, ``sent`` True, and its connection is closed (see Connection.request)."""
         deadline = self._deadline()
+        if until is not None:
+            deadline = min(deadline, until)
         if deadline <= time.monotonic():
             raise WireNotSent(f"not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
-        conn = self._bootstrap if node_id is None else self._node(node_id, deadline)
+        try:
+            conn = self._connection(node_id, deadline)
+        except WireError as exc:
+            exc.sent = False                     # whatever failed, this request did not go out
+            raise
         started = time.monotonic()
         try:
             return conn.request(request, deadline)
-        except WireTimeout:
-            self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
-                                f"{round((time.monotonic() - started) * 1000)} ms for an answer")
+        except WireTimeout as exc:
+            if exc.sent:
+                self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
+                                    f"{round((time.monotonic() - started) * 1000)} ms for an answer")
             raise
 
+    def _connection(self, node_id: int | None, deadline: float) -> Connection:
+        """The open connection for ``node_id`` (None: the bootstrap broker's); one closed after a
+        failure is opened again."""
+        if self._bootstrap.closed:
+            self._bootstrap = Connection(*self._bootstrap_address, self.config, self._tls, deadline)
+        return self._bootstrap if node_id is None else self._node(node_id, deadline)
+
     def _node(self, node_id: int, deadline: float) -> Connection:
-        if node_id in self._nodes:
-            return self._nodes[node_id]
+        conn = self._nodes.get(node_id)
+        if conn is not None and not conn.closed:
+            return conn
         if node_id not in self._addresses:
             Req = proto.MetadataRequest
             version = min(self.api_versions.get(Req.API_KEY, (0, 0))[1], Req.max_version)

@@ -2,8 +2,9 @@
 offset is looked up; the plan is the planner's (``kcli.offsets.plan``); ``execute`` writes the
 rollback file, commits one group at a time and reads back what got no answer; ``report`` turns
 the outcomes into the exit code. Request counts do not grow with the partition count: one
-batched call per group (OffsetFetch/OffsetCommit) or per reset (Metadata, ListOffsets per leader,
-Metadata v14, ConsumerGroupDescribe per coordinator)."""
+batched call per group (OffsetFetch; OffsetCommit, in batches that keep its records in
+__consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches) or per reset (Metadata,
+ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from kcli import javaorder
-from kcli.errors import KcliError, OperationError, PartialFailure, UnsupportedByBroker, UsageError
+from kcli.errors import (BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker,
+                         UsageError)
 from kcli.inputs import read_text
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupDescription, GroupPlan, Notice, PartitionPosition
 from kcli.offsets import plan as planner
@@ -381,10 +383,11 @@ def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], 
 
 def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: bool,
             progress=None) -> ResetResult:
-    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group (and
-    one OffsetDelete where a restore removes offsets). A commit without an answer is checked by
-    reading the committed offsets back, within the command's deadline: each partition ends up
-    applied, not applied or unknown (``report``). ``progress`` (done, total) counts groups."""
+    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group and
+    batch, on kcli's own connection (and one OffsetDelete where a restore removes offsets). A
+    commit without an answer is checked by reading the committed offsets back, within the
+    command's deadline: each partition ends up applied, not applied or unknown (``report``).
+    ``progress`` (done, total) counts groups."""
     steps = Steps(progress, len(plans))
     write_rollback(rollback, plans, with_group)
     result = ResetResult(plans, executed=True, rollback_file=rollback)
@@ -399,7 +402,7 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
             errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
             reread = None
             if any(unanswered(e) for e in errors.values()):
-                try:      # OffsetFetch has kcli's own connection: librdkafka's may still wait on the commit
+                try:      # on a new connection: the commit's was closed when it got no answer
                     reread = _committed(admin, plan.group, list(commits))
                 except OperationError:      # no answer either: the outcome stays unknown
                     reread = None
@@ -421,8 +424,9 @@ def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, in
     """A restore's partitions that had no committed offset: their offsets are deleted."""
     try:
         group_error, per = admin.delete_group_offsets(group, partitions)
-    except OperationError as exc:    # no answer: the deletion may or may not have happened
-        return {tp: (UNKNOWN, f"deleting the committed offset: {exc}") for tp in partitions}
+    except OperationError as exc:    # unanswered: it may or may not have happened; not sent: it did not
+        status = UNKNOWN if isinstance(exc, BrokerRejected) and unanswered(exc.error) else NOT_APPLIED
+        return {tp: (status, f"deleting the committed offset: {exc}") for tp in partitions}
     return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
             else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
             for tp in partitions}

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from kcli.admin.wire import Wire, WireError, WireTimeout
+from kcli.admin.wire import Connection, Wire, WireError, WireTimeout, split_host_port
 from kcli.broker import EmbeddedCluster
 from kcli.protocol import MetadataRequest
 
@@ -31,6 +31,11 @@ def listener(behaviour: str):
             conn.settimeout(5)
             conn.recv(1 << 16)
             conn.close()
+        elif behaviour == "garbage":          # an answer framed right, for no request sent
+            conn.settimeout(5)
+            conn.recv(1 << 16)
+            conn.sendall(b"\x00\x00\x00\x08" + b"\x7f\xff\xff\xff" + b"\x00" * 4)
+            held.append(conn)
         else:
             held.append(conn)
 
@@ -73,6 +78,13 @@ def test_a_broker_that_hangs_up():
         Wire(config(address), within(5000))
 
 
+def test_an_answer_that_cannot_be_read_is_a_wire_error_after_sending():
+    """Not a stray exception from the codec: the request went out, so its outcome is unknown."""
+    with listener("garbage") as address, pytest.raises(WireError) as unreadable:
+        Connection(*split_host_port(address), config(address), None, time.monotonic() + 5)
+    assert unreadable.value.sent and "unreadable answer" in str(unreadable.value)
+
+
 def test_every_bootstrap_server_is_tried_and_named():
     dead = closed_port()
     with pytest.raises(WireError, match=dead.split(":")[1]):
@@ -102,5 +114,52 @@ def test_requests_reach_the_node_asked_for():
             assert served == {1: 1, 2: 1, 3: 2}
             with pytest.raises(WireError, match="broker 9 is not in the cluster metadata"):
                 wire.send(req, 9)
+        finally:
+            wire.close()
+
+
+def test_a_call_ends_by_its_own_deadline_and_says_whether_it_was_sent():
+    """``until`` shortens one call (a commit keeps time to be read back): a hung request ends
+    then, well before the command's deadline, marked as sent (its outcome unknown); a request
+    to a node that cannot be reached is marked as not sent."""
+    with EmbeddedCluster(nodes=2) as ec:
+        wire = Wire(config(ec.bootstrap_servers), within(10_000))
+        try:
+            req = MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False)
+            ec.fault("Metadata", "hang")
+            start = time.monotonic()
+            with pytest.raises(WireTimeout, match="did not answer in time") as hung:
+                wire.send(req, until=time.monotonic() + 0.3)
+            assert time.monotonic() - start < 1.5 and hung.value.sent
+            ec.fault("Metadata", None)
+            with pytest.raises(WireTimeout, match="not sent") as late:
+                wire.send(req, until=time.monotonic() - 0.1)
+            assert not late.value.sent
+            assert {b.node_id for b in wire.send(req).brokers} == {1, 2}   # a new connection
+            ec.stop_node(2)
+            with pytest.raises(WireError) as down:
+                wire.send(req, 2)
+            assert not down.value.sent
+        finally:
+            wire.close()
+
+
+def test_a_late_answer_is_never_read_as_the_next_requests():
+    """A request that got no answer in time closes its connection: the broker's late answer
+    (the embedded broker's ``late`` fault: 2.5 s) cannot be taken for the next request's."""
+    from kafka.protocol.metadata import ApiVersionsRequest
+
+    with EmbeddedCluster() as ec:
+        wire = Wire(config(ec.bootstrap_servers), within(1000))
+        try:
+            ec.fault("Metadata", "late")
+            started = time.monotonic()
+            with pytest.raises(WireTimeout):
+                wire.send(MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False))
+            ec.fault("Metadata", None)
+            time.sleep(max(0.0, 2.8 - (time.monotonic() - started)))     # the late answer is out
+            resp = wire.send(ApiVersionsRequest(version=3, client_software_name="kcli",
+                                                client_software_version="0"))
+            assert type(resp).__name__ == "ApiVersionsResponse" and resp.error_code == 0
         finally:
             wire.close()

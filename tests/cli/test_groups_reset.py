@@ -565,6 +565,7 @@ def test_request_count_is_independent_of_partition_count(tmp_path, scenario):
         # coordinator lookups on its own timing: bounded, not per partition
         same_requests(counts[4], counts[256])
         assert counts[256]["OffsetCommit"] == 1 and counts[256]["OffsetFetch"] == 1
+        assert counts[256].kcli["OffsetCommit"] == 1      # on kcli's own connection, not librdkafka's
         assert counts[256]["ListOffsets"] <= 3                # log start, log end, the time lookup
         assert sum(counts[256].values()) <= 20
 

@@ -89,6 +89,55 @@ def test_a_commit_whose_reply_is_lost_is_read_back_as_applied(ec):
     assert committed(ec, "lost") == {("t", 0): 0, ("t", 1): 0}
 
 
+def test_a_commit_the_deadline_left_unsent_is_not_applied(ec, monkeypatch):
+    """The command's deadline passes after the plan: the commit is never sent, so nothing was
+    applied (exit 1, each partition "not applied" and why), not "unknown"."""
+    import kcli.ops.resets as lib
+
+    b = ec.bootstrap_servers
+    commit(b, "ns", {("t", 0): 5, ("t", 1): 5})
+    execute = lib.execute
+
+    def after_the_deadline(admin, *args, **kwargs):
+        time.sleep(admin.settings.remaining_s() + 0.05)
+        return execute(admin, *args, **kwargs)
+    monkeypatch.setattr(lib, "execute", after_the_deadline)
+    r = run_kcli(b, "reset-offsets", "-g", "ns", "-t", "t", "--to-earliest", "--execute", timeout="3s")
+    assert r.code == 1, r.err
+    report = r.err.splitlines()[-1]
+    assert report.startswith("Error: No offsets were committed (2 partitions): not applied: group 'ns' t-0 ("), report
+    assert "not sent: the command's deadline had passed" in report and "unknown" not in report
+    assert committed(ec, "ns") == {("t", 0): 5, ("t", 1): 5}
+
+
+def test_a_restore_whose_offset_delete_was_not_sent_is_not_applied(ec, tmp_path, monkeypatch):
+    """A rollback file's -1 rows delete offsets (OffsetDelete): one the deadline left unsent was
+    not applied (exit 1); one sent and not answered is unknown (exit 3)."""
+    import kcli.ops.resets as lib
+
+    b = ec.bootstrap_servers
+    rollback = tmp_path / "rollback.csv"
+    rollback.write_text("t,0,-1\n")
+    execute = lib.execute
+
+    def after_the_deadline(admin, *args, **kwargs):
+        time.sleep(admin.settings.remaining_s() + 0.05)
+        return execute(admin, *args, **kwargs)
+    commit(b, "rd", {("t", 0): 5})
+    with monkeypatch.context() as m:
+        m.setattr(lib, "execute", after_the_deadline)
+        r = run_kcli(b, "reset-offsets", "-g", "rd", "--from-file", str(rollback), "--execute", timeout="3s")
+    assert r.code == 1, r.err
+    assert "not applied: group 'rd' t-0 (deleting the committed offset: OffsetDelete" in r.err
+    assert committed(ec, "rd") == {("t", 0): 5}
+    ec.fault("OffsetDelete", "hang")
+    try:
+        r = run_kcli(b, "reset-offsets", "-g", "rd", "--from-file", str(rollback), "--execute", timeout="2s")
+    finally:
+        ec.fault("OffsetDelete", None)
+    assert r.code == 3 and "unknown: group 'rd' t-0 (deleting the committed offset: " in r.err, r.err
+
+
 def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, monkeypatch):
     b = ec.bootstrap_servers
     state = tmp_path / "state"
