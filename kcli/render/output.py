@@ -332,6 +332,11 @@ class Output:
             writer.writerow(csv_row(table.columns))
             writer.writerows(map(csv_row, table.rows))
             return
+        if self.format == "table" and next(iter(table.rows), None) is None:
+            if table.title:         # nothing to list: no bare header and rule ('-o plain' keeps the tools' text)
+                self.line(table.title)
+            self.line("(none)")
+            return
         plain_console = self._plain_console()
         if plain_console is not None or not self.console.is_terminal:
             lines = simple_layout(table, plain_console or self.console)

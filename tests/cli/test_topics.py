@@ -208,3 +208,13 @@ def test_an_empty_report_says_none_in_a_table_and_nothing_in_plain(cluster):
     assert r.out == "TOPIC,PARTITION,LEADER,REPLICAS,ISR,ELR,LAST-KNOWN-ELR\n", r
     r = run_kcli(b, "describe", "topics", "healthy-report")             # a match still shows its table
     assert r.out.startswith(" TOPIC ") and "(none)" not in r.out, r
+
+
+def test_every_empty_table_says_none(cluster):
+    """The rule for every view (``Output.table``): a table with no row is ``(none)``, not a header
+    and a rule; plain keeps the tools' text and csv its header."""
+    b = cluster.bootstrap_servers
+    r = run_kcli(b, "list", "groups", "--state", "PreparingRebalance")      # no group in that state
+    assert (r.code, r.out) == (0, "(none)\n"), r
+    r = run_kcli(b, "list", "groups", "--state", "PreparingRebalance", "-o", "csv")
+    assert (r.code, r.out) == (0, "GROUP,TYPE,STATE\n"), r
