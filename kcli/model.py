@@ -319,3 +319,42 @@ class ExpansionReport:
 
     def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
         return [(p, g) for p in self.partitions for g in p.groups if g.status == status]
+
+
+# -- streams groups (kafka-streams-groups) ---------------------------------------------------------
+
+@dataclass
+class StreamsMember:
+    """A member of a streams group; tasks are (subtopology id, partition) pairs."""
+    member_id: str
+    client_id: str
+    host: str
+    process_id: str
+    instance_id: str | None = None
+    member_epoch: int | None = None
+    topology_epoch: int | None = None
+    is_classic: bool = False
+    active: list[tuple[str, int]] = field(default_factory=list)
+    standby: list[tuple[str, int]] = field(default_factory=list)
+    warmup: list[tuple[str, int]] = field(default_factory=list)
+    target_active: list[tuple[str, int]] = field(default_factory=list)
+    target_standby: list[tuple[str, int]] = field(default_factory=list)
+    target_warmup: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class StreamsGroupDescription:
+    """StreamsGroupDescribe's view of a group. ``creation_time_ms``: KIP-1282, from
+    StreamsGroupDescribe v2+ only (-1 unknown, None: the broker's version has no such field)."""
+    group_id: str
+    state: str
+    coordinator: BrokerInfo | None
+    group_epoch: int | None = None
+    target_assignment_epoch: int | None = None
+    topology_epoch: int | None = None
+    # subtopology id -> the topics its tasks read (source and repartition source topics)
+    source_topics: dict[str, list[str]] = field(default_factory=dict)
+    members: list[StreamsMember] = field(default_factory=list)
+    creation_time_ms: int | None = None
+    assignor: str | None = None                          # v1+ (KIP-1331)
+    describe_version: int | None = None

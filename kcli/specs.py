@@ -148,6 +148,8 @@ STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty"
 
 
 TYPES = ("Classic", "Consumer")
+# kcli list groups --type also takes streams groups (kafka-consumer-groups does not list them).
+NATIVE_TYPES = (*TYPES, "Streams")
 
 
 def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> set[str]:
@@ -172,8 +174,8 @@ def parse_states(text: str) -> set[str]:
     return _parse_list(text, STATES, "state", "states")
 
 
-def parse_types(text: str) -> set[str]:
-    return _parse_list(text, TYPES, "types", "types")
+def parse_types(text: str, native: bool = False) -> set[str]:
+    return _parse_list(text, NATIVE_TYPES if native else TYPES, "types", "types")
 
 
 # -- kafka-get-offsets' partition selectors -----------------------------------------------------

@@ -13,7 +13,8 @@ from typing import Iterable
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
-                        GroupMember, OffsetInfo, RecordTime, ResourceConfig, TopicInfo)
+                        GroupMember, OffsetInfo, RecordTime, ResourceConfig, StreamsGroupDescription,
+                        TopicInfo)
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
@@ -341,6 +342,16 @@ class KafkaAdmin:
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
         return self._per_item(futures)
+
+    # -- streams groups -------------------------------------------------------------------
+    def list_streams_groups(self) -> list[GroupListing]:
+        """ListGroups (types ["streams"]) to every broker, on kcli's own connection."""
+        return self.kip.list_streams_groups()
+
+    def describe_streams_groups(self, group_ids: list[str]) -> dict[str, StreamsGroupDescription]:
+        """StreamsGroupDescribe per coordinator (KipClient.describe_streams_groups): the groups
+        the broker knows as streams groups."""
+        return self.kip.describe_streams_groups(group_ids)
 
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""

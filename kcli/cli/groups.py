@@ -11,7 +11,7 @@ import typer
 
 from kcli.cli.context import out, state
 from kcli.cli.params import Bounded
-from kcli.errors import UsageError
+from kcli.errors import OperationError, UsageError
 from kcli.inputs import INT64_MAX, INT64_MIN
 
 # Each command imports the library and view modules it needs: `kcli --help` loads none.
@@ -23,7 +23,7 @@ ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
 def list_groups(
     states: Optional[str] = typer.Option(None, "--state", help="Show each group's state; with a value, only groups in these states (comma-separated, case-insensitive)."),
-    types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer."),
+    types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer, streams (Kafka Streams applications, group.protocol=streams)."),
 ):
     """List consumer groups (kafka-consumer-groups --list)."""
     from kcli import specs
@@ -31,7 +31,7 @@ def list_groups(
     from kcli.render import groups as view
 
     wanted_states = specs.parse_states(states) if states else None
-    wanted_types = specs.parse_types(types) if types else None
+    wanted_types = specs.parse_types(types, native=True) if types else None
     groups = lib.list_groups(state().admin(), wanted_states, wanted_types)
     view.render_list(out(), groups, show_state=states is not None, show_type=types is not None)
 
@@ -45,20 +45,28 @@ def describe_groups(
     show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
     time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume; negative when that record is stamped after now) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
-    """Describe consumer groups (kafka-consumer-groups --describe); --verbose adds columns."""
+    """Describe consumer and streams groups (kafka-consumer-groups / kafka-streams-groups --describe); --verbose adds columns."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     if offsets + members + show_state > 1:
         raise UsageError("Option [describe] takes at most one of these options: [members], [offsets], [state]")
+    from kcli.ops import streams as streams_lib
+
     st = state()
     admin = st.admin()
-    descs = lib.describe(admin, lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
+    descs, streams = streams_lib.describe(admin, lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
+    if descs and streams and out().format == "json":
+        raise OperationError("Consumer groups and streams groups have different JSON documents: "
+                             "describe them in separate commands with --output json")
     if out().format != "json":
-        for d in descs:
-            notice = lib.state_notice(d)
+        for notice in [*map(lib.state_notice, descs), *map(streams_lib.state_notice, streams)]:
             if notice:
                 out().note("\n" + notice)
+    if streams:
+        _describe_streams(streams, members, show_state, st.verbose)
+        if not descs:
+            return
     if members:
         view.render_members(out(), descs, st.verbose)
     elif show_state:
@@ -76,6 +84,19 @@ def describe_groups(
                 if out().format != "json":
                     out().note(note)
         view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
+
+
+def _describe_streams(streams, members: bool, show_state: bool, verbose: bool) -> None:
+    """The streams groups' view (kcli.render.streams): state, members, or offsets and lag."""
+    from kcli.ops import streams as lib
+    from kcli.render import streams as view
+
+    if members:
+        view.render_members(out(), streams, verbose)
+    elif show_state:
+        view.render_state(out(), streams, verbose)
+    else:
+        view.render_offsets(out(), [(d, lib.offset_rows(state().admin(), d)) for d in streams], verbose)
 
 
 def reset_offsets(

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 
-# KIP-1282, "Exception": the two messages of GroupCreationTimeNotAvailableException.
+# KIP-1282, "Exception": the two messages of GroupCreationTimeNotAvailableException (the streams
+# version is v2, not the KIP's v1: Apache Kafka 4.4 gave StreamsGroupHeartbeat v1 to KIP-1331).
 BROKER_TOO_OLD = ("The broker does not support to_start_time (requires ConsumerGroupHeartbeat "
-                  "v2+ or StreamsGroupHeartbeat v1+).")
+                  "v2+ or StreamsGroupHeartbeat v2+).")
 NO_CREATION_TIME = ("The group creation time is not available for group '{group}'. The group may "
                     "have been created before KIP-1282 was enabled. Please delete and recreate "
                     "the group.")

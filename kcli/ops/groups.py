@@ -40,8 +40,11 @@ def classic_creation_note(descs: list[GroupDescription]) -> str | None:
 
 
 def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None):
-    """The groups in the given states and of the given types, in kafka-consumer-groups' order."""
-    groups = {g.group_id: g for g in admin.list_groups()}
+    """The groups in the given states and of the given types, in kafka-consumer-groups' order;
+    streams groups only when the types name them (kafka-consumer-groups never lists them)."""
+    groups = {g.group_id: g for g in admin.list_groups()} if not types or types - {"Streams"} else {}
+    if types and "Streams" in types:
+        groups.update((g.group_id, g) for g in admin.list_streams_groups())
     return [groups[gid] for gid in javaorder.group_listing(list(groups))
             if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
 
@@ -90,6 +93,12 @@ def offset_rows(admin: Admin, d: GroupDescription) -> list[GroupOffsetRow]:
                                        m.member_id, m.host, m.client_id))
     for tp in sorted(set(committed) - assigned):
         rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
+    return fill_offsets(admin, rows, committed)
+
+
+def fill_offsets(admin: Admin, rows: list[GroupOffsetRow], committed: dict) -> list[GroupOffsetRow]:
+    """Each row's committed offset (from ``committed``, by (topic, partition)) and log end (one
+    ListOffsets per leader)."""
     ends = {(o.topic, o.partition): o.offset for o in
             admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
     for r in rows:

@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 RESETTABLE = ("Empty", "Dead")
 
 
+# KIP-1282's wording with the versions kcli really requires: KIP-1282 numbers the streams fields
+# v1, which Apache Kafka 4.4 gave to KIP-1331; here they ride on StreamsGroupDescribe v2.
 TOO_OLD_FOR_START_TIME = (
     "Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
-    "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.")
+    "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the broker.")
 
 
 NO_CREATION_TIME = (

@@ -9,6 +9,8 @@ KIP versions (as the seeds state them, the README's "What each KIP feature needs
 - Metadata v14: tagged Partition.PartitionAgeMs (tag 0, default -1), KIP-1327
 - ConsumerGroupHeartbeat v2 / ConsumerGroupDescribe v2: GroupCreationTimeMs, KIP-1282
   (specs for API keys 68 and 69 live in ``kcli/protocol/schemas``, which kafka-python lacks).
+- StreamsGroupDescribe (key 89) v0-v2: v1 is KIP-1331's (Apache Kafka 4.4: the topology
+  description, AssignorName), v2 adds GroupCreationTimeMs (KIP-1282, which numbered it v1).
 """
 
 from __future__ import annotations
@@ -162,6 +164,8 @@ class ConsumerGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
+class StreamsGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
+class StreamsGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
 
 
 def claim_response_classes() -> None:
@@ -170,7 +174,8 @@ def claim_response_classes() -> None:
     imported after this one (the broker's tables, a kafka-python client in the same process),
     would otherwise decode kcli's v1 responses. Connections call this before they send."""
     for cls in (MetadataResponse, DescribeTopicPartitionsResponse,
-                ConsumerGroupHeartbeatResponse, ConsumerGroupDescribeResponse):
+                ConsumerGroupHeartbeatResponse, ConsumerGroupDescribeResponse,
+                StreamsGroupDescribeResponse):
         ResponseClassRegistry.register_response_class(weakref.proxy(cls))
 
 
@@ -211,4 +216,5 @@ __all__ = [
     "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse",
     "ConsumerGroupHeartbeatRequest", "ConsumerGroupHeartbeatResponse",
     "ConsumerGroupDescribeRequest", "ConsumerGroupDescribeResponse",
+    "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse",
 ]

@@ -166,5 +166,5 @@ def test_policies_a_4_1_broker_cannot_serve_are_na_with_the_reason():
         notes = [x for x in r.err.splitlines() if " is n/a: " in x]
         assert notes == [
             "START-TIME is n/a: Cannot reset offsets using --to-start-time. The broker does not support "
-            "to_start_time (requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.",
+            "to_start_time (requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the broker.",
             "MAX-AGE-1h is n/a: the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which --max-age needs"]

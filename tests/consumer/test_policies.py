@@ -183,7 +183,7 @@ def test_old_broker_to_start_time_and_max_age_raise():
         exc = _poll_raises(c, GroupCreationTimeNotAvailable)
         assert str(exc) == BROKER_TOO_OLD == (
             "The broker does not support to_start_time (requires ConsumerGroupHeartbeat v2+ or "
-            "StreamsGroupHeartbeat v1+).")
+            "StreamsGroupHeartbeat v2+).")
         c.close()
         c = make(ec, "g-old-age", latest(max_age=60_000))
         c.subscribe(["t"])

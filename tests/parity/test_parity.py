@@ -54,4 +54,4 @@ def test_to_start_time_on_kafka_4_3_is_kip_1282s_refusal(outcomes):
     o = next(o for o in outcomes if o.case.id == "dropin-reset-to-start-time")
     assert (o.kcli.code, o.kcli.out) == (
         1, "\nError: Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
-           "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v1+). Please upgrade the broker.\n")
+           "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the broker.\n")

@@ -1,0 +1,54 @@
+"""A Kafka Streams application for tests (``java/StreamsApp.java``): compiled with javac against
+the provisioned Apache Kafka jars into a temporary directory (once per test session), run in its
+own JVM with group.protocol=streams against a loopback cluster, and stopped by its PID."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tests.support.apache_kafka import _die_with_parent, _tools_log4j, kafka_libs
+
+SOURCE = Path(__file__).parent / "java" / "StreamsApp.java"
+_CLASSES: dict[str, Path] = {}
+
+
+def compiled() -> Path:
+    """The directory of StreamsApp.class, compiled against the provisioned jars."""
+    libs = kafka_libs()
+    if str(libs) not in _CLASSES:
+        out = Path(tempfile.mkdtemp(prefix="kcli-streams-app-"))
+        subprocess.run(["javac", "-nowarn", "-cp", f"{libs}/*", "-d", str(out), str(SOURCE)],
+                       check=True, capture_output=True, text=True, timeout=120)
+        _CLASSES[str(libs)] = out
+    return _CLASSES[str(libs)]
+
+
+class StreamsApp:
+    """One running instance; ``stop()`` sends SIGTERM to its PID (the app closes, leaving the
+    group) and waits, then SIGKILL if it has not ended."""
+
+    def __init__(self, bootstrap: str, app_id: str, source: str, sink: str):
+        self.state_dir = tempfile.mkdtemp(prefix="kcli-streams-state-")
+        self.proc = subprocess.Popen(
+            ["java", "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+             f"-Dlog4j2.configurationFile={_tools_log4j()}", "-cp", f"{compiled()}{os.pathsep}{kafka_libs()}/*",
+             "StreamsApp", bootstrap, app_id, source, sink, self.state_dir],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+            preexec_fn=_die_with_parent)
+
+    def wait_running(self) -> None:
+        line = self.proc.stdout.readline()          # bounded by the JVM: it prints or exits
+        assert line.strip() == "RUNNING", f"the streams app did not start (exit {self.proc.poll()})"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
