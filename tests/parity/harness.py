@@ -40,6 +40,7 @@ REASONS = {
     "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
     "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
     "rollback-note": "kcli writes a rollback file before committing and names it on stderr",
+    "replay-warning": "kcli names, once per group on stderr, the records already read that a reset moves back over (it replays them); the Java tool says nothing",
     # the drop-in commands
     "stack-trace": "the Java tool prints a stack trace on stderr (or an ERROR log line with one); kcli prints none",
     "usage-text": "the same message on stderr; the Java tool prints its help table after it, kcli does not",
