@@ -15,7 +15,7 @@ import logging
 import time
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, UsageError
 from kcli.model import (INTERNAL_TOPICS, BrokerError, CommittedOffset, ConfigEntry, OffsetInfo,
                         PartitionInfo, RecordTime, ResourceConfig, TopicInfo)
 
@@ -55,7 +55,7 @@ def kafka_uuid(value) -> str | None:
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
-        from kcli.admin.wire import Wire, WireConfigError, WireTimeout
+        from kcli.admin.wire import Wire, WireConfigError, WireTimeout, WireUnreadable
 
         self.proto = proto
         self.settings = settings
@@ -67,6 +67,8 @@ class KipClient:
             self._wire = Wire(config, settings.until)
         except WireConfigError as exc:
             raise UsageError(f"Invalid client configuration: {exc}") from None
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc)) from None
         except WireTimeout as exc:
             raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
                                  f"within {settings.timeout_ms} ms: {exc}") from None
@@ -96,10 +98,12 @@ class KipClient:
         out and got no answer (none in time, or the connection dropped) raises BrokerRejected
         with ``_TIMED_OUT`` or ``_TRANSPORT``: its outcome is unknown. One that was not sent (no
         connection, no time left) raises OperationError: nothing was asked of the broker."""
-        from kcli.admin.wire import WireError, WireTimeout
+        from kcli.admin.wire import WireError, WireTimeout, WireUnreadable
 
         try:
             return self._wire.send(request, node_id, until)
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc), type(request).__name__) from None
         except WireError as exc:
             message = f"{type(request).__name__} failed: {exc}"
             if not exc.sent:
@@ -445,7 +449,7 @@ class KipClient:
         from kafka.errors import for_code
         from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
 
-        from kcli.admin.wire import WireError
+        from kcli.admin.wire import WireError, WireUnreadable
 
         needed, what = self.LIST_OFFSETS_NEEDS.get(timestamp, (1, ""))
         version = self.max_version(Req)
@@ -475,6 +479,8 @@ class KipClient:
                                   for p in ps]) for t, ps in topic_parts.items()])
                 try:
                     resp = self._wire.send(req, leader)
+                except WireUnreadable as exc:
+                    raise UnreadableAnswer(exc.answer, str(exc), type(req).__name__) from None
                 except WireError as exc:
                     error = f"No answer from broker {leader}: {exc}"
                     for t, ps in topic_parts.items():
@@ -540,11 +546,15 @@ class KipClient:
                           for t, ps in _by_topic(pending).items()])
             try:
                 node = self.find_coordinators([group_id], until=until)[group_id]
+            except UnreadableAnswer:              # not sent: librdkafka may send it (kcli.admin.fallback)
+                raise
             except OperationError as exc:         # no coordinator: the commit did not go out
                 out.update({tp: _not_sent(exc) for tp in pending})
                 break
             try:
                 resp = self.send(req, node, until=until)
+            except UnreadableAnswer:               # answered: librdkafka commits the same offsets again
+                raise
             except BrokerRejected as exc:          # sent and not answered: its outcome is unknown
                 out.update({tp: exc.error for tp in pending})
                 break
