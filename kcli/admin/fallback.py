@@ -137,21 +137,24 @@ class LibrdkafkaReads:
                 for n in names if n in topics and topics[n].error is None}
 
     def _lr_describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
-        """Through Metadata, as for a broker without DescribeTopicPartitions: no ELR, no
-        CreationTimeMs (the field is omitted)."""
-        from kcli.admin.kip import UNKNOWN_TOPIC_OR_PARTITION, _error_name
+        """librdkafka's DescribeTopics (Metadata), as for a broker without DescribeTopicPartitions:
+        no ELR, no CreationTimeMs (the field is omitted)."""
+        from confluent_kafka import TopicCollection
+
+        from kcli.admin.kip import kafka_uuid
         from kcli.model import INTERNAL_TOPICS
 
-        topics = self._lr_metadata().topics
+        futures = self._admin.describe_topics(TopicCollection(list(names)), request_timeout=self._timeout())
         out = []
-        for name in names:
-            t = topics.get(name)
-            if t is None or t.error is not None:
-                raise OperationError(f"Topic '{name}': "
-                                     f"{t.error.name() if t is not None else _error_name(UNKNOWN_TOPIC_OR_PARTITION)}")
-            info = TopicInfo(name, None, [
-                PartitionInfo(p.id, p.leader if p.leader >= 0 else None, list(p.replicas), list(p.isrs))
-                for p in sorted(t.partitions.values(), key=lambda p: p.id)])
+        for name, fut in futures.items():
+            try:
+                t = self._result(fut)
+            except BrokerRejected as exc:
+                raise OperationError(f"Topic '{name}': {exc.error.name}") from None
+            info = TopicInfo(name, kafka_uuid(_uuid(t.topic_id)), [
+                PartitionInfo(p.id, p.leader.id if p.leader is not None and p.leader.id >= 0 else None,
+                              [n.id for n in p.replicas], [n.id for n in p.isr])
+                for p in sorted(t.partitions, key=lambda p: p.id)])
             info.internal = name in INTERNAL_TOPICS
             out.append(info)
         return out
@@ -262,3 +265,13 @@ def _source(source) -> str:
     from kcli.admin.kip import _config_source
 
     return source.name if hasattr(source, "name") else _config_source(int(source))
+
+
+def _uuid(topic_id):
+    """confluent-kafka's Uuid as the uuid.UUID kafka_uuid takes (None for none)."""
+    import uuid
+
+    if topic_id is None:
+        return None
+    return uuid.UUID(int=((topic_id.get_most_significant_bits() & (2**64 - 1)) << 64)
+                     | (topic_id.get_least_significant_bits() & (2**64 - 1)))

@@ -35,6 +35,15 @@ def _exactly(sock, n: int) -> bytes | None:
     return data
 
 
+def _end(sock) -> None:
+    """Shut down, then close: a shutdown ends another thread's blocked read at once (a close does not)."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
+
+
 class GarblingProxy:
     def __init__(self, upstream: str, apis: list[str], client_id: str = "kcli"):
         host, port = upstream.split(",")[0].rsplit(":", 1)
@@ -46,6 +55,7 @@ class GarblingProxy:
         self._server.settimeout(0.2)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._sockets: list[socket.socket] = []
 
     @property
     def bootstrap(self) -> str:
@@ -57,8 +67,10 @@ class GarblingProxy:
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
+        for sock in self._sockets:
+            _end(sock)
         for t in self._threads:
-            t.join(5)
+            t.join(0.5)                               # daemons: a straggler ends with the process
         self._server.close()
 
     def _spawn(self, fn, *args) -> None:
@@ -74,6 +86,7 @@ class GarblingProxy:
                 continue
             upstream = socket.create_connection(self.upstream, timeout=IDLE_S)
             client.settimeout(IDLE_S)
+            self._sockets += [client, upstream]
             pending: dict[int, tuple[int, int]] = {}   # correlation id -> (api key, version) to garble
             self._spawn(self._requests, client, upstream, pending)
             self._spawn(self._answers, upstream, client, pending)
@@ -89,7 +102,7 @@ class GarblingProxy:
         except OSError:
             pass
         finally:
-            upstream.close()
+            _end(upstream)
 
     def _answers(self, upstream, client, pending) -> None:
         try:
@@ -104,4 +117,4 @@ class GarblingProxy:
         except OSError:
             pass
         finally:
-            client.close()
+            _end(client)
