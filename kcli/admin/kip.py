@@ -45,6 +45,13 @@ CONFIG_SOURCES = ("UNKNOWN_CONFIG", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONF
 DEFAULT_CONFIG = CONFIG_SOURCES.index("DEFAULT_CONFIG")
 
 
+def config_node(rtype: str, name: str) -> int | None:
+    """The broker a config resource must be asked of or changed on: a broker's own configs
+    (and its loggers') only on that broker, as Kafka answers them; a topic's and the cluster-wide
+    broker defaults (name "") on any (None: the bootstrap broker)."""
+    return int(name) if rtype in ("broker", "broker_logger") and name != "" else None
+
+
 def kafka_uuid(value) -> str | None:
     """A topic id as Kafka prints it (Uuid.toString: URL-safe base64, no padding)."""
     if value is None or value.int == 0:
@@ -197,18 +204,26 @@ class KipClient:
 
     def describe_configs(self, resources: list[tuple[str, str]], synonyms: bool = False) -> list[ResourceConfig]:
         """Every config of each ("topic" | "broker", name) resource, in the broker's order (the
-        Java tools' orders follow it), with synonyms when asked: one DescribeConfigs."""
+        Java tools' orders follow it), with synonyms when asked: one DescribeConfigs per broker
+        asked (config_node), the results in the order of ``resources``."""
         from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
 
         version = self._version(Req, "DescribeConfigs")
-        resp = self.send(Req(version=version, include_synonyms=synonyms and version >= 1,
-                             include_documentation=False,
-                             resources=[Req.DescribeConfigsResource(
-                                 resource_type=RESOURCE_TYPES[rtype], resource_name=name,
-                                 configuration_keys=None) for rtype, name in resources]))
+        by_node: dict[int | None, list[tuple[str, str]]] = {}
+        for rtype, name in resources:
+            by_node.setdefault(config_node(rtype, name), []).append((rtype, name))
+        results = {}
+        for node, asked in by_node.items():
+            resp = self.send(Req(version=version, include_synonyms=synonyms and version >= 1,
+                                 include_documentation=False,
+                                 resources=[Req.DescribeConfigsResource(
+                                     resource_type=RESOURCE_TYPES[rtype], resource_name=name,
+                                     configuration_keys=None) for rtype, name in asked]), node)
+            results.update({(r.resource_type, r.resource_name): r for r in resp.results})
         kinds = {code: kind for kind, code in RESOURCE_TYPES.items()}
         out = []
-        for r in resp.results:
+        for r in (results[(RESOURCE_TYPES[rtype], name)] for rtype, name in resources
+                  if (RESOURCE_TYPES[rtype], name) in results):
             kind = kinds.get(r.resource_type, "topic")
             if r.error_code:
                 raise OperationError(f"Cannot describe configs of {kind} '{r.resource_name}': "
@@ -620,7 +635,7 @@ class KipClient:
         configs = [C(name=k, config_operation=1, value=None) for k in delete]
         configs += [C(name=k, config_operation=0, value=v) for k, v in set_.items()]
         resp = self.send(Req(version=version, validate_only=False, resources=[Req.AlterConfigsResource(
-            resource_type=RESOURCE_TYPES[rtype], resource_name=name, configs=configs)]))
+            resource_type=RESOURCE_TYPES[rtype], resource_name=name, configs=configs)]), config_node(rtype, name))
         for r in resp.responses:
             if r.error_code:
                 from kafka.errors import for_code
