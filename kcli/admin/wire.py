@@ -39,9 +39,10 @@ class WireUnreadable(WireError):
     broker sent it (``MetadataResponse v12``). The request went out and was answered; only kcli's
     own client cannot read the answer (librdkafka may: kcli.admin.fallback)."""
 
-    def __init__(self, message: str, answer: str, sent: bool = True):
+    def __init__(self, message: str, answer: str, sent: bool = True, head: bytes = b""):
         super().__init__(message, sent)
         self.answer = answer
+        self.head = head                 # the answer's first bytes: size, correlation id, ...
 
 
 def answer_name(request) -> str:
@@ -121,7 +122,7 @@ class Connection:
         if self._sock is None:
             raise WireError(f"{self.host}:{self.port}: the connection is closed")
         self._protocol.send_request(request)
-        started, sent = time.monotonic(), False
+        started, sent, head = time.monotonic(), False, b""
         try:
             self._sock.settimeout(_remaining(deadline))
             self._sock.sendall(self._protocol.send_bytes())
@@ -131,6 +132,7 @@ class Connection:
                 data = self._sock.recv(1 << 16)
                 if not data:
                     raise WireError(f"{self.host}:{self.port} closed the connection", sent)
+                head = head or data[:16]
                 responses = self._protocol.receive_bytes(data)
                 if responses:
                     return responses[0][1]
@@ -144,7 +146,7 @@ class Connection:
         except Exception as exc:  # noqa: BLE001 - an answer that cannot be read: sent all the same
             self.close()
             raise WireUnreadable(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
-                                 answer_name(request), sent) from None
+                                 answer_name(request), sent, head) from None
         except BaseException:
             self.close()
             raise
@@ -152,17 +154,18 @@ class Connection:
     def _negotiate(self, deadline: float) -> dict[int, tuple[int, int]]:
         """ApiVersions at our highest version; a broker that does not speak it answers v0 with
         UNSUPPORTED_VERSION and its own range, which the retry uses (KIP-511). An answer that
-        cannot be read at all (librdkafka's mock cluster answers UNSUPPORTED_VERSION in a layout
-        of its own) is asked again at v0, on a new connection, as Java's client reads such an
-        answer at v0: every broker speaks ApiVersions v0."""
+        cannot be read whole but starts with UNSUPPORTED_VERSION (librdkafka's mock cluster
+        answers it in a layout of its own) is asked again at v0, on a new connection (Java's
+        client reads such an answer at v0): every broker speaks ApiVersions v0."""
         version = ApiVersionsRequest.max_version
         for _ in range(3):
             try:
                 resp = self.request(ApiVersionsRequest(
                     version=version, client_software_name="kcli",
                     client_software_version=__version__), deadline)
-            except WireUnreadable:
-                if version == 0:
+            except WireUnreadable as exc:
+                # size (4), correlation id (4), then every version's first field: the error code
+                if version == 0 or exc.head[8:10] != UNSUPPORTED_VERSION.to_bytes(2, "big"):
                     raise
                 version = 0
                 self._open(deadline)
