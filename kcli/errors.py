@@ -58,3 +58,14 @@ class BrokerRejected(OperationError):
     def __init__(self, error, message: str | None = None):
         super().__init__(message or error.message)
         self.error = error
+
+
+class UnreadableAnswer(OperationError):
+    """kcli's own client (kafka-python's codec, kcli.admin.wire) could not read a broker's answer,
+    or could not negotiate with the broker: ``answer`` names it (``MetadataResponse v12``),
+    ``detail`` says why. librdkafka may read it: kcli.admin.fallback decides."""
+
+    def __init__(self, answer: str, detail: str, request: str | None = None):
+        super().__init__(f"{request + ' failed: ' if request else ''}the broker's {answer} could not be "
+                         f"read by kcli's own client ({detail})")
+        self.answer, self.detail = answer, detail

@@ -7,6 +7,16 @@ use to talk to a cluster, and nothing else.
 - ``client.KafkaAdmin``: the implementation, on confluent-kafka's AdminClient, with the KIP
   requests no client library exposes sent by ``kip.KipClient`` over ``wire`` (kafka-python's
   protocol layer on kcli's own blocking connections).
+- ``fallback``: never worse than librdkafka. When kcli's own client cannot negotiate with a
+  broker or decode its answer (``kcli.errors.UnreadableAnswer``), every call librdkafka can
+  serve (topic names, brokers, cluster id, partition counts and leaders, describe topics,
+  describe configs, list offsets, committed offsets, alter group offsets) is served by
+  librdkafka, with one ``Warn:`` line per command naming the answer that could not be read; a
+  KIP-only answer (CreationTimeMs, PartitionAgeMs, GroupCreationTimeMs, the consumer-protocol
+  group fields) is reported as for a broker too old to give it, with a ``Warn:`` line naming
+  that answer. Only an unreadable answer falls back: a broker that does not answer, or answers
+  with an error, is not asked again through librdkafka. The rule is applied in one place, the
+  ``or_librdkafka``/``or_unavailable`` decorators on ``client.KafkaAdmin``'s methods.
 - ``settings``: where and how to connect (``--command-config``, profiles), the one table that
   translates Java client properties for both clients, and the command's deadline.
 """
@@ -60,5 +70,7 @@ class Admin(Protocol):
     # -- streams groups (kcli's own connection: no client library has them)
     def list_streams_groups(self) -> list["GroupListing"]: ...
     def describe_streams_groups(self, group_ids: list[str]) -> dict[str, "StreamsGroupDescription"]: ...
+
+    def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 
     def close(self) -> None: ...

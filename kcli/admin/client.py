@@ -10,6 +10,7 @@ import re
 import time
 from typing import Iterable
 
+from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
@@ -49,9 +50,10 @@ def _err(exc: BaseException) -> str:
     return str(exc)
 
 
-class KafkaAdmin:
+class KafkaAdmin(LibrdkafkaReads):
     def __init__(self, settings: ClientSettings):
         self.settings = settings
+        self.notes: list[str] = []                # the Warn lines of this command (see warn)
         self._client = None
         self._kip = None
         self._failure: str | None = None          # see _on_error
@@ -140,14 +142,23 @@ class KafkaAdmin:
     # -- plumbing -------------------------------------------------------------------------
     @property
     def kip(self):
+        """kcli's own client, connected on first use; one that could not negotiate with the
+        broker (UnreadableAnswer) is not tried again by this command."""
+        if isinstance(self._kip, Exception):
+            raise self._kip
         if self._kip is None:
             from kcli.admin.kip import KipClient
+            from kcli.errors import UnreadableAnswer
 
-            self._kip = KipClient(self.settings)
+            try:
+                self._kip = KipClient(self.settings)
+            except UnreadableAnswer as exc:
+                self._kip = exc
+                raise
         return self._kip
 
     def close(self) -> None:
-        if self._kip is not None:
+        if self._kip is not None and not isinstance(self._kip, Exception):
             self._kip.close()
         # Destroy the librdkafka client now (its last reference; its error_cb holds only self):
         # left to process exit, its threads outlive the C atexit handlers and may crash in
@@ -155,34 +166,41 @@ class KafkaAdmin:
         self._client = None
 
     # -- topics ---------------------------------------------------------------------------
+    @or_librdkafka("_lr_topic_names")
     def topic_names(self) -> list[str]:
         """Every topic, sorted: one Metadata on kcli's own connection (the one describe topics
         uses for everything)."""
         return self.kip.topic_names()
 
+    @or_librdkafka("_lr_broker_ids")
     def broker_ids(self) -> list[int]:
         return self.kip.broker_ids()
 
+    @or_librdkafka("_lr_cluster_id")
     def cluster_id(self) -> str | None:
         """One Metadata request for no topic, on kcli's own connection: librdkafka's list_topics
         asks for every partition of every topic (3 s at 30k partitions)."""
         return self.kip.cluster_id()
 
+    @or_librdkafka("_lr_partition_counts")
     def partition_counts(self) -> dict[str, int]:
         """Partition count per topic, every topic: one Metadata request, on kcli's own connection
         (librdkafka's list_topics is sliced to serve its error events while it waits)."""
         return self.kip.partition_counts()
 
+    @or_librdkafka("_lr_describe_topics", kip_only={"DescribeTopicPartitions": "CreationTimeMs (KIP-1327)"})
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient);
         ``progress`` (done, total) counts the topics."""
         return self.kip.describe_topics(names, progress)
 
+    @or_unavailable("PartitionAgeMs (KIP-1327)", unsupported("PartitionAgeMs (KIP-1327) is unavailable"))
     def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
         """KIP-1327 PartitionAgeMs per partition (-1 unknown); UnsupportedByBroker without
         Metadata v14."""
         return self.kip.partition_ages(topics)
 
+    @or_unavailable("GroupCreationTimeMs (KIP-1282)", lambda exc: None)
     def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
         """KIP-1282 GroupCreationTimeMs per group (-1 unknown, None not described), or None when
         the broker has no ConsumerGroupDescribe v2."""
@@ -218,6 +236,7 @@ class KafkaAdmin:
         return self._per_item(futures)
 
     # -- configs --------------------------------------------------------------------------
+    @or_librdkafka("_lr_describe_configs")
     def describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
         """Every config of each resource, in the broker's order, with synonyms (all of them: a
         synonym name may repeat across sources, which confluent-kafka's dict of synonyms
@@ -236,6 +255,7 @@ class KafkaAdmin:
         self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()))
 
     # -- offsets --------------------------------------------------------------------------
+    @or_librdkafka("_lr_list_offsets")
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
         """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), -4/-5/-6 the tiered-storage
         offsets, else epoch ms. On kcli's own connections, one ListOffsets per leader
@@ -253,6 +273,7 @@ class KafkaAdmin:
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
         return self.kip.record_times(list(wanted), flat)
 
+    @or_librdkafka("_lr_partition_leaders")
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
         return self.kip.partition_leaders(names) if names else {}
@@ -302,6 +323,7 @@ class KafkaAdmin:
             self._overlay_consumer_protocol(out, consumer)
         return [out[g] for g in group_ids]
 
+    @or_unavailable("the consumer-protocol fields (epochs, target assignment, GroupCreationTimeMs)", lambda exc: None)
     def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:
         version = self.kip.consumer_group_describe_version()
         for gid, g in self.kip.describe_consumer_groups_v2(group_ids).items():
@@ -316,12 +338,14 @@ class KafkaAdmin:
                 upgraded={0: False, 1: True}.get(m.member_type) if version >= 1 else None)
                 for m in g.members]
 
+    @or_librdkafka("_lr_committed_offsets")
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
         """One OffsetFetch on kcli's own connection (KipClient.committed_offsets): the given
         partitions, or every partition with a commit (None), in the broker's order."""
         return self.kip.committed_offsets(group_id, partitions) if partitions != [] else []
 
+    @or_librdkafka("_lr_alter_group_offsets")
     def alter_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
                             until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:
         """OffsetCommit for the group on kcli's own connection (KipClient.commit_offsets: one

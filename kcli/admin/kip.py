@@ -15,7 +15,7 @@ import logging
 import time
 
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, UsageError
 from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, CommittedOffset, ConfigEntry,
                         GroupListing, OffsetInfo, PartitionInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, StreamsMember, TopicInfo)
@@ -46,6 +46,13 @@ CONFIG_SOURCES = ("UNKNOWN_CONFIG", "DYNAMIC_TOPIC_CONFIG", "DYNAMIC_BROKER_CONF
 DEFAULT_CONFIG = CONFIG_SOURCES.index("DEFAULT_CONFIG")
 
 
+def config_node(rtype: str, name: str) -> int | None:
+    """The broker a config resource must be asked of or changed on: a broker's own configs
+    (and its loggers') only on that broker, as Kafka answers them; a topic's and the cluster-wide
+    broker defaults (name "") on any (None: the bootstrap broker)."""
+    return int(name) if rtype in ("broker", "broker_logger") and name != "" else None
+
+
 def kafka_uuid(value) -> str | None:
     """A topic id as Kafka prints it (Uuid.toString: URL-safe base64, no padding)."""
     if value is None or value.int == 0:
@@ -56,7 +63,7 @@ def kafka_uuid(value) -> str | None:
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
-        from kcli.admin.wire import Wire, WireConfigError, WireTimeout
+        from kcli.admin.wire import Wire, WireConfigError, WireTimeout, WireUnreadable
 
         self.proto = proto
         self.settings = settings
@@ -68,6 +75,8 @@ class KipClient:
             self._wire = Wire(config, settings.until)
         except WireConfigError as exc:
             raise UsageError(f"Invalid client configuration: {exc}") from None
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc)) from None
         except WireTimeout as exc:
             raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
                                  f"within {settings.timeout_ms} ms: {exc}") from None
@@ -97,10 +106,12 @@ class KipClient:
         out and got no answer (none in time, or the connection dropped) raises BrokerRejected
         with ``_TIMED_OUT`` or ``_TRANSPORT``: its outcome is unknown. One that was not sent (no
         connection, no time left) raises OperationError: nothing was asked of the broker."""
-        from kcli.admin.wire import WireError, WireTimeout
+        from kcli.admin.wire import WireError, WireTimeout, WireUnreadable
 
         try:
             return self._wire.send(request, node_id, until)
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc), type(request).__name__) from None
         except WireError as exc:
             message = f"{type(request).__name__} failed: {exc}"
             if not exc.sent:
@@ -194,18 +205,26 @@ class KipClient:
 
     def describe_configs(self, resources: list[tuple[str, str]], synonyms: bool = False) -> list[ResourceConfig]:
         """Every config of each ("topic" | "broker", name) resource, in the broker's order (the
-        Java tools' orders follow it), with synonyms when asked: one DescribeConfigs."""
+        Java tools' orders follow it), with synonyms when asked: one DescribeConfigs per broker
+        asked (config_node), the results in the order of ``resources``."""
         from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
 
         version = self._version(Req, "DescribeConfigs")
-        resp = self.send(Req(version=version, include_synonyms=synonyms and version >= 1,
-                             include_documentation=False,
-                             resources=[Req.DescribeConfigsResource(
-                                 resource_type=RESOURCE_TYPES[rtype], resource_name=name,
-                                 configuration_keys=None) for rtype, name in resources]))
+        by_node: dict[int | None, list[tuple[str, str]]] = {}
+        for rtype, name in resources:
+            by_node.setdefault(config_node(rtype, name), []).append((rtype, name))
+        results = {}
+        for node, asked in by_node.items():
+            resp = self.send(Req(version=version, include_synonyms=synonyms and version >= 1,
+                                 include_documentation=False,
+                                 resources=[Req.DescribeConfigsResource(
+                                     resource_type=RESOURCE_TYPES[rtype], resource_name=name,
+                                     configuration_keys=None) for rtype, name in asked]), node)
+            results.update({(r.resource_type, r.resource_name): r for r in resp.results})
         kinds = {code: kind for kind, code in RESOURCE_TYPES.items()}
         out = []
-        for r in resp.results:
+        for r in (results[(RESOURCE_TYPES[rtype], name)] for rtype, name in resources
+                  if (RESOURCE_TYPES[rtype], name) in results):
             kind = kinds.get(r.resource_type, "topic")
             if r.error_code:
                 raise OperationError(f"Cannot describe configs of {kind} '{r.resource_name}': "
@@ -499,7 +518,7 @@ class KipClient:
         from kafka.errors import for_code
         from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
 
-        from kcli.admin.wire import WireError
+        from kcli.admin.wire import WireError, WireUnreadable
 
         needed, what = self.LIST_OFFSETS_NEEDS.get(timestamp, (1, ""))
         version = self.max_version(Req)
@@ -529,6 +548,8 @@ class KipClient:
                                   for p in ps]) for t, ps in topic_parts.items()])
                 try:
                     resp = self._wire.send(req, leader)
+                except WireUnreadable as exc:
+                    raise UnreadableAnswer(exc.answer, str(exc), type(req).__name__) from None
                 except WireError as exc:
                     error = f"No answer from broker {leader}: {exc}"
                     for t, ps in topic_parts.items():
@@ -594,11 +615,15 @@ class KipClient:
                           for t, ps in _by_topic(pending).items()])
             try:
                 node = self.find_coordinators([group_id], until=until)[group_id]
+            except UnreadableAnswer:              # not sent: librdkafka may send it (kcli.admin.fallback)
+                raise
             except OperationError as exc:         # no coordinator: the commit did not go out
                 out.update({tp: _not_sent(exc) for tp in pending})
                 break
             try:
                 resp = self.send(req, node, until=until)
+            except UnreadableAnswer:               # answered: librdkafka commits the same offsets again
+                raise
             except BrokerRejected as exc:          # sent and not answered: its outcome is unknown
                 out.update({tp: exc.error for tp in pending})
                 break
@@ -664,7 +689,7 @@ class KipClient:
         configs = [C(name=k, config_operation=1, value=None) for k in delete]
         configs += [C(name=k, config_operation=0, value=v) for k, v in set_.items()]
         resp = self.send(Req(version=version, validate_only=False, resources=[Req.AlterConfigsResource(
-            resource_type=RESOURCE_TYPES[rtype], resource_name=name, configs=configs)]))
+            resource_type=RESOURCE_TYPES[rtype], resource_name=name, configs=configs)]), config_node(rtype, name))
         for r in resp.responses:
             if r.error_code:
                 from kafka.errors import for_code

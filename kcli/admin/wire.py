@@ -34,6 +34,23 @@ class WireError(Exception):
         self.sent = sent
 
 
+class WireUnreadable(WireError):
+    """A broker's answer that kafka-python's codec could not decode: ``answer`` names it as the
+    broker sent it (``MetadataResponse v12``). The request went out and was answered; only kcli's
+    own client cannot read the answer (librdkafka may: kcli.admin.fallback)."""
+
+    def __init__(self, message: str, answer: str, sent: bool = True, head: bytes = b""):
+        super().__init__(message, sent)
+        self.answer = answer
+        self.head = head                 # the answer's first bytes: size, correlation id, ...
+
+
+def answer_name(request) -> str:
+    """The response a request gets, as Kafka names it: ``MetadataResponse v12``."""
+    name = type(request).__name__
+    return f"{name[:-len('Request')] if name.endswith('Request') else name}Response v{request.version}"
+
+
 class WireTimeout(WireError):
     """A broker did not answer before the deadline."""
 
@@ -60,15 +77,9 @@ class Connection:
 
     def __init__(self, host: str, port: int, config: dict, tls, deadline: float):
         self.host, self.port, self.config = host, port, config
-        self._protocol = KafkaProtocol(client_id=config.get("client_id", "kcli"))
+        self._tls = tls
         self._sock = None
-        try:
-            self._sock = socket.create_connection((host, port), timeout=_remaining(deadline))
-            if tls is not None:
-                self._sock = tls.wrap_socket(self._sock, server_hostname=host)
-        except OSError as exc:
-            self.close()
-            raise self._error(exc) from None
+        self._open(deadline)
         try:
             self.api_versions = self._negotiate(deadline)
             if config.get("security_protocol", "").startswith("SASL_"):
@@ -76,6 +87,16 @@ class Connection:
         except BaseException:
             self.close()
             raise
+
+    def _open(self, deadline: float) -> None:
+        self._protocol = KafkaProtocol(client_id=self.config.get("client_id", "kcli"))
+        try:
+            self._sock = socket.create_connection((self.host, self.port), timeout=_remaining(deadline))
+            if self._tls is not None:
+                self._sock = self._tls.wrap_socket(self._sock, server_hostname=self.host)
+        except OSError as exc:
+            self.close()
+            raise self._error(exc) from None
 
     @property
     def closed(self) -> bool:
@@ -101,7 +122,7 @@ class Connection:
         if self._sock is None:
             raise WireError(f"{self.host}:{self.port}: the connection is closed")
         self._protocol.send_request(request)
-        started, sent = time.monotonic(), False
+        started, sent, head = time.monotonic(), False, b""
         try:
             self._sock.settimeout(_remaining(deadline))
             self._sock.sendall(self._protocol.send_bytes())
@@ -111,6 +132,7 @@ class Connection:
                 data = self._sock.recv(1 << 16)
                 if not data:
                     raise WireError(f"{self.host}:{self.port} closed the connection", sent)
+                head = head or data[:16]
                 responses = self._protocol.receive_bytes(data)
                 if responses:
                     return responses[0][1]
@@ -123,20 +145,31 @@ class Connection:
             raise
         except Exception as exc:  # noqa: BLE001 - an answer that cannot be read: sent all the same
             self.close()
-            raise WireError(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
-                            sent) from None
+            raise WireUnreadable(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
+                                 answer_name(request), sent, head) from None
         except BaseException:
             self.close()
             raise
 
     def _negotiate(self, deadline: float) -> dict[int, tuple[int, int]]:
         """ApiVersions at our highest version; a broker that does not speak it answers v0 with
-        UNSUPPORTED_VERSION and its own range, which the retry uses (KIP-511)."""
+        UNSUPPORTED_VERSION and its own range, which the retry uses (KIP-511). An answer that
+        cannot be read whole but starts with UNSUPPORTED_VERSION (librdkafka's mock cluster
+        answers it in a layout of its own) is asked again at v0, on a new connection (Java's
+        client reads such an answer at v0): every broker speaks ApiVersions v0."""
         version = ApiVersionsRequest.max_version
-        for _ in range(2):
-            resp = self.request(ApiVersionsRequest(
-                version=version, client_software_name="kcli",
-                client_software_version=__version__), deadline)
+        for _ in range(3):
+            try:
+                resp = self.request(ApiVersionsRequest(
+                    version=version, client_software_name="kcli",
+                    client_software_version=__version__), deadline)
+            except WireUnreadable as exc:
+                # size (4), correlation id (4), then every version's first field: the error code
+                if version == 0 or exc.head[8:10] != UNSUPPORTED_VERSION.to_bytes(2, "big"):
+                    raise
+                version = 0
+                self._open(deadline)
+                continue
             ranges = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
             if resp.error_code != UNSUPPORTED_VERSION or API_VERSIONS_KEY not in ranges:
                 break
@@ -195,6 +228,8 @@ class Wire:
             except WireError as exc:
                 errors.append(exc)
         else:
+            if all(isinstance(e, WireUnreadable) for e in errors):
+                raise WireUnreadable("; ".join(map(str, errors)), errors[0].answer)
             kind = WireTimeout if all(isinstance(e, WireTimeout) for e in errors) else WireError
             raise kind("; ".join(map(str, errors)))
         self.api_versions = self._bootstrap.api_versions

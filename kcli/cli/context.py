@@ -34,6 +34,7 @@ class State:
             from kcli.admin.client import KafkaAdmin
 
             self._admin = KafkaAdmin(self.settings)
+            self._admin.on_note = self.output.note      # its Warn lines (kcli.admin.fallback)
         return self._admin
 
     def close(self) -> None:

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from kcli import javaorder
-from kcli.errors import BrokerRejected, OperationError, UsageError
+from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import topic_filter
@@ -56,7 +56,11 @@ def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_ex
         return [], True
     described = {t.name: t for t in admin.describe_topics(names, progress)}
     topics = [described[n] for n in javaorder.described_topics(sorted(described))]
-    configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described])}
+    try:
+        configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described])}
+    except UnsupportedByBroker as exc:          # librdkafka's mock cluster: the partitions still show
+        admin.warn(f"{exc.message}: the topics' configs are not shown")
+        configs = {}
     min_isr: dict[str, int] = {}
     for t in topics:
         rc = configs.get(t.name)

@@ -191,6 +191,7 @@ def _admin(bootstrap: str, command_config: str | None, timeout_ms: int, streams:
     settings.validate()
     streams.connected_to, streams.connected_to_ms = bootstrap, timeout_ms
     admin = KafkaAdmin(settings)
+    admin.on_note = lambda line: streams.write("stderr", line + "\n")     # kcli.admin.fallback's Warn lines
     try:
         yield admin
     finally:
