@@ -38,11 +38,11 @@ def test_to_offset_clamped_high_and_low():
     p, w = one(Scenario(OFFSET, 500))
     assert p.new == 200
     assert w == ["New offset (500) is higher than latest offset for topic partition t-0. "
-                 "Value will be set to 200"]
+                 "Value will be set to 200."]
     p, w = one(Scenario(OFFSET, 3), pos(start=10))
     assert p.new == 10
     assert w == ["New offset (3) is lower than earliest offset for topic partition t-0. "
-                 "Value will be set to 10"]
+                 "Value will be set to 10."]
 
 
 def test_shift_by_both_ways_and_clamped():
