@@ -137,7 +137,7 @@ def test_empty_selection_gives_empty_plan():
 
 
 def test_warnings_come_in_the_java_tools_order():
-    """kafka-consumer-groups (Kafka 4.3, the parity corpus) printed these, for --shift-by 150 and
+    """kafka-consumer-groups (Kafka 4.4, the parity corpus) printed these, for --shift-by 150 and
     for a --to-datetime after the last record: HashMap order, not partition order."""
     positions = [pos(committed=10, end=10, topic="parity-orders", partition=p) for p in range(3)]
     shifted = plan_group("g", Scenario(SHIFT, 150), positions)
