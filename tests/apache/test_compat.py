@@ -74,7 +74,7 @@ def compat(apache_kafka_compat, _compat_states):
     partitions, record timestamps base + p*1000 + {0, 300, 100, 200} (offset 1 the highest,
     KIP-734), and a group (no members) that committed offsets 2, 2 and 4."""
     k = apache_kafka_compat
-    if k.version not in _compat_states:
+    if k.cluster_id not in _compat_states:       # a cluster started again (tests in random order) anew
         b = k.bootstrap_servers
         topic, group = unique("compat"), unique("compat-group")
         base = (int(time.time() * 1000) // 1000 - 3600) * 1000
@@ -82,8 +82,8 @@ def compat(apache_kafka_compat, _compat_states):
         produce(b, topic, [(p, f"v{p}-{i}", base + p * 1000 + dt)
                            for p in range(PARTITIONS) for i, dt in enumerate((0, 300, 100, 200))])
         commit(b, group, {(topic, 0): 2, (topic, 1): 2, (topic, 2): 4})
-        _compat_states[k.version] = (b, topic, group, base)
-    return k, _compat_states[k.version]
+        _compat_states[k.cluster_id] = (b, topic, group, base)
+    return k, _compat_states[k.cluster_id]
 
 
 @pytest.fixture(scope="session")
