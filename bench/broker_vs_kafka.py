@@ -4,7 +4,7 @@ Each run starts both (in alternating order) and, with both up, measures each in 
 
 - start to first ack: from the broker's process start to the first acknowledged produce
   (acks=all). The embedded broker is ``kcli broker start --listen 127.0.0.1:PORT`` (in memory, its
-  default), the installed console script; Apache Kafka 4.3 is one combined broker+controller JVM
+  default), the installed console script; Apache Kafka 4.4 is one combined broker+controller JVM
   (``tests.support.apache_kafka.ApacheKafka``) with kafka-server-start.sh's defaults: -Xmx1g
   -Xms1g and Kafka's G1 options; its storage is formatted before the clock starts (a one-time
   step). The client is the same for both: wait until the port accepts (polled every 10 ms), create

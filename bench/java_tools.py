@@ -1,6 +1,6 @@
 """kcli against Apache's Java tools on the same real Apache Kafka cluster, wall time per command.
 
-One Apache Kafka 4.3 node (``tests.support.apache_kafka.ApacheKafka``) holds a topic of
+One Apache Kafka 4.4 node (``tests.support.apache_kafka.ApacheKafka``) holds a topic of
 ``--partitions`` partitions (1,000 by default) with two records on each and a group with a
 committed offset on each. Each command runs as an operator would start it: kcli as the installed
 console script (``.venv/bin/kcli -o plain ...``) and the Java tool as ``kafka-run-class.sh``
@@ -18,7 +18,7 @@ ratio of the medians kcli/Java (below 1: kcli is faster).
 The untimed round also compares the two stdouts, as kcli's plain output is meant to reproduce the
 tools' layout: "identical"; "same lines" when only the order differs (the Java tool prints a
 reset's partitions in hash-map order); for describe groups kcli adds the GROUP-CREATION-TIME column
-(KIP-1282, ``-`` on a 4.3 broker), so it is compared with that column removed; any other
+(KIP-1282, ``-`` on a 4.4 broker), so it is compared with that column removed; any other
 difference is printed.
 
     .venv/bin/python bench/java_tools.py [--runs 9] [--partitions 1000] [--quick]
@@ -133,7 +133,7 @@ def main() -> None:
     with ApacheKafka(nodes=1) as kafka:
         b = kafka.bootstrap_servers
         prepare(b, partitions)
-        print(f"Apache Kafka 4.3 (1 node), topic of {partitions} partitions, {args.runs} run(s) each; "
+        print(f"Apache Kafka 4.4 (1 node), topic of {partitions} partitions, {args.runs} run(s) each; "
               f"Java tools with {' '.join(TOOL_JVM)}")
         print(f"{'command':16} {'kcli ms':>8} {'p25-p75':>11} {'java ms':>8} {'p25-p75':>11} "
               f"{'kcli/java':>9}  stdout")

@@ -272,7 +272,7 @@ def partition_rules(topics: list[str], partitions: str | None, topic_partitions:
 
 _CONFIG_KEY = re.compile(r"[$a-zA-Z0-9._-]*")
 _JAVA_TRIM = "".join(chr(c) for c in range(33))        # String.trim: every char up to U+0020
-ADD_CONFIG_FORMAT = ('requirement failed: Invalid entity config: all configs to be added must be in the '
+ADD_CONFIG_FORMAT = ('Invalid entity config: all configs to be added must be in the '
                      'format "key=val" or  "key=[val1,val2]" to group values which contain commas.')
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
-# Kafka and the Java client tests; Maven to fetch Apache Kafka 4.3.1's jars into ~/.cache/kcli;
+# Kafka and the Java client tests; Maven to fetch Apache Kafka's jars into ~/.cache/kcli: 4.4.0, the
+# reference, and 4.3.1, 3.9.1 and 3.7.2 for the compatibility subset (tests/apache/test_compat.py);
 # openssl for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
 # with kcli and its [spark,dev] extras; kcli's dependencies as wheels in ~/.cache/kcli/wheels, so
 # the `uv tool install` test and the README's set-up test install offline) and runs the test suite. Extra arguments go to
@@ -23,8 +24,11 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# The real-Kafka tests need the jars: no download, no run (one line says why).
-bash scripts/provision-kafka.sh >/dev/null
+# The real-Kafka tests need the jars: no download, no run (one line says why). Each version is
+# downloaded once (a second run finds it in the cache).
+for version in 4.4.0 4.3.1 3.9.1 3.7.2; do
+  KCLI_KAFKA_VERSION=$version bash scripts/provision-kafka.sh >/dev/null
+done
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]'

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.apache_kafka import ApacheKafka, RealKafkaUnavailable
+from tests.support.apache_kafka import COMPAT_VERSIONS, ApacheKafka, RealKafkaUnavailable
 
 SASL_USERS = {"alice": "alice-secret", "bob": "bob-secret"}
 _STARTED: dict[str, ApacheKafka] = {}
@@ -52,25 +52,34 @@ def _root_left_as_found():
 
 @pytest.fixture(scope="session")
 def apache_kafka():
-    """Apache Kafka 4.3, one combined broker+controller node: PLAINTEXT, and SASL_PLAINTEXT
-    with PLAIN and SCRAM-SHA-512 for ``SASL_USERS``, and OAUTHBEARER (unsecured JWTs)."""
+    """Apache Kafka (``KAFKA_VERSION``, 4.4 by default), one combined broker+controller node:
+    PLAINTEXT, and SASL_PLAINTEXT with PLAIN and SCRAM-SHA-512 for ``SASL_USERS``, and OAUTHBEARER (unsecured JWTs)."""
     yield from _cluster("apache_kafka", nodes=1, sasl_users=SASL_USERS)
 
 
 @pytest.fixture(scope="session")
 def apache_kafka3():
-    """Apache Kafka 4.3, three combined nodes (leaders, replicas and coordinators spread)."""
+    """Apache Kafka (``KAFKA_VERSION``), three combined nodes (leaders, replicas and coordinators
+    spread)."""
     yield from _cluster("apache_kafka3", nodes=3, heap="384m")
 
 
 @pytest.fixture(scope="session")
 def apache_kafka_parity():
-    """Apache Kafka 4.3, one node, for the parity corpus alone: `--list` and describe without a
+    """Apache Kafka (``KAFKA_VERSION``), one node, for the parity corpus alone: `--list` and describe without a
     topic see only the corpus's state."""
     yield from _cluster("apache_kafka_parity", nodes=1, heap="384m")
 
 
-CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity")
+@pytest.fixture(scope="session", params=COMPAT_VERSIONS)
+def apache_kafka_compat(request):
+    """An older Apache Kafka release (each of ``COMPAT_VERSIONS``), one node, for the
+    compatibility subset (tests/apache/test_compat.py): started once per version per session,
+    and stopped before the next version starts (pytest groups the tests by version)."""
+    yield from _cluster("apache_kafka_compat", nodes=1, heap="384m", version=request.param)
+
+
+CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat")
 
 
 def pytest_collection_modifyitems(items):

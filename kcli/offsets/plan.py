@@ -2,7 +2,7 @@
 offset, log start and end, a ListOffsets answer for time scenarios, the partition's age for
 ``--max-age``) gives a plan per partition. Pure: no Kafka, no clock (the caller passes ``now``).
 
-The rules are kafka-consumer-groups' (Apache Kafka's tools/src/main/java/org/apache/kafka/tools/OffsetsUtils.java): ``--to-offset``, ``--shift-by`` and
+The rules are kafka-consumer-groups' (Apache Kafka 4.4's tools/src/main/java/org/apache/kafka/tools/GroupOffsetsResetter.java, OffsetsUtils before): ``--to-offset``, ``--shift-by`` and
 ``--from-file`` are clamped to [log start, log end] with a warning; time lookups without a record
 fall back to the log end with a warning; ``--to-current`` without a commit takes the log end.
 A plan that moves a committed offset forward past records the group has not read says so per
@@ -85,11 +85,11 @@ def _clamp(pos: PartitionPosition, offset: int, warnings: dict[TP, str]) -> int:
     tp, name = (pos.topic, pos.partition), f"{pos.topic}-{pos.partition}"
     if offset > pos.log_end:
         warnings[tp] = (f"New offset ({offset}) is higher than latest offset for topic partition "
-                        f"{name}. Value will be set to {pos.log_end}")
+                        f"{name}. Value will be set to {pos.log_end}.")
         return pos.log_end
     if offset < pos.log_start:
         warnings[tp] = (f"New offset ({offset}) is lower than earliest offset for topic partition "
-                        f"{name}. Value will be set to {pos.log_start}")
+                        f"{name}. Value will be set to {pos.log_start}.")
         return pos.log_start
     return offset
 

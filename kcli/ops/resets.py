@@ -230,7 +230,7 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
                                   lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
-            plan.warn(NO_PLAN, f"No reset plan for group {g} found")
+            plan.warn(NO_PLAN, f"No reset plan for group {g} found.")
         if g in missing:
             plan.warn(MISSING_GROUP, f"Group {g} does not exist: " + (
                 "this reset creates it with these offsets (restoring the rollback file deletes it again)"

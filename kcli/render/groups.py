@@ -194,7 +194,9 @@ def plain_members(d: GroupDescription, verbose: bool) -> str:
         if upgraded:
             header.append("UPGRADED")
     rows = [_member_cells(d, m, verbose, with_instance, upgraded) for m in d.members]
-    widths = [max([15, len(d.group_id)]), max([15] + [len(m.member_id) for m in d.members])]
+    # the group's width grows in the tool's loop over members: 15 for a group without any
+    widths = [max([15] + [len(d.group_id) for _ in d.members[:1]]),
+              max([15] + [len(m.member_id) for m in d.members])]
     if with_instance:
         widths.append(max([17] + [len(m.group_instance_id or "") for m in d.members]))
     widths += [max([15] + [len(m.host) for m in d.members]),

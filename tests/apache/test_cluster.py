@@ -1,4 +1,4 @@
-"""The real Apache Kafka fixtures themselves: what 4.3 offers (so the degraded-path tests stand on
+"""The real Apache Kafka fixtures themselves: what 4.4 offers (so the degraded-path tests stand on
 a broker without the KIPs), the SASL listener, and a stopped node seen by the others."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def api_versions(bootstrap: str, props: dict | None = None) -> dict[int, tuple[i
         kip.close()
 
 
-def test_apache_kafka_4_3_lacks_the_kip_versions(apache_kafka):
+def test_apache_kafka_lacks_the_kip_versions(apache_kafka):
     versions = api_versions(apache_kafka.bootstrap_servers)
     assert versions[75] == (0, 0)          # DescribeTopicPartitions: no v1 (KIP-1327 CreationTimeMs)
     assert versions[3][1] < 14             # Metadata: no v14 (KIP-1327 PartitionAgeMs)

@@ -1,5 +1,5 @@
 """DescribeCluster (API key 60) as the Java AdminClient's describeCluster sends it, against the
-embedded broker and Kafka 4.3: the cluster id, a live controller, and the live brokers with
+embedded broker and Kafka 4.4: the cluster id, a live controller, and the live brokers with
 their addresses. (librdkafka's describe_cluster sends Metadata instead; see
 tests/broker/test_core_protocol.py.)"""
 

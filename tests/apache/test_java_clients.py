@@ -1,4 +1,4 @@
-"""Apache Kafka 4.3's Java clients, unmodified, against a 3-node embedded broker: small Java
+"""Apache Kafka 4.4's Java clients, unmodified, against a 3-node embedded broker: small Java
 programs of ours (``java/``) run on the provisioned jars, print what the clients saw as JSON, and
 the tests check it against the produced data and the broker's state."""
 
@@ -112,7 +112,7 @@ def test_java_admin_describes_topics_and_groups(cluster):
     assert member == {"memberId": member_ids[classic][0], "instanceId": None, "clientId": "rdkafka",
                       "host": "/127.0.0.1", "assignment": everything, "targetAssignment": None,
                       "memberEpoch": None}
-    # The epochs are Kafka 4.3's (a new group is at epoch 1, its first assignment epoch 2), as the
+    # The epochs are Kafka 4.4's (a new group is at epoch 1, its first assignment epoch 2), as the
     # tools' parity test shows against real Kafka.
     assert {k: groups[modern][k] for k in ("type", "state", "assignor", "groupEpoch",
                                            "targetAssignmentEpoch")} == \

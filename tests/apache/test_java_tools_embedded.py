@@ -1,4 +1,4 @@
-"""Apache Kafka 4.3's own tools (kafka-topics, kafka-consumer-groups, kafka-get-offsets),
+"""Apache Kafka 4.4's own tools (kafka-topics, kafka-consumer-groups, kafka-get-offsets),
 unmodified, against kcli's embedded broker.
 
 Every command (``commands``) runs against a 1-node ``EmbeddedCluster`` and against real Kafka

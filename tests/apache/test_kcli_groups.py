@@ -1,5 +1,5 @@
-"""kcli against real Apache Kafka 4.3: consumer groups of both protocols made by confluent-kafka
-consumers, every describe view in every format (GROUP-CREATION-TIME is `-`: 4.3 has no
+"""kcli against real Apache Kafka 4.4: consumer groups of both protocols made by confluent-kafka
+consumers, every describe view in every format (GROUP-CREATION-TIME is `-`: 4.4 has no
 ConsumerGroupDescribe v2), the KIP refusals (--to-start-time, --max-age) with nothing committed,
 every reset scenario with --export / --from-file / --execute, delete groups and delete-offsets."""
 

@@ -1,4 +1,4 @@
-"""SASL/OAUTHBEARER against real Apache Kafka 4.3 with a Java client's ``--command-config``, on
+"""SASL/OAUTHBEARER against real Apache Kafka 4.4 with a Java client's ``--command-config``, on
 both of kcli's client paths (its own connection for describe topics, librdkafka for
 list-offsets): the unsecured login (``unsecuredLoginStringClaim_sub``) and OIDC's
 client-credentials login (``sasl.oauthbearer.token.endpoint.url`` with the JAAS clientId,

@@ -1,7 +1,7 @@
-"""kcli against real Apache Kafka 4.3 over SASL_PLAINTEXT: ``--command-config`` with SCRAM-SHA-512
+"""kcli against real Apache Kafka 4.4 over SASL_PLAINTEXT: ``--command-config`` with SCRAM-SHA-512
 and PLAIN (the Java ``sasl.jaas.config`` form and librdkafka's keys) on both of kcli's client
 paths (its own connection for describe topics, librdkafka for the rest); a wrong password ends
-at once with the broker's reason. And the consumer library's KIP policies raising on 4.3 exactly
+at once with the broker's reason. And the consumer library's KIP policies raising on 4.4 exactly
 as documented."""
 
 from __future__ import annotations

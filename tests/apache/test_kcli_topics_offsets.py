@@ -1,4 +1,4 @@
-"""kcli against real Apache Kafka 4.3: topics, configs and offsets, end to end. 4.3 has no
+"""kcli against real Apache Kafka 4.4: topics, configs and offsets, end to end. 4.4 has no
 DescribeTopicPartitions v1, so KIP-1327's CreationTimeMs is omitted in every format; KIP-734's
 max-timestamp is real; the KIP-937 bounds are what the broker reports and enforces."""
 
@@ -84,7 +84,7 @@ def test_configs_report_and_enforce_the_kip_937_bounds(apache_kafka):
         return {c["name"]: (c["value"], c["source"], c["effective"])
                 for c in json.loads(r.out)["resources"][0]["configs"] if "timestamp" in c["name"]}
 
-    # Kafka 4.3's defaults, as the broker reports them.
+    # Kafka 4.4's defaults, as the broker reports them.
     got = bounds()
     assert got["message.timestamp.before.max.ms"] == ("9223372036854775807", "DEFAULT_CONFIG", 9223372036854775807)
     assert got["message.timestamp.after.max.ms"] == ("3600000", "DEFAULT_CONFIG", 3600000)

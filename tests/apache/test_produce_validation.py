@@ -1,4 +1,4 @@
-"""The embedded broker answers Produce as Kafka 4.3 does: the same raw requests (KIP-467 record
+"""The embedded broker answers Produce as Kafka 4.4 does: the same raw requests (KIP-467 record
 errors for keyless records on compacted topics and KIP-937 timestamps, malformed batches and
 records) get the same partition answers from both, the same records are stored, and librdkafka's
 regression test 0011 (``test_message_single_partition_record_fail``) and kafka-python's producer

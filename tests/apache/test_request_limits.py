@@ -1,5 +1,5 @@
 """Requests the frame fuzzer found the embedded broker failing on get the same answers from it
-as from Kafka 4.3: nulls where the schema forbids them close the connection, CreateTopics and
+as from Kafka 4.4: nulls where the schema forbids them close the connection, CreateTopics and
 CreatePartitions beyond one controller batch are refused alike, and InitProducerId without a
 transactional id always gives a new producer id with epoch 0."""
 

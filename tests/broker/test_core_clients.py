@@ -149,7 +149,7 @@ def test_admin_configs(broker1):
     for name in ("message.timestamp.after.max.ms", "message.timestamp.difference.max.ms",
                  "message.timestamp.type", "cleanup.policy", "retention.ms"):
         assert entries[name].source == 5, name                  # DEFAULT_CONFIG
-    # As in a new Kafka 4.3 cluster (ELR on): the cluster-level dynamic min.insync.replicas
+    # As in a new Kafka 4.4 cluster (ELR on): the cluster-level dynamic min.insync.replicas
     assert (entries["min.insync.replicas"].value, entries["min.insync.replicas"].source) == ("1", 3)
     assert entries["message.timestamp.after.max.ms"].value == "3600000"      # Kafka 4's default
     # incremental: set, append to a list, delete an override

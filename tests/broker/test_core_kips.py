@@ -134,7 +134,7 @@ def test_timestamp_bounds_topic_level(broker1, wire, clock):
                                         "message.timestamp.after.max.ms": "500"})
     assert produce(w, "ts", batch([now - 1000, now, now + 500])).error_code == 0
     bad = produce(w, "ts", batch([now, now - 1001, now + 10, now + 501], codec=1))
-    # Kafka 4.3's answer (tests/apache/test_produce_validation.py compares the two): every
+    # Kafka 4.4's answer (tests/apache/test_produce_validation.py compares the two): every
     # record out of range is listed, the partition's message is the general one
     bounds = f"The timestamp should be within [{now - 1000}, {now + 500}]"
     assert bad.error_code == 32

@@ -1,10 +1,11 @@
-"""What the frame fuzzer found (test_core_fuzz.py), each answered as Kafka 4.3 answers it
+"""What the frame fuzzer found (test_core_fuzz.py), each answered as Kafka 4.4 answers it
 (tests/apache/test_request_limits.py compares the two brokers):
 
 - a null where the schema forbids it used to reach the handlers (kafka-python decodes any -1
   length as null) and raise there; Kafka cannot parse such a request and closes the connection;
 - CreateTopics or CreatePartitions with an absurd partition count used to build every partition,
-  blocking the broker's loop; Kafka refuses more than one controller batch (10,000 records);
+  blocking the broker's loop; Kafka refuses more than one controller batch (10,000 records), and
+  from 4.4 (KAFKA-19673) more than 10,000 new partitions in one CreatePartitions, before any;
 - InitProducerId with the epoch at its maximum raised (the epoch was bumped past 32767); Kafka
   gives an idempotent producer a new id with epoch 0 whatever it sends.
 """
@@ -41,6 +42,7 @@ def test_requests_beyond_one_controller_batch_are_refused_at_once(broker1):
     assert time.monotonic() - start < 10                  # no 2^31-partition topic is built
     too_many = "Excessively large number of partitions per request."
     too_large = "Unable to perform excessively large batch operation."
+    too_many_added = "Excessively large number of additional partitions per request."
     assert got == {
         "9,999 partitions": [("c1", 0, None)],
         "9,999 partitions and a config": [("c2", 44, too_large)],
@@ -51,14 +53,13 @@ def test_requests_beyond_one_controller_batch_are_refused_at_once(broker1):
                                               ("c10", 44, too_many)],
         "2^31-1 partitions": [("c11", 44, too_many)],
         "CreatePartitions adding 10,000": (0, None),
-        "CreatePartitions adding 10,001": (-1, None),
+        "CreatePartitions adding 10,001": (44, too_many_added),
     }
     assert set(got) == set(BATCH_CASES) | {"CreatePartitions adding 10,000",
                                            "CreatePartitions adding 10,001"}
-    # and not applied (when not validate-only, Kafka applies the first 10,000 of them anyway;
-    # this broker none)
+    # and not applied, as in Kafka 4.4 (4.3 applied the first 10,000 of them anyway)
     bootstrap = broker1.bootstrap_servers
-    assert create_partitions(bootstrap, "grown", 10_002, validate_only=False) == (-1, None)
+    assert create_partitions(bootstrap, "grown", 10_002, validate_only=False) == (44, too_many_added)
     assert partition_count(bootstrap, "grown") == 1
 
 

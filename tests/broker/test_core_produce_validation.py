@@ -1,6 +1,6 @@
 """Produce validation with real clients: records without a key are refused on a compacted topic
 (INVALID_RECORD with KIP-467 record errors, the whole batch failing), as librdkafka's regression
-test 0011 ``test_message_single_partition_record_fail`` expects and as Kafka 4.3 answers (the
+test 0011 ``test_message_single_partition_record_fail`` expects and as Kafka 4.4 answers (the
 messages below are Kafka's; tests/apache/test_produce_validation.py compares the two brokers)."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_keyless_record_on_a_topic_made_compacted_later(broker1, wire):
 
 def test_min_insync_replicas_is_capped_at_the_replication_factor(broker3, wire):
     """Kafka's effective min ISR is min(min.insync.replicas, replication factor): acks=all to a
-    single-replica topic with min.insync.replicas=2 is accepted (as Kafka 4.3 does, compared in
+    single-replica topic with min.insync.replicas=2 is accepted (as Kafka 4.4 does, compared in
     tests/apache/test_produce_validation.py); with two replicas and one down it is refused."""
     broker3.create_topic("rf1", replication_factor=1, configs={"min.insync.replicas": "2"})
     broker3.create_topic("rf2", replication_factor=2, configs={"min.insync.replicas": "2"})

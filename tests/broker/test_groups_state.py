@@ -108,10 +108,11 @@ def test_revocation_before_reassignment():
     run(scenario())
 
 
-def test_group_epochs_as_kafka_4_3(tmp_path):
+def test_group_epochs_as_kafka_4_4(tmp_path):
     """A new group is at epoch 1 with an empty target (KAFKA-20268); a member leaving bumps the
-    group epoch only, and the target follows on a remaining member's next heartbeat, so an
-    emptied group keeps its last target epoch (kafka-consumer-groups shows 3 and 2)."""
+    group epoch only, and the target follows on a remaining member's next heartbeat; the last
+    member leaving also moves the (empty) target to the new epoch (KAFKA-20442, Kafka 4.4:
+    kafka-consumer-groups shows 3 and 3 where 4.3 showed 3 and 2)."""
     async def scenario():
         coord = _coordinator(FakeCluster(data_dir=tmp_path))
         group = coord.consumer_group("g", create=True)
@@ -128,10 +129,10 @@ def test_group_epochs_as_kafka_4_3(tmp_path):
         assert (group.group_epoch, group.assignment_epoch, group.state) == (4, 4, "Stable")
         assert a.epoch == 4 and len(a.assignment) == 4
         heartbeat(group, "A", -1)
-        assert (group.group_epoch, group.assignment_epoch, group.state) == (5, 4, "Empty")
+        assert (group.group_epoch, group.assignment_epoch, group.state) == (5, 5, "Empty")
         coord.close()
         coord = _coordinator(FakeCluster(data_dir=tmp_path))                 # both kept on disk
-        assert (coord.group("g").group_epoch, coord.group("g").assignment_epoch) == (5, 4)
+        assert (coord.group("g").group_epoch, coord.group("g").assignment_epoch) == (5, 5)
         coord.close()
     run(scenario())
 

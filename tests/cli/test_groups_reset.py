@@ -360,7 +360,7 @@ def test_clamping_warns(ec):
     r = reset(ec, "-g", "g1", "-t", "t", "--to-offset", "500")
     assert new_offsets(r) == {("g1", "t", 0): 100}
     assert ("New offset (500) is higher than latest offset for topic partition t-0. "
-            "Value will be set to 100") in r.err
+            "Value will be set to 100.") in r.err
 
 
 def test_partition_scopes(ec):

@@ -38,11 +38,11 @@ def test_to_offset_clamped_high_and_low():
     p, w = one(Scenario(OFFSET, 500))
     assert p.new == 200
     assert w == ["New offset (500) is higher than latest offset for topic partition t-0. "
-                 "Value will be set to 200"]
+                 "Value will be set to 200."]
     p, w = one(Scenario(OFFSET, 3), pos(start=10))
     assert p.new == 10
     assert w == ["New offset (3) is lower than earliest offset for topic partition t-0. "
-                 "Value will be set to 10"]
+                 "Value will be set to 10."]
 
 
 def test_shift_by_both_ways_and_clamped():
@@ -137,7 +137,7 @@ def test_empty_selection_gives_empty_plan():
 
 
 def test_warnings_come_in_the_java_tools_order():
-    """kafka-consumer-groups (Kafka 4.3, the parity corpus) printed these, for --shift-by 150 and
+    """kafka-consumer-groups (Kafka 4.4, the parity corpus) printed these, for --shift-by 150 and
     for a --to-datetime after the last record: HashMap order, not partition order."""
     positions = [pos(committed=10, end=10, topic="parity-orders", partition=p) for p in range(3)]
     shifted = plan_group("g", Scenario(SHIFT, 150), positions)

@@ -40,8 +40,8 @@ def configs(*args, differs=None, prepare=None, kcli=(), id=""):
 FAILED_TOPIC_COMMAND = {STDOUT: "error-stream", STDERR: "error-stream"}
 FAILED_GROUP_COMMAND = {STDOUT: "error-stream", STDERR: "error-stream", EXIT: "honest-exit"}
 USAGE = {STDERR: "error-line", EXIT: "usage-exit"}
-REPLAYS = {STDERR: "replay-warning"}
 TOPIC_USAGE = {STDOUT: "error-stream", STDERR: "error-stream", EXIT: "usage-exit"}
+REPLAY = {STDERR: "replay-notice"}
 
 CASES: list[Case] = [
     # -- kafka-topics -------------------------------------------------------------------------
@@ -142,7 +142,7 @@ CASES: list[Case] = [
     # -- kafka-consumer-groups: reset-offsets -----------------------------------------------------
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-earliest", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-earliest", "--dry-run"),
-           differs=REPLAYS, id="reset-to-earliest"),
+           differs=REPLAY, id="reset-to-earliest"),
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-latest",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-latest"),
            differs={STDERR: "dry-run-notice"}, id="reset-without-dry-run"),
@@ -151,14 +151,14 @@ CASES: list[Case] = [
            differs={STDERR: "log4j"}, id="reset-to-offset-clamped"),
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--shift-by", "-3", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--shift-by", "-3", "--dry-run"),
-           differs=REPLAYS, id="reset-shift-by"),
+           differs=REPLAY, id="reset-shift-by"),
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime", "{datetime}",
            "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-datetime", "{datetime}",
-                 "--dry-run"), differs=REPLAYS, id="reset-to-datetime"),
+                 "--dry-run"), differs=REPLAY, id="reset-to-datetime"),
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--by-duration", "PT2H", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--by-duration", "PT2H",
-                 "--dry-run"), differs=REPLAYS, id="reset-by-duration"),
+                 "--dry-run"), differs=REPLAY, id="reset-by-duration"),
     groups("--reset-offsets", "--group", "{g_consumer}", "--all-topics", "--to-current", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_consumer}", "--all-topics", "--to-current", "--dry-run"),
            id="reset-all-topics-to-current"),
@@ -169,14 +169,14 @@ CASES: list[Case] = [
     groups("--reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "2", "--export",
            "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--topic", "{orders}", "--to-offset", "2", "--export",
-                 "--dry-run"), differs=REPLAYS, id="reset-export"),
+                 "--dry-run"), differs=REPLAY, id="reset-export"),
     groups("--reset-offsets", "--group", "{g_classic}", "--group", "{g_consumer}", "--topic", "{orders}",
            "--to-offset", "2", "--export", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--group", "{g_consumer}", "--topic", "{orders}",
-                 "--to-offset", "2", "--export", "--dry-run"), differs=REPLAYS, id="reset-export-two-groups"),
+                 "--to-offset", "2", "--export", "--dry-run"), differs=REPLAY, id="reset-export-two-groups"),
     groups("--reset-offsets", "--group", "{g_classic}", "--from-file", "{plan}", "--dry-run",
            kcli=("reset-offsets", "--group", "{g_classic}", "--from-file", "{plan}", "--dry-run"),
-           differs=REPLAYS, id="reset-from-file"),
+           differs=REPLAY, id="reset-from-file"),
     groups("--reset-offsets", "--group", "{g_reset}", "--topic", "{orders}", "--to-offset", "2", "--execute",
            prepare="reset-group-at-5",
            kcli=("reset-offsets", "--group", "{g_reset}", "--topic", "{orders}", "--to-offset", "2", "--execute"),

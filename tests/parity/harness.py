@@ -38,13 +38,13 @@ REASONS = {
     "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too",
     "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: ...` without the log prefix",
     "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
-    "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
+    "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (Kafka 4.4 and older)",
     "rollback-note": "kcli writes a rollback file before committing and names it on stderr",
-    "replay-warning": "kcli names, once per group on stderr, the records already read that a reset moves back over (it replays them); the Java tool says nothing",
+    "replay-notice": "kcli warns on stderr, per group, how many records already read the reset moves back over",
     # the drop-in commands
     "stack-trace": "the Java tool prints a stack trace on stderr (or an ERROR log line with one); kcli prints none",
     "usage-text": "the same message on stderr; the Java tool prints its help table after it, kcli does not",
-    "kip-1282-option": "--to-start-time is KIP-1282's: Kafka 4.3's tool does not know it; kcli prints the KIP's error where the broker has no ConsumerGroupDescribe v2 (Kafka 4.3)",
+    "kip-1282-option": "--to-start-time is KIP-1282's: Kafka 4.4's tool does not know it; kcli prints the KIP's error where the broker has no ConsumerGroupDescribe v2 (Kafka 4.4 and older)",
     "kcli-notice": "kcli adds a notice on stderr (a group that does not exist yet would be created by --execute)",
     "version": "kcli prints its own version, not Kafka's",
 }

@@ -1,8 +1,8 @@
 """The drop-in corpus on kcli's embedded broker, where KIP-1327 and KIP-1282 are in force.
 
-Each command line of ``dropin_corpus`` runs through Apache Kafka 4.3's tool and through
+Each command line of ``dropin_corpus`` runs through Apache Kafka 4.4's tool and through
 ``kcli <tool>`` on the same state (``corpus.State``), judged as on real Kafka (test_parity.py):
-the declared differences happen and no others. Except the KIP additions, which Kafka 4.3's tools
+the declared differences happen and no others. Except the KIP additions, which Kafka 4.4's tools
 cannot print and kcli must print exactly as the KIP texts show them:
 
 - KIP-1327: every partition line of kafka-topics --describe ends with ``\\tCreationTimeMs: T``,
@@ -11,7 +11,7 @@ cannot print and kcli must print exactly as the KIP texts show them:
 - KIP-1282: ``--describe --state --verbose`` adds the GROUP-CREATION-TIME column (the group's
   creation time; ``-`` for a classic group); ``--reset-offsets --to-start-time`` resets to the
   first record at or after it (the KIP's own command line, below), or fails with the KIP's
-  error and resets nothing. Kafka 4.3's tool does not know the option: no comparison there.
+  error and resets nothing. Kafka 4.4's tool does not know the option: no comparison there.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_every_line_is_the_java_tools_plus_the_kip_additions(embedded):
 
 
 def test_group_creation_time_column_as_kip_1282_shows_it(embedded):
-    """Kafka 4.3's lines, ``#MEMBERS`` padded to 10, then the group's creation time or ``-``."""
+    """Kafka 4.4's lines, ``#MEMBERS`` padded to 10, then the group's creation time or ``-``."""
     _, values, outcomes, (start, end) = embedded
     created = {}
     for case_id in sorted(STATE_VERBOSE):

@@ -1,4 +1,4 @@
-"""Byte parity of kcli's plain output with Apache's Java tools on a real Kafka 4.3 cluster: the
+"""Byte parity of kcli's plain output with Apache's Java tools on a real Kafka 4.4 cluster: the
 corpus (``corpus.py``) runs through both on the same state; every difference is declared with
 its reason, and the README's parity table is exactly the declared differences."""
 
@@ -48,8 +48,8 @@ def test_readme_parity_table_is_what_the_harness_sees():
         "README's drop-in table is stale: run `python -m tests.parity.update_readme`")
 
 
-def test_to_start_time_on_kafka_4_3_is_kip_1282s_refusal(outcomes):
-    """Kafka 4.3 has no ConsumerGroupDescribe v2: the drop-in prints KIP-1282's first error (the
+def test_to_start_time_on_real_kafka_is_kip_1282s_refusal(outcomes):
+    """Kafka 4.4 has no ConsumerGroupDescribe v2: the drop-in prints KIP-1282's first error (the
     Java tool does not know the option) and resets nothing."""
     o = next(o for o in outcomes if o.case.id == "dropin-reset-to-start-time")
     assert (o.kcli.code, o.kcli.out) == (

@@ -2,11 +2,14 @@
 outside the work tree: KRaft clusters of combined broker+controller nodes (one JVM each, heap
 bounded) on 127.0.0.1 ephemeral ports with a temporary data directory, and the Java tools
 (``TopicCommand``, ``ConsumerGroupCommand``, ``GetOffsetShell``, ``ConfigCommand``) and small
-Java programs run from the same jars.
+Java programs run from the same jars. ``KAFKA_VERSION`` (``KCLI_KAFKA_VERSION``, default the newest
+release) is the reference; ``COMPAT_VERSIONS`` are older lines a subset of the tests runs against,
+each with its own jars and tools (``version=``).
 
 Launch flags follow Kafka's ``bin/kafka-run-class.sh`` and ``bin/kafka-server-start.sh``: the same
-main classes, G1 options and a log4j2 configuration with the tools' layout (root WARN on stderr,
-``[%d] %p %m (%c)%n``), written here rather than taken from a distribution.
+main classes (they moved between releases: ``tool_class``), G1 options and a logging configuration
+with the tools' layout (root WARN on stderr, ``[%d] %p %m (%c)%n``), written here rather than taken
+from a distribution: log4j2 from 4.0, log4j 1 (reload4j) in 3.x.
 """
 
 from __future__ import annotations
@@ -23,16 +26,42 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-KAFKA_VERSION = os.environ.get("KCLI_KAFKA_VERSION", "4.3.1")
+DEFAULT_KAFKA_VERSION = "4.4.0"          # scripts/provision-kafka.sh's default
+KAFKA_VERSION = os.environ.get("KCLI_KAFKA_VERSION", DEFAULT_KAFKA_VERSION)
+# Older release lines the compatibility subset (tests/apache/test_compat.py) runs against.
+COMPAT_VERSIONS = ("4.3.1", "3.9.1", "3.7.2")
 REPO = Path(__file__).resolve().parents[2]
 
-TOOLS = {
-    "kafka-topics": "org.apache.kafka.tools.TopicCommand",
-    "kafka-consumer-groups": "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-    "kafka-get-offsets": "org.apache.kafka.tools.GetOffsetShell",
-    "kafka-configs": "kafka.admin.ConfigCommand",
-    "kafka-streams-groups": "org.apache.kafka.tools.streams.StreamsGroupCommand",
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"3.9.1"`` -> ``(3, 9, 1)``, for comparing release numbers."""
+    return tuple(int(part) for part in version.split(".")[:3])
+
+
+# Each tool's main class, newest first, with the first release that has it there (as the
+# release's bin/kafka-*.sh names it): Kafka moved the tools from Scala (kafka.admin) to Java
+# (org.apache.kafka.tools) over several releases.
+TOOL_CLASSES = {
+    "kafka-topics": [("3.5.0", "org.apache.kafka.tools.TopicCommand")],
+    "kafka-consumer-groups": [("3.8.0", "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
+                              ("0.0.0", "kafka.admin.ConsumerGroupCommand")],
+    "kafka-get-offsets": [("3.5.0", "org.apache.kafka.tools.GetOffsetShell")],
+    "kafka-configs": [("4.4.0", "org.apache.kafka.tools.ConfigCommand"),
+                      ("0.0.0", "kafka.admin.ConfigCommand")],
+    "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
 }
+
+
+def tool_class(tool: str, version: str = KAFKA_VERSION) -> str:
+    """The main class of ``tool`` (``kafka-configs``...) in Kafka ``version``."""
+    for since, name in TOOL_CLASSES[tool]:
+        if version_key(version) >= version_key(since):
+            return name
+    raise RealKafkaUnavailable(f"Apache Kafka {version} has no {tool}")
+
+
+TOOLS = {tool: tool_class(tool) for tool, classes in TOOL_CLASSES.items()     # KAFKA_VERSION's
+         if version_key(KAFKA_VERSION) >= version_key(classes[-1][0])}
 # kafka-run-class.sh's defaults (KAFKA_JVM_PERFORMANCE_OPTS); the broker gets a bounded heap.
 G1 = ["-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
       "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true"]
@@ -41,6 +70,11 @@ TOOL_JVM = ["-Xmx256M", *G1]
 # The tools in tests: output is the same; start-up is about 30% shorter.
 FAST_TOOL_JVM = ["-Xmx256M", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                  "-Djava.awt.headless=true"]
+
+def log4j2(version: str) -> bool:
+    """Kafka 4.0 moved from log4j 1 (reload4j) to log4j2: another file format and property."""
+    return version_key(version) >= (4,)
+
 
 TOOLS_LOG4J = """\
 rootLogger.level = WARN
@@ -62,6 +96,28 @@ appender.file.layout.pattern = [%d] %p %m (%c)%n
 logger.state.name = state.change.logger
 logger.state.level = WARN
 """
+# The same two, for Kafka 3.x (bin/../config/tools-log4j.properties, log4j.properties)
+TOOLS_LOG4J1 = """\
+log4j.rootLogger=WARN, stderr
+log4j.appender.stderr=org.apache.log4j.ConsoleAppender
+log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
+log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.appender.stderr.Target=System.err
+"""
+BROKER_LOG4J1 = """\
+log4j.rootLogger=INFO, file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File={path}
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.state.change.logger=WARN
+"""
+
+
+def log4j_flag(version: str, path: Path) -> str:
+    """The JVM flag that points Kafka ``version``'s logging at the configuration file ``path``."""
+    return (f"-Dlog4j2.configurationFile={path}" if log4j2(version)
+            else f"-Dlog4j.configuration=file:{path}")
 # Settings a test cluster needs (small internal topics, no initial rebalance delay, KIP-848
 # heartbeats every second); everything else is Kafka's default.
 TEST_CONFIGS = {
@@ -77,17 +133,19 @@ class RealKafkaUnavailable(Exception):
     """Apache Kafka cannot be run here; the message is one line saying why."""
 
 
-def kafka_libs() -> Path:
-    """The directory of the provisioned jars (raises RealKafkaUnavailable when missing)."""
+def kafka_libs(version: str = KAFKA_VERSION) -> Path:
+    """The directory of Kafka ``version``'s provisioned jars (raises RealKafkaUnavailable when
+    missing)."""
     if shutil.which("java") is None:
         raise RealKafkaUnavailable("Apache Kafka tests need Java 17+: no `java` on PATH "
                                    "(bash scripts/test.sh installs it)")
     cache = Path(os.environ.get("KCLI_CACHE_DIR")
                  or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kcli")
-    home = cache / f"kafka-{KAFKA_VERSION}"
+    home = cache / f"kafka-{version}"
     if not (home / "complete").is_file():
-        raise RealKafkaUnavailable(f"Apache Kafka {KAFKA_VERSION} jars are not in {home}: "
-                                   f"run scripts/provision-kafka.sh (bash scripts/test.sh does)")
+        raise RealKafkaUnavailable(f"Apache Kafka {version} jars are not in {home}: run "
+                                   f"KCLI_KAFKA_VERSION={version} scripts/provision-kafka.sh "
+                                   f"(bash scripts/test.sh does)")
     return home / "libs"
 
 
@@ -120,15 +178,19 @@ def _write_config(directory: Path, name: str, text: str) -> Path:
     return path
 
 
-_TOOLS_LOG4J_PATH: Path | None = None
+_TOOLS_LOG4J_PATHS: dict[bool, Path] = {}
 
 
-def _tools_log4j() -> Path:
-    global _TOOLS_LOG4J_PATH
-    if _TOOLS_LOG4J_PATH is None or not _TOOLS_LOG4J_PATH.exists():
-        _TOOLS_LOG4J_PATH = _write_config(Path(tempfile.mkdtemp(prefix="kcli-tools-")),
-                                          "tools-log4j2.properties", TOOLS_LOG4J)
-    return _TOOLS_LOG4J_PATH
+def _tools_log4j(version: str = KAFKA_VERSION) -> str:
+    """The JVM flag for the tools' logging configuration of Kafka ``version``."""
+    two = log4j2(version)
+    path = _TOOLS_LOG4J_PATHS.get(two)
+    if path is None or not path.exists():
+        path = _TOOLS_LOG4J_PATHS[two] = _write_config(
+            Path(tempfile.mkdtemp(prefix="kcli-tools-")),
+            "tools-log4j2.properties" if two else "tools-log4j.properties",
+            TOOLS_LOG4J if two else TOOLS_LOG4J1)
+    return log4j_flag(version, path)
 
 
 @dataclass
@@ -139,12 +201,13 @@ class JavaResult:
 
 
 def java(main: str | Path, *args: str, jvm: list[str] | None = None, timeout: float = 120,
-         stdin: str | None = None, cwd: str | Path | None = None) -> JavaResult:
-    """``main`` (a class name, or a ``.java`` source file run as a single-file program) on the
-    provisioned classpath, with the tools' log4j2 configuration; its exit code and output."""
-    cmd = ["java", *(FAST_TOOL_JVM if jvm is None else jvm),
-           f"-Dlog4j2.configurationFile={_tools_log4j()}",
-           "-cp", f"{kafka_libs()}/*", str(main), *args]
+         stdin: str | None = None, cwd: str | Path | None = None,
+         version: str = KAFKA_VERSION) -> JavaResult:
+    """``main`` (a class name, or a ``.java`` source file run as a single-file program) on Kafka
+    ``version``'s provisioned classpath, with the tools' logging configuration; its exit code and
+    output."""
+    cmd = ["java", *(FAST_TOOL_JVM if jvm is None else jvm), _tools_log4j(version),
+           "-cp", f"{kafka_libs(version)}/*", str(main), *args]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=stdin,
                               stdin=None if stdin is not None else subprocess.DEVNULL, cwd=cwd,
@@ -155,9 +218,9 @@ def java(main: str | Path, *args: str, jvm: list[str] | None = None, timeout: fl
     return JavaResult(proc.returncode, proc.stdout, proc.stderr)
 
 
-def java_tool(tool: str, *args: str, **kwargs) -> JavaResult:
+def java_tool(tool: str, *args: str, version: str = KAFKA_VERSION, **kwargs) -> JavaResult:
     """One of Apache's command-line tools by its script name (``kafka-topics``...)."""
-    return java(TOOLS[tool], *args, **kwargs)
+    return java(tool_class(tool, version), *args, version=version, **kwargs)
 
 
 TOOL_RUNNER = Path(__file__).parent / "java" / "ToolRunner.java"
@@ -168,11 +231,11 @@ class ToolSession:
     script would run it: a command's result as ``java_tool`` gives it, without a JVM start per
     command. Commands are sent one at a time, so other work may happen between them."""
 
-    def __init__(self, jvm: list[str] | None = None):
+    def __init__(self, jvm: list[str] | None = None, version: str = KAFKA_VERSION):
+        self.version = version
         self._proc = subprocess.Popen(
-            ["java", *(FAST_TOOL_JVM if jvm is None else jvm),
-             f"-Dlog4j2.configurationFile={_tools_log4j()}", "-cp", f"{kafka_libs()}/*",
-             str(TOOL_RUNNER)],
+            ["java", *(FAST_TOOL_JVM if jvm is None else jvm), _tools_log4j(version),
+             "-cp", f"{kafka_libs(version)}/*", str(TOOL_RUNNER)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             encoding="utf-8", preexec_fn=_die_with_parent)
 
@@ -180,7 +243,7 @@ class ToolSession:
         import json
         import selectors
 
-        self._proc.stdin.write(json.dumps([TOOLS[tool], *args]) + "\n")
+        self._proc.stdin.write(json.dumps([tool_class(tool, self.version), *args]) + "\n")
         self._proc.stdin.flush()
         with selectors.DefaultSelector() as sel:
             sel.register(self._proc.stdout, selectors.EVENT_READ)
@@ -233,7 +296,8 @@ class _Node:
 
 
 class ApacheKafka:
-    """A KRaft cluster of ``nodes`` combined broker+controller JVMs on 127.0.0.1.
+    """A KRaft cluster of ``nodes`` combined broker+controller JVMs of Kafka ``version`` on
+    127.0.0.1 (static voters, ``controller.quorum.voters``, which every KRaft release takes).
 
     ``sasl_users`` ({user: password}) adds a SASL_PLAINTEXT listener offering PLAIN and
     SCRAM-SHA-512 for those users (SCRAM credentials are written at format time), and OAUTHBEARER
@@ -243,8 +307,10 @@ class ApacheKafka:
 
     def __init__(self, nodes: int = 1, sasl_users: dict[str, str] | None = None,
                  configs: dict[str, str] | None = None, heap: str = "512m",
-                 jvm: list[str] | None = None, start_timeout: float = 90):
-        self.libs = kafka_libs()
+                 jvm: list[str] | None = None, start_timeout: float = 90,
+                 version: str = KAFKA_VERSION):
+        self.version = version
+        self.libs = kafka_libs(version)
         self.sasl_users = dict(sasl_users or {})
         self.heap, self.jvm, self.start_timeout = heap, (G1 if jvm is None else jvm), start_timeout
         self.configs = {**TEST_CONFIGS,
@@ -316,14 +382,19 @@ class ApacheKafka:
         })
         return "".join(f"{k}={v}\n" for k, v in props.items())
 
+    @property
+    def _log4j_name(self) -> str:
+        return "log4j2.properties" if log4j2(self.version) else "log4j.properties"
+
     def _format(self, node: _Node) -> subprocess.Popen:
         node.directory.mkdir(parents=True, exist_ok=True)
         config = _write_config(node.directory, "server.properties", self._properties(node))
-        _write_config(node.directory, "log4j2.properties", BROKER_LOG4J.format(path=node.log))
+        _write_config(node.directory, self._log4j_name,
+                      (BROKER_LOG4J if log4j2(self.version) else BROKER_LOG4J1).format(path=node.log))
         scram = [a for u, p in self.sasl_users.items()
                  for a in ("--add-scram", f"SCRAM-SHA-512=[name={u},password={p}]")]
         return subprocess.Popen(
-            ["java", *FAST_TOOL_JVM, f"-Dlog4j2.configurationFile={_tools_log4j()}",
+            ["java", *FAST_TOOL_JVM, _tools_log4j(self.version),
              "-cp", f"{self.libs}/*", "kafka.tools.StorageTool", "format", "-t", self.cluster_id,
              "-c", str(config), *scram],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
@@ -333,7 +404,7 @@ class ApacheKafka:
         console = open(node.directory / "console.log", "ab")
         node.process = subprocess.Popen(
             ["java", f"-Xmx{self.heap}", f"-Xms{self.heap}", *self.jvm,
-             f"-Dlog4j2.configurationFile={node.directory / 'log4j2.properties'}",
+             log4j_flag(self.version, node.directory / self._log4j_name),
              f"-Dkafka.logs.dir={node.directory}", "-cp", f"{self.libs}/*", "kafka.Kafka",
              str(node.directory / "server.properties")],
             stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

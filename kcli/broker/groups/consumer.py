@@ -28,7 +28,7 @@ from kcli.broker.groups.timers import Timers
 
 LEAVE_EPOCH, STATIC_LEAVE_EPOCH = -1, -2
 # A new group starts at group and target assignment epoch 1 (an empty assignment); its first
-# computed assignment is epoch 2, as in Kafka 4.3 (KAFKA-20268).
+# computed assignment is epoch 2, as in Kafka 4.3 and 4.4 (KAFKA-20268).
 INITIAL_EPOCH = 1
 STABLE, UNREVOKED, UNRELEASED = "stable", "unrevoked", "unreleased"
 
@@ -215,7 +215,7 @@ class ConsumerGroup:
 
     def _bump(self) -> None:
         """A new group epoch. Its target assignment is computed on the next member heartbeat
-        (as Kafka does), so a group whose last member left keeps the previous target epoch."""
+        (as Kafka does); ``remove`` settles an emptied group's at once."""
         self._metadata_changed()
         self.group_epoch += 1
 
@@ -281,9 +281,13 @@ class ConsumerGroup:
 
     def remove(self, member: ConsumerMember) -> None:
         """The member leaves or is fenced: its partitions are released at once, and go to
-        other members once the target is recomputed (on their next heartbeat)."""
+        other members once the target is recomputed (on their next heartbeat). When it was the
+        last member, the (empty) target takes the new epoch at once, as from Kafka 4.4
+        (KAFKA-20442: an empty group's epochs match)."""
         self._drop(member)
         self._bump()
+        if not self.members:
+            self.target, self.assignment_epoch = {}, self.group_epoch
         self.on_change()
 
     def shutdown(self) -> None:

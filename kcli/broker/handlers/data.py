@@ -45,7 +45,7 @@ def _leader_partition(ctx: RequestContext, topic: Topic | None, index: int,
 # -- Produce ----------------------------------------------------------------------------------
 #
 # A partition's records are checked in Kafka's order, with Kafka's answers (each checked against
-# Kafka 4.3, tests/apache/test_produce_validation.py): the request's structure (KafkaApis), the
+# Kafka 4.4, tests/apache/test_produce_validation.py): the request's structure (KafkaApis), the
 # leader, the min ISR, the batch as stored (UnifiedLog: size, CRC), its header
 # (LogValidator.validateBatch), every record (LogValidator: a key on a compacted topic, the
 # timestamp), then the producer's sequence. Kafka sends an error message only with the record

@@ -90,15 +90,17 @@ async def create_partitions(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
     R = RESPONSES[37]
     results = []
-    # more new partitions than one controller batch holds: Kafka fails the request with an
-    # unexpected error (UNKNOWN_SERVER_ERROR, no message) for every topic (and, unless
-    # validate-only, has made the first 10,000 partitions anyway; this broker makes none)
+    # more new partitions than one controller batch holds: Kafka 4.4 refuses the request for
+    # every topic before making any (KAFKA-19673, ReplicationControlManager
+    # validateTotalNumberOfPartitions; 4.3 failed it with UNKNOWN_SERVER_ERROR, no message,
+    # having made the first 10,000 partitions anyway)
     added = sum(max(t.count - len(cluster.topics[t.name].partitions), 0)
                 for t in req.topics if t.name in cluster.topics)
     for t in req.topics:
-        if added > MAX_RECORDS:
+        if added > MAX_PARTITIONS:
             results.append(R.CreatePartitionsTopicResult(
-                name=t.name, error_code=Err.UNKNOWN_SERVER_ERROR, error_message=None))
+                name=t.name, error_code=Err.POLICY_VIOLATION,
+                error_message="Excessively large number of additional partitions per request."))
             continue
         try:
             assignment = None if t.assignments is None else [a.broker_ids for a in t.assignments]

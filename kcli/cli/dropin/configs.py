@@ -1,4 +1,4 @@
-"""kafka-configs' command line (Apache Kafka 4.3's ConfigCommand) for topics, brokers and the
+"""kafka-configs' command line (Apache Kafka 4.4's ConfigCommand, Java since 4.4) for topics, brokers and the
 broker defaults: every option the tool has (its help lists them all), its checks in the tool's
 order, and the ``--add-config`` / ``--delete-config`` grammars (``kcli.specs``). Pure."""
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
-from kcli.cli.dropin.kafka43 import CONFIG_NAMES
+from kcli.cli.dropin.kafka44 import CONFIG_NAMES
 from kcli.inputs import printable, topic_name_error
 
 

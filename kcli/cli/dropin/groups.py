@@ -1,4 +1,4 @@
-"""kafka-consumer-groups' command line (Apache Kafka 4.3's ConsumerGroupCommandOptions, with
+"""kafka-consumer-groups' command line (Apache Kafka 4.4's ConsumerGroupCommandOptions, with
 KIP-1282's ``--to-start-time``): its options, help texts and checks in the tool's order. Pure."""
 
 from __future__ import annotations
@@ -13,42 +13,42 @@ _EX = "Example: --bootstrap-server localhost:9092 "
 OPTIONS = [
     Opt("bootstrap-server", "The server(s) to connect to. REQUIRED for all options except for "
         "--validate-regex.", REQUIRED, describe="server to connect to"),
-    Opt("group", "The consumer group we wish to act on.", REQUIRED, describe="consumer group"),
-    Opt("topic", "The topic whose consumer group information should be deleted or topic whose should be "
-        "included in the reset offset process. In `reset-offsets` case, partitions can be specified using "
-        "this format: `topic1:0,1,2`, where 0,1,2 are the partition to be included in the process. "
-        "Reset-offsets also supports multiple topic inputs.", REQUIRED, describe="topic"),
-    Opt("all-topics", "Consider all topics assigned to a group in the `reset-offsets` process."),
+    Opt("group", "The consumer group id.", REQUIRED, describe="group id"),
+    Opt("topic", "The topic whose offset information should be deleted or reset. In `reset-offsets` case, "
+        "partitions can be specified using this format: `topic:0,1,2`, where 0,1,2 are the partitions to "
+        "be included. Reset-offsets also supports multiple topics.", REQUIRED, describe="topic"),
+    Opt("all-topics", "Apply to all topics."),
     Opt("list", "List all consumer groups."),
     Opt("describe", "Describe consumer group and list offset lag (number of messages not yet processed) "
         "related to given group."),
     Opt("all-groups", "Apply to all consumer groups."),
-    Opt("delete", "Pass in groups to delete topic partition offsets and ownership information over the "
-        "entire consumer group. For instance --group g1 --group g2"),
+    Opt("delete", "Delete topic partition offsets and ownership information for one or more consumer "
+        "groups."),
     Opt("timeout", "The timeout that can be set for some use cases. For example, it can be used when "
         "describing the group to specify the maximum amount of time in milliseconds to wait before the "
         "group stabilizes (when the group is just created, or is going through some changes).", REQUIRED,
         "Long", "timeout (ms)", default="30000"),
     Opt("command-config", "Property file containing configs to be passed to Admin Client and Consumer.",
         REQUIRED, describe="command config property file"),
-    Opt("reset-offsets", "Reset offsets of consumer group. Supports one consumer group at the time, and "
+    Opt("reset-offsets", "Reset offsets of consumer group. Supports one consumer group at a time, and "
         "instances should be inactive\nHas 2 execution options: --dry-run (the default) to plan which "
-        "offsets to reset, and --execute to update the offsets. Additionally, the --export option is used "
-        "to export the results to a CSV format.\nYou must choose one of the following reset "
-        "specifications: --to-datetime, --by-duration, --to-earliest, --to-latest, --shift-by, "
-        "--from-file, --to-current, --to-offset.\nTo define the scope use --all-topics or --topic. One "
-        "scope must be specified unless you use '--from-file'."),
-    Opt("delete-offsets", "Delete offsets of consumer group. Supports one consumer group at the time, and "
+        "offsets to reset, and --execute to update the offsets. \nAdditionally, the --export option can be "
+        "used to generate the offsets in CSV format for export to a file.\nYou must choose one of the "
+        "following reset specifications: --to-datetime, --by-duration, --to-earliest, --to-latest, "
+        "--shift-by, --from-file, --to-current, --to-offset.\nTo define the scope, use --all-topics or "
+        "--topic. The scope must be specified unless you use --from-file."),
+    Opt("delete-offsets", "Delete offsets of consumer group. Supports one consumer group at a time, and "
         "multiple topics."),
-    Opt("dry-run", "Only show results without executing changes on Consumer Groups. Supported operations: "
+    Opt("dry-run", "Output offset reset information without executing the operation. Supported operation: "
         "reset-offsets."),
-    Opt("execute", "Execute operation. Supported operations: reset-offsets."),
-    Opt("export", "Export operation execution to a CSV file. Supported operations: reset-offsets."),
+    Opt("execute", "Execute the offset reset operation. Supported operation: reset-offsets."),
+    Opt("export", "Generate offset reset information in CSV format for export to a file. Supported "
+        "operation: reset-offsets."),
     Opt("to-offset", "Reset offsets to a specific offset.", REQUIRED, "Long", "offset"),
     Opt("from-file", "Reset offsets to values defined in CSV file.", REQUIRED, describe="path to CSV file"),
     Opt("to-datetime", "Reset offsets to offset from datetime. Format: 'YYYY-MM-DDThh:mm:ss.sss'", REQUIRED,
         describe="datetime"),
-    Opt("by-duration", "Reset offsets to offset by duration from current timestamp. Format: 'PnDTnHnMnS'",
+    Opt("by-duration", "Reset offsets by duration from current timestamp. Format: 'PnDTnHnMnS'",
         REQUIRED, describe="duration"),
     Opt("to-earliest", "Reset offsets to earliest offset."),
     Opt("to-latest", "Reset offsets to latest offset."),
@@ -58,25 +58,23 @@ OPTIONS = [
     # KIP-1282
     Opt("to-start-time", "Reset offsets to the group's creation time: the first offset at or after the "
         "time the group was created (KIP-1282)."),
-    Opt("members", "Describe members of the group. This option may be used with '--describe' and "
-        "'--bootstrap-server' options only.\n" + _EX + "--describe --group group1 --members",
-        available_if=("describe",)),
+    Opt("members", "Describe members of the group. This option may be used with the --describe option "
+        "only.\n" + _EX + "--describe --group group1 --members", available_if=("describe",)),
     Opt("verbose", "Provide additional information, if any, when describing the group. This option may be "
-        "used with '--offsets'/'--members'/'--state' and '--bootstrap-server' options only.\n" + _EX
-        + "--describe --group group1 --members --verbose", available_if=("describe",)),
+        "used with the --describe option only.", available_if=("describe",)),
     Opt("offsets", "Describe the group and list all topic partitions in the group along with their offset "
-        "lag. This is the default sub-action of and may be used with '--describe' and '--bootstrap-server' "
-        "options only.\n" + _EX + "--describe --group group1 --offsets", available_if=("describe",)),
-    Opt("state", "When specified with '--describe', includes the state of the group.\n" + _EX
-        + "--describe --group group1 --state\nWhen specified with '--list', it displays the state of all "
+        "lag. This is the default sub-action of and may be used with the --describe option only.\n" + _EX
+        + "--describe --group group1 --offsets", available_if=("describe",)),
+    Opt("state", "When specified with --describe, it displays the state of the group.\n" + _EX
+        + "--describe --group group1 --state\nWhen specified with --list, it displays the states of the "
         "groups. It can also be used to list groups with specific states.\n" + _EX
-        + "--list --state stable,empty\nThis option may be used with '--describe', '--list' and "
-        "'--bootstrap-server' options only.", OPTIONAL, available_if=("describe", "list")),
-    Opt("type", "When specified with '--list', it displays the types of all the groups. It can also be used "
-        "to list groups with specific types.\n" + _EX + "--list --type classic,consumer\nThis option may be "
-        "used with the '--list' option only.", OPTIONAL, available_if=("list",)),
-    Opt("validate-regex", "Validate that the syntax of the provided regular expression is valid according "
-        "to the RE2 format.", REQUIRED, describe="regex"),
+        + "--list --state stable,empty\nThis option may be used with --describe and --list options only.",
+        OPTIONAL, available_if=("describe", "list")),
+    Opt("type", "When specified with --list, it displays the types of the groups. It can also be used to "
+        "list groups with specific types.\n" + _EX + "--list --type classic,consumer\nThis option may be "
+        "used with the --list option only.", OPTIONAL, available_if=("list",)),
+    Opt("validate-regex", "Validate the syntax of the regular expression according to the RE2 format.",
+        REQUIRED, describe="regex"),
     HELP, VERSION,
 ]
 
@@ -99,8 +97,8 @@ class GroupsRequest:
 
 def read(args: list[str]) -> GroupsRequest:
     """ConsumerGroupCommandOptions.checkArgs, then the action count ConsumerGroupCommand checks."""
-    parsed = start(OPTIONS, args, "This tool helps to list all consumer groups, describe a consumer group, "
-                                  "delete consumer group info, or reset consumer group offsets.")
+    parsed = start(OPTIONS, args, "This tool helps to list, describe, delete and manage the offsets of "
+                                  "consumer groups.")
     has = parsed.has
     scope = "[group], [all-groups]"
     if not has("validate-regex") and not has("bootstrap-server"):

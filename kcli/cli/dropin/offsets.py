@@ -1,4 +1,4 @@
-"""kafka-get-offsets' command line (Apache Kafka 4.3's GetOffsetShell): its options, help texts
+"""kafka-get-offsets' command line (Apache Kafka 4.4's GetOffsetShell): its options, help texts
 and checks in the tool's order. Pure."""
 
 from __future__ import annotations

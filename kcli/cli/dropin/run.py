@@ -37,7 +37,7 @@ TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get
 TOPIC_ERROR = "Error while executing topic command : "
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 OFFSETS_ERROR = "Error occurred: "
-LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.OffsetsUtils)"
+LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResetter)"   # 4.4's logger
 
 
 @dataclass

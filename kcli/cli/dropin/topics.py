@@ -1,4 +1,4 @@
-"""kafka-topics' command line (Apache Kafka 4.3's TopicCommand): its options, help texts and
+"""kafka-topics' command line (Apache Kafka 4.4's TopicCommand): its options, help texts and
 checks in the tool's order, read into a ``TopicsRequest``. Pure."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
-from kcli.cli.dropin.kafka43 import CONFIG_NAMES
+from kcli.cli.dropin.kafka44 import CONFIG_NAMES
 
 _TO_CONFIGS = " (To alter topic configurations, the kafka-configs tool can be used.)"
 

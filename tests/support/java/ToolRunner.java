@@ -68,6 +68,7 @@ public class ToolRunner {
             current = done;
             Thread thread = new Thread(() -> {
                 try {
+                    scalaConsoleFollows();
                     Class.forName(command[0]).getMethod("main", String[].class)
                         .invoke(null, (Object) Arrays.copyOfRange(command, 1, command.length));
                     done.complete(0);
@@ -95,13 +96,36 @@ public class ToolRunner {
         System.exit(0);     // threads a tool left behind do not keep this JVM alive
     }
 
-    // The log4j2 configuration given (-Dlog4j2.configurationFile), with its console appender
-    // following System.err as each command redirects it; set before anything logs.
+    // Scala's println (the Scala tools of Kafka 3.x: kafka.admin.ConsumerGroupCommand up to 3.7,
+    // ConfigCommand up to 4.3) writes to scala.Console.out, a thread-inherited variable fixed at
+    // the JVM's System.out when first used: this command's thread gets this command's streams.
+    static void scalaConsoleFollows() throws Exception {
+        Class<?> console;
+        try {
+            console = Class.forName("scala.Console$");
+        } catch (ClassNotFoundException noScala) {
+            return;
+        }
+        Object module = console.getField("MODULE$").get(null);
+        console.getMethod("setOutDirect", PrintStream.class).invoke(module, System.out);
+        console.getMethod("setErrDirect", PrintStream.class).invoke(module, System.err);
+    }
+
+    // The logging configuration given, with its console appender following System.err as each
+    // command redirects it; set before anything logs. log4j2 (-Dlog4j2.configurationFile) from
+    // Kafka 4.0, log4j 1 / reload4j (-Dlog4j.configuration=file:...) in 3.x.
     static void followStderr() throws Exception {
-        Path given = Path.of(System.getProperty("log4j2.configurationFile"));
-        Path following = Files.createTempFile("tool-runner-log4j2", ".properties");
+        String log4j2 = System.getProperty("log4j2.configurationFile");
+        boolean two = log4j2 != null;
+        Path given = Path.of(two ? log4j2 : System.getProperty("log4j.configuration").substring("file:".length()));
+        Path following = Files.createTempFile("tool-runner-log4j", ".properties");
         following.toFile().deleteOnExit();
-        Files.writeString(following, Files.readString(given) + "appender.stderr.follow = true\n");
-        System.setProperty("log4j2.configurationFile", following.toString());
+        Files.writeString(following, Files.readString(given)
+            + (two ? "appender.stderr.follow = true\n" : "log4j.appender.stderr.Follow=true\n"));
+        if (two) {
+            System.setProperty("log4j2.configurationFile", following.toString());
+        } else {
+            System.setProperty("log4j.configuration", "file:" + following);
+        }
     }
 }
