@@ -98,11 +98,9 @@ def create_topic(
         specs.check_partition_count(partitions)
     configs = specs.parse_config_pairs(config or [])
     assignment = specs.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
-    if ("." in name or "_" in name) and out().format != "json":
+    if lib.may_collide(name) and out().format != "json":
         # On stdout in plain, where kafka-topics prints it; a note beside a table.
-        warn = out().line if out().format == "plain" else out().note
-        warn("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
-             "('_') could collide. To avoid issues it is best to use either, but not both.")
+        (out().line if out().format == "plain" else out().note)(lib.COLLISION_WARNING)
     created = lib.create(state().admin(), name, partitions, replication_factor, configs, assignment,
                          if_not_exists)
     view.render_created(out(), name, created)

@@ -97,6 +97,16 @@ def describe_by_id(admin: Admin, topic_id: str, *, exclude_internal=False, if_ex
     return by_metadata, summaries
 
 
+# kafka-topics' warning on creating a topic whose name has a period or an underscore
+COLLISION_WARNING = ("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
+                     "('_') could collide. To avoid issues it is best to use either, but not both.")
+
+
+def may_collide(name: str) -> bool:
+    """Kafka's Topic.hasCollisionChars: the name's metrics may collide with another topic's."""
+    return "." in name or "_" in name
+
+
 def create(admin: Admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:
     """Create one topic; False when it exists and ``if_not_exists`` (the request is still sent)."""
     try:

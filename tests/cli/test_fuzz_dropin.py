@@ -30,12 +30,14 @@ from hypothesis import strategies as st
 from kcli.cli.dropin import groups, topics
 from kcli.cli.dropin.jopt import FLAG
 from kcli.cli.dropin.run import TOOLS
+from kcli.ops.topics import COLLISION_WARNING
 from tests.support.fuzz import EXAMPLES, FUZZ, MAX_SECONDS, Stats, text_with
 
 LINES = settings(FUZZ, max_examples=max(1, EXAMPLES // 5))
 STATS = Stats()
 UNREACHABLE = "127.0.0.1:1"
-NOTICES = {groups.NO_EXECUTE_WARNING, topics.DELETE_CONFIG_NOTICE, topics.BOTH_IDS_NOTICE}
+NOTICES = {groups.NO_EXECUTE_WARNING, topics.DELETE_CONFIG_NOTICE, topics.BOTH_IDS_NOTICE,
+           COLLISION_WARNING}       # the Java tools' own notices, before an error as they print it
 HELP_HEADER = "Option"        # the first word of the jopt help table's first row
 
 VALUE = text_with(["0", "", " ", "\0", "1", "-1", "-3", "+1", "9" * 20, "9223372036854775808",

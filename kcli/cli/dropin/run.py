@@ -251,9 +251,8 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         if v["partitions"] is not None:
             specs.check_partition_count(v["partitions"])
         configs = specs.parse_topic_config_java(v["config"])
-        if "." in name or "_" in name:
-            out.line("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore "
-                     "('_') could collide. To avoid issues it is best to use either, but not both.")
+        if lib.may_collide(name):        # before the name's check, as kafka-topics
+            out.line(lib.COLLISION_WARNING)
         specs.check_topic_name(name)
         created = lib.create(admin, name, v["partitions"], v["replication-factor"], configs, assignment,
                              p.has("if-not-exists"))
