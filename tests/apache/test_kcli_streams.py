@@ -1,4 +1,4 @@
-"""kcli and streams groups on real Apache Kafka (run with KCLI_KAFKA_VERSION=4.4.0): a Kafka Streams
+"""kcli and streams groups on real Apache Kafka 4.4.0 (always that release): a Kafka Streams
 application (group.protocol=streams, tests/support/java/StreamsApp.java) joins a streams group on
 a cluster with Kafka's defaults, then ``kcli list groups --type streams`` and every ``describe
 groups`` view see it; once it stopped, the offsets view still shows its committed offsets and lag.
@@ -10,20 +10,18 @@ import json
 
 import pytest
 
-from tests.support.apache_kafka import KAFKA_VERSION, ApacheKafka, java_tool
+from tests.support.apache_kafka import ApacheKafka, java_tool
 from tests.support.clients import create_topic, produce, unique
 from tests.support.run import run_kcli
-from tests.support.streams_app import StreamsApp
+from tests.support.streams_app import STREAMS_KAFKA, StreamsApp
 from tests.support.waits import wait_until
-
-V44 = tuple(map(int, KAFKA_VERSION.split(".")[:2])) >= (4, 4)
-
 
 @pytest.fixture(scope="module")
 def streams_cluster():
     """A one-node cluster with Kafka's defaults (streams groups need no setting on 4.4) and no
     initial rebalance delay for streams groups."""
-    kafka = ApacheKafka(nodes=1, heap="384m", configs={"group.streams.initial.rebalance.delay.ms": "0"}).start()
+    kafka = ApacheKafka(nodes=1, heap="384m", configs={"group.streams.initial.rebalance.delay.ms": "0"},
+                        version=STREAMS_KAFKA).start()
     try:
         yield kafka
     finally:
@@ -96,7 +94,7 @@ def test_the_state_view_is_kafka_streams_groups_layout_plus_the_creation_time(ap
     for verbose in ([], ["--verbose"]):
         r = run_kcli(b, "-o", "plain", "describe", "groups", app_id, "--state", *verbose)
         java = java_tool("kafka-streams-groups", "--bootstrap-server", b, "--describe", "--group", app_id,
-                         "--state", *verbose)
+                         "--state", *verbose, version=STREAMS_KAFKA)
         assert r.code == 0 and java.code == 0, (r, java)
         if not verbose:
             assert r.out == java.out
@@ -106,7 +104,6 @@ def test_the_state_view_is_kafka_streams_groups_layout_plus_the_creation_time(ap
             assert kcli_lines[0].endswith("   GROUP-CREATION-TIME") and kcli_lines[1].endswith(" -")
 
 
-@pytest.mark.skipif(not V44, reason="the version rule is about Apache Kafka 4.4's StreamsGroupDescribe v1")
 def test_4_4_speaks_streams_group_describe_v1_so_no_creation_time(app):
     b, app_id, _, _ = app
     r = run_kcli(b, "-o", "json", "describe", "groups", app_id, "--state")

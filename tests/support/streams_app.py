@@ -13,12 +13,13 @@ from pathlib import Path
 from tests.support.apache_kafka import _die_with_parent, _tools_log4j, kafka_libs
 
 SOURCE = Path(__file__).parent / "java" / "StreamsApp.java"
+STREAMS_KAFKA = "4.4.0"     # streams groups' reference: its broker, tools and Kafka Streams, whatever KCLI_KAFKA_VERSION says
 _CLASSES: dict[str, Path] = {}
 
 
 def compiled() -> Path:
     """The directory of StreamsApp.class, compiled against the provisioned jars."""
-    libs = kafka_libs()
+    libs = kafka_libs(STREAMS_KAFKA)
     if str(libs) not in _CLASSES:
         out = Path(tempfile.mkdtemp(prefix="kcli-streams-app-"))
         subprocess.run(["javac", "-nowarn", "-cp", f"{libs}/*", "-d", str(out), str(SOURCE)],
@@ -35,7 +36,8 @@ class StreamsApp:
         self.state_dir = tempfile.mkdtemp(prefix="kcli-streams-state-")
         self.proc = subprocess.Popen(
             ["java", "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-             f"-Dlog4j2.configurationFile={_tools_log4j()}", "-cp", f"{compiled()}{os.pathsep}{kafka_libs()}/*",
+             f"-Dlog4j2.configurationFile={_tools_log4j(STREAMS_KAFKA)}", "-cp",
+             f"{compiled()}{os.pathsep}{kafka_libs(STREAMS_KAFKA)}/*",
              "StreamsApp", bootstrap, app_id, source, sink, self.state_dir],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
             preexec_fn=_die_with_parent)
