@@ -11,14 +11,17 @@ phase and the embedded/mock ratio, plus the embedded broker's request counts.
 from __future__ import annotations
 
 import argparse
-import logging
-import re
+import sys
 import time
+from pathlib import Path
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from kcli.broker import EmbeddedCluster
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/support
+
+from kcli.broker import EmbeddedCluster  # noqa: E402
+from tests.support.mock_cluster import MockCluster  # noqa: E402
 
 TOPIC = "bench"
 
@@ -69,34 +72,6 @@ def run(bootstrap: str, records: int, size: int, codec: str, partitions: int,
             "consume_mb_s": mb / consume_s, "consume_rec_s": records / consume_s}
 
 
-class _MockCluster:
-    """A librdkafka mock cluster, kept alive by the client that owns it."""
-
-    def __enter__(self) -> str:
-        found: list[str] = []
-
-        class Grab(logging.Handler):
-            def emit(self, record):
-                m = re.search(r"Mock cluster \S+ bootstrap.servers=(\S+)", record.getMessage())
-                if m:
-                    found.append(m.group(1))
-
-        logger = logging.getLogger("kcli.bench.mock")
-        logger.addHandler(Grab())
-        logger.setLevel(logging.DEBUG)
-        self._owner = Producer({"bootstrap.servers": "", "test.mock.num.brokers": 1,
-                                "logger": logger, "debug": "mock"})
-        deadline = time.monotonic() + 10
-        while not found and time.monotonic() < deadline:
-            self._owner.poll(0.1)
-        if not found:
-            raise RuntimeError("the mock cluster did not report its bootstrap servers")
-        return found[0]
-
-    def __exit__(self, *exc) -> None:
-        del self._owner
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=50_000)
@@ -109,7 +84,7 @@ def main() -> None:
     with EmbeddedCluster(nodes=1) as ec:
         embedded = run(ec.bootstrap_servers, *params)
         counts = ec.request_counts()[1]
-    with _MockCluster() as bootstrap:
+    with MockCluster() as bootstrap:
         mock = run(bootstrap, *params, create=False)
 
     print(f"{args.records} records x {args.size} B, codec {args.codec}, "

@@ -7,7 +7,6 @@ some answers to kcli's own client only) and librdkafka's own mock cluster."""
 from __future__ import annotations
 
 import json
-import logging
 import re
 import time
 
@@ -15,6 +14,7 @@ import pytest
 
 from tests.cli.conftest import run_kcli
 from tests.support.garble import GarblingProxy
+from tests.support.mock_cluster import MockCluster
 from tests.support.run import run_dropin
 
 WARN = re.compile(r"^Warn: the broker's (\w+Response v\d+) could not be read by kcli's own client \(.+\); (.+)$")
@@ -114,30 +114,13 @@ def test_a_broker_that_does_not_answer_is_not_retried_through_librdkafka(cluster
 
 @pytest.fixture(scope="module")
 def mock_cluster():
-    """librdkafka's mock cluster (3 brokers) with topic T, kept alive by its producer."""
-    from confluent_kafka import Producer
-
-    found: list[str] = []
-
-    class Grab(logging.Handler):
-        def emit(self, record):
-            m = re.search(r"Mock cluster \S+ bootstrap.servers=(\S+)", record.getMessage())
-            if m:
-                found.append(m.group(1))
-
-    logger = logging.getLogger("kcli.tests.mock")
-    logger.addHandler(Grab())
-    logger.setLevel(logging.DEBUG)
-    owner = Producer({"bootstrap.servers": "", "test.mock.num.brokers": 3, "logger": logger, "debug": "mock"})
-    deadline = time.monotonic() + 10
-    while not found and time.monotonic() < deadline:
-        owner.poll(0.1)
-    assert found, "the mock cluster did not report its bootstrap servers"
-    for _ in range(5):
-        owner.produce("T", b"v")
-    assert owner.flush(10) == 0
-    yield found[0]
-    del owner
+    """librdkafka's mock cluster (3 brokers) with topic T holding 5 records."""
+    cluster = MockCluster(brokers=3)
+    with cluster as bootstrap:
+        for _ in range(5):
+            cluster.owner.produce("T", b"v")
+        assert cluster.owner.flush(10) == 0
+        yield bootstrap
 
 
 def test_mock_cluster_list_offsets_and_describe_topics(mock_cluster):
