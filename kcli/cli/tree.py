@@ -14,6 +14,7 @@ from typer._click.globals import get_current_context  # typer vendors click; pin
 
 from kcli import __version__
 from kcli.admin.settings import DEFAULT_BOOTSTRAP
+from kcli.cli.dropin import DROPINS
 from kcli.errors import UsageError
 
 COMPLETE_COMMAND = "__complete-names"
@@ -37,10 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
-    "kafka-topics": ("dropin", "kafka_topics"),
-    "kafka-consumer-groups": ("dropin", "kafka_consumer_groups"),
-    "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
-    "kafka-configs": ("dropin", "kafka_configs"),
+    "kafka-topics": ("dropin.commands", "kafka_topics"),
+    "kafka-consumer-groups": ("dropin.commands", "kafka_consumer_groups"),
+    "kafka-get-offsets": ("dropin.commands", "kafka_get_offsets"),
+    "kafka-configs": ("dropin.commands", "kafka_configs"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
 }
@@ -76,7 +77,6 @@ SHORT_HELP: dict[str, str] = {
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
 # hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
-DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"})
 _DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                           "help_option_names": []}, add_help_option=False)
 # The other number of each command's noun, accepted too (hidden from help, the man pages and

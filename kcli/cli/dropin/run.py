@@ -27,13 +27,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from kcli import __version__
-from kcli.cli.dropin import jopt
+from kcli.cli.dropin import TOOLS, jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
 from kcli.inputs import printable
 
-TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs"}
 TOPIC_ERROR = "Error while executing topic command : "
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 OFFSETS_ERROR = "Error occurred: "
