@@ -94,8 +94,14 @@ def read_baseline(path: str) -> dict:
 
 
 def check_save_path(path: str | None) -> None:
-    if path is not None and os.path.exists(path):
+    """--save FILE: a new file in a directory that exists (UsageError before any request)."""
+    if path is None:
+        return
+    if os.path.exists(path):
         raise UsageError(f"--save: '{path}' exists; kcli never overwrites a baseline")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"--save: cannot write in '{folder}'")
 
 
 def dry_run_actions(name: str, brokers: int, baseline: dict | None) -> list[dict]:

@@ -174,6 +174,7 @@ def test_a_broker_whose_clock_is_off_fails_and_exits_1():
 @pytest.mark.parametrize("args, message", [
     (["--clock-skew", "soon"], "soon"),
     (["--baseline", "/nonexistent/baseline.json"], "Cannot read the baseline file"),
+    (["--save", "/nonexistent/baseline.json"], "--save: cannot write in '/nonexistent'"),
 ])
 def test_bad_input_is_refused_before_any_request(args, message):
     r = run_kcli("127.0.0.1:1", "check", "broker", *args)
