@@ -430,7 +430,7 @@ class BrokerCheck:
                     f"group {name}" + (f": {error.name}" if error is not None and error.name != "GROUP_ID_NOT_FOUND" else ""))
             error = self.admin.delete_topics([name]).get(name)
             (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
-        return deleted, [f for f in failed]
+        return deleted, failed
 
 
 def run(admin: Admin, name: str, skew: int, baseline: dict | None = None, save: str | None = None,
