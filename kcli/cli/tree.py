@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-configs": ("dropin.commands", "kafka_configs"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
+    "check broker": ("check", "broker"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -73,6 +74,7 @@ SHORT_HELP: dict[str, str] = {
     "kafka-configs": "kafka-configs' own command line.",
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
+    "check broker": "Check the cluster against the KIPs' rules.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -98,7 +100,7 @@ GROUPS = {
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded broker, for development and tests.",
     "audit": "Scan topic data on Spark (local or --master).",
-    "check": "Check the cluster: exit 4 when a problem is found.",
+    "check": "Check the cluster: exit non-zero on a problem.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
