@@ -75,7 +75,7 @@ async def streams_group_heartbeat(ctx: RequestContext, req):
         return _response(ctx, **{**values, **fields})
 
     def fail(code: Err, message: str | None = None):
-        return answer(error_code=code, error_message=message, member_id=req.member_id, member_epoch=-1,
+        return answer(error_code=code, error_message=message, member_id="", member_epoch=-1,
                       status=None, endpoint_information_epoch=0, heartbeat_interval_ms=0)
 
     if _not_coordinator(ctx, req.group_id):
