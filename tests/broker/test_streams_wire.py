@@ -109,6 +109,16 @@ def test_the_coordinator_creates_the_changelog_and_standbys_go_to_another_proces
         assert standby(m1) == active(m2) and standby(m2) == active(m1)  # each task's standby on the other process
         d = describe(raw, 1, "g2")
         assert d.topology.subtopologies[0].state_changelog_topics[0].partitions == 2
+
+        bad = topology(source="in", changelog="g6-store-changelog")     # a config the broker refuses
+        bad.subtopologies[0].state_changelog_topics[0].topic_configs[0].value = "nope"
+        refused = heartbeat(raw, 1, "g6", "m1", 0, topo=bad)
+        (status,) = refused.status
+        assert status.status_code == MISSING_INTERNAL_TOPICS and status.status_detail.startswith(
+            "Internal topics are missing: g6-store-changelog; g6-store-changelog: "
+            "Invalid value nope for configuration cleanup.policy")
+        assert "g6-store-changelog" not in ec.cluster.topics
+        assert describe(raw, 1, "g6").group_state == "NotReady"
         raw.close()
 
 
@@ -202,6 +212,9 @@ def test_streams_commits_are_checked_by_member_and_epoch_then_empty_group_can_be
 
     heartbeat(ec.raw, node, "g5", "m1", -1)
     assert _commit(ec.raw, node, "g5", "", -1, 7) == 0                           # an empty group: anyone
+    cgh = ec.raw.send(REQUESTS[CGH](version=1, group_id="g5", member_id="c1", member_epoch=0, rebalance_timeout_ms=1000,
+                                    subscribed_topic_names=["in"], topic_partitions=[]), node)
+    assert cgh.error_code == GROUP_ID_NOT_FOUND                                  # not converted, even empty
     deleted = ec.raw.send(REQUESTS[DELETE_GROUPS](version=2, groups_names=["g5"]), node).results[0]
     assert deleted.error_code == 0
     assert describe(ec.raw, node, "g5").error_code == GROUP_ID_NOT_FOUND

@@ -148,17 +148,19 @@ class GroupCoordinator:
         self.groups[group_id] = group
         return group
 
-    def _create_internal_topic(self, info: TopicInfo, partitions: int) -> None:
+    def _create_internal_topic(self, info: TopicInfo, partitions: int) -> str | None:
         """A streams group's repartition or changelog topic, as the coordinator creates it
         (CreateTopics with the declared configs; replication factor 0: the broker's default).
-        A failure leaves it missing: the group's heartbeats keep answering MISSING_INTERNAL_TOPICS."""
+        Returns why it failed (None: created); the topic stays missing and the group's heartbeats
+        keep answering MISSING_INTERNAL_TOPICS, with that reason."""
         from kcli.broker.errors import BrokerError
 
         try:
             self.cluster.create_topic(info.name, partitions, info.replication_factor or -1,
                                       configs=dict(info.configs))
-        except BrokerError:
-            pass
+        except BrokerError as exc:
+            return str(exc)
+        return None
 
     def _persist(self, group: Group) -> None:
         if group.kind in ("consumer", "streams"):

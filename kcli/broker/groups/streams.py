@@ -202,7 +202,7 @@ class StreamsGroup(ConsumerGroup):
     kind = "streams"
     protocol_type = "streams"
 
-    def __init__(self, *args, create_topic: Callable[[TopicInfo, int], None] = lambda info, n: None,
+    def __init__(self, *args, create_topic: Callable[[TopicInfo, int], str | None] = lambda info, n: None,
                  topology: Topology | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.session_timeout_ms = self.config.streams_session_timeout_ms
@@ -316,10 +316,10 @@ class StreamsGroup(ConsumerGroup):
         if member.state == STABLE and member.epoch == self.assignment_epoch:
             member.standby = set(self.standby_target.get(member.member_id, ()))
         self._arm_session(member)
-        if configured.missing_internal:
-            self._create_internal(configured)
         if configured.status is not None:
-            status.append(configured.status)
+            code, detail = configured.status
+            failures = self._create_internal(configured)
+            status.append((code, detail + "".join(f"; {name}: {why}" for name, why in failures)))
         send = epoch == 0 or (set(member.assigned), member.standby) != before_tasks
         return StreamsHeartbeatResult(member.member_id, member.epoch, sorted(member.assigned) if send else None,
                                       sorted(member.standby) if send else None, status)
@@ -340,10 +340,15 @@ class StreamsGroup(ConsumerGroup):
         existing = self.topics()
         return configure(self.topology, lambda t: existing[t][1] if t in existing else None)
 
-    def _create_internal(self, configured: Configured) -> None:
+    def _create_internal(self, configured: Configured) -> list[tuple[str, str]]:
+        """Creates the missing internal topics; (topic, why) for those that could not be."""
+        failures = []
         for name in configured.missing_internal:
             info, partitions = configured.internal[name]
-            self._create_topic(info, partitions)
+            why = self._create_topic(info, partitions)
+            if why is not None:
+                failures.append((name, why))
+        return failures
 
     def _check_tasks(self, tasks: list[Task]) -> None:
         for sub, partition in tasks:
