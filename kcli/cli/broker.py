@@ -49,6 +49,6 @@ def start(
 
 def demo() -> None:
     """Play the partition-expansion story on a 3-node embedded broker and show every KIP feature."""
-    from kcli.demo import run
+    from kcli.cli.demo import run
 
     raise typer.Exit(run())
