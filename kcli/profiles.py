@@ -24,6 +24,7 @@ from pathlib import Path
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
+from kcli.xdg import config_dir
 
 PROFILE_ENV = "KCLI_PROFILE"
 
@@ -36,8 +37,7 @@ class Profile:
 
 
 def config_path(environ=os.environ) -> Path:
-    base = environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "kcli" / "config.toml"
+    return Path(config_dir("config.toml", environ=environ))
 
 
 def _load(path: Path) -> dict:

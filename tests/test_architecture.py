@@ -28,7 +28,7 @@ from pathlib import Path
 KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 FOUNDATION = ("kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
-              "kcli.javaorder", "kcli.kip937", "kcli.redaction")
+              "kcli.javaorder", "kcli.kip937", "kcli.redaction", "kcli.xdg")
 
 # layer (a module, or a package and everything under it) -> (kcli layers it may import,
 # third-party distributions it may import, why)
@@ -37,6 +37,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "kcli.errors": ((), (), "the error types and exit codes"),
     "kcli.redaction": ((), (), "the secret rule, pure"),
     "kcli.shipped": ((), (), "files shipped in the wheel"),
+    "kcli.xdg": ((), (), "where kcli keeps its files (XDG base directories)"),
     "kcli.inputs": (("kcli.errors",), (), "input checks, pure"),
     "kcli.times": (("kcli.errors", "kcli.inputs"), ("dateutil",), "time and duration rules, pure"),
     "kcli.specs": (("kcli.errors", "kcli.inputs", "kcli.times"), (), "argument grammars, pure"),

@@ -36,6 +36,7 @@ from kcli.ops.groups import check_group_ids
 from kcli.ops.resets import log_offsets, start_times
 from kcli.specs import parse_topic_spec
 from kcli.times import TimeParseError, parse_duration_ms
+from kcli.xdg import state_dir
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -66,9 +67,8 @@ def check_names(groups: list[str], topics: list[str]) -> None:
 
 
 def memory_path(cluster_id: str | None) -> str:
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     name = re.sub(r"[^A-Za-z0-9._-]", "-", cluster_id or "cluster")
-    return os.path.join(state, "kcli", "expansions", name + ".json")
+    return state_dir("expansions", name + ".json")
 
 
 def classify(committed: int | None, log_start: int, log_end: int,
