@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Callable
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.kip937 import AFTER, LONG_MAX, effective_bound
 from kcli.model import BrokerCheckReport, RuleResult, TopicInfo
-from kcli.times import TimeParseError, format_ms, parse_duration_ms
+from kcli.specs import duration_arg
+from kcli.times import format_ms
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -67,10 +68,7 @@ TWO_RUNS = "needs two runs: --save FILE, then {what}, then --baseline FILE"
 
 def skew_ms(text: str | None) -> int:
     """--clock-skew, checked before any request."""
-    try:
-        ms = parse_duration_ms(text or DEFAULT_SKEW)
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+    ms = duration_arg("--clock-skew", text or DEFAULT_SKEW)
     if ms < 0:
         raise UsageError(f"--clock-skew must not be negative, not '{text}'")
     return ms

@@ -34,8 +34,7 @@ from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets import log_offsets, start_times
-from kcli.specs import parse_topic_spec
-from kcli.times import TimeParseError, parse_duration_ms
+from kcli.specs import duration_arg, parse_topic_spec
 from kcli.xdg import state_dir
 
 if TYPE_CHECKING:
@@ -50,10 +49,7 @@ MEMORY_VERSION = 1
 
 def within_ms(text: str | None) -> int:
     """--within, checked before any request."""
-    try:
-        ms = parse_duration_ms(text or DEFAULT_WITHIN)
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+    ms = duration_arg("--within", text or DEFAULT_WITHIN)
     if ms <= 0:
         raise UsageError(f"--within must be positive, not '{text}'")
     return ms
