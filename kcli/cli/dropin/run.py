@@ -242,12 +242,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         view.render_describe(out, pairs, summaries)
     elif action == "create":
         name = v["topic"]
-        assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] is not None else None)
-        if v["replication-factor"] is not None:
-            specs.check_replication_factor(v["replication-factor"])
-        if v["partitions"] is not None:
-            specs.check_partition_count(v["partitions"])
+        assignment = lib.check_new_topic(v["partitions"], v["replication-factor"], v["replica-assignment"])
         configs = specs.parse_topic_config_java(v["config"])
         if lib.may_collide(name):        # before the name's check, as kafka-topics
             out.line(lib.COLLISION_WARNING)
