@@ -122,8 +122,9 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
 
 
 def resolve(profile: Profile | None, bootstrap: str | None, command_config: dict[str, str],
-            default_bootstrap: str) -> tuple[str, dict[str, str]]:
-    """Bootstrap servers and properties: the command line over the profile, key by key."""
+            default_bootstrap: str | None = None) -> tuple[str | None, dict[str, str]]:
+    """Bootstrap servers and properties, for the native commands and the drop-ins: the command
+    line over the profile, key by key (``default_bootstrap`` when neither names servers)."""
     props = dict(profile.properties) if profile else {}
     props.update(command_config)
     servers = bootstrap or (profile.bootstrap_servers if profile else None) or default_bootstrap

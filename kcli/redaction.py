@@ -19,9 +19,10 @@ def redact(key: str, value: str) -> str:
     return "[redacted]" if is_secret(key) else value
 
 
-def secret_values(props: dict[str, str]) -> list[str]:
-    """Every secret value in ``props`` (longest first), for redacting free text."""
-    return sorted({v for k, v in props.items() if is_secret(k) and v}, key=len, reverse=True)
+def secret_values(*props: dict[str, str]) -> list[str]:
+    """Every secret value in the property sets ``props`` (longest first), for redacting free
+    text: a profile's secret that the command line overrides stays hidden too."""
+    return sorted({v for p in props for k, v in p.items() if is_secret(k) and v}, key=len, reverse=True)
 
 
 def redact_text(text: str, secrets: list[str]) -> str:

@@ -177,6 +177,7 @@ def root_options(
     from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties
     from kcli.redaction import secret_values
     from kcli.cli.context import state
+    from kcli.cli.globals import check_not_empty
     from kcli.inputs import shown
     from kcli.render.output import FORMATS, Output
 
@@ -185,14 +186,10 @@ def root_options(
         raise UsageError(f"Invalid --output '{shown(output)}': use one of {', '.join(FORMATS)}")
     st.output = Output(output, st.stdout, st.stderr)
     timeout_ms = parse_timeout_ms(timeout)
-    for flag, value in (("--bootstrap-server", bootstrap_server), ("--command-config", command_config),
-                        ("--profile", profile)):
-        if value is not None and not value.strip():
-            raise UsageError(f"{flag} needs a value")
+    check_not_empty({"bootstrap-server": bootstrap_server, "command-config": command_config, "profile": profile})
     chosen = profiles.load_profile(profile)
-    st.secrets[:] = secret_values(chosen.properties) if chosen else []
     cmd_props = read_properties(command_config) if command_config is not None else {}
-    st.secrets[:] = sorted(set(st.secrets) | set(secret_values(cmd_props)), key=len, reverse=True)
+    st.secrets[:] = secret_values(chosen.properties if chosen else {}, cmd_props)
     servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
     # One deadline for the whole command: every request of it ends by then.
     st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)

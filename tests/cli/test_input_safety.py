@@ -84,16 +84,30 @@ def test_client_properties_are_validated_before_connecting_on_every_path(cluster
     assert _total(cluster.request_counts()) == before
 
 
-@pytest.mark.parametrize("args, message", [
+EMPTY_GLOBALS = [
     (["-b", ""], "--bootstrap-server needs a value"),
     (["--command-config", ""], "--command-config needs a value"),
     (["--profile", " "], "--profile needs a value"),
-])
+]
+
+
+@pytest.mark.parametrize("args, message", EMPTY_GLOBALS)
 def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
     """--command-config '' and --profile '' were ignored (exit 0); -b '' fell back to localhost."""
     before = _total(cluster.request_counts())
     r = run_kcli(None, "list", "topics", *args)
     assert (r.code, r.err) == (2, f"Error: {message}\n")
+    assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", EMPTY_GLOBALS)
+def test_an_empty_global_option_before_a_dropin_is_refused_by_the_same_rule(cluster, args, message):
+    """kcli.cli.globals.check_not_empty, for the native commands and the drop-ins alike."""
+    from tests.support.run import run_dropin
+
+    before = _total(cluster.request_counts())
+    r = run_dropin(*args, "kafka-topics", "--list", "--bootstrap-server", cluster.bootstrap_servers)
+    assert (r.code, r.out, r.err) == (2, "", f"{message}\n")
     assert _total(cluster.request_counts()) == before
 
 

@@ -53,23 +53,21 @@ def read_before(tool: str, options: list[str]) -> Before:
     """``options`` (kcli.cli.globals.leading's) read and checked; a UsageError for a bad one."""
     from kcli import profiles
     from kcli.admin.settings import parse_timeout_ms, read_properties
-    from kcli.cli.globals import values
+    from kcli.cli.globals import check_not_empty, values
     from kcli.inputs import shown
 
     given = values(options)
-    for name in ("bootstrap-server", "command-config", "profile"):
-        if name in given and not str(given[name]).strip():
-            raise UsageError(f"--{name} needs a value")
+    check_not_empty(given)
     output = given.get("output")
     if output is not None and output != "plain":
         raise UsageError(f"--output {shown(str(output))} does not apply to {tool}: the drop-ins print the Java "
                          f"tool's text (-o plain); kcli's own commands print json and csv (kcli --help)")
     profile = profiles.load_profile(given["profile"]) if "profile" in given else None
-    before = Before(bootstrap=given.get("bootstrap-server") or (profile.bootstrap_servers if profile else None),
-                    bootstrap_given="bootstrap-server" in given, command_config=given.get("command-config"),
-                    properties=dict(profile.properties) if profile else {}, verbose=bool(given.get("verbose")))
-    if before.command_config is not None:
-        before.properties.update(read_properties(before.command_config))
+    command_config = given.get("command-config")
+    bootstrap, properties = profiles.resolve(profile, given.get("bootstrap-server"),
+                                             read_properties(command_config) if command_config is not None else {})
+    before = Before(bootstrap=bootstrap, bootstrap_given="bootstrap-server" in given, command_config=command_config,
+                    properties=properties, verbose=bool(given.get("verbose")))
     if "timeout" in given:
         before.timeout_ms = parse_timeout_ms(str(given["timeout"]))
     return before
