@@ -135,7 +135,9 @@ def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_m
 
     if not topics:
         raise UsageError("at least one topic is required")
-    conf = {**(client_config or {}), "bootstrap.servers": bootstrap}
+    # the records a read_committed consumer reads: transaction markers and aborted records are
+    # not counted (an ``isolation.level`` in the client config overrides it)
+    conf = {"isolation.level": "read_committed", **(client_config or {}), "bootstrap.servers": bootstrap}
     reference_ms = int(time.time() * 1000) if reference_ms is None else reference_ms
     try:
         ranges, watermarks = plan_ranges(conf, list(topics), _bound(from_), _bound(to), timeout_s)
