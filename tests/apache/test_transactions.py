@@ -12,7 +12,8 @@ value below comes from the data as produced (the layout in ``txn_topic``), not f
   markers and aborted records skips nothing; --to-start-time is refused (4.4: no KIP-1282);
 - list-offsets --max-timestamp is the broker's ListOffsets -3 answer, which names a marker when a
   marker carries the largest timestamp and an aborted record when that record does;
-- the audit counts the records a read_committed consumer reads.
+- the audit counts the records a read_committed consumer reads, and a reset target the broker
+  answers with a marker before the data's answer agrees with it.
 """
 
 from __future__ import annotations
@@ -206,7 +207,7 @@ def test_max_timestamp_is_the_brokers_answer(txn_topic, tools):
 
 def test_audit_counts_what_a_read_committed_consumer_reads(txn_topic):
     from kcli.pipeline.audit import audit_timestamps
-    from kcli.pipeline.result import DISAGREE
+    from kcli.pipeline.result import AGREE, DISAGREE
     from kcli.pipeline.spark import session
 
     b, topic, base, now = txn_topic
@@ -230,6 +231,8 @@ def test_audit_counts_what_a_read_committed_consumer_reads(txn_topic):
     # replayed) and on x1 (p1: q3, older than the target, is read again)
     assert (p0.target_offset, p0.data_target_offset, p0.skipped, p0.replayed) == (4, 8, 0, 0)
     assert (p1.target_offset, p1.data_target_offset, p1.skipped, p1.replayed) == (1, None, 0, 1)
+    # the broker's answer agrees where a consumer reset there reads on from the data's answer
+    assert (p0.target_check, p1.target_check) == (AGREE, DISAGREE)
 
 
 def test_an_open_transaction_leaves_the_time_lag_unknown(apache_kafka):
