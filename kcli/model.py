@@ -165,6 +165,9 @@ class PartitionPlan:
     log_end: int
     timestamp_ms: int | None = None  # time scenarios: the record's timestamp at ``new``; None: no record
     rule: str | None = None          # --max-age: which rule this partition took, and why
+    # moving forward: the offset of the first record a read_committed consumer reads from the
+    # committed offset (the log end when none); None: not looked up, or unknown
+    next_record: int | None = None
 
     @property
     def delta(self) -> int | None:
@@ -173,11 +176,14 @@ class PartitionPlan:
     @property
     def skipped(self) -> int:
         """Records the group has not consumed that this plan moves its committed offset past:
-        from the committed offset (or the log start, if retention removed what lay before it)
-        up to the new offset. 0 when the offset moves back, stays or was not committed."""
+        from the committed offset (or the log start, if retention removed what lay before it;
+        or the group's next record, ``next_record``, when known: transaction markers and aborted
+        records before it are not records it reads) up to the new offset. Counted in offsets, so
+        markers and aborted records after the next record are included. 0 when the offset moves
+        back, stays or was not committed."""
         if self.current is None or self.new is None:
             return 0
-        return max(0, self.new - max(self.current, self.log_start))
+        return max(0, self.new - max(self.current, self.log_start, self.next_record or 0))
 
     @property
     def replayed(self) -> int:

@@ -145,11 +145,15 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
                 column.unavailable[g] = ages_error
                 continue
             ts = targets.get((policy.label, g))
-            plan = planner.plan_group(g, policy.scenario, positions[g],
-                                      lookups=lookups[ts] if ts is not None else None, ages=ages)
-            warnings += [Notice(n.kind, f"[{policy.label}] {n.text}", policy.label) for n in plan.native_notices()]
-            column.plans[g] = plan
+            column.plans[g] = planner.plan_group(g, policy.scenario, positions[g],
+                                                 lookups=lookups[ts] if ts is not None else None, ages=ages)
         columns.append(column)
+    # as a dry run counts them: no skip past transaction markers and aborted records only
+    resets.next_records(admin, [p for c in columns for plan in c.plans.values() for p in plan.partitions])
+    for column in columns:
+        for plan in column.plans.values():
+            warnings += [Notice(n.kind, f"[{column.policy.label}] {n.text}", column.policy.label)
+                         for n in plan.native_notices()]
     warnings += [Notice(MISSING_GROUP, f"Group {g} does not exist: it has no committed offsets")
                  for g in ids if g in missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])

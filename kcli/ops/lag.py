@@ -1,6 +1,8 @@
 """Lag in time: for each partition a group has committed, the timestamp of the next record it
-will consume (the first record at or after its committed offset) and ``now`` minus it, measured
-on the records themselves, not interpolated from offset samples.
+will consume (the first record at or after its committed offset that a read_committed consumer
+reads: transaction markers and aborted records are passed over) and ``now`` minus it, measured
+on the records themselves, not interpolated from offset samples. Only markers left up to the log
+end: nothing to consume, 0.
 
 The timestamps come from one bounded Fetch per leader (``Admin.record_times``: at most a few KB
 per partition, the request count independent of the partition count). When the next record lies

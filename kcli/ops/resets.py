@@ -20,7 +20,7 @@ from kcli import javaorder
 from kcli.errors import (BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker,
                          UsageError)
 from kcli.inputs import read_text
-from kcli.model import MISSING_GROUP, NO_PLAN, GroupDescription, GroupPlan, Notice, PartitionPosition
+from kcli.model import MISSING_GROUP, NO_PLAN, GroupDescription, GroupPlan, Notice, PartitionPlan, PartitionPosition
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for, unanswered
@@ -237,7 +237,30 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                 "this reset creates it with these offsets (restoring the rollback file deletes it again)"
                 if execute else "--execute creates it with these offsets"))
         plans.append(plan)
+    next_records(admin, [p for plan in plans for p in plan.partitions])
     return plans
+
+
+def next_records(admin: Admin, partitions: list[PartitionPlan]) -> None:
+    """For each partition a plan moves forward past unread offsets, where the group's next
+    record is (``PartitionPlan.next_record``), so that a move past transaction markers and
+    aborted records only is no skip: one bounded Fetch per leader (``Admin.record_times``,
+    read committed). A broker without Fetch v4+ leaves them unknown (offsets counted)."""
+    forward = [(p, (p.topic, p.partition, max(p.current, p.log_start))) for p in partitions if p.skipped]
+    if not forward:
+        return
+    try:
+        found = admin.record_times(list(dict.fromkeys(key for _, key in forward)))
+    except UnsupportedByBroker:
+        return
+    for p, key in forward:
+        rt = found.get(key)
+        if rt is None or rt.error is not None and rt.record_offset is None:
+            continue
+        if rt.record_offset is not None:
+            p.next_record = rt.record_offset
+        elif rt.timestamp_ms is None and rt.bound_ms is None:      # no record to read: caught up
+            p.next_record = p.log_end
 
 
 def select(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, kind: str | None,

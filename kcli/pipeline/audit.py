@@ -135,7 +135,9 @@ def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_m
 
     if not topics:
         raise UsageError("at least one topic is required")
-    conf = {**(client_config or {}), "bootstrap.servers": bootstrap}
+    # the records a read_committed consumer reads: transaction markers and aborted records are
+    # not counted (an ``isolation.level`` in the client config overrides it)
+    conf = {"isolation.level": "read_committed", **(client_config or {}), "bootstrap.servers": bootstrap}
     reference_ms = int(time.time() * 1000) if reference_ms is None else reference_ms
     try:
         ranges, watermarks = plan_ranges(conf, list(topics), _bound(from_), _bound(to), timeout_s)
@@ -311,6 +313,9 @@ def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
             F.count_if((off >= reset) & (ts < target)).alias("replayed"),
             F.count_if((off < reset) & (ts >= target)).alias("skipped"),
             F.min(F.when(ts >= target, off)).alias("data_target_offset"),
+            # where a consumer reset to the broker's answer reads from (a marker or an aborted
+            # record there is not read)
+            F.min(F.when(off >= reset, off)).alias("read_from"),
         ]
     result = df.groupBy(*keys).agg(*aggs).collect()
     return {(r["topic"] if len(topics) > 1 else topics[0], r["partition"]): r for r in result}
@@ -378,13 +383,12 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
     p.target_offset = answer[0]
     if p.start_offset > p.log_start_offset:
         p.target_check = PARTIAL
-    elif p.data_target_offset is not None:
-        p.target_check = AGREE if p.target_offset == p.data_target_offset else DISAGREE
     else:
-        # no record in [log start, end) is at or after the target: the broker's answer must lie
-        # beyond the scanned range, or be "none"
-        beyond = p.target_offset is None or p.target_offset >= p.end_offset
-        p.target_check = AGREE if beyond else DISAGREE
+        # the broker's answer agrees when a consumer reset there reads first the first record at
+        # or after the target (none when no record is): it may name a transaction marker or an
+        # aborted record before it
+        read_from = row["read_from"] if row is not None else None
+        p.target_check = AGREE if read_from == p.data_target_offset else DISAGREE
 
 
 def save_partitions(spark, result: AuditResult, directory: str) -> None:

@@ -9,6 +9,7 @@ import pytest
 from kafka.record.memory_records import MemoryRecordsBuilder
 
 from kcli.admin.kip import next_record_time
+from tests.support.records import marker, txn_batch
 
 NONE, LZ4 = 0, 3
 
@@ -66,3 +67,35 @@ def test_cut_compressed_batch_is_a_bound_and_whole_is_exact():
 @pytest.mark.parametrize("cut", [0, 30])
 def test_too_little_to_read_a_header(cut):
     assert next_record_time(batch(0, [1, 2])[:cut], 0) == ("none", None, None)
+
+
+# -- read committed: transaction markers and aborted batches ------------------------------------
+
+# offsets: 0 plain; 1-2 committed (producer 7); 3 commit marker; 4-5 aborted (producer 8);
+# 6 abort marker; 7 plain; 8 committed (producer 7); 9 commit marker
+LOG = (batch(0, [100]) + txn_batch(1, [101, 102], 7) + marker(3, 7, True)
+       + txn_batch(4, [500, 501], 8) + marker(6, 8, False) + batch(7, [107])
+       + txn_batch(8, [108], 7) + marker(9, 7, True))
+ABORTED = [(8, 4)]                       # what a read_committed Fetch answer lists
+
+
+@pytest.mark.parametrize("offset, expected", [
+    (0, ("exact", 100, 0)), (1, ("exact", 101, 1)), (3, ("exact", 107, 7)),     # marker, aborted passed over
+    (4, ("exact", 107, 7)), (6, ("exact", 107, 7)), (8, ("exact", 108, 8)),
+    (9, ("skipped", None, 10)),                                                  # a trailing marker only
+])
+def test_read_committed_passes_over_markers_and_aborted_batches(offset, expected):
+    assert next_record_time(LOG, offset, ABORTED) == expected
+
+
+def test_read_uncommitted_reads_aborted_records():
+    assert next_record_time(LOG, 4) == ("exact", 500, 4)
+    assert next_record_time(LOG, 3) == ("exact", 500, 4)
+
+
+def test_only_aborted_data_in_the_bytes_read_is_read_on_past():
+    data = txn_batch(4, [500, 501], 8) + marker(6, 8, False)
+    assert next_record_time(data, 4, ABORTED) == ("skipped", None, 7)
+    # a cut batch after them that is aborted too: still skipped, read on from the whole ones' end
+    cut = (txn_batch(4, [500, 501], 8) + txn_batch(6, list(range(100)), 8))[:200]
+    assert next_record_time(cut, 4, ABORTED) == ("skipped", None, 6)

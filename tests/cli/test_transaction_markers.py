@@ -1,0 +1,121 @@
+"""Transactions and the embedded broker. It has no transaction coordinator: a transactional
+producer is refused (FindCoordinator for a transactional id answers COORDINATOR_NOT_AVAILABLE with
+the reason, InitProducerId with a transactional id INVALID_REQUEST, the transaction APIs are not
+advertised) and the broker goes on serving everyone else. Its log stores batches as given, so a
+commit marker written into it (as Kafka's coordinator writes one) shows what kcli makes of a
+partition that ends in a marker: nothing left to read (time lag 0), a move past it skips no
+record, and --to-start-time's lookup lands on it as on Kafka (a marker is stamped when written).
+What it lacks for aborted transactions: no aborted-transaction index (a read_committed Fetch lists
+none), so aborted records are tested on real Kafka only (tests/apache/test_transactions.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from confluent_kafka import KafkaException, Producer
+
+from tests.broker.groups_fixtures import fast_cluster, on_coordinator
+from tests.support.clients import commit, produce
+from tests.support.records import marker
+from tests.support.request_checks import send
+from tests.support.run import run_kcli
+
+T0 = int(time.time() * 1000) - 600_000          # the records: T0, T0 + 1 s, T0 + 2 s
+MARKER_TS = T0 + 10_000
+STARTED = T0 + 5_000                            # a group created between the records and the marker
+COORDINATOR_NOT_AVAILABLE, INVALID_REQUEST = 15, 42
+
+
+@pytest.fixture(scope="module")
+def marked():
+    """Topic ``m``: records at offsets 0-2, a commit marker at 3 (log end 4)."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("m", 1)
+        produce(b, "m", [(0, f"r{i}", T0 + i * 1000) for i in range(3)])
+        log = ec.cluster.topics["m"].partitions[0].log
+        ec.call(log.append, marker(0, 4242, True, MARKER_TS), 0)
+        assert ec.call(lambda: log.log_end_offset) == 4
+        yield ec
+
+
+def _rows(b: str, group: str) -> list[dict]:
+    r = run_kcli(b, "-o", "json", "describe", "groups", group)
+    assert r.code == 0 and "unknown" not in r.err, r.err
+    return json.loads(r.out)["groups"][0]["partitions"]
+
+
+def test_a_trailing_marker_leaves_nothing_to_read(marked):
+    b = marked.bootstrap_servers
+    commit(b, "at-marker", {("m", 0): 3})
+    commit(b, "before", {("m", 0): 2})
+    row = _rows(b, "at-marker")[0]
+    assert (row["lag"], row["nextRecordTimestampMs"], row["timeLagMs"], row["timeLagError"]) == (1, None, 0, None)
+    row = _rows(b, "before")[0]
+    assert (row["lag"], row["nextRecordTimestampMs"]) == (2, T0 + 2000)
+
+
+def test_a_move_past_the_marker_only_skips_nothing(marked):
+    b = marked.bootstrap_servers
+    commit(b, "past", {("m", 0): 3})
+    r = run_kcli(b, "-o", "json", "reset-offsets", "--group", "past", "--topic", "m", "--to-offset", "4")
+    assert [p["skippedUnread"] for p in json.loads(r.out)["groups"][0]["partitions"]] == [0]
+    r = run_kcli(b, "reset-offsets", "--group", "past", "--topic", "m", "--to-offset", "4", "--execute")
+    assert r.code == 0 and "skips" not in r.err, r.err
+    commit(b, "past2", {("m", 0): 2})
+    r = run_kcli(b, "reset-offsets", "--group", "past2", "--topic", "m", "--to-offset", "4", "--execute")
+    # one record (r2) is skipped, counted in offsets from it: the marker after it counts too
+    assert r.code == 1 and "skips 2 unread records (committed offset 2)" in r.err, r.err
+
+
+def test_compare_counts_as_the_dry_run(marked):
+    """--compare's LATEST column equals --to-latest's dry run: past the marker only, no skip."""
+    b = marked.bootstrap_servers
+    commit(b, "cmp", {("m", 0): 3})
+    r = run_kcli(b, "-o", "json", "reset-offsets", "--group", "cmp", "--topic", "m", "--compare")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    latest = next(p for p in doc["policies"] if p["policy"] == "to-latest")
+    assert (latest["totalSkipped"], latest["totalReplayed"]) == (0, 0)
+    (row,) = doc["groups"][0]["partitions"]
+    assert row["policies"]["to-latest"] == {"newOffset": 4, "replayed": 0, "skipped": 0}
+    assert "skips" not in r.err
+
+
+def test_to_start_time_lands_on_the_marker(marked):
+    """The group was created after every record and before the marker was written: the lookup
+    at its creation time finds the marker (Kafka's ListOffsets counts control batches' times),
+    where a read_committed consumer has nothing to read."""
+    b = marked.bootstrap_servers
+    on_coordinator(marked, lambda co: co.create_consumer_group("started", creation_time_ms=STARTED))
+    r = run_kcli(b, "reset-offsets", "--group", "started", "--topic", "m", "--to-earliest", "--execute")
+    assert r.code == 0, r.err
+    r = run_kcli(b, "-o", "json", "reset-offsets", "--group", "started", "--topic", "m", "--to-start-time")
+    assert r.code == 0, r.err
+    (p,) = json.loads(r.out)["groups"][0]["partitions"]
+    assert (p["currentOffset"], p["newOffset"], p["skippedUnread"]) == (0, 3, 3)
+
+
+def test_a_transactional_producer_is_refused_and_the_broker_serves_on(marked):
+    b = marked.bootstrap_servers
+    (coordinator,) = send(b, 10, 4, key_type=1, coordinator_keys=["tx"]).coordinators
+    assert (coordinator.error_code, coordinator.error_message) == (
+        COORDINATOR_NOT_AVAILABLE, "This broker has no transaction coordinator.")
+    answer = send(b, 22, 4, transactional_id="tx", transaction_timeout_ms=1000, producer_id=-1,
+                  producer_epoch=-1)
+    assert answer.error_code == INVALID_REQUEST
+    versions = send(b, 18, 3, client_software_name="t", client_software_version="1")
+    assert not {24, 25, 26, 28} & {k.api_key for k in versions.api_keys}     # *Txn* APIs not offered
+    p = Producer({"bootstrap.servers": b, "transactional.id": "tx"})
+    started = time.monotonic()
+    with pytest.raises(KafkaException) as raised:
+        p.init_transactions(3)
+    assert time.monotonic() - started < 10
+    assert raised.value.args[0].code() == -185                             # librdkafka's _TIMED_OUT
+    del p
+    marked.create_topic("plain", 1)                                          # the broker serves on
+    produce(b, "plain", [(0, "after")])
+    r = run_kcli(b, "-o", "json", "list-offsets", "--topic", "plain")
+    assert r.code == 0 and json.loads(r.out)["offsets"][0]["offset"] == 1
