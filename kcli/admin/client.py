@@ -313,7 +313,9 @@ class KafkaAdmin(LibrdkafkaReads):
         version = self.kip.consumer_group_describe_version()
         out = []
         for gid in group_ids:
-            kind, g, node = found[gid]
+            kind, g, node = found.get(gid, ("unanswered", None, None))
+            if kind == "unanswered":
+                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
             if kind == "missing":
                 out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
             elif kind == "error":

@@ -102,9 +102,19 @@ def commit_groups(bootstrap: str, groups: list[str], offsets: dict[tuple[str, in
     from kcli.admin.kip import KipClient
     from kcli.admin.settings import ClientSettings
 
+    from kcli.errors import OperationError
+
     kip = KipClient(ClientSettings(bootstrap, {}, 60_000))
+
+    def located() -> bool:     # a fresh Kafka has no coordinator until __consumer_offsets exists
+        try:
+            kip.find_coordinators(groups)                # one batched FindCoordinator (v4+)
+            return True
+        except OperationError:
+            return False
+
     try:
-        kip.find_coordinators(groups)                    # one batched FindCoordinator (v4+)
+        wait_until(located, what="the groups' coordinators")
         for g in groups:
             failed = {tp: e for tp, e in kip.commit_offsets(g, offsets).items() if e is not None}
             assert not failed, (g, failed)
