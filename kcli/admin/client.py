@@ -12,7 +12,7 @@ from typing import Iterable
 
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UsageError
+from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, RecordTime, ResourceConfig, StreamsGroupDescription,
                         TopicInfo)
@@ -27,6 +27,8 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 # request after bootstrap waits that long. A one-shot command takes the minimum; the user's
 # properties (--command-config, profiles) still win.
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
+# What ConsumerGroupDescribe alone carries (a broker answer kcli cannot read: unavailable).
+CONSUMER_FIELDS = "the consumer-protocol fields (epochs, target assignment, GroupCreationTimeMs)"
 
 
 # librdkafka's words for a connection that failed before anything was sent: refused, reset
@@ -296,10 +298,44 @@ class KafkaAdmin(LibrdkafkaReads):
                                     _type_name(getattr(g, "type", None))) for g in res.valid),
                       key=lambda g: g.group_id)
 
+    @or_librdkafka("_lr_describe_groups", kip_only={"ConsumerGroupDescribe": CONSUMER_FIELDS})
     def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
-        """DescribeConsumerGroups; for consumer-protocol groups, ConsumerGroupDescribe adds the
-        epochs, target assignments, the exact state and (v2, KIP-1282) the creation time.
-        A group the broker does not know comes back with ``exists=False``."""
+        """On kcli's own connection, one ConsumerGroupDescribe (the epochs, target assignments,
+        the exact state and, v2 KIP-1282, the creation time) then one DescribeGroups (the classic
+        groups) per coordinator, whatever the number of groups (KipClient.describe_groups):
+        librdkafka's DescribeConsumerGroups sends a FindCoordinator and a DescribeGroups per
+        group. A group the broker does not know comes back with ``exists=False``. A broker
+        without DescribeGroups gets librdkafka's request, and its answer."""
+        try:
+            found, brokers = self.kip.describe_groups(group_ids)
+        except UnsupportedByBroker:
+            return self._lr_describe_groups(group_ids)
+        version = self.kip.consumer_group_describe_version()
+        out = []
+        for gid in group_ids:
+            kind, g, node = found.get(gid, ("unanswered", None, None))
+            if kind == "unanswered":
+                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
+            if kind == "missing":
+                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
+            elif kind == "error":
+                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
+            elif kind == "consumer":
+                d = GroupDescription(gid, "", "Consumer", "", brokers.get(node))
+                _consumer_protocol(d, g, version)
+                out.append(d)
+            else:
+                state = g.group_state if g.group_state in _STATES.values() else "Unknown"
+                members = [GroupMember(m.member_id, m.client_id, m.client_host,
+                                       _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
+                                       m.group_instance_id) for m in g.members]
+                out.append(GroupDescription(gid, state, "Classic", g.protocol_data or "", brokers.get(node), members,
+                                            exists=not (state == "Dead" and not members)))
+        return out
+
+    def _lr_describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+        """librdkafka's DescribeConsumerGroups (per group), with the consumer-protocol fields
+        from kcli's own ConsumerGroupDescribe when it can read them."""
         futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self._timeout())
         out: dict[str, GroupDescription] = {}
         for gid, fut in futures.items():
@@ -323,20 +359,17 @@ class KafkaAdmin(LibrdkafkaReads):
             self._overlay_consumer_protocol(out, consumer)
         return [out[g] for g in group_ids]
 
-    @or_unavailable("the consumer-protocol fields (epochs, target assignment, GroupCreationTimeMs)", lambda exc: None)
+    @or_unavailable(CONSUMER_FIELDS, lambda exc: None)
     def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:
         version = self.kip.consumer_group_describe_version()
         for gid, g in self.kip.describe_consumer_groups_v2(group_ids).items():
-            d = out[gid]
-            d.type, d.state = "Consumer", g.group_state
-            d.assignor = g.assignor_name or d.assignor
-            d.group_epoch, d.target_assignment_epoch = g.group_epoch, g.assignment_epoch
-            d.creation_time_ms = g.group_creation_time_ms if version >= 2 else None
-            d.members = [GroupMember(
-                m.member_id, m.client_id, m.client_host, _assigned(m.assignment), m.instance_id,
-                member_epoch=m.member_epoch, target_assignment=_assigned(m.target_assignment),
-                upgraded={0: False, 1: True}.get(m.member_type) if version >= 1 else None)
-                for m in g.members]
+            _consumer_protocol(out[gid], g, version)
+
+    @or_librdkafka("_lr_committed_offsets_of_groups")
+    def committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
+        """Every partition with a commit, per group: one OffsetFetch v8+ per coordinator on kcli's
+        own connection (KipClient.committed_offsets_of_groups), one per group before v8."""
+        return self.kip.committed_offsets_of_groups(group_ids) if group_ids else {}
 
     @or_librdkafka("_lr_committed_offsets")
     def committed_offsets(self, group_id: str,
@@ -354,14 +387,8 @@ class KafkaAdmin(LibrdkafkaReads):
         the error (or None) per partition. Sent without an answer: ``_TIMED_OUT``/``_TRANSPORT``,
         the commit may or may not have been applied; not sent: ``_NOT_SENT``. The broker's
         errors are named and worded as librdkafka names them, like every other per-item error."""
-        from confluent_kafka import KafkaError
-
-        def worded(error: BrokerError | None) -> BrokerError | None:
-            if error is None or error.code <= 0:
-                return error
-            return BrokerError(error.code, KafkaError(error.code).name(), KafkaError(error.code).str())
-
-        return {tp: worded(e) for tp, e in self.kip.commit_offsets(group_id, offsets, until).items()}
+        return {tp: e if e is None or e.code <= 0 else _worded(e.code)
+                for tp, e in self.kip.commit_offsets(group_id, offsets, until).items()}
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
@@ -432,6 +459,40 @@ def _broker_error(exc) -> BrokerError:
     if isinstance(exc, KafkaError):
         return BrokerError(exc.code(), exc.name(), exc.str())
     return BrokerError(KafkaError._FAIL, type(exc).__name__, str(exc))
+
+
+def _worded(code: int) -> BrokerError:
+    """A broker's error code named and worded as librdkafka names them (every per-item error)."""
+    from confluent_kafka import KafkaError
+
+    return BrokerError(code, KafkaError(code).name(), KafkaError(code).str())
+
+
+def _consumer_protocol(d: GroupDescription, g, version: int) -> None:
+    """``d`` with a ConsumerGroupDescribe DescribedGroup's fields (at ``version``)."""
+    d.type, d.state = "Consumer", g.group_state
+    d.assignor = g.assignor_name or d.assignor
+    d.group_epoch, d.target_assignment_epoch = g.group_epoch, g.assignment_epoch
+    d.creation_time_ms = g.group_creation_time_ms if version >= 2 else None
+    d.members = [GroupMember(
+        m.member_id, m.client_id, m.client_host, _assigned(m.assignment), m.instance_id,
+        member_epoch=m.member_epoch, target_assignment=_assigned(m.target_assignment),
+        upgraded={0: False, 1: True}.get(m.member_type) if version >= 1 else None)
+        for m in g.members]
+
+
+def _decoded_assignment(data: bytes | None) -> list[tuple[str, int]]:
+    """A classic consumer's assignment (ConsumerProtocolAssignment bytes) as (topic, partition)
+    pairs; none for empty or unreadable bytes (as librdkafka: the member is still shown)."""
+    if not data:
+        return []
+    from kafka.protocol.consumer.metadata import ConsumerProtocolAssignment
+
+    try:
+        a = ConsumerProtocolAssignment.decode(data)
+    except Exception:  # noqa: BLE001 - a member's bytes that are not the consumer protocol's
+        return []
+    return sorted((t.topic, p) for t in a.assigned_partitions for p in t.partitions)
 
 
 def _tps(assignment) -> list[tuple[str, int]]:

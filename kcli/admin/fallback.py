@@ -241,6 +241,9 @@ class LibrdkafkaReads:
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
         return out
 
+    def _lr_committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
+        return {g: self._lr_committed_offsets(g) for g in group_ids}
+
     def _lr_alter_group_offsets(self, group_id: str, offsets: dict, until: float | None = None) -> dict:
         """One OffsetCommit, waited for until ``until``; the error (or None) per partition; the
         whole request unanswered: every partition has that error (outcome unknown)."""

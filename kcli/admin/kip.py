@@ -296,11 +296,8 @@ class KipClient:
         version = self.max_version(Req)
         if version is None or not group_ids:
             return {}
-        by_node: dict[int, list[str]] = {}
-        for g, node in self.find_coordinators(group_ids).items():
-            by_node.setdefault(node, []).append(g)
         out = {}
-        for node, groups in by_node.items():
+        for node, groups in self._by_coordinator(group_ids).items():
             resp = self.send(Req(version=version, group_ids=groups,
                                  include_authorized_operations=False), node)
             for g in resp.groups:
@@ -341,12 +338,9 @@ class KipClient:
         version = self.streams_group_describe_version()
         if version is None or not group_ids:
             return {}
-        by_node: dict[int, list[str]] = {}
-        for g, node in self.find_coordinators(group_ids).items():
-            by_node.setdefault(node, []).append(g)
         brokers = None
         out = {}
-        for node, groups in by_node.items():
+        for node, groups in self._by_coordinator(group_ids).items():
             fields = dict(group_ids=groups, include_authorized_operations=False)
             if version >= 1:
                 fields["include_topology_description"] = False
@@ -457,7 +451,6 @@ class KipClient:
         with a commit for None; a group the coordinator does not know has none. Over this
         client's own connection, so it also answers while librdkafka's connection to the same
         broker waits on a request that never returns (the read-back after an unanswered commit)."""
-        from kafka.errors import for_code
         from kafka.protocol.consumer.group import OffsetFetchRequest as Req
 
         version = self.max_version(Req)
@@ -473,25 +466,90 @@ class KipClient:
             resp = self.send(Req(version=version, group_id=group_id, topics=topics), node)
             if not self._forget_moved(group_id, resp.error_code):
                 break
-        if resp.error_code == GROUP_ID_NOT_FOUND:
-            return []
-        if resp.error_code:
-            raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': "
-                                 f"{for_code(resp.error_code).description}")
-        out = []
-        for t in resp.topics:
-            for p in t.partitions:
-                if p.error_code:
-                    raise OperationError(f"Cannot fetch the committed offset of {t.name}-{p.partition_index} "
-                                         f"for group '{group_id}': {for_code(p.error_code).description}")
-                committed = p.committed_offset if p.committed_offset >= 0 else None
-                if partitions is None and committed is None:
+        return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
+
+    def committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
+        """Every partition with a commit, per group: one OffsetFetch v8+ (many groups, KIP-709)
+        per coordinator, whatever the number of groups; a broker without v8 (before Kafka 3.0)
+        is asked one OffsetFetch per group. Groups whose coordinator moved are asked again."""
+        from kafka.protocol.consumer.group import OffsetFetchRequest as Req
+
+        version = self.max_version(Req)
+        if version is None or version < 8:
+            return {g: self.committed_offsets(g) for g in group_ids}
+        version = min(version, 8)                  # v10 names topics by id; v9 adds member fields
+        out: dict[str, list[CommittedOffset]] = {}
+        pending = list(dict.fromkeys(group_ids))
+        for attempt in range(3):                   # bounded: groups whose coordinator moved, again
+            moved = []
+            for node, groups in self._by_coordinator(pending).items():
+                resp = self.send(Req(version=version, require_stable=False, groups=[
+                    Req.OffsetFetchRequestGroup(group_id=g, topics=None) for g in groups]), node)
+                asked = set(groups)
+                for g in resp.groups:
+                    if g.group_id not in asked:
+                        continue
+                    if self._forget_moved(g.group_id, g.error_code) and attempt < 2:
+                        moved.append(g.group_id)
+                    else:
+                        out[g.group_id] = _committed(g.group_id, g.error_code, g.topics, every=True)
+            if not moved:
+                break
+            pending = moved
+        return {g: out.get(g, []) for g in group_ids}
+
+    def _by_coordinator(self, group_ids: list[str]) -> dict[int, list[str]]:
+        """The groups per coordinator node (one batched FindCoordinator for those not known yet)."""
+        by_node: dict[int, list[str]] = {}
+        for g, node in self.find_coordinators(group_ids).items():
+            by_node.setdefault(node, []).append(g)
+        return by_node
+
+    # -- describe groups: one request per coordinator, whatever the number of groups ----------
+    def describe_groups(self, group_ids: list[str]) -> tuple[dict[str, tuple[str, object, int]], dict[int, BrokerInfo]]:
+        """({group id: (kind, described group, coordinator node)}, {node: BrokerInfo}): kind
+        "consumer" from ConsumerGroupDescribe (when the broker has it), then "classic" from
+        DescribeGroups for the groups it did not describe, each one request per coordinator;
+        "missing" (group None) for a group neither knows, "error" (the group's error answer)
+        for one a coordinator refused. Groups whose coordinator moved are asked again."""
+        from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
+
+        Consumer = self.proto.ConsumerGroupDescribeRequest
+        cgd, dg = self.max_version(Consumer), self._version(Describe, "DescribeGroups")
+        out: dict[str, tuple[str, object, int]] = {}
+        pending = list(dict.fromkeys(group_ids))
+        for attempt in range(3):                   # bounded: groups whose coordinator moved, again
+            moved: set[str] = set()
+            by_node = self._by_coordinator(pending)
+            for node, groups in by_node.items():
+                rest = groups
+                if cgd is not None:
+                    resp = self.send(Consumer(version=cgd, group_ids=groups, include_authorized_operations=False), node)
+                    for g in resp.groups:
+                        if not g.error_code:
+                            out[g.group_id] = ("consumer", g, node)
+                    rest = [g for g in groups if g not in out]
+                if not rest:
                     continue
-                epoch = getattr(p, "committed_leader_epoch", -1)
-                out.append(CommittedOffset(t.name, p.partition_index, committed,
-                                           epoch if epoch is not None and epoch >= 0 else None,
-                                           p.metadata or ""))
-        return out
+                resp = self.send(Describe(version=dg, groups=rest, include_authorized_operations=False), node)
+                asked = set(rest)
+                for g in resp.groups:
+                    if g.group_id not in asked:
+                        continue
+                    if self._forget_moved(g.group_id, g.error_code) or g.error_code == COORDINATOR_LOADING:
+                        if attempt < 2:
+                            moved.add(g.group_id)
+                            continue
+                    if g.error_code == GROUP_ID_NOT_FOUND:
+                        out[g.group_id] = ("missing", None, node)
+                    else:
+                        out[g.group_id] = ("error" if g.error_code else "classic", g, node)
+            if not moved:
+                break
+            time.sleep(0.1 * (attempt + 1))
+            pending = [g for g in pending if g in moved]
+        brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self._metadata([]).brokers}
+        return out, brokers
 
     def partition_leaders(self, topics: list[str], refresh: bool = False) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist: one Metadata
@@ -946,6 +1004,32 @@ def next_record_time(records: bytes, offset: int,
         except CorruptRecordError:                         # reached the cut
             pass
     return "bound", cut.max_timestamp, None
+
+
+def _committed(group_id: str, error_code: int, topics, every: bool) -> list[CommittedOffset]:
+    """One group's OffsetFetch answer: its committed offsets (``every``: only the partitions
+    with a commit); a group the coordinator does not know has none."""
+    from kafka.errors import for_code
+
+    if error_code == GROUP_ID_NOT_FOUND:
+        return []
+    if error_code:
+        raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': "
+                             f"{for_code(error_code).description}")
+    out = []
+    for t in topics:
+        for p in t.partitions:
+            if p.error_code:
+                raise OperationError(f"Cannot fetch the committed offset of {t.name}-{p.partition_index} "
+                                     f"for group '{group_id}': {for_code(p.error_code).description}")
+            committed = p.committed_offset if p.committed_offset >= 0 else None
+            if every and committed is None:
+                continue
+            epoch = getattr(p, "committed_leader_epoch", -1)
+            out.append(CommittedOffset(t.name, p.partition_index, committed,
+                                       epoch if epoch is not None and epoch >= 0 else None,
+                                       p.metadata or ""))
+    return out
 
 
 def _error_name(code: int) -> str:

@@ -75,7 +75,7 @@ def describe_groups(
         if note:
             out().note(note)
     else:
-        groups = [(d, lib.offset_rows(admin, d)) for d in descs]
+        groups = lib.offset_views(admin, descs)
         with_time = time_lag or out().format != "plain"
         if with_time:
             from kcli.ops import lag

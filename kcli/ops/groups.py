@@ -1,6 +1,6 @@
 """Consumer groups (kafka-consumer-groups): list filters in the tool's order, the describe
-views' data, delete offsets. Request counts do not grow with the partition count: one batched
-call per group (OffsetFetch) or per command (ListOffsets per leader)."""
+views' data, delete offsets. Request counts grow with the brokers, neither with the partitions
+nor with the groups: OffsetFetch per coordinator (many groups each), ListOffsets per leader."""
 
 from __future__ import annotations
 
@@ -80,31 +80,51 @@ def state_notice(d: GroupDescription) -> str | None:
     return None
 
 
-def offset_rows(admin: Admin, d: GroupDescription) -> list[GroupOffsetRow]:
-    """Assigned partitions of each member (most partitions first), then committed partitions no
-    member holds; committed offsets from one OffsetFetch, log ends from one ListOffsets."""
-    committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
-    rows: list[GroupOffsetRow] = []
-    assigned: set[tuple[str, int]] = set()
-    for m in sorted(d.members, key=lambda m: -len(m.assignment)):
-        for tp in sorted(m.assignment):
-            assigned.add(tp)
-            rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
-                                       m.member_id, m.host, m.client_id))
-    for tp in sorted(set(committed) - assigned):
-        rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
-    return fill_offsets(admin, rows, committed)
+def offset_views(admin: Admin, descs: list[GroupDescription]
+                 ) -> list[tuple[GroupDescription, list[GroupOffsetRow]]]:
+    """Each group with its offsets view's rows: the assigned partitions of each member (most
+    partitions first), then committed partitions no member holds. Committed offsets from one
+    OffsetFetch per coordinator (many groups each, v8+), log ends from one ListOffsets per
+    leader for all the groups' partitions: the requests grow with the brokers, not the groups."""
+    committed = admin.committed_offsets_of_groups([d.group_id for d in descs]) if descs else {}
+    views = []
+    for d in descs:
+        mine = {(c.topic, c.partition): c for c in committed.get(d.group_id, [])}
+        rows: list[GroupOffsetRow] = []
+        assigned: set[tuple[str, int]] = set()
+        for m in sorted(d.members, key=lambda m: -len(m.assignment)):
+            for tp in sorted(m.assignment):
+                assigned.add(tp)
+                rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
+                                           m.member_id, m.host, m.client_id))
+        for tp in sorted(set(mine) - assigned):
+            rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None))
+        set_committed(rows, mine)
+        views.append((d, rows))
+    fill_log_ends(admin, [r for _, rows in views for r in rows])
+    return views
 
 
 def fill_offsets(admin: Admin, rows: list[GroupOffsetRow], committed: dict) -> list[GroupOffsetRow]:
     """Each row's committed offset (from ``committed``, by (topic, partition)) and log end (one
     ListOffsets per leader)."""
-    ends = {(o.topic, o.partition): o.offset for o in
-            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
+    set_committed(rows, committed)
+    return fill_log_ends(admin, rows)
+
+
+def set_committed(rows: list[GroupOffsetRow], committed: dict) -> None:
+    """Each row's committed offset and its leader epoch, from ``committed`` by (topic, partition)."""
     for r in rows:
         c = committed.get((r.topic, r.partition))
         if c is not None:
             r.current, r.leader_epoch = c.offset, c.leader_epoch
+
+
+def fill_log_ends(admin: Admin, rows: list[GroupOffsetRow]) -> list[GroupOffsetRow]:
+    """Each row's log end: one ListOffsets per leader for every distinct partition of ``rows``."""
+    ends = {(o.topic, o.partition): o.offset for o in
+            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
+    for r in rows:
         end = ends.get((r.topic, r.partition))
         r.log_end = end if end is not None and end >= 0 else None
     return rows

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from kcli.errors import UnsupportedByBroker
 from kcli.model import GroupDescription, GroupOffsetRow, RecordTime
-from kcli.ops.groups import describe, offset_rows
+from kcli.ops.groups import describe, offset_views
 from kcli.times import format_duration_ms
 
 if TYPE_CHECKING:
@@ -108,6 +108,6 @@ def _named(tps: list[str]) -> str:
 def describe_time_lag(admin: Admin, group_ids: list[str], now_ms: int
                       ) -> list[tuple[GroupDescription, list[GroupOffsetRow]]]:
     """The offsets view of ``group_ids`` (``describe groups``) with every row's lag in time."""
-    groups = [(d, offset_rows(admin, d)) for d in describe(admin, group_ids)]
+    groups = offset_views(admin, describe(admin, group_ids))
     add_time_lags(admin, groups, now_ms)
     return groups

@@ -41,10 +41,11 @@ def test_the_broker_counts_requests_per_client_id():
         produce(b, "split", [(p, "x") for p in range(3)])
         commit(b, "split-g", {("split", p): 0 for p in range(3)})
         before = snapshot(ec)
-        assert run_kcli(b, "describe", "groups", "split-g", "-o", "json").code == 0
+        assert run_kcli(b, "describe", "groups", "--all-groups", "-o", "json").code == 0
         s = sent(ec, before)
         # kcli's own connections: one per node it asks (ApiVersions each), Fetch and ListOffsets
-        # per leader, the offsets from the coordinator
+        # per leader, the group and its offsets from the coordinator; librdkafka lists the groups
         assert s.kcli["ApiVersions"] == 3 and s.kcli["Fetch"] == 3 and s.kcli["OffsetFetch"] == 1
-        assert s.librdkafka["DescribeGroups"] == 1 and "Fetch" not in s.librdkafka
+        assert s.kcli["DescribeGroups"] == 1 and "DescribeGroups" not in s.librdkafka
+        assert s.librdkafka["ListGroups"] == 3 and "Fetch" not in s.librdkafka
         assert s == s.kcli + s.librdkafka                     # nobody else spoke

@@ -472,6 +472,8 @@ class _Describe:
             raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
                                  f"{missing[0].group_id} not found.")
         verbose = p.has("verbose")
+        offsets = not p.has("members") and not p.has("state")
+        rows = dict((d.group_id, rows) for d, rows in lib.offset_views(admin, descs)) if offsets else {}
         for d in descs:
             notice = lib.state_notice(d)
             if notice:
@@ -481,7 +483,7 @@ class _Describe:
             elif p.has("state"):
                 view.render_state(out, [d], verbose)
             else:
-                view.render_offsets(out, [(d, lib.offset_rows(admin, d))], verbose)
+                view.render_offsets(out, [(d, rows[d.group_id])], verbose)
         return 0
 
 
