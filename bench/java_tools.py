@@ -6,7 +6,10 @@ committed offset on each. Each command runs as an operator would start it: kcli 
 console script (``.venv/bin/kcli -o plain ...``) and the Java tool as ``kafka-run-class.sh``
 launches it (``TOOL_JVM``: -Xmx256M and Kafka's G1 options), runs alternated so machine noise hits
 both alike, after one untimed round. Reported per command: median and quartiles of each, and the
-ratio of the medians kcli/Java (below 1: kcli is faster).
+ratio of the medians kcli/Java (below 1: kcli is faster). The drop-in runs too, as the console
+script an operator aliases (``.venv/bin/kcli-kafka-topics`` with the Java tool's own arguments),
+its ratio to the Java tool beside (target ≤ 0.08), its stdout compared with the tool's byte for
+byte (KIP-1282's GROUP-CREATION-TIME column aside).
 
     describe topics   kcli -o plain describe topics T       kafka-topics --describe --topic T
     describe groups   kcli -o plain describe groups G --state --verbose
@@ -65,6 +68,16 @@ def run_kcli(kcli: str, bootstrap: str, args: list[str]) -> tuple[float, str]:
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"kcli {' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()}")
+    return elapsed, proc.stdout
+
+
+def run_dropin(bin_dir: Path, bootstrap: str, tool: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run([str(bin_dir / f"kcli-{tool[0]}"), "--bootstrap-server", bootstrap, *tool[1:]],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"kcli-{' '.join(tool)} exited {proc.returncode}: {proc.stderr.strip()}")
     return elapsed, proc.stdout
 
 
@@ -135,24 +148,29 @@ def main() -> None:
         prepare(b, partitions)
         print(f"Apache Kafka 4.4 (1 node), topic of {partitions} partitions, {args.runs} run(s) each; "
               f"Java tools with {' '.join(TOOL_JVM)}")
-        print(f"{'command':16} {'kcli ms':>8} {'p25-p75':>11} {'java ms':>8} {'p25-p75':>11} "
-              f"{'kcli/java':>9}  stdout")
-        ratios = {}
+        print(f"{'command':16} {'kcli ms':>8} {'p25-p75':>11} {'drop-in':>8} {'java ms':>8} {'p25-p75':>11} "
+              f"{'kcli/java':>9} {'drop-in/java':>12}  stdout (kcli; drop-in)")
+        ratios, dropin_ratios = {}, {}
         for name, (kcli_args, tool) in cases(TOPIC, GROUP).items():
             _, kcli_out = run_kcli(str(kcli), b, kcli_args)          # untimed: warm the file cache
             _, java_out = run_java(b, tool)
-            same = parity(name, kcli_out, java_out)
-            samples = {"kcli": [], "java": []}
+            _, dropin_out = run_dropin(kcli.parent, b, tool)
+            same = f"{parity(name, kcli_out, java_out)}; {parity(name, dropin_out, java_out)}"
+            samples = {"kcli": [], "dropin": [], "java": []}
             for _ in range(args.runs):                                # alternated
                 samples["kcli"].append(run_kcli(str(kcli), b, kcli_args)[0])
+                samples["dropin"].append(run_dropin(kcli.parent, b, tool)[0])
                 samples["java"].append(run_java(b, tool)[0])
             (kq1, k, kq3), (jq1, j, jq3) = quartiles(samples["kcli"]), quartiles(samples["java"])
-            ratios[name] = k / j
-            print(f"{name:16} {k * 1000:8.0f} {f'{kq1 * 1000:.0f}-{kq3 * 1000:.0f}':>11} "
-                  f"{j * 1000:8.0f} {f'{jq1 * 1000:.0f}-{jq3 * 1000:.0f}':>11} {k / j:9.2f}  {same}",
+            d = statistics.median(samples["dropin"])
+            ratios[name], dropin_ratios[name] = k / j, d / j
+            print(f"{name:16} {k * 1000:8.0f} {f'{kq1 * 1000:.0f}-{kq3 * 1000:.0f}':>11} {d * 1000:8.0f} "
+                  f"{j * 1000:8.0f} {f'{jq1 * 1000:.0f}-{jq3 * 1000:.0f}':>11} {k / j:9.2f} {d / j:12.2f}  {same}",
                   flush=True)
     print("ratios kcli/java (median wall time): "
           + ", ".join(f"{name} {r:.2f}" for name, r in ratios.items()))
+    print("ratios drop-in/java (median wall time, target <= 0.08): "
+          + ", ".join(f"{name} {r:.2f}" for name, r in dropin_ratios.items()))
 
 
 if __name__ == "__main__":
