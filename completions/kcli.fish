@@ -172,7 +172,7 @@ function __kcli_spec
         case 'opts:kcli list-offsets'
             echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
         case 'opts:kcli reset-offsets'
-            echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
+            echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
             echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets'
         case 'subs:kcli alter'

@@ -125,7 +125,7 @@ class GroupMember:
 class GroupDescription:
     group_id: str
     state: str
-    type: str                                           # "Classic" | "Consumer"
+    type: str                                           # "Classic" | "Consumer" | "Streams"
     assignor: str
     coordinator: BrokerInfo | None
     members: list[GroupMember] = field(default_factory=list)
@@ -358,3 +358,6 @@ class StreamsGroupDescription:
     creation_time_ms: int | None = None
     assignor: str | None = None                          # v1+ (KIP-1331)
     describe_version: int | None = None
+    # the topology's input topics: its subtopologies' source topics, not the repartition topics
+    # (kafka-streams-groups' --all-input-topics), sorted
+    input_topics: list[str] = field(default_factory=list)

@@ -709,10 +709,11 @@ def _tasks(task_ids) -> list[tuple[str, int]]:
 def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> StreamsGroupDescription:
     """One StreamsGroupDescribe DescribedGroup as kcli's model."""
     topology = g.topology
-    sources = {}
+    sources, inputs = {}, set()
     if topology is not None:
         for sub in topology.subtopologies or []:
             sources[sub.subtopology_id] = [*sub.source_topics, *(t.name for t in sub.repartition_source_topics)]
+            inputs.update(sub.source_topics)
     members = []
     for m in g.members:
         a, t = m.assignment, m.target_assignment
@@ -728,7 +729,7 @@ def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> Str
     return StreamsGroupDescription(
         g.group_id, g.group_state, coordinator, g.group_epoch, g.assignment_epoch,
         topology.epoch if topology is not None else None, sources, members, creation,
-        getattr(g, "assignor_name", None) if version >= 1 else None, version)
+        getattr(g, "assignor_name", None) if version >= 1 else None, version, sorted(inputs))
 
 
 def _not_sent(exc: Exception) -> BrokerError:

@@ -103,7 +103,8 @@ def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
     all_groups: bool = ALL_GROUPS,
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
-    all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed."),
+    all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed (a streams group: of its input topics, not its repartition topics)."),
+    all_input_topics: bool = typer.Option(False, "--all-input-topics", help="kafka-streams-groups' name for --all-topics: a streams group's committed partitions of its topology's input topics."),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="The log start offset of each partition."),
     to_latest: bool = typer.Option(False, "--to-latest", help="The log end offset of each partition."),
     to_current: bool = typer.Option(False, "--to-current", help="The committed offset (or, without one, the log end)."),
@@ -137,7 +138,7 @@ def reset_offsets(
         from kcli.render.compare import render_comparison
 
         req = comparing.request(
-            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
             scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
                             "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
                             "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
@@ -147,7 +148,7 @@ def reset_offsets(
                           state().verbose)
         return
     req = resets.request(
-        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
         scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
                         "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
                         "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},

@@ -8,25 +8,41 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kcli.errors import OperationError
-from kcli.model import GroupDescription, GroupOffsetRow, StreamsGroupDescription
+from kcli.model import GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription
 from kcli.ops.groups import fill_offsets
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
 
-def describe(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], list[StreamsGroupDescription]]:
-    """The consumer groups (DescribeConsumerGroups) and the streams groups among ``ids``, each
-    sorted by id. A group the consumer-group describe does not know is asked for as a streams
-    group (one StreamsGroupDescribe per coordinator, only for those); one neither knows fails the
-    command, as a missing group does in the Java tools."""
+def describe_any(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], dict[str, StreamsGroupDescription]]:
+    """Every group of ``ids`` (in that order) as the group commands see it: DescribeConsumerGroups,
+    and for a group it does not know, StreamsGroupDescribe (one per coordinator, only for those):
+    a streams group stands in as a GroupDescription of type "Streams" (its state, members and
+    creation time), so resets refuse it while it has members, as they refuse a consumer group.
+    Also the streams groups' own descriptions, by id. A group neither knows stays ``exists=False``."""
     descs = admin.describe_groups(ids)
     missing = [d.group_id for d in descs if not d.exists]
     streams = admin.describe_streams_groups(missing) if missing else {}
-    for gid in missing:
-        if gid not in streams:
-            raise OperationError(f"Group {gid} not found.")
-    return (sorted((d for d in descs if d.exists), key=lambda d: d.group_id),
+    return [as_group(streams[d.group_id]) if d.group_id in streams else d for d in descs], streams
+
+
+def as_group(d: StreamsGroupDescription) -> GroupDescription:
+    """A streams group as a GroupDescription (type "Streams"; members without assignments)."""
+    return GroupDescription(d.group_id, d.state, "Streams", d.assignor or "", d.coordinator,
+                            [GroupMember(m.member_id, m.client_id, m.host, [], m.instance_id, m.member_epoch)
+                             for m in d.members], d.group_epoch, d.target_assignment_epoch, d.creation_time_ms)
+
+
+def describe(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], list[StreamsGroupDescription]]:
+    """The consumer groups (DescribeConsumerGroups) and the streams groups among ``ids``, each
+    sorted by id. A group neither describe knows fails the command, as a missing group does in
+    the Java tools."""
+    descs, streams = describe_any(admin, ids)
+    for d in descs:
+        if not d.exists:
+            raise OperationError(f"Group {d.group_id} not found.")
+    return (sorted((d for d in descs if d.group_id not in streams), key=lambda d: d.group_id),
             [streams[g] for g in sorted(streams)])
 
 

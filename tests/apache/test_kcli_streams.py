@@ -10,22 +10,17 @@ import json
 
 import pytest
 
-from tests.support.apache_kafka import ApacheKafka, java_tool
+from tests.support.apache_kafka import java_tool
 from tests.support.clients import create_topic, produce, unique
 from tests.support.run import run_kcli
 from tests.support.streams_app import STREAMS_KAFKA, StreamsApp
 from tests.support.waits import wait_until
 
+
 @pytest.fixture(scope="module")
-def streams_cluster():
-    """A one-node cluster with Kafka's defaults (streams groups need no setting on 4.4) and no
-    initial rebalance delay for streams groups."""
-    kafka = ApacheKafka(nodes=1, heap="384m", configs={"group.streams.initial.rebalance.delay.ms": "0"},
-                        version=STREAMS_KAFKA).start()
-    try:
-        yield kafka
-    finally:
-        kafka.stop()
+def streams_cluster(apache_kafka_streams):
+    """The session's streams cluster (tests/conftest.py: 4.4.0, Kafka's defaults)."""
+    return apache_kafka_streams
 
 
 @pytest.fixture(scope="module")
