@@ -361,3 +361,5 @@ class StreamsGroupDescription:
     # the topology's input topics: its subtopologies' source topics, not the repartition topics
     # (kafka-streams-groups' --all-input-topics), sorted
     input_topics: list[str] = field(default_factory=list)
+    # its repartition and changelog topics that are not input topics, in the describe's order
+    internal_topics: list[str] = field(default_factory=list)

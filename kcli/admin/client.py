@@ -377,6 +377,10 @@ class KafkaAdmin(LibrdkafkaReads):
         the broker knows as streams groups."""
         return self.kip.describe_streams_groups(group_ids)
 
+    def streams_topology_status(self, group_id: str) -> str:
+        """KIP-1331's TopologyDescriptionStatus of one streams group (KipClient.streams_topology_status)."""
+        return self.kip.streams_topology_status(group_id)
+
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.kip.delete_offsets(group_id, partitions)

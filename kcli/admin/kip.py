@@ -361,6 +361,25 @@ class KipClient:
                     g, version, BrokerInfo(node, b.host, b.port) if b else None)
         return out
 
+    TOPOLOGY_STATUS = {0: "NOT_REQUESTED", 1: "NOT_STORED", 2: "ERROR", 3: "AVAILABLE"}
+
+    def streams_topology_status(self, group_id: str) -> str:
+        """KIP-1331: the TopologyDescriptionStatus StreamsGroupDescribe v1+ answers for one group
+        when asked to include its topology description (NOT_STORED, ERROR, AVAILABLE...);
+        GroupIdNotFoundException's words for a group it does not know; UnsupportedByBroker below v1."""
+        Req = self.proto.StreamsGroupDescribeRequest
+        version = self.streams_group_describe_version()
+        if version is None or version < 1:
+            raise UnsupportedByBroker("The broker does not support topology descriptions (StreamsGroupDescribe v1)")
+        node = self.find_coordinators([group_id])[group_id]
+        resp = self.send(Req(version=version, group_ids=[group_id], include_authorized_operations=False,
+                             include_topology_description=True), node)
+        (g,) = resp.groups
+        self._forget_moved(g.group_id, g.error_code)
+        if g.error_code:
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not found.")
+        return self.TOPOLOGY_STATUS.get(g.topology_description_status, str(g.topology_description_status))
+
     def _forget_moved(self, group_id: str, code: int) -> bool:
         """After NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE, the next request finds the group's
         coordinator again. True when the code was one of them."""
@@ -709,11 +728,12 @@ def _tasks(task_ids) -> list[tuple[str, int]]:
 def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> StreamsGroupDescription:
     """One StreamsGroupDescribe DescribedGroup as kcli's model."""
     topology = g.topology
-    sources, inputs = {}, set()
+    sources, inputs, internal = {}, set(), []
     if topology is not None:
         for sub in topology.subtopologies or []:
             sources[sub.subtopology_id] = [*sub.source_topics, *(t.name for t in sub.repartition_source_topics)]
             inputs.update(sub.source_topics)
+            internal += [t.name for t in [*sub.repartition_source_topics, *sub.state_changelog_topics]]
     members = []
     for m in g.members:
         a, t = m.assignment, m.target_assignment
@@ -729,7 +749,8 @@ def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> Str
     return StreamsGroupDescription(
         g.group_id, g.group_state, coordinator, g.group_epoch, g.assignment_epoch,
         topology.epoch if topology is not None else None, sources, members, creation,
-        getattr(g, "assignor_name", None) if version >= 1 else None, version, sorted(inputs))
+        getattr(g, "assignor_name", None) if version >= 1 else None, version, sorted(inputs),
+        [t for t in dict.fromkeys(internal) if t not in inputs])
 
 
 def _not_sent(exc: Exception) -> BrokerError:

@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-consumer-groups": ("dropin", "kafka_consumer_groups"),
     "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
     "kafka-configs": ("dropin", "kafka_configs"),
+    "kafka-streams-groups": ("dropin", "kafka_streams_groups"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
 }
@@ -70,13 +71,15 @@ SHORT_HELP: dict[str, str] = {
     "kafka-consumer-groups": "kafka-consumer-groups' own command line.",
     "kafka-get-offsets": "kafka-get-offsets' own command line.",
     "kafka-configs": "kafka-configs' own command line.",
+    "kafka-streams-groups": "kafka-streams-groups' own command line.",
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
 # hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
-DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"})
+DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
+                     "kafka-streams-groups"})
 _DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                           "help_option_names": []}, add_help_option=False)
 # The other number of each command's noun, accepted too (hidden from help, the man pages and

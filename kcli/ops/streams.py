@@ -5,10 +5,12 @@ it goes over kcli's own connection (KipClient.describe_streams_groups); the crea
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription
+from kcli.model import BrokerError, GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription
 from kcli.ops.groups import fill_offsets
 
 if TYPE_CHECKING:
@@ -71,3 +73,76 @@ def offset_rows(admin: Admin, d: StreamsGroupDescription) -> list[GroupOffsetRow
                                    m.member_id if m else None, m.host if m else None,
                                    m.client_id if m else None))
     return fill_offsets(admin, rows, committed)
+
+
+def task_offsets(admin: Admin, d: StreamsGroupDescription) -> list[tuple[GroupOffsetRow, int | None]]:
+    """kafka-streams-groups --describe --offsets: the partitions of the members' active tasks
+    only (a stopped application's: none), each with its lag by the tool's rule (the log end
+    minus the committed offset, or minus the log start where there is none: one more
+    ListOffsets for those), in the tool's order (a default HashMap of its partitions)."""
+    rows = {(r.topic, r.partition): r for r in offset_rows(admin, d) if r.consumer_id is not None}
+    bare = [tp for tp, r in rows.items() if r.current is None]
+    starts = {(o.topic, o.partition): o.offset for o in admin.list_offsets(bare, -2) if o.error is None} if bare else {}
+    out = []
+    for tp in javaorder.topic_partitions(list(rows), javaorder.capacity(len(rows))):
+        r = rows[tp]
+        base = r.current if r.current is not None else starts.get(tp)
+        out.append((r, None if r.log_end is None or base is None else r.log_end - base))
+    return out
+
+
+def input_partitions(admin: Admin, group: str) -> list[tuple[str, int]]:
+    """The partitions of a streams group's input topics (its topology's source topics) that it
+    has committed: kafka-streams-groups' --all-input-topics. A group that is not a streams group
+    fails, as the tool's StreamsGroupDescribe does."""
+    d = admin.describe_streams_groups([group]).get(group)
+    if d is None:
+        raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group} not found.")
+    inputs = set(d.input_topics)
+    return [(c.topic, c.partition) for c in admin.committed_offsets(group)
+            if c.offset is not None and c.topic in inputs]
+
+
+def delete_refusals(admin: Admin, ids: list[str]) -> dict[str, str]:
+    """kafka-streams-groups --delete's checks before its DeleteGroups (one ListGroups): a group
+    that is not a streams group, one that is Dead or not Empty is not deleted; each with the
+    tool's exception text."""
+    listed = {g.group_id: g.state for g in admin.list_streams_groups()}
+    refused = {}
+    for g in dict.fromkeys(ids):
+        if g not in listed:
+            refused[g] = f"java.lang.IllegalArgumentException: Group '{g}' does not exist or is not a streams group."
+        elif listed[g] == "Dead":
+            refused[g] = f"java.lang.IllegalStateException: Streams group '{g}' group state is DEAD."
+        elif listed[g] != "Empty":
+            refused[g] = (f"org.apache.kafka.common.errors.GroupNotEmptyException: Streams group '{g}' is not "
+                          "EMPTY.")
+    return refused
+
+
+def _inferred_internal(topic: str, app_id: str) -> bool:
+    """kafka-streams-groups' rule: a topic deleted with the group is named after it and ends as
+    Kafka Streams names its internal topics."""
+    return topic.startswith(app_id + "-") and (
+        topic.endswith(("-changelog", "-repartition", "-subscription-registration-topic",
+                        "-subscription-response-topic"))
+        or re.fullmatch(r".+-KTABLE-FK-JOIN-SUBSCRIPTION-(REGISTRATION|RESPONSE)-\d+-topic", topic) is not None)
+
+
+def internal_topics(admin: Admin, ids: list[str]) -> dict[str, list[str]]:
+    """Each streams group's internal topics (repartition and changelog topics named after it),
+    for the groups that have any: what --delete-all-internal-topics deletes."""
+    found = {g: [t for t in d.internal_topics if _inferred_internal(t, g)]
+             for g, d in admin.describe_streams_groups(ids).items()}
+    return {g: topics for g, topics in found.items() if topics}
+
+
+def delete_topics_of(admin: Admin, topics: dict[str, list[str]]) -> dict[str, dict[str, BrokerError]]:
+    """Deletes each group's ``topics``; the topics that were not deleted, with the error, by group
+    (groups with none left out)."""
+    failed = {}
+    for g, names in topics.items():
+        errors = {t: e for t, e in admin.delete_topics(names).items() if e is not None} if names else {}
+        if errors:
+            failed[g] = errors
+    return failed
