@@ -80,7 +80,20 @@ def apache_kafka_streams():
     from tests.support.streams_app import STREAMS_KAFKA
 
     yield from _cluster("apache_kafka_streams", nodes=1, heap="384m", version=STREAMS_KAFKA,
-                        configs={"group.streams.initial.rebalance.delay.ms": "0"})
+                        configs=STREAMS_CONFIGS)
+
+
+@pytest.fixture(scope="session")
+def apache_kafka_streams_parity():
+    """As ``apache_kafka_streams``, for the kafka-streams-groups parity corpus alone: --list and
+    --all-groups see only the corpus's applications."""
+    from tests.support.streams_app import STREAMS_KAFKA
+
+    yield from _cluster("apache_kafka_streams_parity", nodes=1, heap="384m", version=STREAMS_KAFKA,
+                        configs=STREAMS_CONFIGS)
+
+
+STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0"}
 
 
 @pytest.fixture(scope="session", params=COMPAT_VERSIONS)
@@ -91,7 +104,8 @@ def apache_kafka_compat(request):
     yield from _cluster("apache_kafka_compat", nodes=1, heap="384m", version=request.param)
 
 
-CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams")
+CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams",
+            "apache_kafka_streams_parity")
 
 
 def pytest_collection_modifyitems(items):

@@ -332,10 +332,12 @@ class KipClient:
     def streams_group_describe_version(self) -> int | None:
         return self.max_version(self.proto.StreamsGroupDescribeRequest)
 
-    def describe_streams_groups(self, group_ids: list[str]) -> dict[str, StreamsGroupDescription]:
+    def describe_streams_groups(self, group_ids: list[str],
+                                errors: dict[str, str] | None = None) -> dict[str, StreamsGroupDescription]:
         """StreamsGroupDescribe at the highest common version, one request per coordinator: the
-        groups the broker knows as streams groups (others are left out). GroupCreationTimeMs is
-        read from v2+ only (v1 is KIP-1331's, Apache Kafka 4.4: no creation time there)."""
+        groups the broker knows as streams groups (others are left out; ``errors``, when given,
+        gets the broker's message for each of them). GroupCreationTimeMs is read from v2+ only
+        (v1 is KIP-1331's, Apache Kafka 4.4: no creation time there)."""
         Req = self.proto.StreamsGroupDescribeRequest
         version = self.streams_group_describe_version()
         if version is None or not group_ids:
@@ -353,6 +355,8 @@ class KipClient:
             for g in resp.groups:
                 self._forget_moved(g.group_id, g.error_code)
                 if g.error_code:
+                    if errors is not None:
+                        errors[g.group_id] = g.error_message or ""
                     continue
                 if brokers is None:
                     brokers = {b.node_id: b for b in self._metadata([]).brokers}

@@ -211,10 +211,12 @@ def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
 def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-               progress=None, execute: bool = False) -> list[GroupPlan]:
+               progress=None, execute: bool = False, committed_only: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: one per group, then the log offsets.
-    ``execute``: the plans are to be committed (a missing group's warning says it is created)."""
+    ``execute``: the plans are to be committed (a missing group's warning says it is created).
+    A streams group is not reset on --topic partitions it has not committed; with
+    ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
     descs, streams = describe_any(admin, ids)
     active = active_groups(descs)
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
@@ -227,7 +229,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps,
                                   input_topics(streams))
     if scenario.kind != planner.FILE:
-        active.update(outside_streams_groups(streams, specs, selection, committed))
+        checked = ids if committed_only else [g for g in ids if g in streams]
+        active.update(uncommitted_topics(checked, specs, selection, committed))
     ids = [g for g in ids if g not in active]
     selection = {g: sel for g, sel in selection.items() if g in ids}
     every = sorted({tp for sel in selection.values() for tp in sel})
@@ -264,14 +267,14 @@ def input_topics(streams: dict) -> dict[str, set[str]]:
     return {g: set(d.input_topics) for g, d in streams.items()}
 
 
-def outside_streams_groups(streams: dict, specs: list[str], selection, committed) -> dict[str, str]:
-    """The streams groups whose --topic partitions are not all committed by the group (Java's
-    kafka-streams-groups: its filterExistingGroupTopics), each with that tool's words: such a
-    group is not reset, as an active one is not."""
+def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, str]:
+    """Those of the groups ``ids`` whose --topic partitions are not all committed by the group
+    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with that tool's words:
+    such a group is not reset, as an active one is not."""
     if not specs:
         return {}
-    return {g: f"One or more topics are not part of the group '{g}'." for g in streams
-            if g in selection and any(committed[g].get(tp) is None for tp in selection[g])}
+    return {g: f"One or more topics are not part of the group '{g}'." for g in ids
+            if any(committed[g].get(tp) is None for tp in selection[g])}
 
 
 def select(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, kind: str | None,
@@ -530,6 +533,9 @@ class ResetRequest:
     allow_skip: bool = False
     rollback_file: str | None = None
     restore: bool = False                        # --from-file is one of kcli's rollback files
+    # kafka-streams-groups' reset: --all-groups is every streams group, and no group is reset on
+    # --topic partitions it has not committed
+    streams_tool: bool = False
 
     @property
     def may_skip(self) -> bool:
@@ -624,10 +630,10 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
     manager yielding a progress callback (done, total), or None."""
     stage = stage or _no_stage
-    ids = group_ids(admin, req.groups, req.all_groups)
+    ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool)
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
-                           req.file_offsets, progress, execute=req.execute)
+                           req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
     skips = planner.skip_notices(plans)
     refused = bool(req.execute and skips and not req.may_skip)
     replays = planner.replay_notices(plans)

@@ -91,13 +91,23 @@ def task_offsets(admin: Admin, d: StreamsGroupDescription) -> list[tuple[GroupOf
     return out
 
 
+def described(admin: Admin, group: str) -> StreamsGroupDescription:
+    """One streams group's description; a group the broker does not describe as one fails with
+    kafka-streams-groups' words (GroupIdNotFoundException and the broker's message: "Group g is
+    not a streams group." for a consumer group)."""
+    errors: dict[str, str] = {}
+    d = admin.describe_streams_groups([group], errors).get(group)
+    if d is None:
+        raise OperationError("org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                             + (errors.get(group) or f"Group {group} not found."))
+    return d
+
+
 def input_partitions(admin: Admin, group: str) -> list[tuple[str, int]]:
     """The partitions of a streams group's input topics (its topology's source topics) that it
     has committed: kafka-streams-groups' --all-input-topics. A group that is not a streams group
     fails, as the tool's StreamsGroupDescribe does."""
-    d = admin.describe_streams_groups([group]).get(group)
-    if d is None:
-        raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group} not found.")
+    d = described(admin, group)
     inputs = set(d.input_topics)
     return [(c.topic, c.partition) for c in admin.committed_offsets(group)
             if c.offset is not None and c.topic in inputs]

@@ -576,10 +576,14 @@ class _Reset:
         except TimeParseError as exc:
             raise Usage(f"{cls.error}{exc}", "stdout") from None
         topics, all_topics = cls.scope(p)
-        return resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=topics,
-                              all_topics=all_topics, scenario_flags=flags, max_age=None,
-                              dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
-                              rollback_file=None, now_ms=int(time.time() * 1000))
+        req = resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=topics,
+                             all_topics=all_topics, scenario_flags=flags, max_age=None,
+                             dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
+                             rollback_file=None, now_ms=int(time.time() * 1000))
+        req.streams_tool = cls.streams_tool
+        return req
+
+    streams_tool = False
 
     @staticmethod
     def plan_text(plans) -> str:
@@ -703,9 +707,7 @@ class _StreamsDescribe:
             if p.has("topology"):
                 code = max(code, _topology(admin, gid, out))
                 continue
-            d = admin.describe_streams_groups([gid]).get(gid)
-            if d is None:
-                raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {gid} not found.")
+            d = lib.described(admin, gid)
             if p.has("state"):
                 out.write(view.java_notice(d) + view.plain_state(d, verbose))
                 continue
@@ -737,6 +739,7 @@ class _StreamsReset(_Reset):
     the group's input topics; a value jopt cannot convert is a usage error; then the internal
     topics --delete-internal-topic / --delete-all-internal-topics name are deleted."""
     error = STREAMS_ERROR
+    streams_tool = True          # --all-groups: the streams groups; only --input-topic partitions committed
 
     @classmethod
     def conversion(cls, exc) -> Usage:
