@@ -64,7 +64,7 @@ def describe_groups(
             if notice:
                 out().note("\n" + notice)
     if streams:
-        _describe_streams(streams, members, show_state, st.verbose)
+        _describe_streams(streams, members, show_state, st.verbose, time_lag)
         if not descs:
             return
     if members:
@@ -76,18 +76,26 @@ def describe_groups(
             out().note(note)
     else:
         groups = [(d, lib.offset_rows(admin, d)) for d in descs]
-        with_time = time_lag or out().format != "plain"
-        if with_time:
-            from kcli.ops import lag
-
-            for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
-                if out().format != "json":
-                    out().note(note)
+        with_time = _with_time_lag(admin, groups, time_lag)
         view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
 
 
-def _describe_streams(streams, members: bool, show_state: bool, verbose: bool) -> None:
-    """The streams groups' view (kcli.render.streams): state, members, or offsets and lag."""
+def _with_time_lag(admin, groups, time_lag: bool) -> bool:
+    """Whether the offsets view shows the lag in time (--time-lag, or any format but plain);
+    then each row's is filled in (kcli.ops.lag), its notes on stderr."""
+    with_time = time_lag or out().format != "plain"
+    if with_time:
+        from kcli.ops import lag
+
+        for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
+            if out().format != "json":
+                out().note(note)
+    return with_time
+
+
+def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, time_lag: bool) -> None:
+    """The streams groups' view (kcli.render.streams): state, members, or offsets, lag and lag
+    in time (a stopped application's too, from its committed offsets)."""
     from kcli.ops import streams as lib
     from kcli.render import streams as view
 
@@ -96,7 +104,8 @@ def _describe_streams(streams, members: bool, show_state: bool, verbose: bool) -
     elif show_state:
         view.render_state(out(), streams, verbose)
     else:
-        view.render_offsets(out(), [(d, lib.offset_rows(state().admin(), d)) for d in streams], verbose)
+        groups = [(d, lib.offset_rows(state().admin(), d)) for d in streams]
+        view.render_offsets(out(), groups, verbose, time_lag=_with_time_lag(state().admin(), groups, time_lag))
 
 
 def reset_offsets(

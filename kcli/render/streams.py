@@ -6,7 +6,8 @@ with a known time; JSON has it as null then."""
 
 from __future__ import annotations
 
-from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember
+from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, max_time_lag
+from kcli.render import groups as groups_view
 from kcli.render.output import NULL, Output, Table, json_document, time_cell
 from kcli.times import time_field
 
@@ -142,9 +143,10 @@ OFFSET_COLUMNS = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFS
                   "CLIENT-ID"]
 
 
-def _offset_cells(r: GroupOffsetRow, verbose: bool) -> list[str]:
+def _offset_cells(r: GroupOffsetRow, verbose: bool, time_lag: bool) -> list[str]:
     return ([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
-            + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host), _v(r.client_id)])
+            + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host), _v(r.client_id)]
+            + (groups_view.time_lag_cells(r) if time_lag else []))
 
 
 def _total_lag(rows: list[GroupOffsetRow]) -> int | None:
@@ -152,21 +154,34 @@ def _total_lag(rows: list[GroupOffsetRow]) -> int | None:
     return sum(lags) if lags else None
 
 
+def _time_lag_fields(r: GroupOffsetRow) -> dict:
+    ts = time_field(r.next_timestamp_ms)
+    return {"nextRecordTimestampMs": ts["ms"], "nextRecordTimestamp": ts["iso"], "timeLagMs": r.time_lag_ms,
+            "timeLagIsLowerBound": r.time_lag_bound, "timeLagError": r.time_lag_error}
+
+
 def render_offsets(out: Output, groups: list[tuple[StreamsGroupDescription, list[GroupOffsetRow]]],
-                   verbose: bool) -> None:
+                   verbose: bool, time_lag: bool = False) -> None:
     """Every partition the group's tasks read or it has committed, with lag; a stopped
-    application's committed offsets and lag too (kafka-streams-groups shows none)."""
+    application's committed offsets and lag too (kafka-streams-groups shows none). ``time_lag``:
+    the rows carry their lag in time (kcli.ops.lag), as in the consumer groups' view: two more
+    columns, each group's maximum, the JSON fields of kcli.group-offsets."""
     if out.format == "json":
-        out.json(json_document("streams-group-offsets", groups=[{
-            "group": d.group_id, "state": d.state, "totalLag": _total_lag(rows),
-            "partitions": [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
-                            "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
-                            "memberId": r.consumer_id, "host": r.host, "clientId": r.client_id}
-                           for r in rows]} for d, rows in groups]))
+        def group(d, rows):
+            doc = {"group": d.group_id, "state": d.state, "totalLag": _total_lag(rows)}
+            if time_lag:
+                doc["maxTimeLagMs"], doc["maxTimeLagIsLowerBound"] = max_time_lag(rows)
+            doc["partitions"] = [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
+                                  "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
+                                  "memberId": r.consumer_id, "host": r.host, "clientId": r.client_id,
+                                  **(_time_lag_fields(r) if time_lag else {})} for r in rows]
+            return doc
+        out.json(json_document("streams-group-offsets", groups=[group(d, rows) for d, rows in groups]))
         return
-    cols = OFFSET_COLUMNS[:3] + (["LEADER-EPOCH"] if verbose else []) + OFFSET_COLUMNS[3:]
+    cols = (OFFSET_COLUMNS[:3] + (["LEADER-EPOCH"] if verbose else []) + OFFSET_COLUMNS[3:]
+            + (groups_view.TIME_LAG_COLUMNS if time_lag else []))
     for d, rows in groups:
-        cells = [_offset_cells(r, verbose) for r in rows]
+        cells = [_offset_cells(r, verbose, time_lag) for r in rows]
         if out.format == "plain":
             if cells:
                 out.write(plain_columns(cols, cells))
@@ -175,6 +190,8 @@ def render_offsets(out: Output, groups: list[tuple[StreamsGroupDescription, list
             out.table(Table(list(cols), cells))
         if out.format == "table":
             out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
+            if time_lag:
+                out.line(f"Max time lag of group '{d.group_id}': {groups_view.max_time_lag_text(rows)}")
 
 
 # -- kafka-streams-groups' own layouts (the drop-in) ------------------------------------------
