@@ -22,7 +22,10 @@ def describe_any(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], 
     and for a group it does not know, StreamsGroupDescribe (one per coordinator, only for those):
     a streams group stands in as a GroupDescription of type "Streams" (its state, members and
     creation time), so resets refuse it while it has members, as they refuse a consumer group.
-    Also the streams groups' own descriptions, by id. A group neither knows stays ``exists=False``."""
+    Also the streams groups' own descriptions, by id. A group neither knows stays ``exists=False``.
+    No id, no request (--all-groups on a cluster without groups)."""
+    if not ids:
+        return [], {}
     descs = admin.describe_groups(ids)
     missing = [d.group_id for d in descs if not d.exists]
     streams = admin.describe_streams_groups(missing) if missing else {}
