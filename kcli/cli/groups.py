@@ -184,7 +184,7 @@ def reset_offsets(
 
 def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str]] = GROUP_OPTIONS,
                   all_groups: bool = ALL_GROUPS):
-    """Delete consumer groups (kafka-consumer-groups --delete)."""
+    """Delete consumer or streams groups (kafka-consumer-groups / kafka-streams-groups --delete)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
@@ -198,7 +198,7 @@ def delete_offsets(
     group: List[str] = typer.Option(..., "--group", "-g", help="The group id: one (a second --group is refused, exit 2)."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
-    """Delete committed offsets of a group (kafka-consumer-groups --delete-offsets)."""
+    """Delete committed offsets of a consumer or streams group (kafka-consumer-groups / kafka-streams-groups --delete-offsets)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
     from kcli.specs import parse_topic_spec

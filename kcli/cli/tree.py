@@ -64,7 +64,7 @@ SHORT_HELP: dict[str, str] = {
     "alter topics": "Increase the partition count of topics.",
     "alter configs": "Set or delete config overrides.",
     "delete topics": "Delete every matching topic.",
-    "delete groups": "Delete consumer groups.",
+    "delete groups": "Delete consumer or streams groups.",
     "broker start": "Serve the Kafka protocol until stopped.",
     "audit timestamps": "Scan record timestamps per partition on Spark.",
     "kafka-topics": "kafka-topics' own command line.",

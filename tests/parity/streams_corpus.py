@@ -77,6 +77,14 @@ STREAMS_CASES: list[Case] = [
     streams(*RESET, "--from-file", "{plan}", "--dry-run", id="streams-reset-from-file"),
     streams(*RESET, "--all-input-topics", "--to-offset", "3", "--execute", prepare="stopped-at-5",
             differs={STDERR: "rollback-note"}, id="streams-reset-execute"),
+    streams(*RESET, "--all-input-topics", "--to-offset", "3", "--execute", "--delete-internal-topic", "{changelog}",
+            prepare="stopped-at-5-with-changelog", differs={STDERR: "rollback-note"},
+            id="streams-reset-execute-delete-internal-topic"),
+    streams(*RESET, "--all-input-topics", "--to-offset", "3", "--execute", "--delete-internal-topic", "nosuch-topic",
+            prepare="stopped-at-5", differs={STDERR: "rollback-note", EXIT: "honest-exit"},
+            id="streams-reset-execute-delete-missing-topic"),
+    streams(*RESET, "--all-input-topics", "--to-offset", "3", "--dry-run", "--delete-internal-topic", "{changelog}",
+            differs=USAGE, id="streams-reset-delete-internal-topic-dry-run"),
     streams("--reset-offsets", "--group", "{running}", "--all-input-topics", "--to-earliest", "--dry-run",
             differs=HONEST, id="streams-reset-active-group"),
     streams("--reset-offsets", "--group", "nosuch-app", "--input-topic", "{input}", "--to-earliest", "--dry-run",
@@ -96,6 +104,8 @@ STREAMS_CASES: list[Case] = [
             id="streams-reset-two-scenarios"),
     # -- --delete (DeleteStreamsGroupTest) ---------------------------------------------------
     streams("--delete", "--group", "{deletable}", prepare="deletable-app", id="streams-delete"),
+    streams("--delete", "--group", "{deletable}", "--delete-all-internal-topics", prepare="deletable-app",
+            id="streams-delete-all-internal-topics"),
     streams("--delete", "--group", "{running}", differs=HONEST, id="streams-delete-active"),
     streams("--delete", "--group", "nosuch-app", differs=HONEST, id="streams-delete-missing"),
     streams("--delete", "--group", "{stopped}", "--input-topic", "{input}", differs=USAGE,
@@ -125,7 +135,8 @@ class StreamsState:
         p = "sparity"
         self.b = bootstrap
         self.values = {"b": bootstrap, "input": f"{p}-in", "sink": f"{p}-out", "running": f"{p}-running",
-                       "stopped": f"{p}-stopped", "deletable": f"{p}-gone", "consumer": f"{p}-consumer"}
+                       "stopped": f"{p}-stopped", "deletable": f"{p}-gone", "consumer": f"{p}-consumer",
+                       "changelog": f"{p}-stopped-store-changelog"}
         self.scratch = scratch
         self._stack = ExitStack()
 
@@ -159,6 +170,14 @@ class StreamsState:
         r = run_kcli(self.b, "reset-offsets", "--group", self.values["stopped"], "--from-file", self.at_5,
                      "--execute", "--allow-skip", timeout="30s")
         assert r.code == 0, r
+
+    def _stopped_at_5_with_changelog(self) -> None:
+        """As stopped-at-5, and a topic named as the application's changelog topic would be."""
+        self._stopped_at_5()
+        from confluent_kafka.admin import AdminClient
+
+        if self.values["changelog"] not in AdminClient({"bootstrap.servers": self.b}).list_topics(timeout=10).topics:
+            create_topic(self.b, self.values["changelog"], partitions=1)
 
     def _deletable_app(self) -> None:
         """A stopped application's group (Empty) to delete: its app run again to the end."""

@@ -29,7 +29,7 @@ from typing import TextIO
 from kcli import __version__
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
-from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
 from kcli.inputs import printable
 
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
@@ -622,16 +622,19 @@ class _Reset:
                                     f"{result.rollback_file}\n")
             for note in result.notes:
                 streams.write("stderr", note + "\n")
-        cls.after(admin, p, result, streams)
+        incomplete = cls.after(admin, p, result, streams)
         if p.has("export"):
             view.render_export(out, result.plans, req.with_group)
         else:
             out.write(cls.plan_text(plans))
-        return _exit_of(resets.finish, result)
+        code = _exit_of(resets.finish, result)
+        return PartialFailure.exit_code if incomplete and code == 0 else code
 
     @staticmethod
-    def after(admin, p, result, streams) -> None:
-        """What the tool does once the offsets are committed (kafka-streams-groups: delete topics)."""
+    def after(admin, p, result, streams) -> bool:
+        """What the tool does once the offsets are committed (kafka-streams-groups: delete topics);
+        True when some of it failed (the offsets were committed: exit 3)."""
+        return False
 
 
 def _reset_flags(p, first) -> dict:
@@ -758,23 +761,26 @@ class _StreamsReset(_Reset):
         return view.plain_plan(plans)
 
     @staticmethod
-    def after(admin, p, result, streams) -> None:
+    def after(admin, p, result, streams) -> bool:
         if not result.executed:
-            return
+            return False
         from kcli.ops import streams as lib
         from kcli.render.javatext import exception_text
 
+        failed = False
         for plan in result.plans:
             g = plan.group
             topics = (lib.internal_topics(admin, [g]).get(g, []) if p.has("delete-all-internal-topics")
                       else p.values("delete-internal-topic"))
             errors = list(lib.delete_topics_of(admin, {g: topics}).get(g, {}).values()) if not plan.refused else []
-            if any(e.name == "UNKNOWN_TOPIC_OR_PARTITION" for e in errors):
+            failed = failed or bool(errors)
+            if any(e.code == UNKNOWN_TOPIC_OR_PARTITION for e in errors):
                 streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed because the "
                                         "topics do not exist.\n")
             elif errors:
                 streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed due to "
                                         f"{exception_text(errors[0].code, errors[0].message)}\n")
+        return failed
 
 
 class _StreamsDelete:
@@ -822,6 +828,9 @@ class _StreamsDeleteOffsets(_DeleteOffsets):
         group_error, rows = lib.delete_offsets(admin, group, topics)
         view.render_delete_offsets(out, group, group_error, rows)
         return _exit_of(lib.check_offsets_deleted, group, group_error, rows)
+
+
+UNKNOWN_TOPIC_OR_PARTITION = 3
 
 
 _STREAMS_ACTIONS = {"list": _StreamsList, "describe": _StreamsDescribe, "reset-offsets": _StreamsReset,
