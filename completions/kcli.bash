@@ -27,6 +27,7 @@ _kcli_spec() {
         'kind:kcli audit timestamps -g') echo 'groups' ;;
         'kind:kcli audit timestamps -t') echo 'topics' ;;
         'kind:kcli broker start --data-dir') echo 'file' ;;
+        'kind:kcli check broker --save') echo 'file' ;;
         'kind:kcli check expansions --group') echo 'groups' ;;
         'kind:kcli check expansions --topic') echo 'topics' ;;
         'kind:kcli check expansions -g') echo 'groups' ;;
@@ -75,6 +76,7 @@ _kcli_spec() {
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
+        'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
@@ -96,7 +98,7 @@ _kcli_spec() {
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
-        'subs:kcli check') echo 'expansions' ;;
+        'subs:kcli check') echo 'broker expansions' ;;
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topics' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
@@ -106,6 +108,7 @@ _kcli_spec() {
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
+        'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
         'vopts:kcli delete groups') echo '--group -g' ;;

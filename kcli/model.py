@@ -363,3 +363,49 @@ class StreamsGroupDescription:
     input_topics: list[str] = field(default_factory=list)
     # its repartition and changelog topics that are not input topics, in the describe's order
     internal_topics: list[str] = field(default_factory=list)
+
+
+# -- check broker (conformance) -------------------------------------------------------------
+
+@dataclass
+class ProduceOutcome:
+    """One Produce of one batch to one partition, as the broker answered it."""
+    error: str | None                      # Kafka's error name, None when appended
+    message: str | None = None             # ErrorMessage (v8+)
+    record_errors: list[tuple[int, str | None]] = field(default_factory=list)   # KIP-467 (index, message)
+    base_offset: int = -1
+
+
+@dataclass
+class HeartbeatAnswer:
+    """One ConsumerGroupHeartbeat answer."""
+    error: str | None
+    member_id: str | None
+    member_epoch: int
+    group_creation_ms: int | None          # v2+ (KIP-1282); None below
+
+
+@dataclass
+class RuleResult:
+    """One conformance rule of ``check broker``: pass, fail or unsupported, with its evidence."""
+    rule: str                              # a stable id: creation-time.present, kip-734.ties, ...
+    kip: str                               # KIP-1327, KIP-1282, KIP-937, KIP-734, ListOffsets
+    status: str                            # PASS, FAIL, UNSUPPORTED
+    evidence: str                          # what was sent and seen, one line
+    data: dict = field(default_factory=dict)   # the evidence's values, for JSON
+
+
+@dataclass
+class BrokerCheckReport:
+    topic: str
+    group: str
+    rules: list[RuleResult]
+    created: list[str] = field(default_factory=list)     # what the check created ("topic X", "group Y")
+    deleted: list[str] = field(default_factory=list)     # what it deleted afterwards
+    kept: list[str] = field(default_factory=list)        # left in place (--keep)
+    dry_run: bool = False
+    saved: str | None = None                             # --save FILE
+    baseline: str | None = None                          # --baseline FILE
+
+    def failed(self) -> list[RuleResult]:
+        return [r for r in self.rules if r.status == "FAIL"]

@@ -24,6 +24,7 @@ from pathlib import Path
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
+from kcli.xdg import config_dir
 
 PROFILE_ENV = "KCLI_PROFILE"
 
@@ -36,8 +37,7 @@ class Profile:
 
 
 def config_path(environ=os.environ) -> Path:
-    base = environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "kcli" / "config.toml"
+    return Path(config_dir("config.toml", environ=environ))
 
 
 def _load(path: Path) -> dict:
@@ -122,8 +122,9 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
 
 
 def resolve(profile: Profile | None, bootstrap: str | None, command_config: dict[str, str],
-            default_bootstrap: str) -> tuple[str, dict[str, str]]:
-    """Bootstrap servers and properties: the command line over the profile, key by key."""
+            default_bootstrap: str | None = None) -> tuple[str | None, dict[str, str]]:
+    """Bootstrap servers and properties, for the native commands and the drop-ins: the command
+    line over the profile, key by key (``default_bootstrap`` when neither names servers)."""
     props = dict(profile.properties) if profile else {}
     props.update(command_config)
     servers = bootstrap or (profile.bootstrap_servers if profile else None) or default_bootstrap

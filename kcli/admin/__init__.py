@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Iterable, Protocol
 
 if TYPE_CHECKING:
     from kcli.admin.settings import ClientSettings
-    from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, OffsetInfo,
+    from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer, OffsetInfo,
+                            ProduceOutcome,
                             RecordTime, ResourceConfig, StreamsGroupDescription, TopicInfo)
 
 TP = tuple[str, int]
@@ -73,6 +74,13 @@ class Admin(Protocol):
                                 errors: dict[str, str] | None = None) -> dict[str, "StreamsGroupDescription"]: ...
 
     def streams_topology_status(self, group_id: str) -> str: ...
+
+    # -- check broker (kcli's own connection)
+    def advertised_version(self, api_key: int) -> int | None: ...
+    def produce_batch(self, topic: str, partition: int,
+                      records: list[tuple[int, bytes | None, bytes | None]]) -> "ProduceOutcome": ...
+    def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int,
+                                 topics: list[str] | None) -> "HeartbeatAnswer": ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

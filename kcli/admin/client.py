@@ -386,6 +386,20 @@ class KafkaAdmin(LibrdkafkaReads):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.kip.delete_offsets(group_id, partitions)
 
+    # -- check broker: on kcli's own connection (no client library sends these as asked) ----
+    def advertised_version(self, api_key: int) -> int | None:
+        """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
+        return self.kip.advertised_version(api_key)
+
+    def produce_batch(self, topic: str, partition: int, records: list[tuple[int, bytes | None, bytes | None]]):
+        """One record batch of (timestamp, key, value) to the partition's leader, as one Produce:
+        the broker's answer as a ProduceOutcome (KipClient.produce_batch)."""
+        return self.kip.produce_batch(topic, partition, records)
+
+    def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int, topics: list[str] | None):
+        """One ConsumerGroupHeartbeat (join with epoch 0, leave with -1): a HeartbeatAnswer."""
+        return self.kip.consumer_group_heartbeat(group_id, member_id, epoch, topics)
+
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():

@@ -17,7 +17,8 @@ import time
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, UsageError
 from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, CommittedOffset, ConfigEntry,
-                        GroupListing, OffsetInfo, PartitionInfo, RecordTime, ResourceConfig,
+                        GroupListing, HeartbeatAnswer, OffsetInfo, PartitionInfo, ProduceOutcome,
+                        RecordTime, ResourceConfig,
                         StreamsGroupDescription, StreamsMember, TopicInfo)
 
 logging.getLogger("kafka").addHandler(logging.NullHandler())
@@ -702,6 +703,62 @@ class KipClient:
         per = {(t.name, p.partition_index): error(p.error_code) for t in resp.topics for p in t.partitions}
         return error(resp.error_code), per
 
+
+    # -- check broker: one Produce of a batch, a heartbeat, the advertised versions -------------
+    def advertised_version(self, api_key: int) -> int | None:
+        """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
+        broker = self._wire.api_versions.get(api_key)
+        return None if broker is None else broker[1]
+
+    def produce_batch(self, topic: str, partition: int,
+                      records: list[tuple[int, bytes | None, bytes | None]]) -> ProduceOutcome:
+        """One v2 record batch of (timestamp, key, value), uncompressed, produced with acks=-1 to
+        the partition's leader (Produce v3..v12: topics by name), and the broker's answer: the
+        error and its message (v8+), the KIP-467 record errors, the base offset."""
+        from kafka.errors import for_code
+        from kafka.record import MemoryRecordsBuilder
+
+        Req = self.proto.REQUESTS[0]
+        version = self.max_version(Req)
+        if version is None or version < 3:
+            raise UnsupportedByBroker("The broker does not support Produce v3+ (record batches)")
+        version = min(version, 12)
+        builder = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20)
+        for ts, key, value in records:
+            builder.append(ts, key, value)
+        builder.close()
+        leader = self.partition_leaders([topic], refresh=True).get(topic, {}).get(partition)
+        if leader is None:
+            raise OperationError(f"{topic}-{partition} has no leader")
+        T = Req.TopicProduceData
+        req = Req(version=version, transactional_id=None, acks=-1, timeout_ms=self.settings.timeout_ms,
+                  topic_data=[T(name=topic, partition_data=[
+                      T.PartitionProduceData(index=partition, records=bytes(builder.buffer()))])])
+        p = self.send(req, leader).responses[0].partition_responses[0]
+        return ProduceOutcome(for_code(p.error_code).message if p.error_code else None,
+                              getattr(p, "error_message", None),
+                              [(e.batch_index, e.batch_index_error_message)
+                               for e in (getattr(p, "record_errors", None) or [])], p.base_offset)
+
+    def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int,
+                                 topics: list[str] | None) -> HeartbeatAnswer:
+        """One ConsumerGroupHeartbeat (KIP-848) to the group's coordinator: epoch 0 joins with
+        ``topics``, -1 leaves. GroupCreationTimeMs from v2 (KIP-1282)."""
+        from kafka.errors import for_code
+
+        Req = self.proto.ConsumerGroupHeartbeatRequest
+        version = self._version(Req, "ConsumerGroupHeartbeat")
+        node = self.find_coordinators([group_id])[group_id]
+        resp = self.send(Req(version=version, group_id=group_id, member_id=member_id, member_epoch=epoch,
+                             instance_id=None, rack_id=None, rebalance_timeout_ms=30_000 if epoch == 0 else -1,
+                             subscribed_topic_names=topics, server_assignor=None, topic_partitions=[] if epoch == 0 else None),
+                         node)
+        self._forget_moved(group_id, resp.error_code)
+        created = None
+        if version >= 2:
+            created = -1 if resp.group_creation_time_ms is None else resp.group_creation_time_ms
+        return HeartbeatAnswer(for_code(resp.error_code).message if resp.error_code else None,
+                               resp.member_id, resp.member_epoch, created)
 
     # -- IncrementalAlterConfigs for the broker defaults (confluent-kafka needs a name) --------
     def incremental_alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:

@@ -98,6 +98,10 @@ BROKER_CONFIGS.update(dict([
     _d("group.min.session.timeout.ms", INT, "6000", minimum=0, read_only=True),
     _d("group.max.session.timeout.ms", INT, "1800000", minimum=0, read_only=True),
     _d("group.initial.rebalance.delay.ms", INT, "3000", minimum=0, read_only=True),
+    _d("group.streams.heartbeat.interval.ms", INT, "5000", minimum=1, read_only=True),
+    _d("group.streams.session.timeout.ms", INT, "45000", minimum=1, read_only=True),
+    _d("group.streams.initial.rebalance.delay.ms", INT, "3000", minimum=0, read_only=True),
+    _d("group.streams.num.standby.replicas", INT, "0", minimum=0, read_only=True),
     _d("offsets.retention.minutes", INT, "10080", minimum=1, read_only=True),
     _d("log.cleaner.threads", INT, "1", minimum=0),       # dynamic, per broker or cluster-wide
 ]))

@@ -8,11 +8,23 @@ from kcli.broker.dispatch import HANDLERS
 # pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
 # since Kafka 2.5) are the same in every posed version.
 POSE_AS_LIMITS: dict[str, dict[int, int]] = {
+    # Apache Kafka 4.4: StreamsGroupHeartbeat and StreamsGroupDescribe v1 are KIP-1331's, no v2
+    # GroupCreationTimeMs (KIP-1282); nor the KIP-1282/KIP-1327 versions of the other APIs.
+    "4.4": {
+        75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
+        3: 13,   # Metadata: no v14 PartitionAgeMs (KIP-1327)
+        68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
+        69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
+        88: 1,   # StreamsGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
+        89: 1,   # StreamsGroupDescribe: v1 is KIP-1331's; no v2 GroupCreationTimeMs (KIP-1282)
+    },
     "4.1": {
         75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
         3: 13,   # Metadata: no v14 PartitionAgeMs (KIP-1327)
         68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
         69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
+        88: -1,  # StreamsGroupHeartbeat: streams groups were early access, off by default
+        89: -1,  # StreamsGroupDescribe
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.
@@ -22,6 +34,8 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         75: -1,  # DescribeTopicPartitions
         68: -1,  # ConsumerGroupHeartbeat
         69: -1,  # ConsumerGroupDescribe
+        88: -1,  # StreamsGroupHeartbeat
+        89: -1,  # StreamsGroupDescribe
     },
 }
 

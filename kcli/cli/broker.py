@@ -16,7 +16,7 @@ def start(
     nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Keep logs, offsets, creation times and configs here (in memory otherwise)."),
     config: Optional[List[str]] = typer.Option(None, "--config", help="Broker config key=value (repeatable)."),
-    pose_as: Optional[str] = typer.Option(None, "--pose-as", help="Withhold the KIP API versions, as an older broker (4.1)."),
+    pose_as: Optional[str] = typer.Option(None, "--pose-as", help="Withhold the KIP API versions, as an older broker (4.4, 4.1 or 2.8)."),
 ):
     """Serve the Kafka protocol until SIGINT/SIGTERM. Prints `bootstrap: host:port,...` when ready."""
     host, _, port = listen.rpartition(":")
@@ -49,6 +49,6 @@ def start(
 
 def demo() -> None:
     """Play the partition-expansion story on a 3-node embedded broker and show every KIP feature."""
-    from kcli.demo import run
+    from kcli.cli.demo import run
 
     raise typer.Exit(run())

@@ -34,3 +34,43 @@ def expansions(
     found = radar.problems(report)
     if found:
         raise CheckFound(found)
+
+
+def broker(
+    dry_run: bool = typer.Option(False, "--dry-run", help="List what the check would create, change and delete, and stop: nothing is created."),
+    save: Optional[str] = typer.Option(None, "--save", metavar="FILE", help="Keep the check's topic and group and write what was seen to FILE (new), for a later --baseline run."),
+    baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE", help="A --save file: check that its topic's and group's creation times survived the leader change or restart made since, then delete them."),
+    clock_skew: Optional[str] = typer.Option(None, "--clock-skew", help="How far the brokers' clocks may be from this host's: 1s (default), 200ms, PT2S."),
+):
+    """Check the cluster against the proposals' rules: KIP-1327 CreationTimeMs (present, equal to
+    the topic's creation, the expansion's time for added partitions) and PartitionAgeMs, KIP-1282
+    GroupCreationTimeMs (stamped once, not moved by rebalances or commits), KIP-937 (a batch with
+    one record beyond the bound is rejected whole, naming it), KIP-734 (max-timestamp is the first
+    offset among ties), and ListOffsets' special timestamps -1 to -5 as the broker's advertised
+    version says. Each rule is PASS, FAIL or UNSUPPORTED (the broker does not advertise what the
+    rule needs), with the evidence. The check creates its own topic and group, named
+    kcli-check-broker-<hex>, and deletes them at the end; nothing else is changed. kcli restarts
+    no broker and moves no leader: the leader-change and restart rules take two runs (--save FILE,
+    then the leader change or restart, then --baseline FILE) and are UNSUPPORTED otherwise. Broker
+    times must fall within the request's round trip on this host's clock, widened by
+    --clock-skew. Exit 0 when every rule passes or is unsupported, 1 when any fails."""
+    from kcli.ops import broker_check as bc
+    from kcli.render.broker_check import render_dry_run, render_report
+
+    skew = bc.skew_ms(clock_skew)
+    bc.check_save_path(save)
+    base = None
+    if baseline is not None:
+        base = dict(bc.read_baseline(baseline), file=baseline)
+    name = bc.check_name()
+    admin = state().admin()
+    if dry_run:
+        render_dry_run(out(), name, bc.dry_run_actions(name, len(admin.broker_ids()), base))
+        return
+    report = bc.run(admin, name, skew, base, save)
+    render_report(out(), report)
+    failed = report.failed()
+    if failed:
+        from kcli.errors import OperationError
+
+        raise OperationError(f"{len(failed)} rule(s) failed: {', '.join(r.rule for r in failed)}")

@@ -89,6 +89,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli check expansions", "partitions created in the last 24h that a group reads late or not at all"),
         ("kcli check expansions --within 1h -g billing -o json", "one group, the last hour, for a script (exit 4: found)"),
     ],
+    "check broker": [
+        ("kcli check broker", "every rule: PASS, FAIL or UNSUPPORTED, with the evidence (exit 1: a rule failed)"),
+        ("kcli check broker --dry-run", "what the check would create and delete; nothing is created"),
+    ],
     "kafka-topics": [
         ("kcli kafka-topics --bootstrap-server localhost:9092 --describe --topic orders",
          "kafka-topics' own command line, with CreationTimeMs per partition (KIP-1327)"),

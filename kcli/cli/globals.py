@@ -6,8 +6,20 @@ optional option values."""
 
 from __future__ import annotations
 
+from kcli.errors import UsageError
+
 WITH_VALUE = ("-b", "--bootstrap-server", "--command-config", "-o", "--output", "--timeout", "--profile")
 FLAGS = ("--verbose",)
+NOT_EMPTY = ("bootstrap-server", "command-config", "profile")
+
+
+def check_not_empty(given: dict[str, object]) -> None:
+    """The rule for the global options of every command line, native and drop-in: a server list,
+    a properties file or a profile given empty (or blank) is refused, not ignored."""
+    for name in NOT_EMPTY:
+        value = given.get(name)
+        if value is not None and not str(value).strip():
+            raise UsageError(f"--{name} needs a value")
 
 
 def leading(argv: list[str]) -> tuple[list[str], list[str]]:

@@ -11,12 +11,8 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from typing import TextIO
 
-import typer
-from typer._click import exceptions as click_exc  # typer vendors click; pinned in pyproject
-
-from kcli.cli.context import State
+from kcli.cli.dropin import DROPINS
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist, leading
-from kcli.cli.tree import COMPLETE_COMMAND, DROPINS, build, canonical
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
 
@@ -48,6 +44,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
             return run_dropin(line[0], line[1:], stdout, stderr, before)
         except BrokenPipeError:                # the Java tools' PrintStream ignores it too
             return _reader_gone(stdout)
+    # typer (and click, rich) only from here: a drop-in never loads them (``python -X importtime``)
+    from kcli.cli.context import State
+    from kcli.cli.tree import COMPLETE_COMMAND, build, canonical
+
     args = hoist(list(argv))
     with redirect_stdout(stdout), redirect_stderr(stderr):
         if COMPLETE_COMMAND in args:
@@ -59,7 +59,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return _run(build(words), args, State(stdout=stdout, stderr=stderr))
 
 
-def _run(app: typer.Typer, args: list[str], st: State) -> int:
+def _run(app, args: list[str], st) -> int:
+    import typer
+    from typer._click import exceptions as click_exc  # typer vendors click; pinned in pyproject
+
     fmt = "json" if any(a in ("-o", "--output") and i + 1 < len(args) and args[i + 1] == "json"
                         or a == "--output=json" for i, a in enumerate(args)) else "table"
 

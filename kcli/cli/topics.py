@@ -92,12 +92,8 @@ def create_topic(
     specs.check_topic_name(name)
     if replica_assignment is not None and (partitions is not None or replication_factor is not None):
         raise UsageError("--replica-assignment can't be used with --partitions or --replication-factor")
-    if replication_factor is not None:
-        specs.check_replication_factor(replication_factor)
-    if partitions is not None:
-        specs.check_partition_count(partitions)
+    assignment = lib.check_new_topic(partitions, replication_factor, replica_assignment)
     configs = specs.parse_config_pairs(config or [])
-    assignment = specs.parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
     if lib.may_collide(name) and out().format != "json":
         # On stdout in plain, where kafka-topics prints it; a note beside a table.
         (out().line if out().format == "plain" else out().note)(lib.COLLISION_WARNING)

@@ -14,6 +14,7 @@ from typer._click.globals import get_current_context  # typer vendors click; pin
 
 from kcli import __version__
 from kcli.admin.settings import DEFAULT_BOOTSTRAP
+from kcli.cli.dropin import DROPINS
 from kcli.errors import UsageError
 
 COMPLETE_COMMAND = "__complete-names"
@@ -37,13 +38,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "delete groups": ("groups", "delete_groups"),
     "broker start": ("broker", "start"),
     "audit timestamps": ("audit", "timestamps"),
-    "kafka-topics": ("dropin", "kafka_topics"),
-    "kafka-consumer-groups": ("dropin", "kafka_consumer_groups"),
-    "kafka-get-offsets": ("dropin", "kafka_get_offsets"),
-    "kafka-configs": ("dropin", "kafka_configs"),
-    "kafka-streams-groups": ("dropin", "kafka_streams_groups"),
+    "kafka-topics": ("dropin.commands", "kafka_topics"),
+    "kafka-consumer-groups": ("dropin.commands", "kafka_consumer_groups"),
+    "kafka-get-offsets": ("dropin.commands", "kafka_get_offsets"),
+    "kafka-configs": ("dropin.commands", "kafka_configs"),
+    "kafka-streams-groups": ("dropin.commands", "kafka_streams_groups"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
+    "check broker": ("check", "broker"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -74,12 +76,11 @@ SHORT_HELP: dict[str, str] = {
     "kafka-streams-groups": "kafka-streams-groups' own command line.",
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
+    "check broker": "Check the cluster against the KIPs' rules.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
 # hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
-DROPINS = frozenset({"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
-                     "kafka-streams-groups"})
 _DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                           "help_option_names": []}, add_help_option=False)
 # The other number of each command's noun, accepted too (hidden from help, the man pages and
@@ -101,7 +102,7 @@ GROUPS = {
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded broker, for development and tests.",
     "audit": "Scan topic data on Spark (local or --master).",
-    "check": "Check the cluster: exit 4 when a problem is found.",
+    "check": "Check the cluster: exit non-zero on a problem.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
@@ -178,6 +179,7 @@ def root_options(
     from kcli.admin.settings import ClientSettings, parse_timeout_ms, read_properties
     from kcli.redaction import secret_values
     from kcli.cli.context import state
+    from kcli.cli.globals import check_not_empty
     from kcli.inputs import shown
     from kcli.render.output import FORMATS, Output
 
@@ -186,14 +188,10 @@ def root_options(
         raise UsageError(f"Invalid --output '{shown(output)}': use one of {', '.join(FORMATS)}")
     st.output = Output(output, st.stdout, st.stderr)
     timeout_ms = parse_timeout_ms(timeout)
-    for flag, value in (("--bootstrap-server", bootstrap_server), ("--command-config", command_config),
-                        ("--profile", profile)):
-        if value is not None and not value.strip():
-            raise UsageError(f"{flag} needs a value")
+    check_not_empty({"bootstrap-server": bootstrap_server, "command-config": command_config, "profile": profile})
     chosen = profiles.load_profile(profile)
-    st.secrets[:] = secret_values(chosen.properties) if chosen else []
     cmd_props = read_properties(command_config) if command_config is not None else {}
-    st.secrets[:] = sorted(set(st.secrets) | set(secret_values(cmd_props)), key=len, reverse=True)
+    st.secrets[:] = secret_values(chosen.properties if chosen else {}, cmd_props)
     servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
     # One deadline for the whole command: every request of it ends by then.
     st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)

@@ -10,15 +10,14 @@ from kcli.consumer.errors import (BROKER_TOO_OLD, METADATA_V14_MISSING, NO_CREAT
 from kcli.consumer.policies import TO_START_TIME
 from kcli.errors import UnsupportedByBroker
 
-# librdkafka properties that reach kafka-python (the rest are librdkafka-only)
-_SHARED_KEYS = ("client.id", "security.protocol", "sasl.mechanism", "sasl.mechanisms",
-                "sasl.username", "sasl.password", "ssl.ca.location", "ssl.certificate.location",
-                "ssl.key.location", "ssl.key.password")
-
-
 def settings_for(config: dict, timeout_ms: int) -> ClientSettings:
+    """The consumer's librdkafka settings as the CLI's: ``ClientSettings.kafka_python_config``
+    alone decides which of them kcli's own connection takes (security, SASL with OAUTHBEARER,
+    TLS and its name check), so the consumer library and the CLI cannot drift apart. Callbacks
+    and other objects stay with librdkafka."""
     servers = config.get("bootstrap.servers") or config.get("metadata.broker.list") or ""
-    props = {k: str(config[k]) for k in _SHARED_KEYS if k in config}
+    props = {k: str(v) for k, v in config.items()
+             if isinstance(v, (str, int, float)) and k not in ("bootstrap.servers", "metadata.broker.list")}
     return ClientSettings(bootstrap_servers=str(servers), properties=props, timeout_ms=timeout_ms)
 
 

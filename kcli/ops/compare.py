@@ -20,8 +20,8 @@ from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops import resets
 from kcli.ops.groups import check_group_ids, group_ids
-from kcli.specs import parse_topic_spec
-from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
+from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
+from kcli.times import TimeParseError, timestamp_before
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -48,15 +48,17 @@ def policies(max_age: str | None, by_duration: str | None, to_datetime: str | No
     """earliest, latest, to-start-time, latest --max-age D, by-duration D, and to-datetime when
     given. D: --max-age's and --by-duration's own values; one given alone is D for both; neither,
     1h."""
-    given = [text for text in (max_age, by_duration) if text is not None]     # "" is given (and refused)
-    age_text = max_age if max_age is not None else (given or [DEFAULT_WINDOW])[0]
-    window_text = by_duration if by_duration is not None else (given or [DEFAULT_WINDOW])[0]
+    given = [(flag, text) for flag, text in (("--max-age", max_age), ("--by-duration", by_duration))
+             if text is not None]                                            # "" is given (and refused)
+    fallback = given[0] if given else ("--max-age", DEFAULT_WINDOW)
+    age_flag, age_text = ("--max-age", max_age) if max_age is not None else fallback
+    window_flag, window_text = ("--by-duration", by_duration) if by_duration is not None else fallback
+    age_ms, window_ms = duration_arg(age_flag, age_text), duration_arg(window_flag, window_text)
     try:
-        age_ms, window_ms = parse_duration_ms(age_text), parse_duration_ms(window_text)
         timestamp_before(now_ms, window_ms)             # not before the epoch: refused now
-        at_ms = parse_datetime_ms(to_datetime) if to_datetime is not None else None
     except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{window_flag}: {exc}") from None
+    at_ms = datetime_arg("--to-datetime", to_datetime) if to_datetime is not None else None
     out = [Policy("EARLIEST", "to-earliest", planner.Scenario(planner.EARLIEST)),
            Policy("LATEST", "to-latest", planner.Scenario(planner.LATEST)),
            Policy("START-TIME", "to-start-time", planner.Scenario(planner.START_TIME)),

@@ -34,8 +34,8 @@ from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets import log_offsets, start_times
-from kcli.specs import parse_topic_spec
-from kcli.times import TimeParseError, parse_duration_ms
+from kcli.specs import duration_arg, parse_topic_spec
+from kcli.xdg import state_dir
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -49,10 +49,7 @@ MEMORY_VERSION = 1
 
 def within_ms(text: str | None) -> int:
     """--within, checked before any request."""
-    try:
-        ms = parse_duration_ms(text or DEFAULT_WITHIN)
-    except TimeParseError as exc:
-        raise UsageError(str(exc)) from None
+    ms = duration_arg("--within", text or DEFAULT_WITHIN)
     if ms <= 0:
         raise UsageError(f"--within must be positive, not '{text}'")
     return ms
@@ -66,9 +63,8 @@ def check_names(groups: list[str], topics: list[str]) -> None:
 
 
 def memory_path(cluster_id: str | None) -> str:
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     name = re.sub(r"[^A-Za-z0-9._-]", "-", cluster_id or "cluster")
-    return os.path.join(state, "kcli", "expansions", name + ".json")
+    return state_dir("expansions", name + ".json")
 
 
 def classify(committed: int | None, log_start: int, log_end: int,

@@ -28,6 +28,7 @@ from kcli.ops.groups import CLASSIC_REASON, check_group_ids, classic_groups, gro
 from kcli.ops.streams import describe_any
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
+from kcli.xdg import state_dir
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -364,8 +365,7 @@ def rollback_csv(plans: list[GroupPlan], with_group: bool) -> str:
 
 def rollback_dir() -> str:
     """``$XDG_STATE_HOME/kcli/rollback/`` (``~/.local/state`` when unset): kcli's rollback files."""
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(state, "kcli", "rollback")
+    return state_dir("rollback")
 
 
 def is_own_rollback(path: str) -> bool:

@@ -10,7 +10,7 @@ from kcli import javaorder
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 from kcli.ops.failures import change, per_item, raise_for
-from kcli.specs import topic_filter
+from kcli.specs import check_partition_count, check_replication_factor, parse_replica_assignment, topic_filter
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -105,6 +105,21 @@ COLLISION_WARNING = ("WARNING: Due to limitations in metric names, topics with a
 def may_collide(name: str) -> bool:
     """Kafka's Topic.hasCollisionChars: the name's metrics may collide with another topic's."""
     return "." in name or "_" in name
+
+
+def check_new_topic(partitions: int | None, replication_factor: int | None,
+                    replica_assignment: str | None) -> list[list[int]] | None:
+    """The checks of a new topic's shape, before any request, for every front end (create topic,
+    kafka-topics --create) in kafka-topics' order: the replica assignment is read, then the
+    replication factor and the partition count are checked. The replica assignment, or None.
+    The name has its own rule (``specs.check_topic_name``), which kafka-topics applies after the
+    collision warning (``may_collide``)."""
+    assignment = parse_replica_assignment(replica_assignment) if replica_assignment is not None else None
+    if replication_factor is not None:
+        check_replication_factor(replication_factor)
+    if partitions is not None:
+        check_partition_count(partitions)
+    return assignment
 
 
 def create(admin: Admin, name, partitions, replication_factor, configs, assignment, if_not_exists) -> bool:

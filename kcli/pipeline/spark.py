@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, TypeVar
 
 from kcli.errors import KcliError, OperationError
+from kcli.xdg import state_dir
 
 T = TypeVar("T")
 
@@ -70,9 +71,8 @@ def check_master(master: str, timeout_s: float) -> None:
 def log_path(now_s: float | None = None) -> str:
     """A new file for Spark's own console output (the JVM's and its Python workers'):
     ``$XDG_STATE_HOME/kcli/spark/audit-<utc time>-<pid>.log`` (``~/.local/state``)."""
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now_s is None else now_s))
-    return os.path.join(state, "kcli", "spark", f"audit-{stamp}-{os.getpid()}.log")
+    return state_dir("spark", f"audit-{stamp}-{os.getpid()}.log")
 
 
 @contextlib.contextmanager

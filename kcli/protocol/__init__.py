@@ -11,6 +11,8 @@ KIP versions (as the seeds state them, the README's "What each KIP feature needs
   (specs for API keys 68 and 69 live in ``kcli/protocol/schemas``, which kafka-python lacks).
 - StreamsGroupDescribe (key 89) v0-v2: v1 is KIP-1331's (Apache Kafka 4.4: the topology
   description, AssignorName), v2 adds GroupCreationTimeMs (KIP-1282, which numbered it v1).
+- StreamsGroupHeartbeat (key 88) v0-v2: v0-v1 as Apache Kafka 4.4.0's own JSON (v1: KIP-1331's
+  TopologyDescriptionRequired, AcceptableRecoveryLag), v2 adds GroupCreationTimeMs (KIP-1282).
 """
 
 from __future__ import annotations
@@ -166,6 +168,8 @@ class ConsumerGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
 class ConsumerGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
 class StreamsGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
 class StreamsGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
+class StreamsGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
+class StreamsGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
 
 
 def claim_response_classes() -> None:
@@ -175,7 +179,7 @@ def claim_response_classes() -> None:
     would otherwise decode kcli's v1 responses. Connections call this before they send."""
     for cls in (MetadataResponse, DescribeTopicPartitionsResponse,
                 ConsumerGroupHeartbeatResponse, ConsumerGroupDescribeResponse,
-                StreamsGroupDescribeResponse):
+                StreamsGroupDescribeResponse, StreamsGroupHeartbeatResponse):
         ResponseClassRegistry.register_response_class(weakref.proxy(cls))
 
 
@@ -217,4 +221,5 @@ __all__ = [
     "ConsumerGroupHeartbeatRequest", "ConsumerGroupHeartbeatResponse",
     "ConsumerGroupDescribeRequest", "ConsumerGroupDescribeResponse",
     "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse",
+    "StreamsGroupHeartbeatRequest", "StreamsGroupHeartbeatResponse",
 ]

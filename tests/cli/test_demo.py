@@ -46,7 +46,7 @@ def test_demo_shows_every_kip_feature_and_leaves_nothing_running():
     created = {int(p): t for p, t in times}
     newest = {int(p): t for p, t in re.findall(rf"orders\s+(\d)\s+\d+\s+({ISO})", maxts)}
     assert all(newest[p] >= created[p] for p in range(6)), (created, newest)
-    assert "REJECTED" in text and "Invalid timestamp" in text
+    assert "REJECTED: INVALID_TIMESTAMP" in text and "invalid timestamp" in text
 
     for port in ports:       # the broker is gone: every port refuses connections
         with socket.socket() as s:

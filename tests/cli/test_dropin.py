@@ -127,3 +127,19 @@ def test_an_unforeseen_error_is_one_line_never_a_traceback(monkeypatch):
                              "Found multiple arguments for option x, but you asked for only one\n")):
         monkeypatch.setitem(run._EXECUTORS, "kafka-topics", raising(exc))
         assert dropin("kafka-topics", "--bootstrap-server", "127.0.0.1:1", "--list") == Result(code, "", line)
+
+
+def test_a_dropin_loads_no_cli_framework(cluster):
+    """A drop-in parses with its own grammar: a whole command line, request and output included,
+    imports neither typer (click) nor rich, which the native commands need (issue 28: the
+    drop-ins' start-up)."""
+    b = cluster.bootstrap_servers
+    create_topic(b, "lean", 2)
+    code = ("import sys; from kcli.cli.main import run; "
+            f"rc = [run([tool, '--bootstrap-server', {b!r}, *rest]) for tool, *rest in "
+            "[('kafka-topics', '--describe'), ('kafka-consumer-groups', '--list'), "
+            "('kafka-get-offsets', '--topic', 'lean'), ('kafka-configs', '--describe', '--entity-type', 'brokers')]]; "
+            "print(rc, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'rich'}))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert proc.stdout.splitlines()[-1] == "[0, 0, 0, 0] []", proc

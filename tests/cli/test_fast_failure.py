@@ -26,7 +26,7 @@ CASES = [
     ("delete groups", ["g"]), ("list-offsets", ["-t", "t"]),
     ("list-offsets", ["-t", "t", "--time", "max-timestamp"]),
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
-    ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []),
+    ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []), ("check broker", []),
 ]
 NOT_CLUSTER = {"demo", "broker start", "audit timestamps", "__complete-names", "completion"}   # audit: tests/cli/test_audit_cli.py
 CLUSTER_COMMANDS = {" ".join([words, *args]): [*words.split(), *args] for words, args in CASES}

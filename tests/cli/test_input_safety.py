@@ -84,16 +84,30 @@ def test_client_properties_are_validated_before_connecting_on_every_path(cluster
     assert _total(cluster.request_counts()) == before
 
 
-@pytest.mark.parametrize("args, message", [
+EMPTY_GLOBALS = [
     (["-b", ""], "--bootstrap-server needs a value"),
     (["--command-config", ""], "--command-config needs a value"),
     (["--profile", " "], "--profile needs a value"),
-])
+]
+
+
+@pytest.mark.parametrize("args, message", EMPTY_GLOBALS)
 def test_an_empty_global_option_is_a_usage_error(cluster, args, message):
     """--command-config '' and --profile '' were ignored (exit 0); -b '' fell back to localhost."""
     before = _total(cluster.request_counts())
     r = run_kcli(None, "list", "topics", *args)
     assert (r.code, r.err) == (2, f"Error: {message}\n")
+    assert _total(cluster.request_counts()) == before
+
+
+@pytest.mark.parametrize("args, message", EMPTY_GLOBALS)
+def test_an_empty_global_option_before_a_dropin_is_refused_by_the_same_rule(cluster, args, message):
+    """kcli.cli.globals.check_not_empty, for the native commands and the drop-ins alike."""
+    from tests.support.run import run_dropin
+
+    before = _total(cluster.request_counts())
+    r = run_dropin(*args, "kafka-topics", "--list", "--bootstrap-server", cluster.bootstrap_servers)
+    assert (r.code, r.out, r.err) == (2, "", f"{message}\n")
     assert _total(cluster.request_counts()) == before
 
 
@@ -332,3 +346,21 @@ def test_dropin_input_is_checked_before_any_request(groups, tmp_path, argv, mess
     sent, r = _requests_to(groups, argv)
     assert message in r.out + r.err
     assert sent == 0
+
+
+@pytest.mark.parametrize("shape, message", [
+    (["--partitions", "0"], "The partitions must be greater than 0"),
+    (["--replication-factor", "0"], "The replication factor must be between 1 and 32767 inclusive"),
+    (["--replica-assignment", "1:1"], "Partition replica lists may not contain duplicate entries: 1"),
+    (["--replica-assignment", "1:2,3"], "Partition 1 has different replication factor: [3]"),
+])
+def test_a_new_topic_is_checked_by_one_rule_in_both_front_ends(kept, shape, message):
+    """create topic and kafka-topics --create refuse a new topic's shape with the same check
+    (ops.topics.check_new_topic), each in its own frame, before any request."""
+    cluster = kept
+    before = _total(cluster.request_counts())
+    native = run_kcli(cluster.bootstrap_servers, "create", "topic", "shaped", *shape)
+    sent, dropin = _requests_to(cluster, ["kafka-topics", "--create", "--topic", "shaped", *shape])
+    assert (native.code, native.err) == (2, f"Error: {message}\n")
+    assert dropin.out + dropin.err == f"Error while executing topic command : {message}\n"
+    assert _total(cluster.request_counts()) == before and sent == 0

@@ -72,6 +72,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("describe groups", "describe", "groups", "scripted"),
     ("reset-offsets", "reset-offsets", "-g", "scripted", "-t", "events", "--to-earliest"),
     ("check expansions", "check", "expansions"),
+    ("check broker", "check", "broker"),
     ("delete-offsets", "delete-offsets", "-g", "scripted", "-t", "events"),
     ("delete groups", "delete", "groups", "scripted"),
     ("delete topics", "delete", "topics", "scripted-t"),

@@ -14,6 +14,7 @@ from confluent_kafka.admin import AdminClient, NewPartitions
 from kcli.consumer import (ConfigurationError, Consumer, GroupCreationTimeNotAvailable,
                            UnsupportedVersion, earliest, latest, to_start_time)
 from kcli.consumer.errors import BROKER_TOO_OLD, NO_CREATION_TIME
+from kcli.broker import EmbeddedCluster
 from kcli.consumer.policies import from_config
 from tests.broker.groups_fixtures import fast_cluster
 from tests.support.waits import wait_until
@@ -216,3 +217,29 @@ def test_policy_configuration():
         from_config({"auto.offset.reset": "earliest"}, latest())
     with pytest.raises(ConfigurationError, match="Invalid start-offset policy"):
         from_config({"auto.offset.reset": "nearest"}, None)
+
+
+def test_to_start_time_over_tls_with_the_name_check_off(tmp_path):
+    """The broker anchors (kafka-python) take every client setting librdkafka takes, the same
+    way as the CLI: here a certificate for another name, accepted with
+    ssl.endpoint.identification.algorithm=none. The anchors used to take a list of their own,
+    which had dropped that setting (and the OAUTHBEARER ones): the group creation time was then
+    unreadable and to_start_time raised."""
+    from tests.broker.tls_certs import make_certs
+
+    certs = make_certs(tmp_path)
+    tls = {"security.protocol": "SSL", "ssl.ca.location": certs.ca,
+           "ssl.endpoint.identification.algorithm": "none"}
+    with EmbeddedCluster(nodes=1, tls=certs.mismatched) as ec:
+        ec.create_topic("tls", 1)
+        c = Consumer({"bootstrap.servers": ec.bootstrap_servers, "group.id": "g-tls",
+                      "group.protocol": "consumer", **tls}, start=to_start_time())
+        c.subscribe(["tls"])
+        reader = Reader()
+        wait_until(lambda: reader.poll_once(c) or c.assignment(), timeout=20, interval=0,
+                   what="an assignment")
+        p = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 0, **tls})
+        p.produce("tls", b"after-0")
+        assert p.flush(15) == 0
+        reader.until(c, "after", 1)
+        c.close()

@@ -1,7 +1,9 @@
 """Broker configs of the group coordinator, with Kafka's names and defaults.
 
 Tests lower ``group.initial.rebalance.delay.ms`` (to 0), ``group.min.session.timeout.ms`` and
-the consumer-protocol session and heartbeat intervals through the broker's static configs.
+the consumer-protocol and streams session and heartbeat intervals (and the streams groups'
+``group.streams.initial.rebalance.delay.ms``, ``group.streams.num.standby.replicas``) through the
+broker's static configs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ class GroupConfig:
     classic_max_size: int = 2**31 - 1
     initial_rebalance_delay_ms: int = 3_000
     offset_metadata_max_bytes: int = 4096
+    streams_session_timeout_ms: int = 45_000
+    streams_heartbeat_interval_ms: int = 5_000
+    streams_max_size: int = 2**31 - 1
+    streams_num_standby_replicas: int = 0
+    streams_initial_rebalance_delay_ms: int = 3_000
+    streams_task_offset_interval_ms: int = 60_000
+    streams_acceptable_recovery_lag: int = 10_000
 
     @classmethod
     def from_lookup(cls, lookup: Callable[[str], str | None]) -> "GroupConfig":
@@ -47,4 +56,11 @@ _KEYS = {
     "classic_max_size": "group.max.size",
     "initial_rebalance_delay_ms": "group.initial.rebalance.delay.ms",
     "offset_metadata_max_bytes": "offset.metadata.max.bytes",
+    "streams_session_timeout_ms": "group.streams.session.timeout.ms",
+    "streams_heartbeat_interval_ms": "group.streams.heartbeat.interval.ms",
+    "streams_max_size": "group.streams.max.size",
+    "streams_num_standby_replicas": "group.streams.num.standby.replicas",
+    "streams_initial_rebalance_delay_ms": "group.streams.initial.rebalance.delay.ms",
+    "streams_task_offset_interval_ms": "group.streams.task.offset.interval.ms",
+    "streams_acceptable_recovery_lag": "group.streams.acceptable.recovery.lag",
 }

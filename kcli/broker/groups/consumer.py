@@ -81,6 +81,8 @@ class ConsumerGroup:
         self.members: dict[str, ConsumerMember] = {}
         self.target: dict[str, set[TopicPartition]] = {}
         self._metadata: tuple = ()
+        self.session_timeout_ms = config.consumer_session_timeout_ms
+        self.max_size = config.consumer_max_size
         self.on_change = lambda: None       # persistence hook (group epoch changes)
 
     # ---- queries -------------------------------------------------------------------------
@@ -179,9 +181,9 @@ class ConsumerGroup:
             if epoch != 0:
                 raise GroupError(Err.UNKNOWN_MEMBER_ID,
                                  f"Member {member_id} is not a member of group {self.group_id}.")
-            if len(self.members) >= self.config.consumer_max_size:
+            if len(self.members) >= self.max_size:
                 raise GroupError(Err.GROUP_MAX_SIZE_REACHED)
-            return ConsumerMember(member_id)
+            return self._new_member(member_id)
         if epoch == 0:
             return member
         if epoch > member.epoch or (epoch < member.epoch and not (
@@ -190,6 +192,9 @@ class ConsumerGroup:
             raise GroupError(Err.FENCED_MEMBER_EPOCH,
                              f"The member epoch {epoch} does not match the group's {member.epoch}.")
         return member
+
+    def _new_member(self, member_id: str) -> ConsumerMember:
+        return ConsumerMember(member_id)
 
     def _leave(self, member_id: str, instance_id: str | None, epoch: int) -> HeartbeatResult:
         member = self.members.get(member_id)
@@ -268,7 +273,7 @@ class ConsumerGroup:
     # ---- membership upkeep ---------------------------------------------------------------
     def _arm_session(self, member: ConsumerMember) -> None:
         self.timers.schedule(("session", self.group_id, member.member_id),
-                             self.config.consumer_session_timeout_ms, lambda: self._expire(member))
+                             self.session_timeout_ms, lambda: self._expire(member))
 
     def _expire(self, member: ConsumerMember) -> None:
         if self.members.get(member.member_id) is member:

@@ -12,9 +12,10 @@ from kcli.broker.groups.config import GroupConfig
 from kcli.broker.groups.consumer import INITIAL_EPOCH, ConsumerGroup
 from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
+from kcli.broker.groups.streams import StreamsGroup, TopicInfo, Topology
 from kcli.broker.groups.timers import Timers
 
-Group = ClassicGroup | ConsumerGroup
+Group = ClassicGroup | ConsumerGroup | StreamsGroup
 
 
 class GroupCoordinator:
@@ -28,6 +29,9 @@ class GroupCoordinator:
             if record.type == "consumer":
                 self._add_consumer(group_id, record.creation_time_ms, record.epoch,
                                    record.assignment_epoch)
+            elif record.type == "streams":
+                self._add_streams(group_id, record.creation_time_ms, record.epoch, record.assignment_epoch,
+                                  Topology.from_json(record.topology) if record.topology else None)
             else:
                 self._add_classic(group_id, record.protocol_type)
         for group_id in self.store.offsets:
@@ -53,10 +57,30 @@ class GroupCoordinator:
             if not existing.is_empty:
                 raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             self.groups.pop(group_id).shutdown()      # converted; its offsets stay
-        if creation_time_ms is None:
-            record_times = getattr(self.cluster, "record_creation_times", True)
-            creation_time_ms = self.cluster.now_ms() if record_times else -1
-        group = self._add_consumer(group_id, creation_time_ms, INITIAL_EPOCH)
+        group = self._add_consumer(group_id, self._creation_stamp(creation_time_ms), INITIAL_EPOCH)
+        self._persist(group)
+        return group
+
+    def _creation_stamp(self, creation_time_ms: int | None) -> int:
+        if creation_time_ms is not None:
+            return creation_time_ms
+        record_times = getattr(self.cluster, "record_creation_times", True)
+        return self.cluster.now_ms() if record_times else -1
+
+    def streams_group(self, group_id: str, create: bool) -> StreamsGroup:
+        """The streams group ``group_id``; with ``create`` (a member joining), created if absent
+        (creation time: now) or in place of an empty classic group, as Kafka's
+        getOrCreateStreamsGroup. Any other group of that id: GROUP_ID_NOT_FOUND."""
+        existing = self.groups.get(group_id)
+        if existing is not None and existing.kind == "streams":
+            return existing
+        if existing is None and not create:
+            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
+        if existing is not None:
+            if not (create and existing.kind == "classic" and existing.is_empty):
+                raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
+            self.groups.pop(group_id).shutdown()      # converted; its offsets stay
+        group = self._add_streams(group_id, self._creation_stamp(None), INITIAL_EPOCH)
         self._persist(group)
         return group
 
@@ -68,7 +92,9 @@ class GroupCoordinator:
             return existing
         if existing is not None:
             if not existing.is_empty:
-                raise GroupError(Err.INCONSISTENT_GROUP_PROTOCOL)
+                # a streams group's members are not classic members (Kafka: "not a classic group")
+                raise GroupError(Err.UNKNOWN_MEMBER_ID if existing.kind == "streams"
+                                 else Err.INCONSISTENT_GROUP_PROTOCOL)
             self.groups.pop(group_id).shutdown()      # converted; its offsets stay
         group = self._add_classic(group_id, None)
         self._persist(group)
@@ -80,7 +106,7 @@ class GroupCoordinator:
             return existing
         if existing is None and not create:
             raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
-        if existing is not None and not (create and existing.is_empty):
+        if existing is not None and not (create and existing.kind == "classic" and existing.is_empty):
             raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
         return self.create_consumer_group(group_id)
 
@@ -114,10 +140,33 @@ class GroupCoordinator:
         self.groups[group_id] = group
         return group
 
+    def _add_streams(self, group_id: str, creation_time_ms: int, epoch: int,
+                     assignment_epoch: int | None = None, topology: Topology | None = None) -> StreamsGroup:
+        group = StreamsGroup(group_id, self.config, self.timers, self.topics_view, creation_time_ms, epoch,
+                             assignment_epoch, create_topic=self._create_internal_topic, topology=topology)
+        group.on_change = lambda: self._persist(group)
+        self.groups[group_id] = group
+        return group
+
+    def _create_internal_topic(self, info: TopicInfo, partitions: int) -> str | None:
+        """A streams group's repartition or changelog topic, as the coordinator creates it
+        (CreateTopics with the declared configs; replication factor 0: the broker's default).
+        Returns why it failed (None: created); the topic stays missing and the group's heartbeats
+        keep answering MISSING_INTERNAL_TOPICS, with that reason."""
+        from kcli.broker.errors import BrokerError
+
+        try:
+            self.cluster.create_topic(info.name, partitions, info.replication_factor or -1,
+                                      configs=dict(info.configs))
+        except BrokerError as exc:
+            return str(exc)
+        return None
+
     def _persist(self, group: Group) -> None:
-        if group.kind == "consumer":
-            record = GroupRecord("consumer", "consumer", group.creation_time_ms, group.group_epoch,
-                                 group.assignment_epoch)
+        if group.kind in ("consumer", "streams"):
+            topology = group.topology.to_json() if group.kind == "streams" and group.topology else None
+            record = GroupRecord(group.kind, group.protocol_type, group.creation_time_ms, group.group_epoch,
+                                 group.assignment_epoch, topology)
         else:
             record = GroupRecord("classic", group.protocol_type)
         self.store.put_group(group.group_id, record)

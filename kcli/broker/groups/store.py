@@ -4,8 +4,9 @@ under ``<data_dir>/groups`` (fsync per write), compacted into a fresh file when 
 Without a data dir everything stays in memory. Record kinds:
 - ``{"k": "offset", "g", "t", "p", "o", "e", "m", "ts", "id"}``: a committed offset;
 - ``{"k": "unoffset", "g", "t", "p"}``: an offset deleted;
-- ``{"k": "group", "g", "type", "ptype", "created", "epoch", "aepoch"}``: a group's durable
-  attributes (``aepoch``, the target assignment epoch, absent in older logs: ``epoch``);
+- ``{"k": "group", "g", "type", "ptype", "created", "epoch", "aepoch"[, "topo"]}``: a group's
+  durable attributes (``aepoch``, the target assignment epoch, absent in older logs: ``epoch``;
+  ``topo``, a streams group's topology, absent for other groups);
 - ``{"k": "ungroup", "g"}``: a group and its offsets deleted.
 """
 
@@ -30,11 +31,12 @@ class Committed:
 
 @dataclass
 class GroupRecord:
-    type: str                   # "classic" or "consumer"
+    type: str                   # "classic", "consumer" or "streams"
     protocol_type: str | None = None
     creation_time_ms: int = -1
     epoch: int = 0
     assignment_epoch: int | None = None
+    topology: dict | None = None    # a streams group's (Topology.to_json)
 
 
 class GroupStore:
@@ -103,7 +105,7 @@ class GroupStore:
             self.offsets.get(group, {}).pop((r["t"], r["p"]), None)
         elif kind == "group":
             self.groups[group] = GroupRecord(r["type"], r["ptype"], r["created"], r["epoch"],
-                                             r.get("aepoch", r["epoch"]))
+                                             r.get("aepoch", r["epoch"]), r.get("topo"))
         elif kind == "ungroup":
             self.groups.pop(group, None)
             self.offsets.pop(group, None)
@@ -130,8 +132,11 @@ class GroupStore:
 
 
 def _group_line(group: str, r: GroupRecord) -> dict:
-    return {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
+    line = {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
             "created": r.creation_time_ms, "epoch": r.epoch, "aepoch": r.assignment_epoch}
+    if r.topology is not None:
+        line["topo"] = r.topology
+    return line
 
 
 def _offset_line(group: str, topic: str, partition: int, c: Committed) -> dict:

@@ -1,5 +1,6 @@
 """Group coordination APIs: FindCoordinator, the classic group protocol, the consumer group
-protocol (KIP-848, KIP-1282), committed offsets and group administration.
+protocol (KIP-848, KIP-1282), committed offsets and group administration (the streams group
+protocol's own APIs are in ``streams.py``).
 
 Every group request is answered NOT_COORDINATOR on a node that does not coordinate its group.
 The state machines live in ``kcli.broker.groups``; this module maps requests and responses.
@@ -290,6 +291,10 @@ async def offset_commit(ctx: RequestContext, req):
         group = coordinator.group_for_commit(req.group_id, generation, ctx.api_version)
         if group.kind == "classic":
             group.validate_commit(req.member_id, req.group_instance_id, generation)
+        elif group.kind == "streams":
+            group.validate_commit(req.member_id, generation, [
+                (topic.name, p.partition_index) for t, topic in topics if topic for p in t.partitions],
+                ctx.api_version)
         else:
             group.validate_commit(req.member_id, generation, [
                 (topic.topic_id, p.partition_index) for t, topic in topics if topic for p in t.partitions])
@@ -346,7 +351,7 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
         return cls(group_id=group_id, topics=[], error_code=Err.NOT_COORDINATOR)
     coordinator = coordinator_for(cluster)
     group = coordinator.group(group_id)
-    if group is not None and group.kind == "consumer":
+    if group is not None and group.kind in ("consumer", "streams"):
         try:
             group.validate_fetch(member_id, member_epoch)
         except GroupError as exc:

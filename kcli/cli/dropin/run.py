@@ -27,13 +27,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from kcli import __version__
-from kcli.cli.dropin import jopt
+from kcli.cli.dropin import TOOLS, jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
 from kcli.inputs import printable
 
-TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs", "kafka-streams-groups": "streams"}
 TOPIC_ERROR = "Error while executing topic command : "
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 STREAMS_ERROR = "\nError: Executing streams group command failed due to "
@@ -56,23 +54,21 @@ def read_before(tool: str, options: list[str]) -> Before:
     """``options`` (kcli.cli.globals.leading's) read and checked; a UsageError for a bad one."""
     from kcli import profiles
     from kcli.admin.settings import parse_timeout_ms, read_properties
-    from kcli.cli.globals import values
+    from kcli.cli.globals import check_not_empty, values
     from kcli.inputs import shown
 
     given = values(options)
-    for name in ("bootstrap-server", "command-config", "profile"):
-        if name in given and not str(given[name]).strip():
-            raise UsageError(f"--{name} needs a value")
+    check_not_empty(given)
     output = given.get("output")
     if output is not None and output != "plain":
         raise UsageError(f"--output {shown(str(output))} does not apply to {tool}: the drop-ins print the Java "
                          f"tool's text (-o plain); kcli's own commands print json and csv (kcli --help)")
     profile = profiles.load_profile(given["profile"]) if "profile" in given else None
-    before = Before(bootstrap=given.get("bootstrap-server") or (profile.bootstrap_servers if profile else None),
-                    bootstrap_given="bootstrap-server" in given, command_config=given.get("command-config"),
-                    properties=dict(profile.properties) if profile else {}, verbose=bool(given.get("verbose")))
-    if before.command_config is not None:
-        before.properties.update(read_properties(before.command_config))
+    command_config = given.get("command-config")
+    bootstrap, properties = profiles.resolve(profile, given.get("bootstrap-server"),
+                                             read_properties(command_config) if command_config is not None else {})
+    before = Before(bootstrap=bootstrap, bootstrap_given="bootstrap-server" in given, command_config=command_config,
+                    properties=properties, verbose=bool(given.get("verbose")))
     if "timeout" in given:
         before.timeout_ms = parse_timeout_ms(str(given["timeout"]))
     return before
@@ -245,12 +241,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         view.render_describe(out, pairs, summaries)
     elif action == "create":
         name = v["topic"]
-        assignment = (specs.parse_replica_assignment(v["replica-assignment"])
-                      if v["replica-assignment"] is not None else None)
-        if v["replication-factor"] is not None:
-            specs.check_replication_factor(v["replication-factor"])
-        if v["partitions"] is not None:
-            specs.check_partition_count(v["partitions"])
+        assignment = lib.check_new_topic(v["partitions"], v["replication-factor"], v["replica-assignment"])
         configs = specs.parse_topic_config_java(v["config"])
         if lib.may_collide(name):        # before the name's check, as kafka-topics
             out.line(lib.COLLISION_WARNING)

@@ -34,27 +34,30 @@ def _kcli(bootstrap: str, line: str) -> int:
 
 def _produce(bootstrap: str, partitions: range, per_partition: int, timestamp_ms: int) -> str | None:
     """Records stamped ``timestamp_ms``: the demo's clock, which the broker keeps too, so a record
-    is never dated before the partition it lands on (a real producer's clock is the broker's)."""
-    from confluent_kafka import KafkaException, Producer
+    is never dated before the partition it lands on (a real producer's clock is the broker's).
+    One batch a partition through the adapter (acks=all); the first refusal, or None."""
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings
 
-    errors: list[str] = []
-    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "acks": "all",
-                         "message.timeout.ms": 10000})
-    for p in partitions:
-        for i in range(per_partition):
-            producer.produce(TOPIC, value=f"order-{p}-{i}".encode(), partition=p, timestamp=timestamp_ms,
-                             on_delivery=lambda err, _msg: err and errors.append(err.str()))
-    if producer.flush(15) > 0:
-        raise KafkaException("records not delivered within 15 s")
-    return errors[0] if errors else None
+    admin = KafkaAdmin(ClientSettings(bootstrap, {}, 15_000))
+    try:
+        for p in partitions:
+            out = admin.produce_batch(TOPIC, p, [(timestamp_ms, None, f"order-{p}-{i}".encode())
+                                                 for i in range(per_partition)])
+            if out.error:
+                return f"{out.error}: {out.message}" if out.message else out.error
+    finally:
+        admin.close()
+    return None
 
 
 def _consume_all(bootstrap: str, expected: int, deadline_s: float = 20.0) -> int:
-    from confluent_kafka import Consumer
+    """Read with kcli's consumer library (a consumer-protocol group from the earliest offsets),
+    committing each record."""
+    from kcli.consumer import Consumer, earliest
 
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": GROUP,
-                         "group.protocol": "consumer", "auto.offset.reset": "earliest",
-                         "enable.auto.commit": False})
+                         "group.protocol": "consumer", "enable.auto.commit": False}, earliest())
     consumer.subscribe([TOPIC])
     seen, end = 0, time.monotonic() + deadline_s
     while seen < expected and time.monotonic() < end:

@@ -1,0 +1,498 @@
+"""``kcli check broker``: any cluster checked against the proposals' rules, each rule PASS, FAIL or
+UNSUPPORTED with its evidence (``kcli.model.RuleResult``).
+
+The check works on a topic and a group of its own (``kcli-check-broker-<hex>``, the same name
+for both): it creates the topic (2 partitions, then expanded to 3; replication factor
+min(3, brokers); ``message.timestamp.after.max.ms=3600000`` so that KIP-937 has a bound on any
+broker that knows the key), produces a few records to it, makes the group a consumer-protocol
+group (two members join and leave, one offset commit) where the broker has KIP-1282, and deletes
+both at the end. Nothing else is changed.
+
+What a single run cannot do: restart a broker or move a leader (no admin request does either on
+every cluster). Those two rules are checked across two runs: ``--save FILE`` keeps the topic and
+group and writes what it saw; after a restart or a leader change, ``--baseline FILE`` compares
+them (then deletes them). Without a baseline the two rules are UNSUPPORTED, saying so.
+
+Times are compared with the client's clock: a broker time must fall within the request's round
+trip, widened by ``--clock-skew`` (1s by default) each side.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from typing import TYPE_CHECKING, Callable
+
+from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.kip937 import AFTER, LONG_MAX, effective_bound
+from kcli.model import BrokerCheckReport, RuleResult, TopicInfo
+from kcli.specs import duration_arg
+from kcli.times import format_ms
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+PASS, FAIL, UNSUPPORTED = "PASS", "FAIL", "UNSUPPORTED"
+PREFIX = "kcli-check-broker-"
+DEFAULT_SKEW = "1s"
+PARTITIONS, EXPANDED = 2, 3
+BATCH_END = 2                              # the last offset of the first batch (KAFKA-16310's answer)
+AFTER_BOUND_MS = 3_600_000                 # set on the check's topic: KIP-937's future bound
+BASELINE_SCHEMA = "kcli.check-broker-baseline/v1"
+LIST_OFFSETS, METADATA, CG_HEARTBEAT, CG_DESCRIBE, DESCRIBE_TOPIC_PARTITIONS = 2, 3, 68, 69, 75
+RETRIABLE = {"NOT_LEADER_OR_FOLLOWER", "UNKNOWN_TOPIC_OR_PARTITION", "LEADER_NOT_AVAILABLE",
+             "NOT_ENOUGH_REPLICAS", "COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR",
+             "COORDINATOR_LOAD_IN_PROGRESS"}
+# ListOffsets' special timestamps: (rule id, the version that introduced it, its meaning)
+SPECIAL_TIMESTAMPS = {-1: ("list-offsets.latest", 1, "latest"), -2: ("list-offsets.earliest", 1, "earliest"),
+                      -3: ("list-offsets.max-timestamp", 7, "max timestamp"),
+                      -4: ("list-offsets.earliest-local", 8, "earliest local"),
+                      -5: ("list-offsets.latest-tiered", 9, "latest tiered")}
+# Every rule, in the order reported: (id, KIP, what it checks)
+RULES = [
+    ("creation-time.present", "KIP-1327", "CreationTimeMs on every partition, equal to the topic's creation"),
+    ("creation-time.expansion", "KIP-1327", "an added partition's CreationTimeMs is the expansion's time"),
+    ("creation-time.leader-change", "KIP-1327", "CreationTimeMs unchanged across a leader change (two runs)"),
+    ("creation-time.restart", "KIP-1327", "CreationTimeMs and GroupCreationTimeMs unchanged across a restart (two runs)"),
+    ("partition-age", "KIP-1327", "CreationTimeMs + PartitionAgeMs within the Metadata round trip"),
+    ("group-creation-time", "KIP-1282", "GroupCreationTimeMs stamped once, not moved by rebalances or commits"),
+    ("kip-937.batch", "KIP-937", "a batch with one record beyond the bound is rejected whole, naming it"),
+    ("kip-734.ties", "KIP-734", "max-timestamp returns the first offset of the maximum among ties"),
+    *[(rule, "ListOffsets", f"timestamp {ts} ({what}) answered as ListOffsets v{v}+ says")
+      for ts, (rule, v, what) in SPECIAL_TIMESTAMPS.items()],
+]
+TWO_RUNS = "needs two runs: --save FILE, then {what}, then --baseline FILE"
+
+
+def skew_ms(text: str | None) -> int:
+    """--clock-skew, checked before any request."""
+    ms = duration_arg("--clock-skew", text or DEFAULT_SKEW)
+    if ms < 0:
+        raise UsageError(f"--clock-skew must not be negative, not '{text}'")
+    return ms
+
+
+def check_name() -> str:
+    """The check's topic and group name: legal, not internal-looking, and new each run."""
+    return PREFIX + secrets.token_hex(4)
+
+
+def read_baseline(path: str) -> dict:
+    """A --save file, read before any request (UsageError, exit 2, when it is not one)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"Cannot read the baseline file '{path}': {exc}") from None
+    if not isinstance(doc, dict) or doc.get("schema") != BASELINE_SCHEMA:
+        raise UsageError(f"'{path}' is not a check broker baseline (schema {BASELINE_SCHEMA})")
+    return doc
+
+
+def check_save_path(path: str | None) -> None:
+    """--save FILE: a new file in a directory that exists (UsageError before any request)."""
+    if path is None:
+        return
+    if os.path.exists(path):
+        raise UsageError(f"--save: '{path}' exists; kcli never overwrites a baseline")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"--save: cannot write in '{folder}'")
+
+
+def dry_run_actions(name: str, brokers: int, baseline: dict | None) -> list[dict]:
+    """What a run would create, change and delete, in order (``--dry-run``: nothing is sent but
+    the Metadata that counts the brokers)."""
+    rf = min(3, brokers)
+    actions = [
+        {"action": "create", "kind": "topic", "name": name,
+         "detail": f"{PARTITIONS} partitions, replication factor {rf}, {AFTER}={AFTER_BOUND_MS}"},
+        {"action": "alter", "kind": "topic", "name": name, "detail": f"{EXPANDED} partitions"},
+        {"action": "produce", "kind": "topic", "name": name,
+         "detail": "5 records to partition 0; a 3-record batch to partition 1 that must be rejected"},
+        {"action": "create", "kind": "group", "name": name,
+         "detail": "consumer protocol (KIP-1282 brokers only): 2 members join and leave, 1 offset commit"},
+        {"action": "delete", "kind": "topic", "name": name, "detail": "unless --save"},
+        {"action": "delete", "kind": "group", "name": name, "detail": "unless --save"},
+    ]
+    if baseline is not None:
+        actions += [{"action": "delete", "kind": kind, "name": baseline["topic"], "detail": "the baseline's"}
+                    for kind in ("topic", "group")]
+    return actions
+
+
+class _Window:
+    """The client-clock round trip of a request, widened by the allowed skew."""
+
+    def __init__(self, skew: int, now: Callable[[], int]):
+        self.skew, self.now = skew, now
+        self.start = self.end = None
+
+    def __enter__(self):
+        self.start = self.now()
+        return self
+
+    def __exit__(self, *exc):
+        self.end = self.now()
+
+    def holds(self, ms: int | None) -> bool:
+        return ms is not None and self.start - self.skew <= ms <= self.end + self.skew
+
+    def text(self) -> str:
+        return f"[{format_ms(self.start)}, {format_ms(self.end)}] ±{self.skew} ms"
+
+
+class BrokerCheck:
+    def __init__(self, admin: Admin, name: str, skew: int, now: Callable[[], int] | None = None):
+        self.admin, self.topic, self.group, self.skew = admin, name, name, skew
+        self.now = now or (lambda: int(time.time() * 1000))
+        self.results: dict[str, RuleResult] = {}
+        self.kinds = {rule: kip for rule, kip, _ in RULES}
+        self.created: list[str] = []
+
+    def result(self, rule: str, status: str, evidence: str, **data) -> None:
+        self.results[rule] = RuleResult(rule, self.kinds[rule], status, evidence, data)
+
+    def window(self) -> _Window:
+        return _Window(self.skew, self.now)
+
+    def version(self, api_key: int) -> int | None:
+        return self.admin.advertised_version(api_key)
+
+    # -- the topic ------------------------------------------------------------------------
+    def settled(self, topic: str, partitions: int) -> TopicInfo:
+        """The topic once it has ``partitions`` partitions, each with a leader (a new topic
+        reaches every broker's metadata a moment after CreateTopics answers)."""
+        last = None
+        for _ in range(600):                             # bounded, and by the deadline
+            try:
+                t = self.admin.describe_topics([topic])[0]
+                if len(t.partitions) >= partitions and all(p.leader is not None for p in t.partitions):
+                    return t
+            except OperationError as exc:
+                last = exc
+            if self.admin.settings.remaining_s() < 0.3:
+                break
+            time.sleep(0.05)
+        raise OperationError(f"Topic '{topic}' did not get {partitions} partitions with leaders in time"
+                             + (f": {last}" if last else ""))
+
+    def produce(self, partition: int, records):
+        for _ in range(100):                             # bounded: a new leader settling
+            outcome = self.admin.produce_batch(self.topic, partition, records)
+            if outcome.error not in RETRIABLE or self.admin.settings.remaining_s() < 0.5:
+                return outcome
+            time.sleep(0.1)
+        return outcome
+
+    def creation_rules(self) -> TopicInfo:
+        brokers = self.admin.broker_ids()
+        rf = min(3, len(brokers))
+        configs = {AFTER: str(AFTER_BOUND_MS)}
+        with self.window() as created:
+            try:
+                self.admin.create_topic(self.topic, PARTITIONS, rf, configs, None)
+            except BrokerRejected as exc:            # before KIP-937 (Kafka 3.6) the key is unknown
+                if exc.error.name != "INVALID_CONFIG":
+                    raise
+                self.admin.create_topic(self.topic, PARTITIONS, rf, {}, None)
+        self.created.append("topic")
+        first = self.settled(self.topic, PARTITIONS)
+        with self.window() as expanded:
+            self.admin.create_partitions(self.topic, EXPANDED, None)
+        topic = self.settled(self.topic, EXPANDED)
+        times = {p.partition: p.creation_time_ms for p in topic.partitions}
+        advertised = self.version(DESCRIBE_TOPIC_PARTITIONS)
+        if any(v is None for v in times.values()):
+            reason = (f"DescribeTopicPartitions v{advertised} advertised, CreationTimeMs needs v1"
+                      if advertised is not None else "no DescribeTopicPartitions advertised")
+            for rule in ("creation-time.present", "creation-time.expansion"):
+                self.result(rule, UNSUPPORTED, reason, describeTopicPartitionsVersion=advertised)
+            return topic
+        original = [times[p] for p in range(PARTITIONS)]
+        before = [p.creation_time_ms for p in first.partitions[:PARTITIONS]]
+        ok = len(set(original)) == 1 and created.holds(original[0])
+        self.result("creation-time.present", PASS if ok else FAIL,
+                    f"partitions 0-{PARTITIONS - 1}: {', '.join(_ms(v) for v in original)}; "
+                    f"CreateTopics round trip {created.text()}",
+                    creationTimesMs=original, roundTripMs=[created.start, created.end])
+        added = times[PARTITIONS]
+        ok = expanded.holds(added) and added >= original[0] and before == original
+        self.result("creation-time.expansion", PASS if ok else FAIL,
+                    f"partition {PARTITIONS}: {_ms(added)}; CreatePartitions round trip {expanded.text()}; "
+                    f"partitions 0-{PARTITIONS - 1} {'unchanged' if before == original else 'changed: ' + str(before)}",
+                    creationTimeMs=added, roundTripMs=[expanded.start, expanded.end],
+                    originalBeforeMs=before, originalAfterMs=original)
+        return topic
+
+    def age_rule(self, topic: TopicInfo) -> None:
+        v = self.version(METADATA)
+        if v is None or v < 14:
+            self.result("partition-age", UNSUPPORTED, f"Metadata v{v} advertised, PartitionAgeMs needs v14",
+                        metadataVersion=v)
+            return
+        with self.window() as asked:
+            ages = self.admin.partition_ages([self.topic])
+        rows, ok = [], True
+        for p in topic.partitions:
+            age, created = ages.get((self.topic, p.partition)), p.creation_time_ms
+            sums = None if age is None or age < 0 or created is None or created < 0 else created + age
+            ok = ok and asked.holds(sums)
+            rows.append(f"p{p.partition} {_ms(created)} + {age} ms")
+        self.result("partition-age", PASS if ok else FAIL,
+                    f"{'; '.join(rows)}; Metadata round trip {asked.text()}",
+                    partitionAgesMs=[ages.get((self.topic, p.partition)) for p in topic.partitions],
+                    roundTripMs=[asked.start, asked.end])
+
+    # -- records: KIP-734, ListOffsets, KIP-937 -------------------------------------------
+    def record_rules(self) -> None:
+        base = self.now() - 60_000
+        expected_max = base + 10
+        sent = [[(base, b"k", b"0"), (expected_max, b"k", b"1"), (base + 5, b"k", b"2")],
+                [(expected_max, b"k", b"3"), (base + 3, b"k", b"4")]]
+        problems = [o.error for o in (self.produce(0, batch) for batch in sent) if o.error]
+        listed = self.admin.advertised_version(LIST_OFFSETS)
+        if problems:
+            for ts, (rule, _, _) in SPECIAL_TIMESTAMPS.items():
+                self.result(rule, FAIL, f"producing the check's records failed: {problems[0]}")
+            self.result("kip-734.ties", FAIL, f"producing the check's records failed: {problems[0]}")
+        else:
+            self.list_offsets_rules(listed, expected_max)
+        self.kip937_rule()
+
+    def list_offsets_rules(self, listed: int | None, expected_max: int) -> None:
+        answers = {}
+        for ts, (rule, needed, what) in SPECIAL_TIMESTAMPS.items():
+            if listed is None or listed < needed:
+                self.result(rule, UNSUPPORTED, f"ListOffsets v{listed} advertised, {ts} ({what}) needs v{needed}",
+                            listOffsetsVersion=listed)
+                continue
+            try:
+                got = self.admin.list_offsets([(self.topic, 0)], ts)[0]
+            except UnsupportedByBroker as exc:
+                self.result(rule, UNSUPPORTED, str(exc), listOffsetsVersion=listed)
+                continue
+            answers[ts] = got
+            expect, ok = _special_expectation(ts, got, expected_max)
+            self.result(rule, PASS if ok else FAIL,
+                        f"offset {got.offset}" + (f", timestamp {_ms(got.timestamp_ms)}" if ts == -3 else "")
+                        + (f" ({got.error})" if got.error else "") + f"; expected {expect}",
+                        offset=got.offset, timestampMs=got.timestamp_ms, listOffsetsVersion=listed)
+        got = answers.get(-3)
+        if got is None:
+            self.result("kip-734.ties", UNSUPPORTED, f"ListOffsets v{listed} advertised, max-timestamp needs v7",
+                        listOffsetsVersion=listed)
+            return
+        ok = got.offset == 1 and got.timestamp_ms == expected_max
+        known = "; the last offset of the batch holding the maximum: KAFKA-16310 (fixed in Kafka 3.8)" \
+            if got.offset == BATCH_END else ""
+        self.result("kip-734.ties", PASS if ok else FAIL,
+                    f"offsets 1 and 3 hold the maximum {_ms(expected_max)} (batches 0-2 and 3-4); "
+                    f"max-timestamp answered offset {got.offset} at {_ms(got.timestamp_ms)}; expected offset 1" + known,
+                    offset=got.offset, timestampMs=got.timestamp_ms, tiedOffsets=[1, 3])
+
+    def kip937_rule(self) -> None:
+        rule = "kip-937.batch"
+        entries = {e.name: e for rc in self.admin.describe_configs([("topic", self.topic)]) for e in rc.entries}
+        if AFTER not in entries:
+            self.result(rule, UNSUPPORTED, f"the broker has no {AFTER} (KIP-937, Kafka 3.6+)")
+            return
+        bound = effective_bound(entries, AFTER)
+        if bound >= LONG_MAX // 2:
+            self.result(rule, UNSUPPORTED, f"{AFTER} is unbounded on this topic", afterMaxMs=bound)
+            return
+        before = self.admin.list_offsets([(self.topic, 1)], -1)[0].offset
+        now = self.now()
+        bad = now + bound + AFTER_BOUND_MS          # one bound beyond it: no clock skew reaches it
+        outcome = self.produce(1, [(now, b"k", b"ok-0"), (bad, b"k", b"late"), (now, b"k", b"ok-2")])
+        after = self.admin.list_offsets([(self.topic, 1)], -1)[0].offset
+        indexes = [i for i, _ in outcome.record_errors]
+        text = " ".join(m for m in [outcome.message, *(m for _, m in outcome.record_errors)] if m)
+        named = indexes == [1] or (not indexes and str(bad) in text)
+        ok = outcome.error == "INVALID_TIMESTAMP" and after == before and named
+        said = f"{outcome.error or 'appended at ' + str(outcome.base_offset)}"
+        self.result(rule, PASS if ok else FAIL,
+                    f"{AFTER}={bound}; record 1 of 3 at +{bound + AFTER_BOUND_MS} ms: {said}, "
+                    f"record errors {indexes or 'none'}, log end {before} -> {after}"
+                    + (f"; message: {text}" if text else ""),
+                    afterMaxMs=bound, error=outcome.error, recordErrorIndexes=indexes,
+                    logEndBefore=before, logEndAfter=after, message=text or None)
+
+    # -- the group (KIP-1282) -------------------------------------------------------------
+    def group_rule(self) -> int | None:
+        rule = "group-creation-time"
+        hb, cgd = self.version(CG_HEARTBEAT), self.version(CG_DESCRIBE)
+        if hb is None or hb < 2 or cgd is None or cgd < 2:
+            self.result(rule, UNSUPPORTED, f"ConsumerGroupHeartbeat v{hb} and ConsumerGroupDescribe v{cgd} "
+                        "advertised, GroupCreationTimeMs needs v2 of both",
+                        heartbeatVersion=hb, describeVersion=cgd)
+            return None
+        with self.window() as joined:
+            first = self.heartbeat(_member_id(), 0)
+        self.created.append("group")
+        if first.error:
+            self.result(rule, FAIL, f"the first member could not join: {first.error}")
+            return None
+        stamped = first.group_creation_ms
+        seen = [("first heartbeat", stamped), ("described", self.described())]
+        second = self.heartbeat(_member_id(), 0)
+        seen.append((f"second member joined ({second.error or 'epoch ' + str(second.member_epoch)})",
+                     second.group_creation_ms))
+        again = self.heartbeat(first.member_id, first.member_epoch)       # the rebalance reaches it
+        seen += [("first member's next heartbeat", again.group_creation_ms), ("described", self.described())]
+        for member in (first, second):
+            self.heartbeat(member.member_id, -1)
+        seen.append(("both left, described", self.described()))
+        errors = self.admin.alter_group_offsets(self.group, {(self.topic, 0): 1})
+        committed = next((e.name for e in errors.values() if e is not None), None)
+        seen.append((f"offset commit ({committed or 'ok'}), described", self.described()))
+        ok = joined.holds(stamped) and all(v == stamped for _, v in seen) and not committed
+        self.result(rule, PASS if ok else FAIL,
+                    f"stamped {_ms(stamped)}, first heartbeat round trip {joined.text()}; "
+                    + "; ".join(f"{what}: {_ms(v)}" for what, v in seen[1:]),
+                    groupCreationTimeMs=stamped, roundTripMs=[joined.start, joined.end],
+                    seen=[{"step": what, "groupCreationTimeMs": v} for what, v in seen])
+        return stamped
+
+    def heartbeat(self, member: str, epoch: int):
+        for _ in range(50):                               # bounded: a coordinator settling
+            answer = self.admin.consumer_group_heartbeat(self.group, member, epoch,
+                                                         [self.topic] if epoch == 0 else None)
+            if answer.error not in RETRIABLE or self.admin.settings.remaining_s() < 0.5:
+                return answer
+            time.sleep(0.1)
+        return answer
+
+    def described(self) -> int | None:
+        return (self.admin.group_creation_times([self.group]) or {}).get(self.group)
+
+    # -- two runs -------------------------------------------------------------------------
+    def baseline_rules(self, baseline: dict | None) -> None:
+        if baseline is None:
+            self.result("creation-time.leader-change", UNSUPPORTED,
+                        TWO_RUNS.format(what="a leader change (kcli forces none)"))
+            self.result("creation-time.restart", UNSUPPORTED,
+                        TWO_RUNS.format(what="a broker restart (kcli restarts none)"))
+            return
+        topic, saved = baseline["topic"], baseline["partitions"]
+        try:
+            now = {str(p.partition): p for p in self.admin.describe_topics([topic])[0].partitions}
+        except OperationError as exc:
+            for rule in ("creation-time.leader-change", "creation-time.restart"):
+                self.result(rule, FAIL, f"the baseline's topic '{topic}': {exc}")
+            return
+        if any(p.creation_time_ms is None for p in now.values()):
+            for rule in ("creation-time.leader-change", "creation-time.restart"):
+                self.result(rule, UNSUPPORTED, "the broker reports no CreationTimeMs (DescribeTopicPartitions v1)")
+            return
+        same = all(str(k) in now and now[str(k)].creation_time_ms == v["creationTimeMs"] for k, v in saved.items())
+        moved = [k for k, v in saved.items() if k in now and _moved(v, now[k])]
+        creation = ", ".join(f"p{k} {_ms(v['creationTimeMs'])} -> {_ms(now[k].creation_time_ms) if k in now else 'gone'}"
+                             for k, v in sorted(saved.items()))
+        epochs = ", ".join(f"p{k} leader {v['leader']}/epoch {v['leaderEpoch']} -> "
+                           f"{now[k].leader}/epoch {now[k].leader_epoch}" for k, v in sorted(saved.items()) if k in now)
+        if not same:
+            status = FAIL
+        else:
+            status = PASS if moved else UNSUPPORTED
+        self.result("creation-time.leader-change", status,
+                    f"{creation}; {epochs}" + ("" if moved or not same else "; no leader changed between the runs"),
+                    leaderChanged=moved)
+        group_then = baseline.get("groupCreationTimeMs")
+        group_now = (self.admin.group_creation_times([baseline["group"]]) or {}).get(baseline["group"]) \
+            if group_then is not None else None
+        group_same = group_then is None or group_now == group_then
+        self.result("creation-time.restart", PASS if same and group_same else FAIL,
+                    f"{creation}" + (f"; group {_ms(group_then)} -> {_ms(group_now)}" if group_then is not None else "")
+                    + f"; compared with the run saved at {_ms(baseline.get('savedMs'))} (kcli cannot see a "
+                    "restart itself: restart the brokers between the runs)",
+                    groupCreationTimeMs=group_now)
+
+    def baseline_document(self, topic: TopicInfo | None, group_ms: int | None) -> dict:
+        t = self.admin.describe_topics([self.topic])[0] if topic is not None else None
+        return {"schema": BASELINE_SCHEMA, "topic": self.topic, "group": self.group, "savedMs": self.now(),
+                "partitions": {str(p.partition): {"creationTimeMs": p.creation_time_ms, "leader": p.leader,
+                                                  "leaderEpoch": p.leader_epoch} for p in (t.partitions if t else [])},
+                "groupCreationTimeMs": group_ms}
+
+    def clean_up(self, names: list[tuple[str, bool]]) -> tuple[list[str], list[str]]:
+        """Deletes each (name, has_group) topic and group; (deleted, failures)."""
+        deleted, failed = [], []
+        for name, has_group in names:
+            if has_group:
+                errors = self.admin.delete_groups([name])
+                error = errors.get(name)
+                (failed if error is not None and error.name != "GROUP_ID_NOT_FOUND" else deleted).append(
+                    f"group {name}" + (f": {error.name}" if error is not None and error.name != "GROUP_ID_NOT_FOUND" else ""))
+            error = self.admin.delete_topics([name]).get(name)
+            (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
+        return deleted, failed
+
+
+def run(admin: Admin, name: str, skew: int, baseline: dict | None = None, save: str | None = None,
+        now: Callable[[], int] | None = None) -> BrokerCheckReport:
+    """The whole check; the check's topic and group (and the baseline's) deleted at the end
+    unless ``save``. A step that cannot go on (a request refused outright) ends the run
+    with its error after the clean-up."""
+    check = BrokerCheck(admin, name, skew, now)
+    topic = group_ms = None
+    report = BrokerCheckReport(name, name, [], baseline=None if baseline is None else baseline.get("file"))
+    try:
+        check.baseline_rules(baseline)
+        topic = check.creation_rules()
+        check.age_rule(topic)
+        check.record_rules()
+        group_ms = check.group_rule()
+        if save is not None:
+            with open(save, "x", encoding="utf-8") as f:
+                json.dump(check.baseline_document(topic, group_ms), f, indent=2)
+            report.saved = save
+    finally:
+        report.created = [f"{kind} {name}" for kind in check.created]
+        doomed = [] if save is not None or not check.created else [(name, "group" in check.created)]
+        if baseline is not None:
+            doomed.append((baseline["topic"], baseline.get("groupCreationTimeMs") is not None))
+        try:
+            report.deleted, failed = check.clean_up(doomed)
+        except (OperationError, BrokerRejected) as exc:
+            failed = [str(exc)]
+        report.kept = report.created if save is not None else []
+        if failed:
+            raise OperationError(f"check broker could not delete what it created: {'; '.join(failed)}")
+    report.rules = [check.results[rule] for rule, _, _ in RULES if rule in check.results]
+    return report
+
+
+def _special_expectation(ts: int, got, expected_max: int) -> tuple[str, bool]:
+    """What a fresh partition 0 holding offsets 0-4 (log start 0, end 5, no tiered storage)
+    answers for each special timestamp."""
+    if got.error:
+        return "an answer", False
+    if ts == -1:
+        return "5 (the log end)", got.offset == 5
+    if ts == -2:
+        return "0 (the log start)", got.offset == 0
+    if ts == -3:      # which offset among ties is kip-734.ties' rule
+        return f"the maximum {_ms(expected_max)}, at an offset of the log", (
+            got.timestamp_ms == expected_max and 0 <= got.offset < 5)
+    if ts == -4:
+        return "0 (the local log start)", got.offset == 0
+    return "-1 (nothing tiered) or an offset below the log end", got.offset == -1 or 0 <= got.offset < 5
+
+
+def _moved(saved: dict, now) -> bool:
+    return saved.get("leader") != now.leader or (
+        now.leader_epoch is not None and saved.get("leaderEpoch") is not None and now.leader_epoch > saved["leaderEpoch"])
+
+
+def _member_id() -> str:
+    """A KIP-1082 member id, as a client makes one (a Uuid's 22 base64 characters)."""
+    import base64
+
+    return base64.urlsafe_b64encode(secrets.token_bytes(16)).decode().rstrip("=")
+
+
+def _ms(ms: int | None) -> str:
+    return "-" if ms is None or ms < 0 else format_ms(ms)

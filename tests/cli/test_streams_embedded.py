@@ -1,0 +1,191 @@
+"""An unmodified Kafka Streams 4.4 application (tests/support/java/StreamsApp.java,
+group.protocol=streams) on the embedded broker: it joins a streams group, reaches RUNNING, copies
+the source topic to the sink upper-cased and commits; two instances share the tasks and the one
+left takes them all back when the other stops. kcli lists and describes the group in every view;
+GROUP-CREATION-TIME comes from StreamsGroupDescribe v2, `-` when the broker poses as Apache
+Kafka 4.4 (v1 only), and the creation time survives a broker restart with a data dir."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kcli.broker import EmbeddedCluster
+from tests.support.clients import consume, consumer, create_topic, produce, unique
+from tests.support.run import run_kcli
+from tests.support.streams_app import StreamsApp
+from tests.support.waits import Clock, wait_until
+
+STREAMS = {"group.streams.initial.rebalance.delay.ms": "0", "group.streams.heartbeat.interval.ms": "300"}
+CREATED_MS = 1_764_000_000_000        # 2025-11-24T16:00:00.000Z, the broker's clock when the group is created
+CREATED = "2025-11-24T16:00:00.000Z"
+
+
+def _json(b, *args):
+    r = run_kcli(b, "-o", "json", *args)
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def _members(b, app_id):
+    return _json(b, "describe", "groups", app_id, "--members", "--verbose")["groups"][0]["members"]
+
+
+def _lags(b, app_id):
+    r = run_kcli(b, "-o", "json", "describe", "groups", app_id)
+    if r.code:
+        return None
+    return {(p["topic"], p["partition"]): p["lag"] for p in json.loads(r.out)["groups"][0]["partitions"]}
+
+
+def _sink(b, sink, expected):
+    c = consumer(b, unique("reader"))
+    c.subscribe([sink])
+    try:
+        return sorted(v.decode() for _, _, _, v in consume(c, expected, timeout=60))
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def streams():
+    """A 3-node embedded broker (real time, but the group's creation stamped at CREATED_MS) and
+    one running application that has processed 8 records of a 4-partition topic."""
+    clock = Clock()
+    now = clock.now_ms
+    with EmbeddedCluster(nodes=3, configs=STREAMS, clock=clock) as ec:
+        b = ec.bootstrap_servers
+        app_id, source, sink = unique("app"), unique("in"), unique("out")
+        create_topic(b, source, partitions=4)
+        create_topic(b, sink, partitions=1)
+        produce(b, source, [(p, f"v{p}-{i}") for p in range(4) for i in range(2)])
+        clock.now_ms = CREATED_MS
+        app = StreamsApp(b, app_id, source, sink)
+        try:
+            app.wait_running()
+            clock.now_ms = now                # the creation is stamped; the clock moves on
+            wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(4)}, timeout=60,
+                       what="the application committed every record")
+            yield b, app_id, source, sink
+        finally:
+            app.stop()
+
+
+def test_the_application_processes_source_to_sink_and_commits(streams):
+    b, app_id, source, sink = streams
+    assert _sink(b, sink, 8) == sorted(f"V{p}-{i}" for p in range(4) for i in range(2))
+    offsets = _json(b, "describe", "groups", app_id)
+    assert offsets["schema"] == "kcli.streams-group-offsets/v1"
+    assert [(p["partition"], p["currentOffset"], p["lag"]) for p in offsets["groups"][0]["partitions"]] == [
+        (p, 2, 0) for p in range(4)]
+
+
+def test_two_instances_share_the_tasks_and_a_stopped_one_gives_them_back(streams):
+    b, app_id, source, sink = streams
+    all_tasks = [{"subtopology": "0", "partition": p} for p in range(4)]
+    second = StreamsApp(b, app_id, source, sink)
+    try:
+        second.wait_running()
+        shared = wait_until(lambda: (ms := _members(b, app_id)) and len(ms) == 2
+                            and all(m["activeTasks"] for m in ms) and ms, timeout=60, what="two members with tasks")
+        tasks = [t for m in shared for t in m["activeTasks"]]
+        assert sorted(tasks, key=lambda t: t["partition"]) == all_tasks          # each task once
+        assert len({m["processId"] for m in shared}) == 2
+        produce(b, source, [(p, f"w{p}") for p in range(4)])                    # both instances process
+        assert _sink(b, sink, 12)[8:] == sorted(f"W{p}" for p in range(4))
+    finally:
+        second.stop()
+    alone = wait_until(lambda: (ms := _members(b, app_id)) and len(ms) == 1 and ms[0]["activeTasks"] == all_tasks
+                       and ms, timeout=60, what="the remaining member has every task")
+    assert alone[0]["targetActiveTasks"] == all_tasks
+    produce(b, source, [(p, f"x{p}") for p in range(4)])
+    wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(4)}, timeout=60)
+    assert _sink(b, sink, 16)[12:] == sorted(f"X{p}" for p in range(4))
+
+
+def test_list_groups_type_streams(streams):
+    b, app_id, _, _ = streams
+    listed = _json(b, "list", "groups", "--type", "streams")["groups"]
+    assert {"group": app_id, "type": "Streams", "state": "Stable"} in listed
+    assert app_id not in run_kcli(b, "-o", "plain", "list", "groups").out        # consumer groups only
+
+
+def test_every_describe_view(streams):
+    b, app_id, source, _ = streams
+    for view in ([], ["--members"], ["--members", "--verbose"], ["--state"], ["--state", "--verbose"]):
+        for fmt in ("table", "plain", "csv", "json"):
+            r = run_kcli(b, "-o", fmt, "describe", "groups", app_id, *view)
+            assert r.code == 0 and app_id in r.out, (view, fmt, r)
+    state = _json(b, "describe", "groups", app_id, "--state", "--verbose")
+    (g,) = state["groups"]
+    assert state["schema"] == "kcli.streams-group-state/v1"
+    assert (g["type"], g["state"], g["members"], g["assignor"], g["describeVersion"]) == (
+        "Streams", "Stable", 1, "sticky", 2)
+    assert (g["groupCreationTimeMs"], g["groupCreationTime"]) == (CREATED_MS, CREATED)   # not moved since
+    plain = run_kcli(b, "-o", "plain", "describe", "groups", app_id, "--state", "--verbose").out.splitlines()
+    assert plain[0].endswith("GROUP-CREATION-TIME") and plain[1].endswith(CREATED)
+    (m,) = _members(b, app_id)
+    assert m["clientId"].startswith(app_id) and not m["isClassic"] and m["memberEpoch"] >= 1
+
+
+def test_a_broker_posing_as_4_4_gives_no_creation_time():
+    with EmbeddedCluster(nodes=1, configs=STREAMS, pose_as="4.4") as ec:
+        b = ec.bootstrap_servers
+        app_id, source, sink = unique("app"), unique("in"), unique("out")
+        create_topic(b, source, partitions=2)
+        create_topic(b, sink, partitions=1)
+        app = StreamsApp(b, app_id, source, sink)
+        try:
+            app.wait_running()
+            wait_until(lambda: _json(b, "describe", "groups", app_id, "--state")["groups"][0]["state"] == "Stable",
+                       timeout=60)
+            (g,) = _json(b, "describe", "groups", app_id, "--state", "--verbose")["groups"]
+            assert (g["describeVersion"], g["assignor"]) == (1, "sticky")
+            assert (g["groupCreationTimeMs"], g["groupCreationTime"]) == (None, None)
+            plain = run_kcli(b, "-o", "plain", "describe", "groups", app_id, "--state", "--verbose").out.splitlines()
+            assert plain[0].endswith("GROUP-CREATION-TIME") and plain[1].endswith(" -")
+        finally:
+            app.stop()
+
+
+def test_the_creation_time_survives_a_broker_restart(tmp_path):
+    clock = Clock()
+    now = clock.now_ms
+    app_id, source, sink = unique("app"), unique("in"), unique("out")
+    with EmbeddedCluster(nodes=1, configs=STREAMS, clock=clock, data_dir=tmp_path) as ec:
+        b = ec.bootstrap_servers
+        create_topic(b, source, partitions=2)
+        create_topic(b, sink, partitions=1)
+        produce(b, source, [(0, "a"), (1, "b")])
+        clock.now_ms = CREATED_MS
+        app = StreamsApp(b, app_id, source, sink)
+        try:
+            app.wait_running()
+            clock.now_ms = now
+            wait_until(lambda: _lags(b, app_id) == {(source, 0): 0, (source, 1): 0}, timeout=60)
+        finally:
+            app.stop()
+        wait_until(lambda: _json(b, "describe", "groups", app_id, "--state")["groups"][0]["state"] == "Empty")
+    with EmbeddedCluster(nodes=1, configs=STREAMS, clock=clock, data_dir=tmp_path) as ec:
+        b = ec.bootstrap_servers
+        (g,) = _json(b, "describe", "groups", app_id, "--state", "--verbose")["groups"]
+        assert (g["type"], g["state"], g["groupCreationTimeMs"]) == ("Streams", "Empty", CREATED_MS)
+        assert _lags(b, app_id) == {(source, 0): 0, (source, 1): 0}            # the offsets are kept too
+        app = StreamsApp(b, app_id, source, sink)                              # it rejoins: same group
+        try:
+            app.wait_running()
+            wait_until(lambda: _json(b, "describe", "groups", app_id, "--state")["groups"][0]["state"] == "Stable",
+                       timeout=60)
+            (g,) = _json(b, "describe", "groups", app_id, "--state", "--verbose")["groups"]
+            assert g["groupCreationTimeMs"] == CREATED_MS
+        finally:
+            app.stop()
+        # an empty streams group: its offsets and then the group can be deleted
+        wait_until(lambda: _json(b, "describe", "groups", app_id, "--state")["groups"][0]["state"] == "Empty")
+        r = run_kcli(b, "delete-offsets", "--group", app_id, "--topic", f"{source}:0")
+        assert r.code == 0, r.err
+        assert _lags(b, app_id) == {(source, 1): 0}
+        r = run_kcli(b, "delete", "groups", app_id)
+        assert r.code == 0, r.err
+        assert run_kcli(b, "describe", "groups", app_id).code != 0
