@@ -23,6 +23,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-get-offsets'
             echo '1'
+        case 'java:kcli kafka-streams-groups'
+            echo '1'
         case 'java:kcli kafka-topics'
             echo '1'
         case 'kind:global --command-config'
@@ -109,6 +111,12 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-get-offsets --topic'
             echo 'topics'
+        case 'kind:kcli kafka-streams-groups --command-config'
+            echo 'file'
+        case 'kind:kcli kafka-streams-groups --from-file'
+            echo 'file'
+        case 'kind:kcli kafka-streams-groups --group'
+            echo 'groups'
         case 'kind:kcli kafka-topics --command-config'
             echo 'file'
         case 'kind:kcli kafka-topics --topic'
@@ -167,6 +175,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
         case 'opts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+        case 'opts:kcli kafka-streams-groups'
+            echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
         case 'opts:kcli kafka-topics'
             echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
         case 'opts:kcli list groups'
@@ -176,9 +186,9 @@ function __kcli_spec
         case 'opts:kcli list-offsets'
             echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
         case 'opts:kcli reset-offsets'
-            echo '--group -g --all-groups --topic -t --all-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
+            echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-topics list list-offsets reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'
@@ -229,6 +239,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
         case 'vopts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+        case 'vopts:kcli kafka-streams-groups'
+            echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
         case 'vopts:kcli kafka-topics'
             echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
         case 'vopts:kcli list groups'
@@ -303,6 +315,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-topics
+for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -125,7 +125,7 @@ class GroupMember:
 class GroupDescription:
     group_id: str
     state: str
-    type: str                                           # "Classic" | "Consumer"
+    type: str                                           # "Classic" | "Consumer" | "Streams"
     assignor: str
     coordinator: BrokerInfo | None
     members: list[GroupMember] = field(default_factory=list)
@@ -364,6 +364,11 @@ class StreamsGroupDescription:
     creation_time_ms: int | None = None
     assignor: str | None = None                          # v1+ (KIP-1331)
     describe_version: int | None = None
+    # the topology's input topics: its subtopologies' source topics, not the repartition topics
+    # (kafka-streams-groups' --all-input-topics), sorted
+    input_topics: list[str] = field(default_factory=list)
+    # its repartition and changelog topics that are not input topics, in the describe's order
+    internal_topics: list[str] = field(default_factory=list)
 
 
 # -- check broker (conformance) -------------------------------------------------------------

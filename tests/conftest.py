@@ -71,6 +71,31 @@ def apache_kafka_parity():
     yield from _cluster("apache_kafka_parity", nodes=1, heap="384m")
 
 
+@pytest.fixture(scope="session")
+def apache_kafka_streams():
+    """Apache Kafka 4.4.0 whatever ``KAFKA_VERSION`` says (streams groups' reference:
+    tests/support/streams_app.py), one node with Kafka's defaults (streams groups need no
+    setting on 4.4) and no initial rebalance delay for streams groups; shared by the streams
+    tests and the kafka-streams-groups parity corpus."""
+    from tests.support.streams_app import STREAMS_KAFKA
+
+    yield from _cluster("apache_kafka_streams", nodes=1, heap="384m", version=STREAMS_KAFKA,
+                        configs=STREAMS_CONFIGS)
+
+
+@pytest.fixture(scope="session")
+def apache_kafka_streams_parity():
+    """As ``apache_kafka_streams``, for the kafka-streams-groups parity corpus alone: --list and
+    --all-groups see only the corpus's applications."""
+    from tests.support.streams_app import STREAMS_KAFKA
+
+    yield from _cluster("apache_kafka_streams_parity", nodes=1, heap="384m", version=STREAMS_KAFKA,
+                        configs=STREAMS_CONFIGS)
+
+
+STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0"}
+
+
 @pytest.fixture(scope="session", params=COMPAT_VERSIONS)
 def apache_kafka_compat(request):
     """An older Apache Kafka release (each of ``COMPAT_VERSIONS``), one node, for the
@@ -79,7 +104,8 @@ def apache_kafka_compat(request):
     yield from _cluster("apache_kafka_compat", nodes=1, heap="384m", version=request.param)
 
 
-CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat")
+CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams",
+            "apache_kafka_streams_parity")
 
 
 def pytest_collection_modifyitems(items):

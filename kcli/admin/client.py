@@ -399,10 +399,15 @@ class KafkaAdmin(LibrdkafkaReads):
         """ListGroups (types ["streams"]) to every broker, on kcli's own connection."""
         return self.kip.list_streams_groups()
 
-    def describe_streams_groups(self, group_ids: list[str]) -> dict[str, StreamsGroupDescription]:
+    def describe_streams_groups(self, group_ids: list[str],
+                                errors: dict[str, str] | None = None) -> dict[str, StreamsGroupDescription]:
         """StreamsGroupDescribe per coordinator (KipClient.describe_streams_groups): the groups
-        the broker knows as streams groups."""
-        return self.kip.describe_streams_groups(group_ids)
+        the broker knows as streams groups (``errors``: the broker's message for the others)."""
+        return self.kip.describe_streams_groups(group_ids, errors)
+
+    def streams_topology_status(self, group_id: str) -> str:
+        """KIP-1331's TopologyDescriptionStatus of one streams group (KipClient.streams_topology_status)."""
+        return self.kip.streams_topology_status(group_id)
 
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""

@@ -330,10 +330,12 @@ class KipClient:
     def streams_group_describe_version(self) -> int | None:
         return self.max_version(self.proto.StreamsGroupDescribeRequest)
 
-    def describe_streams_groups(self, group_ids: list[str]) -> dict[str, StreamsGroupDescription]:
+    def describe_streams_groups(self, group_ids: list[str],
+                                errors: dict[str, str] | None = None) -> dict[str, StreamsGroupDescription]:
         """StreamsGroupDescribe at the highest common version, one request per coordinator: the
-        groups the broker knows as streams groups (others are left out). GroupCreationTimeMs is
-        read from v2+ only (v1 is KIP-1331's, Apache Kafka 4.4: no creation time there)."""
+        groups the broker knows as streams groups (others are left out; ``errors``, when given,
+        gets the broker's message for each of them). GroupCreationTimeMs is read from v2+ only
+        (v1 is KIP-1331's, Apache Kafka 4.4: no creation time there)."""
         Req = self.proto.StreamsGroupDescribeRequest
         version = self.streams_group_describe_version()
         if version is None or not group_ids:
@@ -348,6 +350,8 @@ class KipClient:
             for g in resp.groups:
                 self._forget_moved(g.group_id, g.error_code)
                 if g.error_code:
+                    if errors is not None:
+                        errors[g.group_id] = g.error_message or ""
                     continue
                 if brokers is None:
                     brokers = {b.node_id: b for b in self._metadata([]).brokers}
@@ -355,6 +359,25 @@ class KipClient:
                 out[g.group_id] = _streams_description(
                     g, version, BrokerInfo(node, b.host, b.port) if b else None)
         return out
+
+    TOPOLOGY_STATUS = {0: "NOT_REQUESTED", 1: "NOT_STORED", 2: "ERROR", 3: "AVAILABLE"}
+
+    def streams_topology_status(self, group_id: str) -> str:
+        """KIP-1331: the TopologyDescriptionStatus StreamsGroupDescribe v1+ answers for one group
+        when asked to include its topology description (NOT_STORED, ERROR, AVAILABLE...);
+        GroupIdNotFoundException's words for a group it does not know; UnsupportedByBroker below v1."""
+        Req = self.proto.StreamsGroupDescribeRequest
+        version = self.streams_group_describe_version()
+        if version is None or version < 1:
+            raise UnsupportedByBroker("The broker does not support topology descriptions (StreamsGroupDescribe v1)")
+        node = self.find_coordinators([group_id])[group_id]
+        resp = self.send(Req(version=version, group_ids=[group_id], include_authorized_operations=False,
+                             include_topology_description=True), node)
+        (g,) = resp.groups
+        self._forget_moved(g.group_id, g.error_code)
+        if g.error_code:
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not found.")
+        return self.TOPOLOGY_STATUS.get(g.topology_description_status, str(g.topology_description_status))
 
     def _forget_moved(self, group_id: str, code: int) -> bool:
         """After NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE, the next request finds the group's
@@ -839,10 +862,12 @@ def _tasks(task_ids) -> list[tuple[str, int]]:
 def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> StreamsGroupDescription:
     """One StreamsGroupDescribe DescribedGroup as kcli's model."""
     topology = g.topology
-    sources = {}
+    sources, inputs, internal = {}, set(), []
     if topology is not None:
         for sub in topology.subtopologies or []:
             sources[sub.subtopology_id] = [*sub.source_topics, *(t.name for t in sub.repartition_source_topics)]
+            inputs.update(sub.source_topics)
+            internal += [t.name for t in [*sub.repartition_source_topics, *sub.state_changelog_topics]]
     members = []
     for m in g.members:
         a, t = m.assignment, m.target_assignment
@@ -858,7 +883,8 @@ def _streams_description(g, version: int, coordinator: BrokerInfo | None) -> Str
     return StreamsGroupDescription(
         g.group_id, g.group_state, coordinator, g.group_epoch, g.assignment_epoch,
         topology.epoch if topology is not None else None, sources, members, creation,
-        getattr(g, "assignor_name", None) if version >= 1 else None, version)
+        getattr(g, "assignor_name", None) if version >= 1 else None, version, sorted(inputs),
+        [t for t in dict.fromkeys(internal) if t not in inputs])
 
 
 def _not_sent(exc: Exception) -> BrokerError:

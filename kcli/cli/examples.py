@@ -112,6 +112,14 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
          "a topic's config overrides, as kafka-configs prints them"),
     ],
+    "kafka-streams-groups": [
+        ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
+         "every Kafka Streams application's group, with its state"),
+        ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --describe --all-groups --state --verbose",
+         "each streams group's state with GROUP-CREATION-TIME (KIP-1282)"),
+        ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
+         "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

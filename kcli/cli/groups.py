@@ -64,7 +64,7 @@ def describe_groups(
             if notice:
                 out().note("\n" + notice)
     if streams:
-        _describe_streams(streams, members, show_state, st.verbose)
+        _describe_streams(streams, members, show_state, st.verbose, time_lag)
         if not descs:
             return
     if members:
@@ -76,18 +76,26 @@ def describe_groups(
             out().note(note)
     else:
         groups = lib.offset_views(admin, descs)
-        with_time = time_lag or out().format != "plain"
-        if with_time:
-            from kcli.ops import lag
-
-            for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
-                if out().format != "json":
-                    out().note(note)
+        with_time = _with_time_lag(admin, groups, time_lag)
         view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
 
 
-def _describe_streams(streams, members: bool, show_state: bool, verbose: bool) -> None:
-    """The streams groups' view (kcli.render.streams): state, members, or offsets and lag."""
+def _with_time_lag(admin, groups, time_lag: bool) -> bool:
+    """Whether the offsets view shows the lag in time (--time-lag, or any format but plain);
+    then each row's is filled in (kcli.ops.lag), its notes on stderr."""
+    with_time = time_lag or out().format != "plain"
+    if with_time:
+        from kcli.ops import lag
+
+        for note in lag.add_time_lags(admin, groups, int(time.time() * 1000)):
+            if out().format != "json":
+                out().note(note)
+    return with_time
+
+
+def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, time_lag: bool) -> None:
+    """The streams groups' view (kcli.render.streams): state, members, or offsets, lag and lag
+    in time (a stopped application's too, from its committed offsets)."""
     from kcli.ops import streams as lib
     from kcli.render import streams as view
 
@@ -96,14 +104,16 @@ def _describe_streams(streams, members: bool, show_state: bool, verbose: bool) -
     elif show_state:
         view.render_state(out(), streams, verbose)
     else:
-        view.render_offsets(out(), [(d, lib.offset_rows(state().admin(), d)) for d in streams], verbose)
+        groups = [(d, lib.offset_rows(state().admin(), d)) for d in streams]
+        view.render_offsets(out(), groups, verbose, time_lag=_with_time_lag(state().admin(), groups, time_lag))
 
 
 def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
     all_groups: bool = ALL_GROUPS,
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
-    all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed."),
+    all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed (a streams group: of its input topics, not its repartition topics)."),
+    all_input_topics: bool = typer.Option(False, "--all-input-topics", help="kafka-streams-groups' name for --all-topics: a streams group's committed partitions of its topology's input topics."),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="The log start offset of each partition."),
     to_latest: bool = typer.Option(False, "--to-latest", help="The log end offset of each partition."),
     to_current: bool = typer.Option(False, "--to-current", help="The committed offset (or, without one, the log end)."),
@@ -137,7 +147,7 @@ def reset_offsets(
         from kcli.render.compare import render_comparison
 
         req = comparing.request(
-            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
             scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
                             "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
                             "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
@@ -147,7 +157,7 @@ def reset_offsets(
                           state().verbose)
         return
     req = resets.request(
-        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics,
+        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
         scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
                         "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
                         "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
@@ -174,7 +184,7 @@ def reset_offsets(
 
 def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str]] = GROUP_OPTIONS,
                   all_groups: bool = ALL_GROUPS):
-    """Delete consumer groups (kafka-consumer-groups --delete)."""
+    """Delete consumer or streams groups (kafka-consumer-groups / kafka-streams-groups --delete)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
@@ -188,7 +198,7 @@ def delete_offsets(
     group: List[str] = typer.Option(..., "--group", "-g", help="The group id: one (a second --group is refused, exit 2)."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
-    """Delete committed offsets of a group (kafka-consumer-groups --delete-offsets)."""
+    """Delete committed offsets of a consumer or streams group (kafka-consumer-groups / kafka-streams-groups --delete-offsets)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
     from kcli.specs import parse_topic_spec

@@ -108,12 +108,14 @@ def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Compa
 
 
 def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, steps) -> Comparison:
-    descs = admin.describe_groups(ids)
+    descs, streams = resets.describe_any(admin, ids)
     resets.check_resettable(descs)
     missing = {d.group_id for d in descs if not d.exists}
     kinds = {p.scenario.kind for p in req.policies}
-    created, start_errors = resets.start_times(admin, ids, missing, resets.classic_groups(descs)) if planner.START_TIME in kinds else ({}, {})
-    selection, committed = resets.select(admin, ids, req.topics, req.all_topics, None, None, steps)
+    created, start_errors = (resets.start_times(admin, ids, missing, resets.classic_groups(descs), streams)
+                             if planner.START_TIME in kinds else ({}, {}))
+    selection, committed = resets.select(admin, ids, req.topics, req.all_topics, None, None, steps,
+                                         resets.input_topics(streams))
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages, ages_error = None, None
     if planner.MAX_AGE in kinds:

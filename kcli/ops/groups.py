@@ -55,11 +55,15 @@ def check_group_ids(groups: list[str]) -> None:
         raise UsageError("A group id cannot be empty")
 
 
-def group_ids(admin: Admin, groups: list[str], all_groups: bool) -> list[str]:
+def group_ids(admin: Admin, groups: list[str], all_groups: bool, streams: bool = False) -> list[str]:
+    """``groups`` once each, or with ``all_groups`` every consumer group (``streams``: every
+    streams group), sorted."""
     if bool(groups) == all_groups:
         raise UsageError("Give one or more groups, or --all-groups")
     check_group_ids(groups)
-    return sorted({g.group_id for g in admin.list_groups()}) if all_groups else list(dict.fromkeys(groups))
+    if not all_groups:
+        return list(dict.fromkeys(groups))
+    return sorted({g.group_id for g in (admin.list_streams_groups() if streams else admin.list_groups())})
 
 
 def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:

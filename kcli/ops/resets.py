@@ -25,6 +25,7 @@ from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.groups import CLASSIC_REASON, check_group_ids, classic_groups, group_ids
+from kcli.ops.streams import describe_any
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
 from kcli.xdg import state_dir
@@ -64,9 +65,9 @@ class ClassicGroupStartTime(OperationError):
 
 def group_start_time(admin: Admin, group: str) -> int:
     """One group's creation time (``audit --group``), or the error saying why it has none."""
-    descs = admin.describe_groups([group])
+    descs, streams = describe_any(admin, [group])
     return creation_times(admin, [group], {d.group_id for d in descs if not d.exists},
-                          classic_groups(descs))[group]
+                          classic_groups(descs), streams)[group]
 
 
 APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
@@ -103,13 +104,13 @@ def check_resettable(descs: list[GroupDescription]) -> None:
 
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
-                   classic: set[str] = frozenset()) -> dict[str, int]:
+                   classic: set[str] = frozenset(), streams: dict | None = None) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
     does not exist has no creation time to reset to (refused before any request)."""
     for g in ids:
         if g in missing:
             raise start_time_errors(None, [g], {g})[g]
-    times, errors = start_times(admin, ids, missing, classic)
+    times, errors = start_times(admin, ids, missing, classic, streams)
     for g in ids:
         if g in errors:
             raise errors[g]
@@ -126,23 +127,36 @@ class MissingPartitions(OperationError):
 
 
 def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
-                classic: set[str] = frozenset()) -> tuple[dict[str, int], dict[str, OperationError]]:
+                classic: set[str] = frozenset(), streams: dict | None = None
+                ) -> tuple[dict[str, int], dict[str, OperationError]]:
     """Each group's creation time (KIP-1282), and for each group that has none the error a
-    --to-start-time reset of it meets: one lookup for every group."""
-    asked = [g for g in ids if g not in missing]
-    times = admin.group_creation_times(asked)
-    errors = start_time_errors(times, ids, missing, classic)
-    return {g: times[g] for g in asked if g not in errors}, errors
+    --to-start-time reset of it meets: one lookup (ConsumerGroupDescribe) for the consumer
+    groups; a streams group's (``streams``: its StreamsGroupDescription by id) is the one its
+    StreamsGroupDescribe answered, v2+ only (Apache Kafka 4.4 has v1: not supported)."""
+    streams = {g: d for g, d in (streams or {}).items() if g in ids}
+    asked = [g for g in ids if g not in missing and g not in streams]
+    times = admin.group_creation_times(asked) if asked else {}
+    unsupported = set(asked) if times is None else set()
+    times = dict(times or {})
+    for g, d in streams.items():
+        times[g] = d.creation_time_ms
+        if d.creation_time_ms is None:
+            unsupported.add(g)
+    errors = start_time_errors(times, ids, missing, classic, unsupported)
+    return {g: times[g] for g in ids if g not in missing and g not in errors}, errors
 
 
 def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
-                      missing: set[str], classic: set[str] = frozenset()) -> dict[str, OperationError]:
-    """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None), a
-    missing group, a classic group (never a creation time, KIP-1282), a consumer group without
-    a recorded creation time (the KIP's own error: created before KIP-1282 was enabled)."""
+                      missing: set[str], classic: set[str] = frozenset(),
+                      unsupported: set[str] = frozenset()) -> dict[str, OperationError]:
+    """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None) or a
+    group whose describe has no creation time field (``unsupported``: a streams group below
+    StreamsGroupDescribe v2), a missing group, a classic group (never a creation time,
+    KIP-1282), a group without a recorded creation time (the KIP's own error: created before
+    KIP-1282 was enabled)."""
     errors: dict[str, OperationError] = {}
     for g in ids:
-        if times is None and g not in missing:
+        if (times is None or g in unsupported) and g not in missing:
             errors[g] = UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
         elif g in missing:
             errors[g] = OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
@@ -198,19 +212,28 @@ def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
 def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-               progress=None, execute: bool = False) -> list[GroupPlan]:
+               progress=None, execute: bool = False, committed_only: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: one per group, then the log offsets.
-    ``execute``: the plans are to be committed (a missing group's warning says it is created)."""
-    descs = admin.describe_groups(ids)
+    ``execute``: the plans are to be committed (a missing group's warning says it is created).
+    A streams group is not reset on --topic partitions it has not committed; with
+    ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
+    descs, streams = describe_any(admin, ids)
     active = active_groups(descs)
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
         return [GroupPlan(g, refused=active[g]) for g in every_id]
     steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     missing = {d.group_id for d in descs if not d.exists}
-    created = creation_times(admin, ids, missing, classic_groups(descs)) if scenario.kind == planner.START_TIME else {}
-    selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps)
+    created = (creation_times(admin, ids, missing, classic_groups(descs), streams)
+               if scenario.kind == planner.START_TIME else {})
+    selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps,
+                                  input_topics(streams))
+    if scenario.kind != planner.FILE:
+        checked = ids if committed_only else [g for g in ids if g in streams]
+        active.update(uncommitted_topics(checked, specs, selection, committed))
+    ids = [g for g in ids if g not in active]
+    selection = {g: sel for g, sel in selection.items() if g in ids}
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages = None
     if scenario.kind == planner.MAX_AGE:
@@ -263,17 +286,36 @@ def next_records(admin: Admin, partitions: list[PartitionPlan]) -> None:
             p.next_record = p.log_end
 
 
+def input_topics(streams: dict) -> dict[str, set[str]]:
+    """Each streams group's input topics (its topology's source topics), by group id."""
+    return {g: set(d.input_topics) for g, d in streams.items()}
+
+
+def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, str]:
+    """Those of the groups ``ids`` whose --topic partitions are not all committed by the group
+    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with that tool's words:
+    such a group is not reset, as an active one is not."""
+    if not specs:
+        return {}
+    return {g: f"One or more topics are not part of the group '{g}'." for g in ids
+            if any(committed[g].get(tp) is None for tp in selection[g])}
+
+
 def select(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, kind: str | None,
-           file_offsets: dict[str, dict[tuple[str, int], int]] | None, steps: "Steps"):
+           file_offsets: dict[str, dict[tuple[str, int], int]] | None, steps: "Steps",
+           inputs: dict[str, set[str]] | None = None):
     """(selection, committed): each group's partitions in the order kafka-consumer-groups
     collects them (the file's, the committed offsets', the --topic specs'), so plain output can
-    follow its maps (javaorder), and its committed offsets there: one OffsetFetch per group."""
+    follow its maps (javaorder), and its committed offsets there: one OffsetFetch per group.
+    ``inputs``: a streams group's input topics; --all-topics selects its committed partitions
+    of those only (kafka-streams-groups' --all-input-topics), not of its repartition topics."""
+    inputs = inputs or {}
     if kind == planner.FILE:
         selection = {g: list((file_offsets or {}).get(g, {})) for g in ids}
         committed = {g: steps.after(_committed(admin, g, sel)) for g, sel in selection.items()}
     elif all_topics:
         committed = {g: steps.after(_committed(admin, g)) for g in ids}
-        selection = {g: list(c) for g, c in committed.items()}
+        selection = {g: [tp for tp in c if g not in inputs or tp[0] in inputs[g]] for g, c in committed.items()}
         _check_committed(admin, sorted({tp for sel in selection.values() for tp in sel}))
     else:
         tps = _select_topics(admin, specs)
@@ -462,7 +504,7 @@ def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
     group): a group left without any committed offset and without members is deleted too, as
     before that reset (the broker would expire it anyway). The notes saying what happened."""
     try:
-        if _committed(admin, group) or admin.describe_groups([group])[0].members:
+        if _committed(admin, group) or describe_any(admin, [group])[0][0].members:
             return []
         error = admin.delete_groups([group])[group]
     except OperationError as exc:
@@ -514,6 +556,9 @@ class ResetRequest:
     allow_skip: bool = False
     rollback_file: str | None = None
     restore: bool = False                        # --from-file is one of kcli's rollback files
+    # kafka-streams-groups' reset: --all-groups is every streams group, and no group is reset on
+    # --topic partitions it has not committed
+    streams_tool: bool = False
 
     @property
     def may_skip(self) -> bool:
@@ -608,10 +653,10 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
     manager yielding a progress callback (done, total), or None."""
     stage = stage or _no_stage
-    ids = group_ids(admin, req.groups, req.all_groups)
+    ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool)
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
-                           req.file_offsets, progress, execute=req.execute)
+                           req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
     skips = planner.skip_notices(plans)
     refused = bool(req.execute and skips and not req.may_skip)
     replays = planner.replay_notices(plans)

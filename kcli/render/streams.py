@@ -6,7 +6,8 @@ with a known time; JSON has it as null then."""
 
 from __future__ import annotations
 
-from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember
+from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, max_time_lag
+from kcli.render import groups as groups_view
 from kcli.render.output import NULL, Output, Table, json_document, time_cell
 from kcli.times import time_field
 
@@ -59,15 +60,19 @@ def _state_cells(d: StreamsGroupDescription, verbose: bool) -> list[str]:
 
 
 def plain_state(d: StreamsGroupDescription, verbose: bool) -> str:
-    """Apache Kafka 4.4's kafka-streams-groups --state layout (group and coordinator padded to
-    their width, 15 and 25 at least; ASSIGNOR 15; STATE 25; the epochs 15 and 25), plus
-    KIP-1282's GROUP-CREATION-TIME after #MEMBERS (padded to 10) with --verbose."""
-    widths = [max(15, len(d.group_id)), max(25, len(_coordinator(d))), 15, 25] + ([15, 25, 10] if verbose else [])
+    """Apache Kafka 4.4's kafka-streams-groups --state layout (group, coordinator and assignor
+    padded to their width, 15, 25 and 15 at least, an absent assignor empty; STATE 25; the
+    epochs 15 and 25), plus KIP-1282's GROUP-CREATION-TIME after #MEMBERS (padded to 10) with
+    --verbose."""
+    cells = _state_cells(d, verbose)
+    cells[2] = d.assignor or ""
+    widths = [max(15, len(d.group_id)), max(25, len(_coordinator(d))), max(15, len(cells[2])), 25] + (
+        [15, 25, 10] if verbose else [])
 
-    def line(cells):
-        return " ".join(c.ljust(w) for c, w in zip(cells, widths)) + " " + cells[-1]
+    def line(row):
+        return " ".join(c.ljust(w) for c, w in zip(row, widths)) + " " + row[-1]
 
-    return line(_state_header(verbose)) + "\n" + line(_state_cells(d, verbose)) + "\n"
+    return line(_state_header(verbose)) + "\n" + line(cells) + "\n"
 
 
 def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bool) -> None:
@@ -138,9 +143,10 @@ OFFSET_COLUMNS = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFS
                   "CLIENT-ID"]
 
 
-def _offset_cells(r: GroupOffsetRow, verbose: bool) -> list[str]:
+def _offset_cells(r: GroupOffsetRow, verbose: bool, time_lag: bool) -> list[str]:
     return ([r.group, r.topic, str(r.partition)] + ([_v(r.leader_epoch)] if verbose else [])
-            + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host), _v(r.client_id)])
+            + [_v(r.current), _v(r.log_end), _v(r.lag), _v(r.consumer_id), _v(r.host), _v(r.client_id)]
+            + (groups_view.time_lag_cells(r) if time_lag else []))
 
 
 def _total_lag(rows: list[GroupOffsetRow]) -> int | None:
@@ -148,21 +154,34 @@ def _total_lag(rows: list[GroupOffsetRow]) -> int | None:
     return sum(lags) if lags else None
 
 
+def _time_lag_fields(r: GroupOffsetRow) -> dict:
+    ts = time_field(r.next_timestamp_ms)
+    return {"nextRecordTimestampMs": ts["ms"], "nextRecordTimestamp": ts["iso"], "timeLagMs": r.time_lag_ms,
+            "timeLagIsLowerBound": r.time_lag_bound, "timeLagError": r.time_lag_error}
+
+
 def render_offsets(out: Output, groups: list[tuple[StreamsGroupDescription, list[GroupOffsetRow]]],
-                   verbose: bool) -> None:
+                   verbose: bool, time_lag: bool = False) -> None:
     """Every partition the group's tasks read or it has committed, with lag; a stopped
-    application's committed offsets and lag too (kafka-streams-groups shows none)."""
+    application's committed offsets and lag too (kafka-streams-groups shows none). ``time_lag``:
+    the rows carry their lag in time (kcli.ops.lag), as in the consumer groups' view: two more
+    columns, each group's maximum, the JSON fields of kcli.group-offsets."""
     if out.format == "json":
-        out.json(json_document("streams-group-offsets", groups=[{
-            "group": d.group_id, "state": d.state, "totalLag": _total_lag(rows),
-            "partitions": [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
-                            "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
-                            "memberId": r.consumer_id, "host": r.host, "clientId": r.client_id}
-                           for r in rows]} for d, rows in groups]))
+        def group(d, rows):
+            doc = {"group": d.group_id, "state": d.state, "totalLag": _total_lag(rows)}
+            if time_lag:
+                doc["maxTimeLagMs"], doc["maxTimeLagIsLowerBound"] = max_time_lag(rows)
+            doc["partitions"] = [{"topic": r.topic, "partition": r.partition, "currentOffset": r.current,
+                                  "logEndOffset": r.log_end, "lag": r.lag, "leaderEpoch": r.leader_epoch,
+                                  "memberId": r.consumer_id, "host": r.host, "clientId": r.client_id,
+                                  **(_time_lag_fields(r) if time_lag else {})} for r in rows]
+            return doc
+        out.json(json_document("streams-group-offsets", groups=[group(d, rows) for d, rows in groups]))
         return
-    cols = OFFSET_COLUMNS[:3] + (["LEADER-EPOCH"] if verbose else []) + OFFSET_COLUMNS[3:]
+    cols = (OFFSET_COLUMNS[:3] + (["LEADER-EPOCH"] if verbose else []) + OFFSET_COLUMNS[3:]
+            + (groups_view.TIME_LAG_COLUMNS if time_lag else []))
     for d, rows in groups:
-        cells = [_offset_cells(r, verbose) for r in rows]
+        cells = [_offset_cells(r, verbose, time_lag) for r in rows]
         if out.format == "plain":
             if cells:
                 out.write(plain_columns(cols, cells))
@@ -171,3 +190,121 @@ def render_offsets(out: Output, groups: list[tuple[StreamsGroupDescription, list
             out.table(Table(list(cols), cells))
         if out.format == "table":
             out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
+            if time_lag:
+                out.line(f"Max time lag of group '{d.group_id}': {groups_view.max_time_lag_text(rows)}")
+
+
+# -- kafka-streams-groups' own layouts (the drop-in) ------------------------------------------
+
+def java_notice(d: StreamsGroupDescription) -> str:
+    """The line kafka-streams-groups prints on stdout before a Dead or Empty group's view."""
+    if d.state == "Dead":
+        return f"\nError: Streams group '{d.group_id}' does not exist.\n"
+    if d.state == "Empty":
+        return f"\nError: Streams group '{d.group_id}' has no active members.\n"
+    return ""
+
+
+def plain_list(groups, show_state: bool) -> str:
+    """--list: the ids; with --state, GROUP and STATE (the group padded to 15 at least)."""
+    if not show_state:
+        return "".join(g.group_id + "\n" for g in groups)
+    w = max([15] + [len(g.group_id) for g in groups])
+    return "".join(f"{gid.ljust(w)} {state}\n" for gid, state in [("GROUP", "STATE")]
+                   + [(g.group_id, g.state) for g in groups])
+
+
+def plain_task_offsets(d: StreamsGroupDescription, rows: list[tuple[GroupOffsetRow, int | None]],
+                       verbose: bool) -> str:
+    """--describe [--offsets]: nothing for a group without members (the tool's rule), else
+    GROUP TOPIC PARTITION OFFSET-LAG, or with --verbose the committed offset, its leader epoch
+    and the log end too (each padded to 15)."""
+    if d.state == "Dead" or not d.members:
+        return ""
+    gw, tw = max(15, len(d.group_id)), max([15] + [len(r.topic) for r, _ in rows])
+    if not verbose:
+        return "".join(f"{g.ljust(gw)} {t.ljust(tw)} {p.ljust(10)} {lag}\n" for g, t, p, lag in
+                       [("GROUP", "TOPIC", "PARTITION", "OFFSET-LAG")]
+                       + [(d.group_id, r.topic, str(r.partition), _v(lag)) for r, lag in rows])
+    head = [("GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LEADER-EPOCH", "LOG-END-OFFSET", "OFFSET-LAG")]
+    body = [(d.group_id, r.topic, str(r.partition), _v(r.current), _v(r.leader_epoch), _v(r.log_end), _v(lag))
+            for r, lag in rows]
+    return "".join(f"{c[0].ljust(gw)} {c[1].ljust(tw)} {c[2].ljust(10)} "
+                   + " ".join(x.ljust(15) for x in c[3:]) + "\n" for c in head + body)
+
+
+def _java_tasks(kind: str, tasks: list[tuple[str, int]]) -> str:
+    if not tasks:
+        return ""
+    by_sub: dict[str, list[int]] = {}
+    for s, p in tasks:
+        by_sub.setdefault(s, []).append(p)
+    return f"{kind}: " + "".join(f"{s}:[{','.join(map(str, ps))}]; " for s, ps in by_sub.items())
+
+
+def java_assignments(m: StreamsMember, target: bool) -> str:
+    """``ACTIVE: 0:[0,1]; STANDBY: ...``, with --verbose the TARGET- tasks too."""
+    text = _java_tasks("ACTIVE", m.active) + _java_tasks("STANDBY", m.standby) + _java_tasks("WARMUP", m.warmup)
+    if target:
+        text += (_java_tasks("TARGET-ACTIVE", m.target_active) + _java_tasks("TARGET-STANDBY", m.target_standby)
+                 + _java_tasks("TARGET-WARMUP", m.target_warmup))
+    return text
+
+
+def plain_java_members(d: StreamsGroupDescription, verbose: bool) -> str:
+    """--describe --members: nothing for a group without members; the member, process and client
+    id columns as wide as their widest (15 at least), ASSIGNMENTS last; --verbose adds the
+    epochs and the member's protocol (TOPOLOGY-EPOCH runs into MEMBER, as in the tool)."""
+    if d.state == "Dead" or not d.members:
+        return ""
+    gw = max(15, len(d.group_id))
+    mw = max([15] + [len(m.member_id) for m in d.members])
+    pw = max([15] + [len(m.process_id) for m in d.members])
+    cw = max([15] + [len(m.client_id) for m in d.members])
+    if not verbose:
+        rows = [("GROUP", "MEMBER", "PROCESS", "CLIENT-ID", "ASSIGNMENTS")] + [
+            (d.group_id, m.member_id, m.process_id, m.client_id, java_assignments(m, False)) for m in d.members]
+        return "".join(f"{a.ljust(gw)} {b.ljust(mw)} {c.ljust(pw)} {e.ljust(cw)} {f}\n" for a, b, c, e, f in rows)
+    rows = [("GROUP", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "MEMBER", "MEMBER-PROTOCOL", "MEMBER-EPOCH",
+             "PROCESS", "CLIENT-ID", "ASSIGNMENTS")] + [
+        (d.group_id, str(d.target_assignment_epoch), str(d.topology_epoch), m.member_id,
+         "classic" if m.is_classic else "streams", str(m.member_epoch), m.process_id, m.client_id,
+         java_assignments(m, True)) for m in d.members]
+    return "".join(f"{r[0].ljust(gw)} {r[1].ljust(25)} {r[2].ljust(15)}{r[3].ljust(mw)} {r[4].ljust(15)} "
+                   f"{r[5].ljust(15)} {r[6].ljust(pw)} {r[7].ljust(cw)} {r[8]}\n" for r in rows)
+
+
+def plain_plan(plans) -> str:
+    """--reset-offsets (StreamsGroupCommand.printOffsetsToReset): the header when there is a
+    group, columns of 30, 30, 10 and 15, then a newline."""
+    line = "\n{:<30} {:<30} {:<10} {:<15}"
+    text = line.format("GROUP", "TOPIC", "PARTITION", "NEW-OFFSET") if plans else ""
+    text += "".join(line.format(p.group, p.topic, p.partition, _v(p.new)) for plan in plans for p in plan.partitions)
+    return text + "\n"
+
+
+def plain_delete(results: dict[str, str | None]) -> str:
+    """--delete: the tool's lines, in its order (default HashMaps of group ids); ``results``
+    holds each group's exception text, or None when it was deleted."""
+    from kcli import javaorder
+
+    ok = javaorder.deleted_groups([g for g, e in results.items() if e is None])
+    failed = javaorder.deleted_groups([g for g, e in results.items() if e is not None])
+    quoted = "', '".join(ok)
+    if not failed:
+        return f"Deletion of requested streams groups ('{quoted}') was successful.\n"
+    text = "\nError: Deletion of some streams groups failed:\n"
+    text += "".join(f"* Group '{g}' could not be deleted due to: {results[g]}\n" for g in failed)
+    if ok:
+        text += f"\nThese streams groups were deleted successfully: '{quoted}'.\n"
+    return text
+
+
+def plain_internal_deletion(deleted: list[str], failed: dict[str, str]) -> str:
+    """--delete --delete-all-internal-topics: the outcome for the deleted groups that had
+    internal topics (``failed``: the groups whose topics were not all deleted, with why)."""
+    if not failed:
+        quoted = "', '".join(deleted)
+        return f"Deletion of associated internal topics of the streams groups ('{quoted}') was successful.\n"
+    return "Deletion of some associated internal topics failed:\n" + "".join(
+        f"* Internal topics of the streams group '{g}' could not be deleted due to: {why}\n" for g, why in failed.items())

@@ -7,25 +7,21 @@ The version rule: 4.4 has StreamsGroupDescribe v1 (KIP-1331), no v2, so no creat
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
-from tests.support.apache_kafka import ApacheKafka, java_tool
+from tests.support.apache_kafka import java_tool
 from tests.support.clients import create_topic, produce, unique
 from tests.support.run import run_kcli
 from tests.support.streams_app import STREAMS_KAFKA, StreamsApp
 from tests.support.waits import wait_until
 
+
 @pytest.fixture(scope="module")
-def streams_cluster():
-    """A one-node cluster with Kafka's defaults (streams groups need no setting on 4.4) and no
-    initial rebalance delay for streams groups."""
-    kafka = ApacheKafka(nodes=1, heap="384m", configs={"group.streams.initial.rebalance.delay.ms": "0"},
-                        version=STREAMS_KAFKA).start()
-    try:
-        yield kafka
-    finally:
-        kafka.stop()
+def streams_cluster(apache_kafka_streams):
+    """The session's streams cluster (tests/conftest.py: 4.4.0, Kafka's defaults)."""
+    return apache_kafka_streams
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +79,9 @@ def test_every_describe_view_shows_the_running_application(app):
             assert r.code == 0 and app_id in r.out, (view, fmt, r)
     offsets = run_kcli(b, "-o", "csv", "describe", "groups", app_id)
     rows = [line.split(",") for line in offsets.out.splitlines()]
-    assert rows[0] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "MEMBER",
-                       "HOST", "CLIENT-ID"]
+    assert rows[0][:9] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "MEMBER",
+                           "HOST", "CLIENT-ID"]
+    assert rows[0][9:10] == ["NEXT-RECORD-TIME"] and len(rows[0]) == 11       # the lag in time, as for consumer groups
     assert [r[:6] for r in rows[1:]] == [[app_id, source, "0", "5", "5", "0"], [app_id, source, "1", "5", "5", "0"]]
     assert all(r[6] == m["memberId"] for r in rows[1:])
 
@@ -125,7 +122,8 @@ def test_a_stopped_application_keeps_its_offsets_and_lag_in_view(streams_cluster
         wait_until(lambda: _lags(b, app_id) == {(source, 0): 0, (source, 1): 0}, timeout=60)
     finally:
         running.stop()
-    produce(b, source, [(0, "late-1"), (0, "late-2"), (1, "late-3")])
+    an_hour_ago = int(time.time() * 1000) - 3_600_000
+    produce(b, source, [(0, "late-1", an_hour_ago), (0, "late-2", an_hour_ago + 1000), (1, "late-3", an_hour_ago + 2000)])
     wait_until(lambda: json.loads(run_kcli(b, "-o", "json", "describe", "groups", app_id, "--state").out)
                ["groups"][0]["members"] == 0, timeout=60)
     r = run_kcli(b, "-o", "json", "describe", "groups", app_id)
@@ -135,6 +133,17 @@ def test_a_stopped_application_keeps_its_offsets_and_lag_in_view(streams_cluster
     assert g["totalLag"] == 3
     assert [(p["partition"], p["currentOffset"], p["logEndOffset"], p["lag"], p["memberId"])
             for p in g["partitions"]] == [(0, 3, 5, 2, None), (1, 3, 4, 1, None)]
+    # the lag in time, from the committed offsets: the next record to read was stamped an hour ago
+    assert [p["nextRecordTimestampMs"] for p in g["partitions"]] == [an_hour_ago, an_hour_ago + 2000]
+    assert all(3_600_000 - 2000 <= p["timeLagMs"] < 3_600_000 + 600_000 for p in g["partitions"]), g
+    assert g["maxTimeLagMs"] == g["partitions"][0]["timeLagMs"] and g["maxTimeLagIsLowerBound"] is False
     table = run_kcli(b, "describe", "groups", app_id)
     assert f"Streams group '{app_id}' has no active members." in table.err
     assert f"Total lag of group '{app_id}': 3" in table.out
+    assert f"Max time lag of group '{app_id}': 1h" in table.out, table.out
+    plain = run_kcli(b, "-o", "plain", "describe", "groups", app_id, "--time-lag").out.splitlines()
+    assert plain[1].split()[-2:] == ["NEXT-RECORD-TIME", "TIME-LAG"] and plain[2].split()[-1] == "1h", plain
+    # kafka-streams-groups prints nothing for a group without members
+    java = java_tool("kafka-streams-groups", "--bootstrap-server", b, "--describe", "--group", app_id,
+                     version=STREAMS_KAFKA)
+    assert (java.code, java.out) == (0, "")

@@ -16,7 +16,7 @@ from tests.support.run import run_dropin
 from tests.support.clients import commit, create_topic
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs")
+TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups")
 
 
 dropin = run_dropin
@@ -46,6 +46,17 @@ def test_kip_1327_example_line(cluster):
     for p, line in enumerate(lines[1:]):
         assert line.startswith(f"\tTopic: foo\tPartition: {p}\tLeader: ")
         assert line.endswith("\tElr: \tLastKnownElr: \tCreationTimeMs: 2025-01-15T10:30:00.000Z"), line
+
+
+def test_streams_groups_on_a_cluster_without_any(cluster):
+    """kafka-streams-groups' --all-groups with no streams group: nothing to list, describe or
+    reset (the reset printed librdkafka's "Expected at least one group to be described", exit 1)."""
+    b = cluster.bootstrap_servers
+    assert dropin("kafka-streams-groups", "--bootstrap-server", b, "--list") == Result(0, "", "")
+    assert dropin("kafka-streams-groups", "--bootstrap-server", b, "--describe", "--all-groups") == Result(0, "", "")
+    r = dropin("kafka-streams-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups", "--all-input-topics",
+               "--to-earliest", "--dry-run")
+    assert (r.code, r.out, r.err) == (0, "\n", ""), r
 
 
 def test_create_with_a_replica_assignment_the_java_way(cluster):

@@ -47,6 +47,7 @@ DROPIN_CASES = {
     "kafka-consumer-groups": (["--list"], "\nError: Executing consumer group command failed due to {cause}\n", ""),
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
+    "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
 }
 
 

@@ -26,7 +26,8 @@ NOT_HERE = {
     "broker start": "long-running; checked by test_broker_start_announces_itself_in_json",
     "audit timestamps": "needs Spark (tests/pipeline)",
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
-       for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs")},
+       for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
+                    "kafka-streams-groups")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
 }
 

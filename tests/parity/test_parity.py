@@ -10,7 +10,9 @@ import pytest
 
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, README, dropin_table, run_case, table
+from tests.parity.streams_corpus import STREAMS_CASES, StreamsState
 from tests.support.apache_kafka import ToolSession
+from tests.support.streams_app import STREAMS_KAFKA
 
 
 
@@ -26,6 +28,15 @@ def outcomes(apache_kafka_parity, tmp_path_factory):
         os.chdir(cwd)
 
 
+@pytest.fixture(scope="module")
+def streams_outcomes(apache_kafka_streams_parity, tmp_path_factory):
+    """The kafka-streams-groups corpus on Apache Kafka 4.4.0, its tool from the same release."""
+    scratch = tmp_path_factory.mktemp("streams-parity")
+    with StreamsState(apache_kafka_streams_parity.bootstrap_servers, scratch) as state, \
+            ToolSession(version=STREAMS_KAFKA) as tools:
+        return [run_case(case, state.values, state.prepare, tools.run) for case in STREAMS_CASES]
+
+
 def test_the_corpus_covers_every_tool():
     native, dropins = [c for c in CASES if not c.dropin], [c for c in CASES if c.dropin]
     assert len(native) >= 40 and len(dropins) >= 60 and len({c.id for c in CASES}) == len(CASES)
@@ -38,13 +49,32 @@ def test_every_difference_is_declared_and_happens(outcomes):
     assert not findings, "\n".join(findings)
 
 
+def test_the_streams_corpus_covers_every_action():
+    actions = {"--list", "--describe", "--reset-offsets", "--delete", "--delete-offsets"}
+    assert len(STREAMS_CASES) >= 30 and len({c.id for c in CASES + STREAMS_CASES}) == len(CASES) + len(STREAMS_CASES)
+    assert {c.java[0] for c in STREAMS_CASES} == {"kafka-streams-groups"} and all(c.dropin for c in STREAMS_CASES)
+    assert actions <= {a for c in STREAMS_CASES for a in c.java}
+
+
+def test_every_streams_difference_is_declared_and_happens(streams_outcomes):
+    findings = [f for o in streams_outcomes for f in o.findings()]
+    assert not findings, "\n".join(findings)
+
+
+def test_streams_reset_of_a_stopped_application_names_its_rollback_file(streams_outcomes):
+    """The --execute case: the same plan as the Java tool's on stdout, kcli's rollback file on stderr."""
+    o = next(o for o in streams_outcomes if o.case.id == "streams-reset-execute")
+    assert o.kcli.code == 0 and o.kcli.out == o.java.out and o.java.out.count("sparity-stopped") == 2
+    assert o.kcli.err.startswith("Rollback file (the committed offsets before this reset): ")
+
+
 def test_readme_parity_table_is_what_the_harness_sees():
     text = README.read_text(encoding="utf-8")
     assert BEGIN in text and END in text, "README.md has no parity table markers"
     assert text.split(BEGIN, 1)[1].split(END, 1)[0] == table(CASES), (
         "README's parity table is stale: run `python -m tests.parity.update_readme`")
     assert DROPIN_BEGIN in text and DROPIN_END in text, "README.md has no drop-in table markers"
-    assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES), (
+    assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES + STREAMS_CASES), (
         "README's drop-in table is stale: run `python -m tests.parity.update_readme`")
 
 

@@ -54,3 +54,44 @@ class StreamsApp:
             except subprocess.TimeoutExpired:
                 os.kill(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+
+
+def group_lags(bootstrap: str, group: str) -> dict[tuple[str, int], int] | None:
+    """A group's lag per partition (``kcli describe groups``), None while it cannot be described."""
+    import json
+
+    from tests.support.run import run_kcli
+
+    r = run_kcli(bootstrap, "-o", "json", "describe", "groups", group)
+    if r.code:
+        return None
+    (g,) = json.loads(r.out)["groups"]
+    return {(p["topic"], p["partition"]): p["lag"] for p in g["partitions"]}
+
+
+def group_members(bootstrap: str, group: str) -> int | None:
+    import json
+
+    from tests.support.run import run_kcli
+
+    r = run_kcli(bootstrap, "-o", "json", "describe", "groups", group, "--state")
+    return json.loads(r.out)["groups"][0]["members"] if r.code == 0 else None
+
+
+def run_until_caught_up(bootstrap: str, app_id: str, source: str, sink: str, partitions: int,
+                        stop: bool = True) -> StreamsApp:
+    """A StreamsApp that has processed ``source`` to its end (lag 0 on each partition); with
+    ``stop``, stopped again and its group left without members (state Empty)."""
+    from tests.support.waits import wait_until
+
+    app = StreamsApp(bootstrap, app_id, source, sink)
+    try:
+        app.wait_running()
+        wait_until(lambda: group_lags(bootstrap, app_id) == {(source, p): 0 for p in range(partitions)}, timeout=60)
+    except BaseException:
+        app.stop()
+        raise
+    if stop:
+        app.stop()
+        wait_until(lambda: group_members(bootstrap, app_id) == 0, timeout=60)
+    return app

@@ -1,11 +1,11 @@
 """The drop-in commands: ``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets`` and ``kcli kafka-configs`` take the Java tools' own command lines (Apache
+kafka-get-offsets``, ``kcli kafka-configs`` and ``kcli kafka-streams-groups`` take the Java tools' own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
 named like Apache's scripts.
 
-``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs`` each tool's
+``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs``/``streams`` each tool's
 options and checks (pure), ``run`` the execution on kcli's operations and plain views. The
 typer commands (``commands``) only hand their words over: ``kcli.cli.main.run`` sends a drop-in command line
 to ``run`` untouched, with kcli's global options given before the tool's name (``run.Before``)."""
@@ -18,7 +18,7 @@ import sys
 # script) runs without the native CLI's framework (``kcli.cli.main.run`` dispatches it first).
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs"}
+         "kafka-configs": "configs", "kafka-streams-groups": "streams"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -43,3 +43,7 @@ def kafka_get_offsets_main() -> None:
 
 def kafka_configs_main() -> None:
     _script("kafka-configs")
+
+
+def kafka_streams_groups_main() -> None:
+    _script("kafka-streams-groups")

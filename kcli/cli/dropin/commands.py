@@ -33,3 +33,8 @@ def kafka_get_offsets(ctx: typer.Context):
 def kafka_configs(ctx: typer.Context):
     """kafka-configs' own command line for topics, brokers and the broker defaults."""
     return _run("kafka-configs", ctx.args)
+
+
+def kafka_streams_groups(ctx: typer.Context):
+    """kafka-streams-groups' own command line (Kafka Streams applications' groups); GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
+    return _run("kafka-streams-groups", ctx.args)

@@ -29,11 +29,12 @@ from typing import TextIO
 from kcli import __version__
 from kcli.cli.dropin import TOOLS, jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
-from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, UsageError
+from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
 from kcli.inputs import printable
 
 TOPIC_ERROR = "Error while executing topic command : "
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
+STREAMS_ERROR = "\nError: Executing streams group command failed due to "
 OFFSETS_ERROR = "Error occurred: "
 LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResetter)"   # 4.4's logger
 
@@ -377,19 +378,29 @@ def _groups(req, streams: _Streams) -> int:
         streams.write("stdout", f"The regular expression `{regex}` is valid.\n" if error is None else
                       f"The regular expression `{regex}` is invalid: {error}.\n")
         return 0
+    return _group_tool(req, streams, _GROUP_ACTIONS, GROUP_ERROR,
+                       lambda exc: Usage(f"{GROUP_ERROR}{exc}", "stdout"))
+
+
+def _group_tool(req, streams: _Streams, actions: dict, error_prefix: str, conversion) -> int:
+    """kafka-consumer-groups' and kafka-streams-groups' run: the values the tool converts while
+    it runs (``conversion``: the Usage a jopt conversion error is, as each tool reports it), the
+    action's own checks (``prepare``), then the action on the admin adapter; an operation's
+    error is the tool's line on stdout (``error_prefix``, or KIP-1282's own words)."""
+    p = req.parsed
     try:
-        try:     # values the Java tool converts while it runs: its error line on stdout
+        try:
             timeout_ms = p.value("timeout")
             command_config = p.value("command-config")
             bootstrap = p.value("bootstrap-server")
         except jopt.JoptError as exc:
-            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+            raise conversion(exc) from None
         from kcli.admin.settings import parse_timeout_ms
 
         timeout_ms = parse_timeout_ms(str(timeout_ms))
         if streams.before.timeout_ms is not None:      # kcli's --timeout before the name: the shorter
             timeout_ms = min(timeout_ms, streams.before.timeout_ms) if p.has("timeout") else streams.before.timeout_ms
-        action = _GROUP_ACTIONS[req.action]
+        action = actions[req.action]
         prepared = action.prepare(p) if hasattr(action, "prepare") else None
     except Usage as exc:
         streams.write(exc.stream, f"{exc.message}\n")
@@ -408,7 +419,7 @@ def _groups(req, streams: _Streams) -> int:
         if message.startswith(START_TIME_ERROR):         # KIP-1282 prints these as they are
             streams.write("stdout", f"\nError: {message}\n")
         else:
-            streams.write("stdout", f"{GROUP_ERROR}{_java_message(exc)}\n")
+            streams.write("stdout", f"{error_prefix}{_java_message(exc)}\n")
         return streams.failed(exc)
 
 
@@ -529,8 +540,19 @@ class _Reset:
     is not reset (the tool's error line, an empty plan) while the others are (exit 3). The Java tool has no --allow-skip: --execute commits a plan that
     skips unread records, as the Java tool does, after kcli's warning."""
 
-    @staticmethod
-    def prepare(p):
+    error = GROUP_ERROR
+
+    @classmethod
+    def conversion(cls, exc) -> Usage:
+        """A value jopt cannot convert, as the tool reports it (its runtime error line)."""
+        return Usage(f"{cls.error}{exc}", "stdout")
+
+    @classmethod
+    def scope(cls, p) -> tuple[list[str], bool]:
+        return p.values("topic"), p.has("all-topics")
+
+    @classmethod
+    def prepare(cls, p):
         from kcli.ops import resets
         from kcli.times import TimeParseError, parse_java_datetime_ms, parse_java_duration_ms
 
@@ -538,21 +560,32 @@ class _Reset:
         try:
             flags = _reset_flags(p, first)
         except jopt.JoptError as exc:
-            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+            raise cls.conversion(exc) from None
         try:          # the Java tool's grammars for times: Utils.getDateTime, Duration.parse
             if flags["to-datetime"] is not None:
                 flags["to-datetime"] = str(parse_java_datetime_ms(flags["to-datetime"]))
             if flags["by-duration"] is not None:
                 parse_java_duration_ms(flags["by-duration"])
         except TimeParseError as exc:
-            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
-        return resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=p.values("topic"),
-                              all_topics=p.has("all-topics"), scenario_flags=flags, max_age=None,
-                              dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
-                              rollback_file=None, now_ms=int(time.time() * 1000))
+            raise Usage(f"{cls.error}{exc}", "stdout") from None
+        topics, all_topics = cls.scope(p)
+        req = resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=topics,
+                             all_topics=all_topics, scenario_flags=flags, max_age=None,
+                             dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
+                             rollback_file=None, now_ms=int(time.time() * 1000))
+        req.streams_tool = cls.streams_tool
+        return req
+
+    streams_tool = False
 
     @staticmethod
-    def execute(admin, p, req, out, streams) -> int:
+    def plan_text(plans) -> str:
+        from kcli.render import groups as view
+
+        return view.plain_plan(plans)
+
+    @classmethod
+    def execute(cls, admin, p, req, out, streams) -> int:
         from kcli.ops import resets
         from kcli.render import groups as view
 
@@ -582,11 +615,19 @@ class _Reset:
                                     f"{result.rollback_file}\n")
             for note in result.notes:
                 streams.write("stderr", note + "\n")
+        incomplete = cls.after(admin, p, result, streams)
         if p.has("export"):
             view.render_export(out, result.plans, req.with_group)
         else:
-            out.write(view.plain_plan(plans))
-        return _exit_of(resets.finish, result)
+            out.write(cls.plan_text(plans))
+        code = _exit_of(resets.finish, result)
+        return PartialFailure.exit_code if incomplete and code == 0 else code
+
+    @staticmethod
+    def after(admin, p, result, streams) -> bool:
+        """What the tool does once the offsets are committed (kafka-streams-groups: delete topics);
+        True when some of it failed (the offsets were committed: exit 3)."""
+        return False
 
 
 def _reset_flags(p, first) -> dict:
@@ -612,3 +653,179 @@ _GROUP_ACTIONS = {"list": _List, "describe": _Describe, "delete": _Delete, "dele
                   "reset-offsets": _Reset}
 _EXECUTORS = {"kafka-topics": _topics, "kafka-consumer-groups": _groups, "kafka-get-offsets": _offsets,
               "kafka-configs": _configs}
+
+
+# -- kafka-streams-groups ------------------------------------------------------------------------------
+
+def _streams_groups(req, streams: _Streams) -> int:
+    """kafka-streams-groups: a value jopt cannot convert is a usage error there (stderr)."""
+    return _group_tool(req, streams, _STREAMS_ACTIONS, STREAMS_ERROR, lambda exc: Usage(str(exc)))
+
+
+STREAMS_STATES = ("Assigning", "Empty", "Dead", "NotReady", "Stable", "Reconciling")   # the tool's order
+
+
+class _StreamsList:
+    @staticmethod
+    def prepare(p):
+        text = p.raw("state")
+        if not text:
+            return None
+        by_upper = {s.upper(): s for s in STREAMS_STATES}
+        states = {by_upper.get(s.strip().upper()) for s in text.split(",")}
+        if None in states:
+            raise UsageError(f"Invalid state list '{text}'. Valid states are: {', '.join(STREAMS_STATES)}")
+        return states
+
+    @staticmethod
+    def execute(admin, p, states, out, streams) -> int:
+        from kcli.render import streams as view
+
+        listed = [g for g in admin.list_streams_groups() if not states or g.state in states]
+        out.write(view.plain_list(listed, p.has("state")))
+        return 0
+
+
+def _streams_ids(admin, p) -> list[str]:
+    if p.has("all-groups"):
+        return [g.group_id for g in admin.list_streams_groups()]
+    return p.values("group")
+
+
+class _StreamsDescribe:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import streams as lib
+        from kcli.render import streams as view
+
+        verbose, code = p.has("verbose"), 0
+        for gid in _streams_ids(admin, p):      # one at a time, as the tool: a missing group ends it
+            if p.has("topology"):
+                code = max(code, _topology(admin, gid, out))
+                continue
+            d = lib.described(admin, gid)
+            if p.has("state"):
+                out.write(view.java_notice(d) + view.plain_state(d, verbose))
+                continue
+            notice = view.java_notice(d) if d.members and d.state != "Dead" else ""
+            if p.has("members"):
+                out.write(notice + view.plain_java_members(d, verbose))
+            else:
+                rows = lib.task_offsets(admin, d) if d.members else []
+                out.write(notice + view.plain_task_offsets(d, rows, verbose))
+        return code
+
+
+def _topology(admin, gid: str, out) -> int:
+    """--topology: the broker's answer on its topology description (a description itself is not
+    printed: kcli has no formatter for it yet, and says so)."""
+    status = admin.streams_topology_status(gid)
+    words = {"NOT_STORED": f"No topology description is stored for streams group '{gid}'.",
+             "ERROR": f"The broker failed to fetch the topology description for streams group '{gid}'. "
+                      "See the broker logs for details.",
+             "AVAILABLE": f"The topology description of streams group '{gid}' is stored, but kcli does not "
+                          "print topology descriptions."}
+    out.write("\nError: " + words.get(status, f"No topology description is available for streams group "
+                                                f"'{gid}' (status: {status}).") + "\n")
+    return 1
+
+
+class _StreamsReset(_Reset):
+    """kafka-streams-groups --reset-offsets: kafka-consumer-groups' reset (kcli's rules kept) on
+    the group's input topics; a value jopt cannot convert is a usage error; then the internal
+    topics --delete-internal-topic / --delete-all-internal-topics name are deleted."""
+    error = STREAMS_ERROR
+    streams_tool = True          # --all-groups: the streams groups; only --input-topic partitions committed
+
+    @classmethod
+    def conversion(cls, exc) -> Usage:
+        return Usage(str(exc))
+
+    @classmethod
+    def scope(cls, p) -> tuple[list[str], bool]:
+        if not (p.has("input-topic") or p.has("all-input-topics") or p.has("from-file")):
+            raise Usage("One of the reset scopes should be defined: --all-input-topics, --input-topic.")
+        return ([] if p.has("all-input-topics") else p.values("input-topic")), p.has("all-input-topics")
+
+    @staticmethod
+    def plan_text(plans) -> str:
+        from kcli.render import streams as view
+
+        return view.plain_plan(plans)
+
+    @staticmethod
+    def after(admin, p, result, streams) -> bool:
+        if not result.executed:
+            return False
+        from kcli.ops import streams as lib
+        from kcli.render.javatext import exception_text
+
+        failed = False
+        for plan in result.plans:
+            g = plan.group
+            topics = (lib.internal_topics(admin, [g]).get(g, []) if p.has("delete-all-internal-topics")
+                      else p.values("delete-internal-topic"))
+            errors = list(lib.delete_topics_of(admin, {g: topics}).get(g, {}).values()) if not plan.refused else []
+            failed = failed or bool(errors)
+            if any(e.code == UNKNOWN_TOPIC_OR_PARTITION for e in errors):
+                streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed because the "
+                                        "topics do not exist.\n")
+            elif errors:
+                streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed due to "
+                                        f"{exception_text(errors[0].code, errors[0].message)}\n")
+        return failed
+
+
+class _StreamsDelete:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import streams as lib
+        from kcli.render import streams as view
+        from kcli.render.javatext import exception_text
+
+        ids = list(dict.fromkeys(_streams_ids(admin, p)))
+        results: dict[str, str | None] = dict(lib.delete_refusals(admin, ids))
+        rest = [g for g in ids if g not in results]
+        internal = lib.internal_topics(admin, rest) if rest and p.has("delete-all-internal-topics") else {}
+        for g, e in (admin.delete_groups(rest) if rest else {}).items():
+            results[g] = None if e is None else exception_text(e.code, e.message)
+        deleted = [g for g in internal if results.get(g) is None]
+        failed = lib.delete_topics_of(admin, {g: internal[g] for g in deleted})
+        out.write("".join(f"Failed to delete internal topic: {t}\n" for errors in failed.values() for t in errors))
+        out.write(view.plain_delete(results))
+        if internal and deleted:
+            out.write(view.plain_internal_deletion(deleted, {g: exception_text(e.code, e.message) for g, errors
+                                                             in failed.items() for e in list(errors.values())[:1]}))
+        return 1 if any(e is not None for e in results.values()) or failed else 0
+
+
+class _StreamsDeleteOffsets(_DeleteOffsets):
+    @staticmethod
+    def prepare(p):
+        from kcli.specs import parse_topic_spec
+
+        topics = p.values("input-topic")
+        for spec in topics:
+            parse_topic_spec(spec)
+        return p.value("group"), topics
+
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.ops import streams as streams_lib
+        from kcli.render import groups as view
+
+        group, topics = prepared
+        if p.has("all-input-topics"):
+            topics = [f"{t}:{n}" for t, n in streams_lib.input_partitions(admin, group)]
+        group_error, rows = lib.delete_offsets(admin, group, topics)
+        view.render_delete_offsets(out, group, group_error, rows)
+        return _exit_of(lib.check_offsets_deleted, group, group_error, rows)
+
+
+UNKNOWN_TOPIC_OR_PARTITION = 3
+
+
+_STREAMS_ACTIONS = {"list": _StreamsList, "describe": _StreamsDescribe, "reset-offsets": _StreamsReset,
+                    "delete": _StreamsDelete, "delete-offsets": _StreamsDeleteOffsets}
+_EXECUTORS["kafka-streams-groups"] = _streams_groups
