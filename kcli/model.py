@@ -63,6 +63,7 @@ class OffsetInfo:
     timestamp_ms: int | None = None  # the record's timestamp for time lookups; None when N/A
     leader_epoch: int | None = None
     error: str | None = None
+    unanswered: bool = False         # the leader gave no answer (``error`` says why): nothing is known
 
 
 @dataclass(slots=True)

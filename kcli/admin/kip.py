@@ -645,7 +645,7 @@ class KipClient:
                 except WireError as exc:
                     error = f"No answer from broker {leader}: {exc}"
                     for t, ps in topic_parts.items():
-                        found.update({(t, p): OffsetInfo(t, p, -1, error=error) for p in ps})
+                        found.update({(t, p): OffsetInfo(t, p, -1, error=error, unanswered=True) for p in ps})
                     continue
                 for t in resp.topics:
                     for p in t.partitions:

@@ -125,9 +125,14 @@ def set_committed(rows: list[GroupOffsetRow], committed: dict) -> None:
 
 
 def fill_log_ends(admin: Admin, rows: list[GroupOffsetRow]) -> list[GroupOffsetRow]:
-    """Each row's log end: one ListOffsets per leader for every distinct partition of ``rows``."""
-    ends = {(o.topic, o.partition): o.offset for o in
-            admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1) if o.error is None}
+    """Each row's log end: one ListOffsets per leader for every distinct partition of ``rows``. A
+    leader that gave no answer fails the view, as the Java tool fails (a partition's own error
+    leaves its log end unknown, said in the view)."""
+    answers = admin.list_offsets(sorted({(r.topic, r.partition) for r in rows}), -1)
+    unanswered = next((o for o in answers if o.unanswered), None)
+    if unanswered is not None:
+        raise OperationError(f"Cannot read the log end offsets (ListOffsets): {unanswered.error}")
+    ends = {(o.topic, o.partition): o.offset for o in answers if o.error is None}
     for r in rows:
         end = ends.get((r.topic, r.partition))
         r.log_end = end if end is not None and end >= 0 else None
