@@ -39,8 +39,16 @@ def timestamps(
     save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
 ):
     """Per partition and in total: records, min/max timestamp and the max's offset, records outside
-    the KIP-937 bounds, out-of-order records, what a reset to a time would replay or skip, and
-    whether the broker's ListOffsets answers agree with the data."""
+    the KIP-937 bounds, out-of-order records and their culprits, what a reset to a time would
+    replay or skip, and whether the broker's ListOffsets answers agree with the data.
+
+    CULPRITS are the records that raised the running maximum beyond the topic's future bound or
+    beyond the records after them: at or above every earlier timestamp, and above reference +
+    after-max-ms or above a later record (one not older than the past bound). OUT-OF-ORDER counts
+    the records below an earlier timestamp, the ones that follow a culprit: two records dated 30
+    minutes ahead are 2 culprits, and the records after them, until the clock catches up, are
+    out of order. The first 10 culprits are named (JSON: firstCulprits, schema
+    kcli.audit-timestamps/v3)."""
     from kcli.render.audit import render_audit
 
     from kcli.ops.groups import check_group_ids

@@ -22,11 +22,13 @@ from kcli import kip937
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
+    CULPRIT_LIMIT,
     DISAGREE,
     PARTIAL,
     UNAVAILABLE,
     AuditResult,
     AuditTotal,
+    Culprit,
     PartitionAudit,
 )
 from kcli.pipeline.spark import (ProgressHook, check_java, check_master, check_pyspark,
@@ -256,42 +258,59 @@ def _broker_answers(admin, ranges, target_ms):
     return broker_max, broker_target
 
 
-def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
-    """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
-    partition).
-
-    The source reads each partition's range in one task, in offset order, and gives every record
-    the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
-    aggregation, so no record is shuffled or sorted."""
-    from pyspark.sql import functions as F
-
-    reference_ms, target_ms, broker_target = plan.reference_ms, plan.target_ms, plan.broker_target
-    scanned = [p for p in plan.parts if p.end_offset > p.start_offset]
-    if not scanned:
-        return {}
-    start = {p.topic: {} for p in scanned}
-    end = {p.topic: {} for p in scanned}
-    for p in scanned:
+def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: bool):
+    """The records of ``parts``' ranges as a DataFrame (the partition, and the topic when there
+    are several, then offset, timestamp and, when asked, precedingMaxTimestamp); its key columns;
+    the topics."""
+    start = {p.topic: {} for p in parts}
+    end = {p.topic: {} for p in parts}
+    for p in parts:
         start[p.topic][str(p.partition)] = p.start_offset
         end[p.topic][str(p.partition)] = p.end_offset
-    topics = sorted({p.topic for p in scanned})
+    topics = sorted({p.topic for p in parts})
     # with one topic the partition alone is the key: no string to carry and hash per record
     keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
     reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
-    columns = keys + ["offset", "timestamp", "precedingMaxTimestamp"]
+    columns = keys + ["offset", "timestamp"] + (["precedingMaxTimestamp"] if preceding_max else [])
     df = (reader.option("columns", ",".join(columns))
           .option("startingOffsets", json.dumps(start))
           .option("endingOffsets", json.dumps(end))
           .option("timeoutMs", str(int(plan.timeout_s * 1000)))
           .option("pollTimeoutMs", str(int(plan.timeout_s * 1000)))
           .load())
+    return df, keys, topics
 
-    # The per-topic bounds and per-partition reset offsets enter as literal expressions, not as a
-    # joined table: no extra job to build and broadcast one.
-    lower, upper, reset = _by_partition(F, {
-        (p.topic, p.partition): (*_window(reference_ms, p.before_max_ms, p.after_max_ms),
-                                 _reset_offset(p, broker_target))
-        for p in scanned})
+
+def _keyed(rows, keys: list[str], topics: list[str]) -> dict[tuple[str, int], Any]:
+    return {(r["topic"] if len(keys) > 1 else topics[0], r["partition"]): r for r in rows}
+
+
+def _bounds_columns(F, plan: _Plan, parts: list[PartitionAudit]) -> list:
+    """Per record, the lowest and highest accepted timestamp and the reset offset of its
+    partition: literal expressions, not a joined table (no extra job to build and broadcast
+    one)."""
+    return _by_partition(F, {
+        (p.topic, p.partition): (*_window(plan.reference_ms, p.before_max_ms, p.after_max_ms),
+                                 _reset_offset(p, plan.broker_target))
+        for p in parts})
+
+
+def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
+    """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
+    partition); then, for the partitions with out-of-order or too-new records, the culprits
+    (``_culprits``) under ``culprits`` and ``culprit_rows`` in the same dict entry.
+
+    The source reads each partition's range in one task, in offset order, and gives every record
+    the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
+    aggregation, so no record is shuffled or sorted."""
+    from pyspark.sql import functions as F
+
+    target_ms = plan.target_ms
+    scanned = [p for p in plan.parts if p.end_offset > p.start_offset]
+    if not scanned:
+        return {}
+    df, keys, topics = _records(spark, plan, scanned, preceding_max=True)
+    lower, upper, reset = _bounds_columns(F, plan, scanned)
     ts, off, before = F.col("timestamp"), F.col("offset"), F.col("precedingMaxTimestamp")
     late = ts < before
     aggs = [
@@ -312,8 +331,50 @@ def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
             F.count_if((off < reset) & (ts >= target)).alias("skipped"),
             F.min(F.when(ts >= target, off)).alias("data_target_offset"),
         ]
-    result = df.groupBy(*keys).agg(*aggs).collect()
-    return {(r["topic"] if len(topics) > 1 else topics[0], r["partition"]): r for r in result}
+    stats = {k: r.asDict() for k, r in _keyed(df.groupBy(*keys).agg(*aggs).collect(), keys, topics).items()}
+    suspect = [p for p in scanned
+               if (row := stats.get((p.topic, p.partition))) and (row["out_of_order"] or row["too_new"])]
+    if suspect:
+        for key, row in _culprits(spark, plan, suspect).items():
+            stats[key].update(culprits=row["culprits"], culprit_rows=row["first"])
+    return stats
+
+
+def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], Any]:
+    """The culprits of ``parts`` (``kcli.pipeline.result``): per partition their count and the
+    first ``CULPRIT_LIMIT`` by offset (offset, timestamp, how far above the lowest later record,
+    too new), as Rows keyed by (topic, partition).
+
+    A culprit is at or above every earlier timestamp of the range, and above the topic's future
+    bound or above a later record (one not older than the past bound: a record dated too far back
+    is itself counted in too_old and blames nothing before it). Spark SQL windows per partition
+    in offset order, both ways; run only for the partitions that need it, it rereads just those."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    df, keys, topics = _records(spark, plan, parts, preceding_max=False)
+    lower, upper, _ = _bounds_columns(F, plan, parts)
+    ts, off = F.col("timestamp"), F.col("offset")
+    by = Window.partitionBy(*keys)
+    earlier = by.orderBy(off).rowsBetween(Window.unboundedPreceding, -1)
+    # a frame from the start of a descending order: Spark grows it row by row (an unbounded
+    # following frame would be recomputed for every row)
+    later = by.orderBy(off.desc()).rowsBetween(Window.unboundedPreceding, -1)
+    so_far = by.orderBy(off).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    before, after = F.col("before"), F.col("after")
+    flagged = (df.select(*keys, off, ts, F.max(ts).over(earlier).alias("before"),
+                         F.min(F.when(ts >= lower, ts)).over(later).alias("after"))
+               .withColumn("culprit", (before.isNull() | (ts >= before))
+                           & F.coalesce((ts > upper) | (ts > after), F.lit(False))))
+    culprit = F.col("culprit")
+    numbered = flagged.withColumn("n", F.sum(culprit.cast("long")).over(so_far))
+    listed = F.when(culprit & (F.col("n") <= CULPRIT_LIMIT),
+                    F.struct(off.alias("offset"), ts.alias("timestamp"),
+                             F.when(ts > after, ts - after).alias("ahead_ms"),
+                             F.coalesce(ts > upper, F.lit(False)).alias("too_new")))
+    rows = numbered.groupBy(*keys).agg(F.count_if(culprit).alias("culprits"),
+                                       F.collect_list(listed).alias("first")).collect()
+    return _keyed(rows, keys, topics)
 
 
 def _by_partition(F, values: dict[tuple[str, int], tuple[int, ...]]) -> list:
@@ -355,6 +416,10 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
         p.max_timestamp, p.max_timestamp_offset = row["max_ts"], row["max_ts_offset"]
         p.too_old, p.too_new = row["too_old"], row["too_new"]
         p.out_of_order, p.max_out_of_order_ms = row["out_of_order"], row["max_back"]
+        p.culprits = row.get("culprits", 0)
+        p.first_culprits = [Culprit(p.topic, p.partition, c["offset"], c["timestamp"], c["ahead_ms"],
+                                    c["too_new"])
+                            for c in sorted(row.get("culprit_rows", ()), key=lambda c: c["offset"])]
     full = p.start_offset <= p.log_start_offset and p.end_offset >= p.log_end_offset
     answer = broker_max.get((p.topic, p.partition), UNAVAILABLE)
     if answer == UNAVAILABLE:

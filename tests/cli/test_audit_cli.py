@@ -36,11 +36,15 @@ def test_audit_reports_bounds_order_and_reset_target():
     assert r.code == 0, r.err
     assert r.err == ""                        # Spark's console output went to its log file
     doc = json.loads(r.out)
-    assert doc["schema"] == "kcli.audit-timestamps/v2"
+    assert doc["schema"] == "kcli.audit-timestamps/v3"
     part = doc["partitions"][0]
     assert part["records"] == 5
     assert part["tooNew"] == 1 and part["tooOld"] == 1
     assert part["outOfOrder"] == 2          # offsets 2 and 4 are below the running max
+    # offset 1 is above offset 2; offset 3 is too new (offset 4, too old, blames nothing)
+    assert part["culprits"] == 2 and doc["total"]["culprits"] == 2
+    assert [(c["offset"], c["aheadMs"], c["tooNew"]) for c in part["firstCulprits"]] == [
+        (1, 10_000, False), (3, None, True)]
     assert part["targetOffset"] == 1         # first offset with a timestamp >= target
     assert part["replayed"] == 2              # offsets 2 and 4 are older than the target
     assert part["skipped"] == 0
@@ -145,3 +149,27 @@ def test_group_is_also_dash_g_as_on_every_command_that_takes_a_group():
     for flag in ("-g", "--group"):
         r = run_kcli("127.0.0.1:1", "audit", "timestamps", "-t", "any", flag, "billing", "--target", "now")
         assert (r.code, r.out, r.err) == (2, "", "Error: --target can't be used with --group\n"), (flag, r)
+
+
+def test_table_names_the_culprits_in_one_note():
+    import io
+
+    from kcli.pipeline.result import AuditResult, AuditTotal, Culprit, PartitionAudit
+    from kcli.render.audit import render_audit
+    from kcli.render.output import Output
+
+    culprits = [Culprit("orders", 0, o, BASE + 1_800_000, 1_790_000, False) for o in (10, 11)]
+    parts = [PartitionAudit("orders", 0, 0, 113, 0, 113, records=113, culprits=2,
+                            first_culprits=culprits, out_of_order=101),
+             PartitionAudit("orders", 1, 0, 2, 0, 2, records=2, culprits=1, too_new=1,
+                            first_culprits=[Culprit("orders", 1, 1, BASE + 7_200_000, None, True)])]
+    out, err = io.StringIO(), io.StringIO()
+    render_audit(Output("table", out, err), AuditResult(["orders"], BASE, None, parts,
+                                                        AuditTotal.of(parts, False)))
+    header, *rows = out.getvalue().splitlines()
+    assert "CULPRITS" in header and "OUT-OF-ORDER" in header
+    assert err.getvalue() == (
+        "Culprits, records at or above every earlier one and above the future bound or a later "
+        "record (the OUT-OF-ORDER records follow them): orders-0@10 2025-01-15T11:00:00.000Z "
+        "(29m50s ahead), orders-0@11 2025-01-15T11:00:00.000Z (29m50s ahead), "
+        "orders-1@1 2025-01-15T12:30:00.000Z (too new)\n")
