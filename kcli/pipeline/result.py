@@ -1,7 +1,7 @@
 """Results of ``kcli audit timestamps`` and their JSON form (``AuditResult.to_json_dict()``).
 
 Keys are camelCase, as in every kcli document (schema ``kcli.audit-timestamps/v3``; v3 added
-``culprits`` and ``firstCulprits``; v2 renamed v1's snake_case keys and made its times
+``culprits``, ``firstCulprits`` and ``source``; v2 renamed v1's snake_case keys and made its times
 ``{"ms", "iso"}`` objects key pairs). A time is two keys, as elsewhere in kcli:
 ``<name>Ms`` (epoch ms, null when unknown) and ``<name>`` (``2025-01-15T10:30:00.000Z``, UTC,
 Java's ``yyyy-MM-dd'T'HH:mm:ss.SSSXXX``; null when unknown). Any other value that is unknown, not
@@ -11,6 +11,9 @@ integers.
 Top level::
 
     topics                      [string]   the audited topics
+    source                      string     which data source read the records: "python"
+                                           (kcli's kcli-kafka source) or "jvm" (Spark's own
+                                           Kafka connector); --source auto picks
     referenceMs, reference      time       "now" of the KIP-937 checks
     targetMs, target            time       the reset target (--target, or the group's creation time)
     partitions                  [partition] one entry per audited partition, by topic, partition
@@ -215,11 +218,13 @@ class AuditResult:
     target_ms: int | None
     partitions: list[PartitionAudit] = field(default_factory=list)
     total: AuditTotal = field(default_factory=AuditTotal)
+    source: str = "python"
 
     def to_json_dict(self) -> dict:
         reference, target = time_field(self.reference_ms), time_field(self.target_ms)
         return {
             "topics": list(self.topics),
+            "source": self.source,
             "referenceMs": reference["ms"], "reference": reference["iso"],
             "targetMs": target["ms"], "target": target["iso"],
             "partitions": [p.to_json_dict() for p in self.partitions],

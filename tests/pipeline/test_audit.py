@@ -118,6 +118,9 @@ def test_per_partition_and_total(spark, data):
         (TOPIC, 0, o) for o in (0, 1, 3, 4, 6, 9)] + [(TOPIC, 3, 1)]
 
     assert events and events[-1].tasks_total > 0
+    # the bar counts records: 27 read, then partitions 0 and 3 again for their culprits
+    assert events[-1].records_total == 27 + 10 + 3
+    assert 0 < max(e.records_read for e in events) <= 40
     assert events[-1].tasks_done + events[-1].tasks_failed <= events[-1].tasks_total
     assert max(e.tasks_done for e in events) > 0
 
@@ -190,22 +193,30 @@ def test_several_topics_in_one_audit(spark, broker, data):
 MIN = 60_000
 
 
-def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, broker):
-    """The issue's case: 2 records dated 30 minutes ahead and 101 in-order records after them
-    report 2 culprits (both named) and 101 out of order; a record dated too far back blames
-    nothing before it; a too-new last record is a culprit with nothing after it; the list stops
-    at 10 per partition and in the total, the count does not."""
-    topic = "audit-culprits"
-    broker.create_topic(topic, partitions=4)
+CULPRITS = "audit-culprits"
+
+
+@pytest.fixture(scope="module")
+def culprit_data(broker):
+    broker.create_topic(CULPRITS, partitions=4)
     ahead = ([NOW + i * 1000 for i in range(10)] + [NOW + 30 * MIN] * 2
              + [NOW + 10_000 + i * 1000 for i in range(101)])
     past = [NOW, NOW + 1, NOW - 2 * H, NOW + 2]
     last = [NOW, NOW + 2 * H]
     pairs = [NOW + k * 100 + d for k in range(12) for d in (50, 0)]   # 12 culprits, 12 followers
-    produce(broker.bootstrap_servers, topic,
+    produce(broker.bootstrap_servers, CULPRITS,
             [(p, ts, None, b"v") for p, stamps in enumerate((ahead, past, last, pairs))
              for ts in stamps])
-    result = audit(spark, broker.bootstrap_servers, [topic], target_ms=None)
+    return broker.bootstrap_servers
+
+
+def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, culprit_data):
+    """The issue's case: 2 records dated 30 minutes ahead and 101 in-order records after them
+    report 2 culprits (both named) and 101 out of order; a record dated too far back blames
+    nothing before it; a too-new last record is a culprit with nothing after it; the list stops
+    at 10 per partition and in the total, the count does not."""
+    topic = CULPRITS
+    result = audit(spark, culprit_data, [topic], target_ms=None)
     p0, p1, p2, p3 = result.partitions
     assert fields(p0, "records", "culprits", "out_of_order", "too_new") == (113, 2, 101, 0)
     assert [(c.offset, c.timestamp, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
@@ -223,6 +234,28 @@ def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, broke
         "topic": topic, "partition": 0, "offset": 10, "timestampMs": NOW + 30 * MIN,
         "timestamp": "2025-01-15T11:00:00.000Z", "aheadMs": 30 * MIN - 10_000, "tooNew": False}
     assert doc["total"]["culprits"] == 15 and len(doc["total"]["firstCulprits"]) == 10
+
+
+@pytest.mark.parametrize("kw", [
+    {},
+    {"target_ms": None, "from_": {TOPIC: {0: 3, 1: 8}, CULPRITS: {0: 5, 3: 0}}},
+    {"before_max_ms": None, "after_max_ms": None, "reference_ms": NOW + 3 * H // 4},
+], ids=["target", "partial-ranges", "topic-bounds"])
+def test_both_sources_give_identical_results(spark, data, culprit_data, kw):
+    """Spark's own Kafka connector (the window-computed running maximum) and kcli's source give
+    the same JSON, every count and offset, culprits included; only "source" differs."""
+    from kcli.pipeline.spark import has_connector
+
+    assert has_connector(spark), (
+        "Spark's Kafka connector is not on the test session's classpath: run "
+        "scripts/provision-spark-kafka.sh (scripts/test.sh does)")
+    docs = {}
+    for source in ("python", "jvm"):
+        doc = audit(spark, data, [TOPIC, CULPRITS], source=source, **kw).to_json_dict()
+        assert doc.pop("source") == source
+        docs[source] = doc
+    assert docs["jvm"] == docs["python"]
+    assert docs["python"]["total"]["culprits"] > 0 and docs["python"]["total"]["records"] > 100
 
 
 def test_a_failed_spark_job_is_one_line(spark):
