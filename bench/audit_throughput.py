@@ -12,7 +12,8 @@ machine. Not part of the test suite.
         [--masters local[1],local[2]]
 
 The data has out-of-order records in every partition, so the audit also rereads every partition
-for the culprits (kcli.pipeline.audit._culprits).
+for the culprits (kcli.pipeline.audit._culprits): on 1M records, local[2], a loaded 2-core machine
+(load 6-10), the warm audit took 3.1-9.9 s with that pass and 1.6-3.4 s without it, kcat 1.0 s.
 """
 
 from __future__ import annotations
