@@ -74,7 +74,7 @@ _kcli_spec() {
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
-        'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
+        'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
@@ -106,7 +106,7 @@ _kcli_spec() {
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
-        'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save' ;;
+        'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as' ;;
         'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;

@@ -2,7 +2,8 @@
 # Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
 # Kafka and the Java client tests; Maven to fetch Apache Kafka's jars into ~/.cache/kcli: 4.4.0, the
 # reference, and 4.3.1, 3.9.1 and 3.7.2 for the compatibility subset (tests/apache/test_compat.py);
-# openssl for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
+# Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the audit's JVM source; openssl
+# for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
 # with kcli and its [spark,dev] extras; kcli's dependencies as wheels in ~/.cache/kcli/wheels, so
 # the `uv tool install` test and the README's set-up test install offline) and runs the test suite. Extra arguments go to
 # pytest.
@@ -32,5 +33,7 @@ done
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]'
+# Spark's own Kafka connector for pyspark's version, for the audit's JVM source and its tests
+PYTHON=.venv/bin/python bash scripts/provision-spark-kafka.sh >/dev/null
 .venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels . 'setuptools>=68'
 exec .venv/bin/python -m pytest -q "$@"

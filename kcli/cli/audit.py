@@ -37,10 +37,20 @@ def timestamps(
     group: Optional[str] = typer.Option(None, "--group", "-g", help="Use the group's creation time (KIP-1282) as the target."),
     master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port."),
     save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
+    source: str = typer.Option("auto", "--source", metavar="auto|python|jvm", help="Which Kafka data source reads the records: python (kcli's), jvm (Spark's own connector, spark-sql-kafka-0-10), or auto: jvm when the connector is on Spark's classpath."),
+    jars: Optional[str] = typer.Option(None, "--jars", help="Comma-separated jars for Spark's classpath (spark.jars), e.g. the Kafka connector's (default: those scripts/provision-spark-kafka.sh cached)."),
 ):
     """Per partition and in total: records, min/max timestamp and the max's offset, records outside
-    the KIP-937 bounds, out-of-order records, what a reset to a time would replay or skip, and
-    whether the broker's ListOffsets answers agree with the data."""
+    the KIP-937 bounds, out-of-order records and their culprits, what a reset to a time would
+    replay or skip, and whether the broker's ListOffsets answers agree with the data.
+
+    CULPRITS are the records that raised the running maximum beyond the topic's future bound or
+    beyond the records after them: at or above every earlier timestamp, and above reference +
+    after-max-ms or above a later record (one not older than the past bound). OUT-OF-ORDER counts
+    the records below an earlier timestamp, the ones that follow a culprit: two records dated 30
+    minutes ahead are 2 culprits, and the records after them, until the clock catches up, are
+    out of order. The first 10 culprits are named (JSON: firstCulprits, schema
+    kcli.audit-timestamps/v3)."""
     from kcli.render.audit import render_audit
 
     from kcli.ops.groups import check_group_ids
@@ -48,6 +58,10 @@ def timestamps(
 
     if target is not None and group is not None:
         raise UsageError("--target can't be used with --group")
+    from kcli.pipeline.audit import SOURCES
+
+    if source not in SOURCES:
+        raise UsageError(f"--source must be one of {', '.join(SOURCES)}, not {source!r}")
     for name in topic:
         check_topic_name(name)
     check_group_ids([group] if group is not None else [])
@@ -65,11 +79,17 @@ def timestamps(
                            to=opts_to, before_max_ms=before_max_ms, after_max_ms=after_max_ms,
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
-                           timeout_s=st.settings.timeout_s, admin=st.admin(), log=log_path())
+                           timeout_s=st.settings.timeout_s, admin=st.admin(), log=log_path(),
+                           source=source, jars=[j for j in (jars or "").split(",") if j.strip()])
     if st.verbose:
         out().note(f"Spark's console output: {options.log}")
-    with out().progress("Spark tasks") as progress:
+    with out().progress("Records read") as progress:
         if progress is not None:
-            options.progress = lambda p: progress(p.tasks_done, p.tasks_total)
+            # the python source reports records; Spark's connector only its tasks
+            options.progress = lambda p: (progress(p.records_read, p.records_total) if p.records_total
+                                          else progress(p.tasks_done, p.tasks_total or None))
         result = run_audit(options)
+    if st.verbose:
+        out().note(f"Source: {result.source}" + (" (Spark's Kafka connector)" if result.source == "jvm"
+                                                 else " (kcli's kcli-kafka data source)"))
     render_audit(out(), result)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -22,18 +24,23 @@ from kcli import kip937
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
+    CULPRIT_LIMIT,
     DISAGREE,
     PARTIAL,
     UNAVAILABLE,
     AuditResult,
     AuditTotal,
+    Culprit,
     PartitionAudit,
 )
-from kcli.pipeline.spark import (ProgressHook, check_java, check_master, check_pyspark,
-                                 run_with_progress, session)
+from kcli.pipeline.spark import (Interrupted, ProgressHook, ReadProgress, check_java,
+                                 check_master, check_pyspark, connector_jars, has_connector,
+                                 run_with_progress, session, stop_after_interrupt)
 from kcli.times import parse_datetime_ms
 
 LONG_MAX = kip937.LONG_MAX
+PYTHON, JVM, AUTO = "python", "jvm", "auto"
+SOURCES = (AUTO, PYTHON, JVM)
 LONG_MIN = -(2**63)
 
 # A position in a topic: "earliest", "latest", a time (epoch ms as int, or text kcli.times reads),
@@ -64,13 +71,39 @@ class AuditOptions:
     progress: ProgressHook | None = None
     admin: Any = None            # the adapter to use (kcli.admin.KafkaAdmin); default: one of its own
     log: str | None = None       # where Spark's console output goes (default: the process's stderr)
+    source: str = "auto"         # "python", "jvm" or "auto" (SOURCES)
+    jars: list[str] = field(default_factory=list)   # for spark.jars (default: connector_jars())
 
 
 def run_audit(options: AuditOptions) -> AuditResult:
     """Check what can be checked before a JVM starts (pyspark, Java, the master, the topics) and
     ask the broker everything but the records, then start (or reuse) a Spark session on
-    ``options.master``, its console output in ``options.log`` (when given), and audit."""
+    ``options.master``, its console output in ``options.log`` (when given), and audit. Ctrl-C
+    (KeyboardInterrupt) cancels the jobs, stops Spark and its JVM, and raises ``Interrupted``."""
+    try:
+        return _run_audit(options)
+    except KeyboardInterrupt:
+        # Ctrl-C: one line and exit 130 (Interrupted), after Spark is stopped; a second Ctrl-C
+        # does not cut the stop short
+        main = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            stop_after_interrupt()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, before)
+        raise Interrupted("interrupted (Ctrl-C): the audit's Spark jobs were cancelled and its "
+                          "JVM stopped") from None
+
+
+def _run_audit(options: AuditOptions) -> AuditResult:
     deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
+    if options.source not in SOURCES:
+        raise UsageError(f"--source must be one of {', '.join(SOURCES)}, not {options.source!r}")
+    extra = set(options.client_config) - {"bootstrap.servers"}
+    if options.source == JVM and extra:
+        raise UsageError("--source jvm takes no client properties (--command-config) yet: "
+                         "--source python reads with them")
     check_pyspark()
     check_java()
     check_master(options.master, options.timeout_s)
@@ -83,8 +116,28 @@ def run_audit(options: AuditOptions) -> AuditResult:
     plan = _plan(options.bootstrap, options.topics, options.from_, options.to,
                  options.before_max_ms, options.after_max_ms, options.reference_ms,
                  options.target_ms, options.client_config, options.timeout_s, options.admin)
-    spark = session(options.master, options.spark_conf, log=options.log, deadline=deadline)
+    conf = dict(options.spark_conf)
+    jars = options.jars or (connector_jars() if options.source != PYTHON and not extra else [])
+    if jars:
+        conf["spark.jars"] = ",".join(filter(None, [conf.get("spark.jars"), *jars]))
+    spark = session(options.master, conf, log=options.log, deadline=deadline)
+    plan.source = pick_source(spark, PYTHON if extra else options.source)
     return _audit(spark, plan, options.progress, options.save_dir)
+
+
+def pick_source(spark, source: str) -> str:
+    """``python`` or ``jvm`` for ``source`` (``auto``: jvm when Spark's Kafka connector is on the
+    session's classpath); ``jvm`` without the connector is one line."""
+    if source == PYTHON:
+        return PYTHON
+    if has_connector(spark):
+        return JVM
+    if source == JVM:
+        raise OperationError(
+            "--source jvm: Spark's Kafka connector (spark-sql-kafka-0-10_2.13) is not on Spark's "
+            "classpath: run scripts/provision-spark-kafka.sh, or give --jars or "
+            "spark.jars.packages")
+    return PYTHON
 
 
 def audit_timestamps(
@@ -103,14 +156,17 @@ def audit_timestamps(
     save_dir: str | None = None,
     timeout_s: float = 30.0,
     admin=None,
+    source: str = "python",
 ) -> AuditResult:
     """Audit the records of ``topics`` in [from_, to) on ``spark`` (see the module docstring).
     ``admin``: the adapter (``kcli.admin``) asked for the topics' configs and the broker's
     ListOffsets answers; by default one made from ``bootstrap``, ``client_config`` and
-    ``timeout_s``. ``timeout_s`` also bounds how long a read waits for records that the broker
+    ``timeout_s``. ``source``: ``python`` (kcli's data source), ``jvm`` (Spark's Kafka connector)
+    or ``auto`` (``pick_source``). ``timeout_s`` also bounds how long a read waits for records that the broker
     reported and does not deliver."""
     plan = _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms,
                  target_ms, client_config, timeout_s, admin)
+    plan.source = pick_source(spark, source)
     return _audit(spark, plan, progress, save_dir)
 
 
@@ -126,6 +182,7 @@ class _Plan:
     broker_max: dict
     broker_target: dict
     timeout_s: float
+    source: str = "python"       # which data source reads the records: PYTHON or JVM
 
 
 def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms, target_ms,
@@ -172,25 +229,31 @@ def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_m
 
 
 def _audit(spark, plan: _Plan, progress: ProgressHook | None, save_dir: str | None) -> AuditResult:
-    stats = _spark_job(spark, lambda: _aggregate(spark, plan), progress)
+    # with a progress hook, the reads report the records they have read (ReadProgress)
+    reads = ReadProgress(spark.conf.get("spark.driver.host", "127.0.0.1")) if progress else None
+    try:
+        stats = _spark_job(spark, lambda: _aggregate(spark, plan, reads), progress, reads)
+    finally:
+        if reads is not None:
+            reads.close()
     for p in plan.parts:
         _fill(p, stats.get((p.topic, p.partition)), plan.target_ms, plan.broker_max,
               plan.broker_target)
     result = AuditResult(plan.topics, plan.reference_ms, plan.target_ms, plan.parts,
-                         AuditTotal.of(plan.parts, plan.target_ms is not None))
+                         AuditTotal.of(plan.parts, plan.target_ms is not None), plan.source)
     if save_dir:
         _spark_job(spark, lambda: save_partitions(spark, result, save_dir), None)
     return result
 
 
-def _spark_job(spark, action, progress: ProgressHook | None):
+def _spark_job(spark, action, progress: ProgressHook | None, reads: ReadProgress | None = None):
     """``run_with_progress``; a failed Spark job becomes one line: the Python error that ended it
     (a worker's traceback is in Spark's message), else the message's first line."""
     from py4j.protocol import Py4JJavaError
     from pyspark.errors import PySparkException
 
     try:
-        return run_with_progress(spark, action, progress)
+        return run_with_progress(spark, action, progress, reads=reads)
     except (PySparkException, Py4JJavaError) as e:
         lines = str(e).strip().splitlines() or [type(e).__name__]
         reason, in_traceback = lines[0], False
@@ -258,42 +321,87 @@ def _broker_answers(admin, ranges, target_ms):
     return broker_max, broker_target
 
 
-def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
+def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: bool,
+             reads: ReadProgress | None):
+    """The records of ``parts``' ranges as a DataFrame (the partition, and the topic when there
+    are several, then offset, timestamp and, when asked, precedingMaxTimestamp); its key columns;
+    the topics. The reads report to ``reads`` (when given)."""
+    start = {p.topic: {} for p in parts}
+    end = {p.topic: {} for p in parts}
+    for p in parts:
+        start[p.topic][str(p.partition)] = p.start_offset
+        end[p.topic][str(p.partition)] = p.end_offset
+    topics = sorted({p.topic for p in parts})
+    # with one topic the partition alone is the key: no string to carry and hash per record
+    keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
+    if plan.source == JVM:
+        return _jvm_records(spark, plan, start, end, keys, preceding_max), keys, topics
+    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
+    columns = keys + ["offset", "timestamp"] + (["precedingMaxTimestamp"] if preceding_max else [])
+    df = (reader.option("columns", ",".join(columns))
+          .option("startingOffsets", json.dumps(start))
+          .option("endingOffsets", json.dumps(end))
+          .option("timeoutMs", str(int(plan.timeout_s * 1000)))
+          .option("pollTimeoutMs", str(int(plan.timeout_s * 1000))))
+    if reads is not None:
+        df = df.option("progressAddress", reads.address_for(sum(p.end_offset - p.start_offset
+                                                                for p in parts)))
+    return df.load(), keys, topics
+
+
+def _jvm_records(spark, plan: _Plan, start: dict, end: dict, keys: list[str], preceding_max: bool):
+    """The same columns through Spark's own Kafka connector (the ``kafka`` format): timestamps
+    back to epoch ms, and precedingMaxTimestamp as a window per partition in offset order (Spark
+    SQL's own running maximum; no Python in the read)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    assign = {topic: sorted(int(p) for p in parts) for topic, parts in start.items()}
+    df = (spark.read.format("kafka")
+          .option("kafka.bootstrap.servers", plan.conf["bootstrap.servers"])
+          .option("assign", json.dumps(assign))
+          .option("startingOffsets", json.dumps(start))
+          .option("endingOffsets", json.dumps(end))
+          .option("kafkaConsumer.pollTimeoutMs", str(int(plan.timeout_s * 1000)))
+          .load()
+          .select(*keys, F.col("offset"), F.unix_millis(F.col("timestamp")).alias("timestamp")))
+    if preceding_max:
+        earlier = (Window.partitionBy(*keys).orderBy("offset")
+                   .rowsBetween(Window.unboundedPreceding, -1))
+        df = df.withColumn("precedingMaxTimestamp", F.max("timestamp").over(earlier))
+    return df
+
+
+def _keyed(rows, keys: list[str], topics: list[str]) -> dict[tuple[str, int], Any]:
+    return {(r["topic"] if len(keys) > 1 else topics[0], r["partition"]): r for r in rows}
+
+
+def _bounds_columns(F, plan: _Plan, parts: list[PartitionAudit]) -> list:
+    """Per record, the lowest and highest accepted timestamp and the reset offset of its
+    partition: literal expressions, not a joined table (no extra job to build and broadcast
+    one)."""
+    return _by_partition(F, {
+        (p.topic, p.partition): (*_window(plan.reference_ms, p.before_max_ms, p.after_max_ms),
+                                 _reset_offset(p, plan.broker_target))
+        for p in parts})
+
+
+def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
     """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
-    partition).
+    partition); then, for the partitions with out-of-order or too-new records, the culprits
+    (``_culprits``) under ``culprits`` and ``culprit_rows`` in the same dict entry.
 
     The source reads each partition's range in one task, in offset order, and gives every record
     the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
     aggregation, so no record is shuffled or sorted."""
     from pyspark.sql import functions as F
 
-    reference_ms, target_ms, broker_target = plan.reference_ms, plan.target_ms, plan.broker_target
+    target_ms = plan.target_ms
     scanned = [p for p in plan.parts if p.end_offset > p.start_offset]
     if not scanned:
         return {}
-    start = {p.topic: {} for p in scanned}
-    end = {p.topic: {} for p in scanned}
-    for p in scanned:
-        start[p.topic][str(p.partition)] = p.start_offset
-        end[p.topic][str(p.partition)] = p.end_offset
-    topics = sorted({p.topic for p in scanned})
-    # with one topic the partition alone is the key: no string to carry and hash per record
-    keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
-    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
-    columns = keys + ["offset", "timestamp", "precedingMaxTimestamp"]
-    df = (reader.option("columns", ",".join(columns))
-          .option("startingOffsets", json.dumps(start))
-          .option("endingOffsets", json.dumps(end))
-          .option("timeoutMs", str(int(plan.timeout_s * 1000)))
-          .option("pollTimeoutMs", str(int(plan.timeout_s * 1000)))
-          .load())
-
-    # The per-topic bounds and per-partition reset offsets enter as literal expressions, not as a
-    # joined table: no extra job to build and broadcast one.
-    lower, upper, reset = _by_partition(F, {
-        (p.topic, p.partition): (*_window(reference_ms, p.before_max_ms, p.after_max_ms),
-                                 _reset_offset(p, broker_target))
-        for p in scanned})
+    df, keys, topics = _records(spark, plan, scanned, True, reads)
+    lower, upper, reset = _bounds_columns(F, plan, scanned)
     ts, off, before = F.col("timestamp"), F.col("offset"), F.col("precedingMaxTimestamp")
     late = ts < before
     aggs = [
@@ -317,8 +425,51 @@ def _aggregate(spark, plan: _Plan) -> dict[tuple[str, int], Any]:
             # record there is not read)
             F.min(F.when(off >= reset, off)).alias("read_from"),
         ]
-    result = df.groupBy(*keys).agg(*aggs).collect()
-    return {(r["topic"] if len(topics) > 1 else topics[0], r["partition"]): r for r in result}
+    stats = {k: r.asDict() for k, r in _keyed(df.groupBy(*keys).agg(*aggs).collect(), keys, topics).items()}
+    suspect = [p for p in scanned
+               if (row := stats.get((p.topic, p.partition))) and (row["out_of_order"] or row["too_new"])]
+    if suspect:
+        for key, row in _culprits(spark, plan, suspect, reads).items():
+            stats[key].update(culprits=row["culprits"], culprit_rows=row["first"])
+    return stats
+
+
+def _culprits(spark, plan: _Plan, parts: list[PartitionAudit],
+              reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
+    """The culprits of ``parts`` (``kcli.pipeline.result``): per partition their count and the
+    first ``CULPRIT_LIMIT`` by offset (offset, timestamp, how far above the lowest later record,
+    too new), as Rows keyed by (topic, partition).
+
+    A culprit is at or above every earlier timestamp of the range, and above the topic's future
+    bound or above a later record (one not older than the past bound: a record dated too far back
+    is itself counted in too_old and blames nothing before it). Spark SQL windows per partition
+    in offset order, both ways; run only for the partitions that need it, it rereads just those."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    df, keys, topics = _records(spark, plan, parts, False, reads)
+    lower, upper, _ = _bounds_columns(F, plan, parts)
+    ts, off = F.col("timestamp"), F.col("offset")
+    by = Window.partitionBy(*keys)
+    earlier = by.orderBy(off).rowsBetween(Window.unboundedPreceding, -1)
+    # a frame from the start of a descending order: Spark grows it row by row (an unbounded
+    # following frame would be recomputed for every row)
+    later = by.orderBy(off.desc()).rowsBetween(Window.unboundedPreceding, -1)
+    so_far = by.orderBy(off).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    before, after = F.col("before"), F.col("after")
+    flagged = (df.select(*keys, off, ts, F.max(ts).over(earlier).alias("before"),
+                         F.min(F.when(ts >= lower, ts)).over(later).alias("after"))
+               .withColumn("culprit", (before.isNull() | (ts >= before))
+                           & F.coalesce((ts > upper) | (ts > after), F.lit(False))))
+    culprit = F.col("culprit")
+    numbered = flagged.withColumn("n", F.sum(culprit.cast("long")).over(so_far))
+    listed = F.when(culprit & (F.col("n") <= CULPRIT_LIMIT),
+                    F.struct(off.alias("offset"), ts.alias("timestamp"),
+                             F.when(ts > after, ts - after).alias("ahead_ms"),
+                             F.coalesce(ts > upper, F.lit(False)).alias("too_new")))
+    rows = numbered.groupBy(*keys).agg(F.count_if(culprit).alias("culprits"),
+                                       F.collect_list(listed).alias("first")).collect()
+    return _keyed(rows, keys, topics)
 
 
 def _by_partition(F, values: dict[tuple[str, int], tuple[int, ...]]) -> list:
@@ -360,6 +511,10 @@ def _fill(p: PartitionAudit, row, target_ms, broker_max, broker_target) -> None:
         p.max_timestamp, p.max_timestamp_offset = row["max_ts"], row["max_ts_offset"]
         p.too_old, p.too_new = row["too_old"], row["too_new"]
         p.out_of_order, p.max_out_of_order_ms = row["out_of_order"], row["max_back"]
+        p.culprits = row.get("culprits", 0)
+        p.first_culprits = [Culprit(p.topic, p.partition, c["offset"], c["timestamp"], c["ahead_ms"],
+                                    c["too_new"])
+                            for c in sorted(row.get("culprit_rows", ()), key=lambda c: c["offset"])]
     full = p.start_offset <= p.log_start_offset and p.end_offset >= p.log_end_offset
     answer = broker_max.get((p.topic, p.partition), UNAVAILABLE)
     if answer == UNAVAILABLE:

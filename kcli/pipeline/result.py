@@ -1,7 +1,8 @@
 """Results of ``kcli audit timestamps`` and their JSON form (``AuditResult.to_json_dict()``).
 
-Keys are camelCase, as in every kcli document (schema ``kcli.audit-timestamps/v2``; v1 had
-snake_case keys and times as ``{"ms", "iso"}`` objects). A time is two keys, as elsewhere in kcli:
+Keys are camelCase, as in every kcli document (schema ``kcli.audit-timestamps/v3``; v3 added
+``culprits``, ``firstCulprits`` and ``source``; v2 renamed v1's snake_case keys and made its times
+``{"ms", "iso"}`` objects key pairs). A time is two keys, as elsewhere in kcli:
 ``<name>Ms`` (epoch ms, null when unknown) and ``<name>`` (``2025-01-15T10:30:00.000Z``, UTC,
 Java's ``yyyy-MM-dd'T'HH:mm:ss.SSSXXX``; null when unknown). Any other value that is unknown, not
 applicable (no target given) or not reported by the broker is ``null``. Offsets and counts are
@@ -10,6 +11,9 @@ integers.
 Top level::
 
     topics                      [string]   the audited topics
+    source                      string     which data source read the records: "python"
+                                           (kcli's kcli-kafka source) or "jvm" (Spark's own
+                                           Kafka connector); --source auto picks
     referenceMs, reference      time       "now" of the KIP-937 checks
     targetMs, target            time       the reset target (--target, or the group's creation time)
     partitions                  [partition] one entry per audited partition, by topic, partition
@@ -28,8 +32,16 @@ partition::
                                       given); null = no limit
     tooOld                            records with timestamp < reference - beforeMaxMs
     tooNew                            records with timestamp > reference + afterMaxMs
+    culprits                          records that raised the running maximum beyond the topic's
+                                      bounds or beyond the records after them: at or above every
+                                      earlier timestamp in the range, and either above
+                                      reference + afterMaxMs or above the timestamp of a later
+                                      record (a later record older than reference - beforeMaxMs
+                                      is counted in tooOld and blames nothing before it)
+    firstCulprits                     [culprit] the first 10 culprits by offset
     outOfOrder                        records whose timestamp is below the highest timestamp of
-                                      an earlier offset in the range
+                                      an earlier offset in the range: the records that follow a
+                                      culprit (a culprit is never counted here)
     maxOutOfOrderMs                   the largest such distance back (null when none)
     targetOffset                      the broker's ListOffsets answer for target (null: none, a
                                       reset to target goes to logEndOffset)
@@ -44,16 +56,25 @@ partition::
                                       what the answer depends on), "unavailable" (the broker did
                                       not answer) or null (no target)
 
+culprit::
+
+    topic, partition, offset
+    timestampMs, timestamp            time
+    aheadMs                           how far above the lowest later record it is (null when
+                                      it is a culprit only for being too new)
+    tooNew                            true when above reference + afterMaxMs
+
 total::
 
-    partitions, records, tooOld, tooNew, outOfOrder, replayed, skipped
+    partitions, records, tooOld, tooNew, culprits, outOfOrder, replayed, skipped
+    firstCulprits                     [culprit] the first 10 by topic, partition, offset
     minTimestampMs, minTimestamp, maxTimestampMs, maxTimestamp      time
     maxTimestampTopic, maxTimestampPartition, maxTimestampOffset
     maxOutOfOrderMs
     disagreements                     partitions with a check = "disagree"
 
 ``--save`` writes the partitions as Parquet with the same column names, times as the ``...Ms``
-columns only.
+columns only, and without ``firstCulprits``.
 """
 
 from __future__ import annotations
@@ -63,7 +84,8 @@ from dataclasses import dataclass, field
 from kcli.times import time_field
 
 AGREE, DISAGREE, PARTIAL, UNAVAILABLE = "agree", "disagree", "partial", "unavailable"
-TIMES = ("min_timestamp", "max_timestamp", "broker_max_timestamp")
+TIMES = ("min_timestamp", "max_timestamp", "broker_max_timestamp", "timestamp")
+CULPRIT_LIMIT = 10   # culprits listed per partition and in the total (all are counted)
 
 
 def camel(name: str) -> str:
@@ -79,6 +101,8 @@ def json_fields(obj) -> dict:
         if name in TIMES:
             t = time_field(value)
             doc[camel(name) + "Ms"], doc[camel(name)] = t["ms"], t["iso"]
+        elif isinstance(value, list) and value and isinstance(value[0], Culprit):
+            doc[camel(name)] = [json_fields(v) for v in value]
         else:
             doc[camel(name)] = value
     return doc
@@ -87,7 +111,19 @@ def json_fields(obj) -> dict:
 def parquet_row(p: "PartitionAudit") -> dict:
     """A partition as ``--save`` writes it: the JSON keys, times as epoch ms only."""
     return {key: value for key, value in json_fields(p).items()
-            if key not in {camel(name) for name in TIMES}}
+            if key not in {camel(name) for name in TIMES} and key != "firstCulprits"}
+
+
+@dataclass
+class Culprit:
+    """A record that raised the running maximum beyond the bounds or the records after it."""
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int
+    ahead_ms: int | None
+    too_new: bool
 
 
 @dataclass
@@ -106,6 +142,8 @@ class PartitionAudit:
     after_max_ms: int | None = None
     too_old: int = 0
     too_new: int = 0
+    culprits: int = 0
+    first_culprits: list[Culprit] = field(default_factory=list)
     out_of_order: int = 0
     max_out_of_order_ms: int | None = None
     target_offset: int | None = None
@@ -132,6 +170,8 @@ class AuditTotal:
     max_timestamp_offset: int | None = None
     too_old: int = 0
     too_new: int = 0
+    culprits: int = 0
+    first_culprits: list[Culprit] = field(default_factory=list)
     out_of_order: int = 0
     max_out_of_order_ms: int | None = None
     replayed: int | None = None
@@ -146,6 +186,9 @@ class AuditTotal:
             total.too_old += p.too_old
             total.too_new += p.too_new
             total.out_of_order += p.out_of_order
+            total.culprits += p.culprits
+            if len(total.first_culprits) < CULPRIT_LIMIT:
+                total.first_culprits += p.first_culprits[:CULPRIT_LIMIT - len(total.first_culprits)]
             total.disagreements += DISAGREE in (p.max_timestamp_check, p.target_check)
             if p.min_timestamp is not None and (total.min_timestamp is None
                                                 or p.min_timestamp < total.min_timestamp):
@@ -175,11 +218,13 @@ class AuditResult:
     target_ms: int | None
     partitions: list[PartitionAudit] = field(default_factory=list)
     total: AuditTotal = field(default_factory=AuditTotal)
+    source: str = "python"
 
     def to_json_dict(self) -> dict:
         reference, target = time_field(self.reference_ms), time_field(self.target_ms)
         return {
             "topics": list(self.topics),
+            "source": self.source,
             "referenceMs": reference["ms"], "reference": reference["iso"],
             "targetMs": target["ms"], "target": target["iso"],
             "partitions": [p.to_json_dict() for p in self.partitions],

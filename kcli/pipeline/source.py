@@ -42,6 +42,10 @@ Options (names are case-insensitive):
 ``failOnDataLoss``
     ``true`` (default): a task whose start offset was deleted (retention, DeleteRecords) after
     planning fails. ``false``: it continues from the log start.
+``progressAddress``
+    ``host:port/tag``: every task reports the records it has read so far, a few times a second, in
+    UDP datagrams to that address (``kcli.pipeline.spark.ReadProgress`` listens on the driver). A
+    lost datagram only delays the count; sending never slows or fails a read.
 
 Columns: ``topic`` string, ``partition`` int, ``offset`` bigint, ``timestamp`` bigint (epoch ms,
 -1 when the record has none), ``timestampType`` int (0 CreateTime, 1 LogAppendTime, -1 none, as
@@ -335,6 +339,7 @@ class KafkaReader(DataSourceReader):
         self.max_records = _positive_int(options, "maxRecordsPerTask", 1_000_000)
         self.poll_timeout_s = _positive_int(options, "pollTimeoutMs", 120_000) / 1000
         self.timeout_s = _positive_int(options, "timeoutMs", 30_000) / 1000
+        self.progress = options.get("progressAddress") or None
 
     def partitions(self) -> list[RangePartition]:
         ranges, _ = plan_ranges(self.conf, self.topics, self.start, self.end, self.timeout_s)
@@ -350,7 +355,7 @@ class KafkaReader(DataSourceReader):
 
         arrow_schema = to_arrow_schema(self.schema, timezone="UTC")
         yield from read_range(self.conf, partition.range, self.columns, arrow_schema,
-                              self.poll_timeout_s)
+                              self.poll_timeout_s, self.progress)
 
 
 def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:
@@ -364,8 +369,9 @@ def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:
 
 
 def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], arrow_schema,
-               poll_timeout_s: float) -> Iterator[Any]:
-    """Arrow record batches of the requested columns for exactly the records in ``rng``."""
+               poll_timeout_s: float, progress: str | None = None) -> Iterator[Any]:
+    """Arrow record batches of the requested columns for exactly the records in ``rng``; with
+    ``progress`` (``host:port/tag``), the count read so far sent there (``_Reporter``)."""
     if rng.count == 0:
         return
     # librdkafka refills its queue whenever it holds fewer than queued.min.messages (100000 by
@@ -374,6 +380,7 @@ def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], ar
     try:
         consumer.assign([_tp(rng, rng.start)])
         out = _Columns(rng, columns, arrow_schema)
+        report = _Reporter(progress, rng)
         position = rng.start
         idle_deadline = time.monotonic() + poll_timeout_s
         while position < rng.end:
@@ -382,6 +389,7 @@ def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], ar
             records = [m for m in msgs if m.error() is None] if any(map(_ERROR, msgs)) else msgs
             if records:
                 position = out.add(records)
+                report(position)
                 idle_deadline = time.monotonic() + poll_timeout_s
                 if out.rows >= _FLUSH_ROWS:
                     yield out.flush()
@@ -397,8 +405,53 @@ def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], ar
                     )
         if out.rows:
             yield out.flush()
+        report(rng.end, final=True)
     finally:
         consumer.close()
+        report.close()
+
+
+class _Reporter:
+    """Sends ``tag NUL topic NUL partition NUL start NUL records read`` to the driver's
+    ``ReadProgress`` at most every ``_REPORT_S`` (and at the end); a no-op without an address."""
+
+    def __init__(self, address: str | None, rng: OffsetRange) -> None:
+        self.sock = None
+        self.rng = rng
+        self.last = 0.0
+        if not address:
+            return
+        import socket
+
+        hostport, _, tag = address.partition("/")
+        host, _, port = hostport.rpartition(":")
+        try:
+            family, kind, proto, _, target = socket.getaddrinfo(
+                host.strip("[]"), int(port), type=socket.SOCK_DGRAM)[0]
+            self.sock = socket.socket(family, kind, proto)
+            self.sock.setblocking(False)
+        except (OSError, ValueError):
+            return
+        self.target = target
+        self.prefix = f"{tag}\0{rng.topic}\0{rng.partition}\0{rng.start}\0"
+
+    def __call__(self, position: int, final: bool = False) -> None:
+        if self.sock is None:
+            return
+        now = time.monotonic()
+        if final or now - self.last >= _REPORT_S:
+            self.last = now
+            try:
+                self.sock.sendto((self.prefix + str(position - self.rng.start)).encode(), self.target)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+
+
+_REPORT_S = 0.2
 
 
 def _tp(rng: OffsetRange, offset: int = OFFSET_INVALID) -> TopicPartition:

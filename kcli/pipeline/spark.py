@@ -4,6 +4,8 @@ job progress from Spark's status tracker."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import logging
 import os
 import shutil
 import socket
@@ -22,6 +24,12 @@ T = TypeVar("T")
 
 class JavaNotFound(KcliError):
     """Spark needs a Java runtime and none was found."""
+
+
+class Interrupted(KcliError):
+    """Ctrl-C (SIGINT) ended the audit; Spark was stopped (``stop_after_interrupt``)."""
+
+    exit_code = 130
 
 
 def check_java() -> str:
@@ -66,6 +74,37 @@ def check_master(master: str, timeout_s: float) -> None:
         except (OSError, ValueError) as exc:
             reasons.append(f"{address}: {getattr(exc, 'strerror', None) or exc}")
     raise OperationError(f"Spark master unreachable: {'; '.join(reasons)}")
+
+
+CONNECTOR_CLASS = "org.apache.spark.sql.kafka010.KafkaSourceProvider"
+
+
+def connector_jars() -> list[str]:
+    """The jars of Spark's Kafka connector for the installed pyspark, as
+    scripts/provision-spark-kafka.sh caches them (``$KCLI_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/kcli``, ``~/.cache/kcli``); [] when not provisioned."""
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("pyspark")
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    cache = os.environ.get("KCLI_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "kcli")
+    home = os.path.join(cache, f"spark-kafka-{version}")
+    if not os.path.isfile(os.path.join(home, "complete")):
+        return []
+    jars = os.path.join(home, "jars")
+    return sorted(os.path.join(jars, name) for name in os.listdir(jars) if name.endswith(".jar"))
+
+
+def has_connector(spark) -> bool:
+    """Spark's Kafka connector (the ``kafka`` format) is on the session's classpath."""
+    try:
+        spark._jvm.org.apache.spark.util.Utils.classForName(CONNECTOR_CLASS, True, False)
+        return True
+    except Exception:  # noqa: BLE001 - py4j's error for a ClassNotFoundException
+        return False
 
 
 def log_path(now_s: float | None = None) -> str:
@@ -126,9 +165,10 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     builder = builder.config("spark.ui.showConsoleProgress", "false")
     for key, value in (conf or {}).items():
         builder = builder.config(key, value)
+    quiet_py4j()
     with console_to(log) if log else contextlib.nullcontext():
         if master.startswith("local") or deadline is None:
-            spark = builder.getOrCreate()
+            spark = _started(builder.getOrCreate)
         else:
             spark = _within(builder.getOrCreate, deadline, master)
         spark.sparkContext.setLogLevel("ERROR")
@@ -136,22 +176,72 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     return spark
 
 
+def quiet_py4j() -> None:
+    """py4j (and pyspark) log a JVM that went away, or a call cut by Ctrl-C, with a traceback:
+    their records go nowhere; kcli reports the failure itself in one line."""
+    for name in ("py4j", "pyspark"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())
+        logger.propagate = False
+    # py4j also logs through the root logger itself (logging.exception("KeyboardInterrupt while
+    # sending command.")), which would configure it to print on stderr: a handler that drops
+    # records keeps it from configuring itself, when nothing else configured it
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(logging.NullHandler())
+
+
+def stop_after_interrupt(wait_s: float = 15.0) -> None:
+    """After Ctrl-C: cancel the Spark jobs, stop the session and end the JVM that pyspark started
+    in this process (SIGTERM, then SIGKILL after ``wait_s``), waiting for it to be gone. Quiet:
+    every step may meet a JVM already going. A later ``session()`` starts a new JVM."""
+    try:
+        from pyspark import SparkContext
+        from pyspark.sql import SparkSession
+    except ImportError:
+        return                                  # no pyspark: no JVM either
+
+    quiet_py4j()
+    sc = SparkContext._active_spark_context
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
+
+    def stop() -> None:
+        with contextlib.suppress(Exception):
+            sc.cancelAllJobs()
+        with contextlib.suppress(Exception):
+            sc.stop()
+
+    if sc is not None:
+        # the JVM may be busy or gone: the stop gets a few seconds, then the process is ended
+        stopper = threading.Thread(target=stop, name="kcli-spark-stop", daemon=True)
+        stopper.start()
+        stopper.join(min(5.0, wait_s))
+    with contextlib.suppress(Exception):
+        gateway.shutdown()
+    if proc is not None and proc.poll() is None:
+        with contextlib.suppress(Exception):
+            proc.stdin.close()                  # the JVM's gateway exits on its stdin's EOF
+        proc.terminate()
+        try:
+            proc.wait(wait_s)
+        except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired, or interrupted again
+            proc.kill()
+            proc.wait(wait_s)
+    SparkContext._active_spark_context = None
+    SparkContext._gateway = None
+    SparkContext._jvm = None
+    SparkSession._instantiatedSession = None
+    SparkSession._activeSession = None
+
+
 def _within(start: Callable[[], T], deadline: float, master: str) -> T:
     """``start()`` (a SparkSession for a cluster master) in a thread, waited for until
     ``deadline``; its failure or its lateness is one line. A late JVM ends with kcli's process
     (it exits when its parent's pipe closes)."""
-    outcome: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = start()
-        except BaseException as e:  # noqa: BLE001 - re-raised as one line in the caller's thread
-            outcome["error"] = e
-
-    worker = threading.Thread(target=target, name="kcli-spark-session", daemon=True)
-    worker.start()
-    worker.join(max(0.0, deadline - time.monotonic()))
-    if worker.is_alive():
+    done, outcome = _in_thread(start, max(0.0, deadline - time.monotonic()))
+    if not done.is_set():
         raise OperationError(f"Spark master unreachable: {master} did not take the application "
                              "within --timeout")
     if "error" in outcome:
@@ -161,9 +251,46 @@ def _within(start: Callable[[], T], deadline: float, master: str) -> T:
     return outcome["value"]
 
 
+def _started(start: Callable[[], T]) -> T:
+    """``start()`` (a SparkSession) in a thread, its error re-raised here. Ctrl-C while the JVM
+    starts waits (a minute at most) for it to be up, so that ``stop_after_interrupt`` finds it."""
+    _, outcome = _in_thread(start, None)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _in_thread(start: Callable[[], T], timeout_s: float | None):
+    """Run ``start()`` in a daemon thread, waited for ``timeout_s`` (None: until it ends); the
+    thread and ``{"value": ...}`` or ``{"error": ...}``. The thread is not the main one, so a
+    SparkContext it creates installs no SIGINT handler."""
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            outcome["value"] = start()
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            outcome["error"] = e
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=target, name="kcli-spark-session", daemon=True)
+    worker.start()
+    try:
+        # Event.wait, not Thread.join: a join interrupted by Ctrl-C marks the thread as stopped
+        # (CPython 3.11, bpo-45274's fix), and a second join then returns at once
+        done.wait(timeout_s)
+    except KeyboardInterrupt:
+        done.wait(60)
+        raise
+    return done, outcome
+
+
 @dataclass(frozen=True)
 class Progress:
-    """Tasks of the Spark jobs of one kcli action so far."""
+    """Tasks of the Spark jobs of one kcli action so far, and the records its reads reported
+    (``ReadProgress``; None without one)."""
 
     jobs: int
     stages: int
@@ -171,20 +298,76 @@ class Progress:
     tasks_done: int
     tasks_active: int
     tasks_failed: int
+    records_read: int | None = None
+    records_total: int | None = None
+
+
+class ReadProgress:
+    """Records read so far by the kcli-kafka source's tasks: they report to ``address`` (its
+    ``progressAddress`` option) in UDP datagrams, received here on the driver by a daemon thread.
+    A task retried from its start reports lower counts, which are ignored (the highest count per
+    range is kept). ``expect(n)`` adds the records a pass will read to ``total``; each pass has
+    its own tag (``address_for``)."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        family, kind, proto, _, bind = socket.getaddrinfo(host, 0, type=socket.SOCK_DGRAM)[0]
+        self._sock = socket.socket(family, kind, proto)
+        self._sock.bind(bind)
+        self._sock.settimeout(0.2)
+        port = self._sock.getsockname()[1]
+        self._address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self._done: dict[bytes, int] = {}
+        self._passes = 0
+        self.total = 0
+        self._closed = False
+        self._thread = threading.Thread(target=self._receive, name="kcli-read-progress", daemon=True)
+        self._thread.start()
+
+    def address_for(self, records: int) -> str:
+        """The ``progressAddress`` of a new pass over ``records`` records."""
+        self._passes += 1
+        self.total += records
+        return f"{self._address}/{self._passes}"
+
+    @property
+    def read(self) -> int:
+        return sum(self._done.values())
+
+    def _receive(self) -> None:
+        while not self._closed:
+            try:
+                data = self._sock.recv(4096)
+            except (TimeoutError, socket.timeout):
+                continue
+            except OSError:
+                return
+            key, _, count = data.rpartition(b"\0")
+            try:
+                n = int(count)
+            except ValueError:
+                continue
+            if n > self._done.get(key, -1):
+                self._done[key] = n
+
+    def close(self) -> None:
+        self._closed = True
+        self._thread.join(1)
+        self._sock.close()
 
 
 ProgressHook = Callable[[Progress], None]
 
 
 def run_with_progress(spark, action: Callable[[], T], hook: ProgressHook | None,
-                      description: str = "kcli audit", interval_s: float = 0.25) -> T:
-    """Run ``action`` (which triggers Spark jobs) in a thread, feeding ``hook`` from Spark's status
-    tracker every ``interval_s`` until it returns; then return its result or raise its error."""
-    if hook is None:
-        return action()
+                      description: str = "kcli audit", interval_s: float = 0.25,
+                      reads: ReadProgress | None = None) -> T:
+    """Run ``action`` (which triggers Spark jobs) in a thread, feeding ``hook`` (if any) from
+    Spark's status tracker (and ``reads``) every ``interval_s`` until it returns; then return its
+    result or raise its error."""
     sc = spark.sparkContext
     group = f"kcli-{uuid.uuid4().hex}"
     outcome: dict[str, object] = {}
+    done, polled = threading.Event(), threading.Event()
 
     def target() -> None:
         sc.setJobGroup(group, description)
@@ -192,12 +375,34 @@ def run_with_progress(spark, action: Callable[[], T], hook: ProgressHook | None,
             outcome["value"] = action()
         except BaseException as e:  # re-raised in the caller's thread
             outcome["error"] = e
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=target, name="kcli-spark-action", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(interval_s)
-        hook(_progress(sc.statusTracker(), group))
+    def poll() -> None:
+        try:
+            finished = False
+            while not finished:
+                finished = done.wait(interval_s)
+                progress = _progress(sc.statusTracker(), group)
+                if reads is not None:
+                    progress = dataclasses.replace(progress, records_read=reads.read,
+                                                   records_total=reads.total)
+                hook(progress)
+        except Exception:  # noqa: BLE001 - a progress bar never fails the audit
+            pass
+        finally:
+            polled.set()
+
+    # The action and the polling (py4j calls both) run in threads: Ctrl-C (KeyboardInterrupt)
+    # reaches the main thread while it waits on an Event, never inside a py4j call (which py4j
+    # logs with a traceback), and the caller stops Spark (stop_after_interrupt).
+    threading.Thread(target=target, name="kcli-spark-action", daemon=True).start()
+    if hook is not None:
+        threading.Thread(target=poll, name="kcli-spark-progress", daemon=True).start()
+    else:
+        polled.set()
+    while not (done.wait(interval_s) and polled.wait(interval_s)):
+        pass
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]

@@ -33,14 +33,26 @@ def test_audit_reports_bounds_order_and_reset_target():
                              "--before-max-ms", "3600000", "--reference", str(BASE + 60_000),
                              "--target", str(BASE + 15_000), "--master", "local[1]", "-o", "json",
                              timeout=180)
+        python = run_kcli_process(b, "audit", "timestamps", "-t", "audited", "--after-max-ms",
+                                  "3600000", "--before-max-ms", "3600000", "--reference",
+                                  str(BASE + 60_000), "--target", str(BASE + 15_000), "--master",
+                                  "local[1]", "-o", "json", "--source", "python", timeout=180)
     assert r.code == 0, r.err
     assert r.err == ""                        # Spark's console output went to its log file
     doc = json.loads(r.out)
-    assert doc["schema"] == "kcli.audit-timestamps/v2"
+    assert doc["schema"] == "kcli.audit-timestamps/v3"
+    # auto took Spark's connector (provisioned by scripts/test.sh); kcli's source agrees
+    assert doc["source"] == "jvm", "no Spark Kafka connector: run scripts/provision-spark-kafka.sh"
+    assert python.code == 0, python.err
+    assert {**json.loads(python.out), "source": "jvm"} == doc
     part = doc["partitions"][0]
     assert part["records"] == 5
     assert part["tooNew"] == 1 and part["tooOld"] == 1
     assert part["outOfOrder"] == 2          # offsets 2 and 4 are below the running max
+    # offset 1 is above offset 2; offset 3 is too new (offset 4, too old, blames nothing)
+    assert part["culprits"] == 2 and doc["total"]["culprits"] == 2
+    assert [(c["offset"], c["aheadMs"], c["tooNew"]) for c in part["firstCulprits"]] == [
+        (1, 10_000, False), (3, None, True)]
     assert part["targetOffset"] == 1         # first offset with a timestamp >= target
     assert part["replayed"] == 2              # offsets 2 and 4 are older than the target
     assert part["skipped"] == 0
@@ -60,7 +72,8 @@ def test_stderr_carries_only_kcli_lines_and_verbose_names_the_spark_log(state_ho
         r = run_kcli_process(b, "audit", "timestamps", "-t", "quiet", "--master", "local[1]",
                              "--verbose", timeout=180)
     assert r.code == 0, r.err
-    (line,) = r.err.splitlines()
+    line, source = r.err.splitlines()
+    assert source == "Source: jvm (Spark's Kafka connector)"   # auto, the connector provisioned
     assert line.startswith("Spark's console output: " + str(state_home / "kcli" / "spark" / "audit-"))
     log = open(line.split(": ", 1)[1], encoding="utf-8").read()
     assert "log4j" in log                     # what Spark used to print on kcli's stderr
@@ -125,7 +138,8 @@ def test_a_stalled_read_is_one_line_within_the_timeout(state_home):
         for i in range(20):
             p.produce("stalled", value=b"x", partition=i % 2)
         p.flush(10)
-        args = ("audit", "timestamps", "-t", "stalled", "--master", "local[1]", "--timeout", "5s")
+        args = ("audit", "timestamps", "-t", "stalled", "--master", "local[1]", "--timeout", "5s",
+                "--source", "python")
         t0 = time.monotonic()
         healthy = run_kcli_process(b, *args, timeout=180)
         t1 = time.monotonic()
@@ -145,3 +159,111 @@ def test_group_is_also_dash_g_as_on_every_command_that_takes_a_group():
     for flag in ("-g", "--group"):
         r = run_kcli("127.0.0.1:1", "audit", "timestamps", "-t", "any", flag, "billing", "--target", "now")
         assert (r.code, r.out, r.err) == (2, "", "Error: --target can't be used with --group\n"), (flag, r)
+
+
+def test_table_names_the_culprits_in_one_note():
+    import io
+
+    from kcli.pipeline.result import AuditResult, AuditTotal, Culprit, PartitionAudit
+    from kcli.render.audit import render_audit
+    from kcli.render.output import Output
+
+    culprits = [Culprit("orders", 0, o, BASE + 1_800_000, 1_790_000, False) for o in (10, 11)]
+    parts = [PartitionAudit("orders", 0, 0, 113, 0, 113, records=113, culprits=2,
+                            first_culprits=culprits, out_of_order=101),
+             PartitionAudit("orders", 1, 0, 2, 0, 2, records=2, culprits=1, too_new=1,
+                            first_culprits=[Culprit("orders", 1, 1, BASE + 7_200_000, None, True)])]
+    out, err = io.StringIO(), io.StringIO()
+    render_audit(Output("table", out, err), AuditResult(["orders"], BASE, None, parts,
+                                                        AuditTotal.of(parts, False)))
+    header, *rows = out.getvalue().splitlines()
+    assert "CULPRITS" in header and "OUT-OF-ORDER" in header
+    assert err.getvalue() == (
+        "Culprits, records at or above every earlier one and above the future bound or a later "
+        "record (the OUT-OF-ORDER records follow them): orders-0@10 2025-01-15T11:00:00.000Z "
+        "(29m50s ahead), orders-0@11 2025-01-15T11:00:00.000Z (29m50s ahead), "
+        "orders-1@1 2025-01-15T12:30:00.000Z (too new)\n")
+
+
+def _session_processes(sid: int) -> list[tuple[int, str, str]]:
+    """(pid, state, command) of the processes in session ``sid``, zombies included."""
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                comm, rest = f.read().split(" (", 1)[1].rsplit(")", 1)
+            fields = rest.split()
+            if int(fields[3]) == sid:
+                found.append((int(entry), fields[0], comm))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
+    """SIGINT to the audit's process group (a terminal's Ctrl-C) once the progress bar counts
+    records (its total known: the job runs): one line on the terminal, exit 130, and nothing of its session left (its JVM and
+    Spark's Python workers stopped), not the 40-line py4j traceback of before."""
+    import os
+    import pty
+    import re
+    import select
+    import signal
+    import subprocess
+
+    with EmbeddedCluster(nodes=1) as cluster:
+        b = cluster.bootstrap_servers
+        cluster.create_topic("long", partitions=4)
+        p = Producer({"bootstrap.servers": b, "linger.ms": 20, "batch.num.messages": 10_000})
+        for _ in range(400_000):
+            while True:
+                try:
+                    p.produce("long", value=b"x" * 100)
+                    break
+                except BufferError:
+                    p.poll(0.05)
+        assert p.flush(60) == 0
+        del p
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", b, "audit", "timestamps",
+                                 "-t", "long", "--master", "local[1]"], stdin=slave, stdout=slave,
+                                stderr=slave, start_new_session=True)
+        os.close(slave)
+        screen, sent, deadline = b"", False, time.monotonic() + 240
+        try:
+            while time.monotonic() < deadline:
+                if select.select([master], [], [], 0.2)[0]:
+                    try:
+                        chunk = os.read(master, 65536)
+                    except OSError:          # the terminal's last writer is gone
+                        break
+                    if not chunk:
+                        break
+                    screen += chunk
+                if not sent and re.search(rb"Records read[^%\n]*? [0-9]+%", screen):
+                    os.killpg(proc.pid, signal.SIGINT)
+                    sent = True
+            code = proc.wait(60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            os.close(master)
+        live = [(pid, comm) for pid, state, comm in _session_processes(proc.pid) if state != "Z"]
+    assert sent, f"the progress never counted records: {screen[-500:]!r}"
+    assert code == 130
+    assert not [c for _, c in live if c == "java"], live       # the JVM is stopped before exit
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", screen).decode(errors="replace")
+    lines = [line.strip() for line in re.split(r"[\r\n]", text)
+             if line.strip() and not line.strip().startswith("Records read")]
+    assert lines == ["Error: interrupted (Ctrl-C): the audit's Spark jobs were cancelled and its "
+                     "JVM stopped"], text[-3000:]
+    for _ in range(50):                        # Spark's Python workers end with their JVM
+        live = [(pid, comm) for pid, state, comm in _session_processes(proc.pid) if state != "Z"]
+        if not live:
+            break
+        time.sleep(0.2)
+    assert not live

@@ -10,10 +10,12 @@ NOW = 1_736_937_000_000  # the broker's clock in these tests: 2025-01-15T10:30:0
 
 @pytest.fixture(scope="module")
 def spark():
-    from kcli.pipeline.spark import session
+    from kcli.pipeline.spark import connector_jars, session
 
+    # Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the tests of the JVM source
+    jars = {"spark.jars": ",".join(connector_jars())} if connector_jars() else {}
     s = session("local[2]", {"spark.sql.shuffle.partitions": "2",
-                             "spark.default.parallelism": "2"})
+                             "spark.default.parallelism": "2", **jars})
     yield s
     s.stop()
 

@@ -20,7 +20,11 @@ P0 = [0, 10, 5, 20, 20, -10, 2 * H, 30, -2 * H, 2 * H]
 #  too old: offset 8; too new: offsets 6, 9
 #  target NOW+15: first offset with ts >= NOW+15 is 3; replayed (offset >= 3, ts < NOW+15): 5, 8
 P1 = [i * 1000 for i in range(20)]   # DeleteRecords before offset 6: offsets 6..19 remain
+#  culprits (at or above every earlier record, and too new or above a later record that is not
+#  too old: offset 8 blames nothing): offsets 0, 1, 3, 4 (above offset 5's -10), 6 (above
+#  offset 7's 30, and too new), 9 (too new, nothing after it)
 P3 = [-100, 100, -50]                # the partition added by expansion; offset 2 out of order
+#  culprit: offset 1 (150 above offset 2)
 TARGET = NOW + 15
 
 
@@ -64,6 +68,10 @@ def test_per_partition_and_total(spark, data):
         NOW - 2 * H, NOW + 2 * H, 6)
     assert fields(p0, "before_max_ms", "after_max_ms", "too_old", "too_new") == (H, H, 1, 2)
     assert fields(p0, "out_of_order", "max_out_of_order_ms") == (4, 4 * H)
+    assert p0.culprits == 6
+    assert [(c.offset, c.timestamp, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
+        (0, NOW, 10, False), (1, NOW + 10, 20, False), (3, NOW + 20, 30, False),
+        (4, NOW + 20, 30, False), (6, NOW + 2 * H, 2 * H - 30, True), (9, NOW + 2 * H, None, True)]
     assert fields(p0, "target_offset", "data_target_offset", "replayed", "skipped") == (
         3, 3, 2, 0)
     assert fields(p0, "broker_max_timestamp", "broker_max_timestamp_offset") == (
@@ -92,6 +100,8 @@ def test_per_partition_and_total(spark, data):
                   "max_timestamp", "max_timestamp_offset") == (0, 3, 3, NOW - 100, NOW + 100, 1)
     assert fields(p3, "too_old", "too_new", "out_of_order", "max_out_of_order_ms") == (
         0, 0, 1, 150)
+    assert [(c.offset, c.ahead_ms, c.too_new) for c in p3.first_culprits] == [(1, 150, False)]
+    assert (p1.culprits, p2.culprits, p3.culprits) == (0, 0, 1)
     assert fields(p3, "target_offset", "data_target_offset", "replayed", "skipped") == (
         1, 1, 1, 0)
     assert (p3.max_timestamp_check, p3.target_check) == (AGREE, AGREE)
@@ -103,8 +113,14 @@ def test_per_partition_and_total(spark, data):
     assert fields(t, "min_timestamp", "max_timestamp", "max_timestamp_topic",
                   "max_timestamp_partition", "max_timestamp_offset") == (
         NOW - 2 * H, NOW + 2 * H, TOPIC, 0, 6)
+    assert t.culprits == 7
+    assert [(c.topic, c.partition, c.offset) for c in t.first_culprits] == [
+        (TOPIC, 0, o) for o in (0, 1, 3, 4, 6, 9)] + [(TOPIC, 3, 1)]
 
     assert events and events[-1].tasks_total > 0
+    # the bar counts records: 27 read, then partitions 0 and 3 again for their culprits
+    assert events[-1].records_total == 27 + 10 + 3
+    assert 0 < max(e.records_read for e in events) <= 40
     assert events[-1].tasks_done + events[-1].tasks_failed <= events[-1].tasks_total
     assert max(e.tasks_done for e in events) > 0
 
@@ -117,6 +133,7 @@ def test_partial_range_and_no_target(spark, data):
     # offsets 3..9: [20, 20, -10, 2h, 30, -2h, 2h]; the running max starts afresh at offset 3
     assert fields(p0, "out_of_order", "max_out_of_order_ms", "too_old", "too_new") == (
         3, 4 * H, 1, 2)
+    assert [c.offset for c in p0.first_culprits] == [3, 4, 6, 9] and p0.culprits == 4
     assert p0.max_timestamp_check == PARTIAL
     assert fields(p0, "target_check", "target_offset", "replayed", "skipped") == (
         None, None, None, None)
@@ -171,6 +188,74 @@ def test_several_topics_in_one_audit(spark, broker, data):
     assert (o1.max_timestamp_check, o1.target_check) == (AGREE, AGREE)
     assert fields(both.total, "partitions", "records", "too_old", "too_new", "out_of_order",
                   "replayed") == (6, 30, 1, 0, 6, 4)
+
+
+MIN = 60_000
+
+
+CULPRITS = "audit-culprits"
+
+
+@pytest.fixture(scope="module")
+def culprit_data(broker):
+    broker.create_topic(CULPRITS, partitions=4)
+    ahead = ([NOW + i * 1000 for i in range(10)] + [NOW + 30 * MIN] * 2
+             + [NOW + 10_000 + i * 1000 for i in range(101)])
+    past = [NOW, NOW + 1, NOW - 2 * H, NOW + 2]
+    last = [NOW, NOW + 2 * H]
+    pairs = [NOW + k * 100 + d for k in range(12) for d in (50, 0)]   # 12 culprits, 12 followers
+    produce(broker.bootstrap_servers, CULPRITS,
+            [(p, ts, None, b"v") for p, stamps in enumerate((ahead, past, last, pairs))
+             for ts in stamps])
+    return broker.bootstrap_servers
+
+
+def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, culprit_data):
+    """The issue's case: 2 records dated 30 minutes ahead and 101 in-order records after them
+    report 2 culprits (both named) and 101 out of order; a record dated too far back blames
+    nothing before it; a too-new last record is a culprit with nothing after it; the list stops
+    at 10 per partition and in the total, the count does not."""
+    topic = CULPRITS
+    result = audit(spark, culprit_data, [topic], target_ms=None)
+    p0, p1, p2, p3 = result.partitions
+    assert fields(p0, "records", "culprits", "out_of_order", "too_new") == (113, 2, 101, 0)
+    assert [(c.offset, c.timestamp, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
+        (10, NOW + 30 * MIN, 30 * MIN - 10_000, False), (11, NOW + 30 * MIN, 30 * MIN - 10_000, False)]
+    assert fields(p1, "culprits", "out_of_order", "too_old", "first_culprits") == (0, 1, 1, [])
+    assert fields(p2, "culprits", "out_of_order", "too_new") == (1, 0, 1)
+    assert [(c.offset, c.ahead_ms, c.too_new) for c in p2.first_culprits] == [(1, None, True)]
+    assert fields(p3, "culprits", "out_of_order") == (12, 12)
+    assert [(c.offset, c.ahead_ms) for c in p3.first_culprits] == [(o, 50) for o in range(0, 20, 2)]
+    assert result.total.culprits == 15 and result.total.out_of_order == 114
+    assert [(c.partition, c.offset) for c in result.total.first_culprits] == [
+        (0, 10), (0, 11), (2, 1)] + [(3, o) for o in range(0, 14, 2)]
+    doc = result.to_json_dict()
+    assert doc["partitions"][0]["firstCulprits"][0] == {
+        "topic": topic, "partition": 0, "offset": 10, "timestampMs": NOW + 30 * MIN,
+        "timestamp": "2025-01-15T11:00:00.000Z", "aheadMs": 30 * MIN - 10_000, "tooNew": False}
+    assert doc["total"]["culprits"] == 15 and len(doc["total"]["firstCulprits"]) == 10
+
+
+@pytest.mark.parametrize("kw", [
+    {},
+    {"target_ms": None, "from_": {TOPIC: {0: 3, 1: 8}, CULPRITS: {0: 5, 3: 0}}},
+    {"before_max_ms": None, "after_max_ms": None, "reference_ms": NOW + 3 * H // 4},
+], ids=["target", "partial-ranges", "topic-bounds"])
+def test_both_sources_give_identical_results(spark, data, culprit_data, kw):
+    """Spark's own Kafka connector (the window-computed running maximum) and kcli's source give
+    the same JSON, every count and offset, culprits included; only "source" differs."""
+    from kcli.pipeline.spark import has_connector
+
+    assert has_connector(spark), (
+        "Spark's Kafka connector is not on the test session's classpath: run "
+        "scripts/provision-spark-kafka.sh (scripts/test.sh does)")
+    docs = {}
+    for source in ("python", "jvm"):
+        doc = audit(spark, data, [TOPIC, CULPRITS], source=source, **kw).to_json_dict()
+        assert doc.pop("source") == source
+        docs[source] = doc
+    assert docs["jvm"] == docs["python"]
+    assert docs["python"]["total"]["culprits"] > 0 and docs["python"]["total"]["records"] > 100
 
 
 def test_a_failed_spark_job_is_one_line(spark):

@@ -125,21 +125,29 @@ def data(broker):
 
 
 def test_audit_on_a_standalone_cluster(data, tmp_path, monkeypatch):
-    from kcli.pipeline.spark import session
+    from kcli.pipeline.spark import connector_jars, session
 
     # kcli must name the Python workers' interpreter itself, on the driver and the executors
     monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
     conf = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
             "spark.ui.enabled": "false"}
+    jars = connector_jars()
+    assert jars, "no Spark Kafka connector: run scripts/provision-spark-kafka.sh"
     with standalone_cluster(tmp_path) as url:
         port = int(url.rsplit(":", 1)[1])
         try:
-            result = run_audit(AuditOptions(
+            # both sources in one application: Spark's connector (its jars shipped to the
+            # executors with spark.jars), then kcli's source
+            results = {source: run_audit(AuditOptions(
                 bootstrap=data, topics=[TOPIC], before_max_ms=H, after_max_ms=H,
-                reference_ms=NOW, target_ms=NOW + 15, master=url, spark_conf=conf))
+                reference_ms=NOW, target_ms=NOW + 15, master=url, spark_conf=conf, jars=jars,
+                source=source)) for source in ("jvm", "python")}
             assert session(url).sparkContext.master == url
         finally:
             session(url).stop()
+    result = results["python"]
+    assert (results["jvm"].source, result.source) == ("jvm", "python")
+    assert {**results["jvm"].to_json_dict(), "source": "python"} == result.to_json_dict()
     # the tasks ran on the worker's executor (its log is in the worker's scratch directory)
     executor_logs = list((tmp_path / "work").glob("app-*/*/stderr"))
     assert any("Running task" in log.read_text(errors="replace") for log in executor_logs)
@@ -152,6 +160,9 @@ def test_audit_on_a_standalone_cluster(data, tmp_path, monkeypatch):
         5, NOW - 2 * H, NOW + 2 * H, 3)
     assert (p0.too_old, p0.too_new, p0.out_of_order, p0.max_out_of_order_ms) == (1, 1, 2, 4 * H)
     assert (p0.target_offset, p0.replayed, p0.skipped) == (1, 2, 0)
+    # culprits: offset 1 (above offset 2), offset 3 (too new; offset 4, too old, blames nothing)
+    assert [(c.offset, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
+        (1, 10, False), (3, None, True)]
     # p1 timestamps NOW + [5, 5, 6]: in order; the max's first offset is 2; all before the target
     assert (p1.records, p1.max_timestamp_offset, p1.out_of_order, p1.replayed) == (3, 2, 0, 0)
     assert (p1.target_offset, p1.skipped) == (None, 0)

@@ -133,3 +133,29 @@ def test_preceding_max_timestamp_carries_across_batches(data, monkeypatch):
     assert len(batches) >= 5
     got = [v for b in batches for v in b.column(0).to_pylist()]
     assert got == running_max_before(P0[3:])
+
+
+def test_reads_report_their_progress_to_the_driver():
+    """The tasks' reports (``progressAddress``) as ReadProgress counts them: per range the highest
+    count (a task retried from its start reports lower ones), summed over ranges and passes."""
+    import time
+
+    from kcli.pipeline.source import OffsetRange, _Reporter
+    from kcli.pipeline.spark import ReadProgress
+
+    reads = ReadProgress()
+    try:
+        first, second = reads.address_for(150), reads.address_for(100)
+        assert reads.total == 250
+        rng = OffsetRange(TOPIC, 0, 10, 110)
+        for address, position in ((first, 60), (first, 40), (second, 110)):
+            report = _Reporter(address, rng)
+            report(position, final=True)
+            report.close()
+        _Reporter(first, OffsetRange(TOPIC, 1, 0, 50))(50, final=True)
+        deadline = time.monotonic() + 10
+        while reads.read != 50 + 100 + 50 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert reads.read == 200
+    finally:
+        reads.close()
