@@ -520,25 +520,31 @@ class KipClient:
                 break
         return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
 
-    def committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
-        """Every partition with a commit, per group: one OffsetFetch v8+ (many groups, KIP-709)
-        per coordinator, whatever the number of groups; a broker without v8 (before Kafka 3.0)
-        is asked one OffsetFetch per group. Groups answered with a retriable coordinator error
+    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+                                    ) -> dict[str, list[CommittedOffset]]:
+        """Every partition with a commit, per group, or with ``partitions`` the group's partitions
+        named there (an entry for each, offset None where nothing is committed; a group not named
+        there: every partition with a commit), as ``committed_offsets``: one OffsetFetch v8+
+        (many groups, KIP-709) per coordinator, whatever the number of groups; a broker without
+        v8 (before Kafka 3.0) is asked one OffsetFetch per group. Groups answered with a retriable coordinator error
         (moved, not available, loading) are asked again until the deadline (Backoff)."""
         from kafka.protocol.consumer.group import OffsetFetchRequest as Req
 
         version = self.max_version(Req)
+        named = partitions or {}
         if version is None or version < 8:
-            return {g: self.committed_offsets(g) for g in group_ids}
+            return {g: self.committed_offsets(g, named.get(g)) if named.get(g) != [] else [] for g in group_ids}
         version = min(version, 8)                  # v10 names topics by id; v9 adds member fields
         answers: dict[str, object] = {}           # the last answer per group
-        pending = list(dict.fromkeys(group_ids))
+        pending = [g for g in dict.fromkeys(group_ids) if named.get(g) != []]
         backoff = Backoff(self.settings.until())
-        while True:                                # bounded by the deadline (Backoff)
+        while pending:                             # bounded by the deadline (Backoff)
             moved = []
             for node, groups in self._by_coordinator(pending).items():
                 resp = self.send(Req(version=version, require_stable=False, groups=[
-                    Req.OffsetFetchRequestGroup(group_id=g, topics=None) for g in groups]), node)
+                    Req.OffsetFetchRequestGroup(group_id=g, topics=None if named.get(g) is None else [
+                        Req.OffsetFetchRequestGroup.OffsetFetchRequestTopics(name=t, partition_indexes=ps)
+                        for t, ps in _by_topic(named[g]).items()]) for g in groups]), node)
                 asked = set(groups)
                 for g in resp.groups:
                     if g.group_id in asked:
@@ -548,8 +554,8 @@ class KipClient:
             if not moved or not backoff.wait():
                 break
             pending = moved
-        return {g: _committed(g, answers[g].error_code, answers[g].topics, every=True) if g in answers else []
-                for g in group_ids}
+        return {g: _committed(g, answers[g].error_code, answers[g].topics, every=named.get(g) is None)
+                if g in answers else [] for g in group_ids}
 
     def _by_coordinator(self, group_ids: list[str]) -> dict[int, list[str]]:
         """The groups per coordinator node (one batched FindCoordinator for those not known yet)."""
