@@ -337,20 +337,33 @@ class KipClient:
         """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
         one request per coordinator. Returns the described group per id, for the groups the
         broker knows as consumer-protocol groups (others come back with an error and are left
-        out)."""
+        out). Groups answered with a retriable coordinator error are asked again until the
+        deadline (Backoff), then OperationError: left out, they would read as classic groups."""
         Req = self.proto.ConsumerGroupDescribeRequest
         version = self.max_version(Req)
         if version is None or not group_ids:
             return {}
         out = {}
-        for node, groups in self._by_coordinator(group_ids).items():
-            resp = self.send(Req(version=version, group_ids=groups,
-                                 include_authorized_operations=False), node)
-            for g in resp.groups:
-                if not g.error_code:
-                    out[g.group_id] = g
-                self._forget_moved(g.group_id, g.error_code)
-        return out
+        pending = list(dict.fromkeys(group_ids))
+        backoff = Backoff(self.settings.until())
+        while True:                                # bounded by the deadline (Backoff)
+            moved = []
+            for node, groups in self._by_coordinator(pending).items():
+                resp = self.send(Req(version=version, group_ids=groups,
+                                     include_authorized_operations=False), node)
+                for g in resp.groups:
+                    if not g.error_code:
+                        out[g.group_id] = g
+                    elif self._retriable(g.group_id, g.error_code):
+                        moved.append(g.group_id)
+            if not moved:
+                return out
+            if not backoff.wait():
+                raise OperationError(f"Cannot describe consumer group '{moved[0]}'"
+                                     + (f" (and {len(moved) - 1} more groups)" if len(moved) > 1 else "")
+                                     + f" before the command's deadline (--timeout {self.settings.timeout_ms} ms) "
+                                       "passed: its coordinator was not available (retried)")
+            pending = moved
 
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
     def list_streams_groups(self) -> list[GroupListing]:
@@ -581,6 +594,7 @@ class KipClient:
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
             moved: set[str] = set()
+            refused: dict[str, tuple] = {}         # ConsumerGroupDescribe's retriable answers
             by_node = self._by_coordinator(pending)
             for node, groups in by_node.items():
                 rest = groups
@@ -589,6 +603,9 @@ class KipClient:
                     for g in resp.groups:
                         if not g.error_code:
                             out[g.group_id] = ("consumer", g, node)
+                        elif self._retriable(g.group_id, g.error_code):
+                            moved.add(g.group_id)     # asked again: DescribeGroups may not know it
+                            refused[g.group_id] = (g, node)
                     rest = [g for g in groups if g not in out]
                 if not rest:
                     continue
@@ -604,10 +621,13 @@ class KipClient:
                     else:
                         out[g.group_id] = ("error" if g.error_code else "classic", g, node)
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
+                for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
+                    if out.get(g, ("missing",))[0] == "missing":
+                        out[g] = ("error", *answer)
                 break
             pending = [g for g in pending if g in moved]
             for g in pending:
-                del out[g]
+                out.pop(g, None)
         brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self._metadata([]).brokers}
         return out, brokers
 

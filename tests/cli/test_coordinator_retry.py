@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.broker.groups_fixtures import fast_cluster
-from tests.support.clients import commit_groups
+from tests.support.clients import commit_groups, consume_and_commit, produce
 from tests.support.requests import sent, snapshot
 from tests.support.run import run_kcli
 
@@ -103,3 +103,39 @@ def test_reset_execute_ends_at_the_deadline_with_one_line(ec):
     assert r.code == 1 and len(r.err.splitlines()) == 1, r
     assert "Cannot find the coordinator of group 'cr-c'" in r.err, r.err
     assert time.monotonic() - start < 3.0
+
+
+@pytest.fixture(scope="module")
+def consumer_cluster():
+    with fast_cluster(1) as ec:
+        ec.create_topic("crc", 2)
+        produce(ec.bootstrap_servers, "crc", [(p, "x") for p in range(2)])
+        consume_and_commit(ec.bootstrap_servers, "cr-consumer", ["crc"], 2, protocol="consumer")
+        yield ec
+
+
+def test_a_consumer_group_refused_by_a_loading_coordinator_is_not_missing(consumer_cluster):
+    """ConsumerGroupDescribe answered COORDINATOR_LOAD_IN_PROGRESS: the group is asked again, not
+    passed on to DescribeGroups (which knows no consumer-protocol group: "not found"), both for
+    describe groups and for reset-offsets --to-start-time's creation time (KIP-1282)."""
+    ec = consumer_cluster
+    b = ec.bootstrap_servers
+    try:
+        _consumer_group_checks(ec, b)
+    finally:
+        ec.refuse("ConsumerGroupDescribe", None)
+
+
+def _consumer_group_checks(ec, b):
+    ec.refuse("ConsumerGroupDescribe", "COORDINATOR_LOAD_IN_PROGRESS", 2)
+    r = run_kcli(b, "describe", "groups", "cr-consumer", "--state", "--verbose", "-o", "json")
+    assert r.code == 0, r.err
+    (g,) = json.loads(r.out)["groups"]
+    assert g["type"] == "Consumer" and g["groupCreationTimeMs"] > 0, g
+    ec.refuse("ConsumerGroupDescribe", "COORDINATOR_LOAD_IN_PROGRESS", 2)
+    r = run_kcli(b, "reset-offsets", "-g", "cr-consumer", "-t", "crc", "--to-start-time", "-o", "json")
+    assert r.code == 0, r.err
+    ec.refuse("ConsumerGroupDescribe", "COORDINATOR_LOAD_IN_PROGRESS")
+    r = run_kcli(b, "describe", "groups", "cr-consumer", "--state", timeout="1s")
+    assert r.code == 1 and len(r.err.splitlines()) == 1, r
+    assert "Cannot describe group 'cr-consumer'" in r.err and "load in progress" in r.err, r.err

@@ -239,7 +239,10 @@ async def consumer_group_describe(ctx: RequestContext, req):
     groups = []
     for group_id in req.group_ids:
         group = coordinator.group(group_id)
-        if _not_coordinator(ctx, group_id):
+        if (refused := cluster.refusal("ConsumerGroupDescribe")) is not None:
+            groups.append(described(error_code=refused, group_id=group_id, group_state="",
+                                    assignor_name="", members=[]))
+        elif _not_coordinator(ctx, group_id):
             groups.append(described(error_code=Err.NOT_COORDINATOR, group_id=group_id, group_state="",
                                     assignor_name="", members=[]))
         elif group is None or group.kind != "consumer":
