@@ -366,10 +366,12 @@ class KafkaAdmin(LibrdkafkaReads):
             _consumer_protocol(out[gid], g, version)
 
     @or_librdkafka("_lr_committed_offsets_of_groups")
-    def committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
-        """Every partition with a commit, per group: one OffsetFetch v8+ per coordinator on kcli's
-        own connection (KipClient.committed_offsets_of_groups), one per group before v8."""
-        return self.kip.committed_offsets_of_groups(group_ids) if group_ids else {}
+    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+                                    ) -> dict[str, list[CommittedOffset]]:
+        """Every partition with a commit, per group (or the partitions ``partitions`` names for
+        it, as ``committed_offsets``): one OffsetFetch v8+ per coordinator on kcli's own
+        connection (KipClient.committed_offsets_of_groups), one per group before v8."""
+        return self.kip.committed_offsets_of_groups(group_ids, partitions) if group_ids else {}
 
     @or_librdkafka("_lr_committed_offsets")
     def committed_offsets(self, group_id: str,

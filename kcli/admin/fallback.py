@@ -241,8 +241,8 @@ class LibrdkafkaReads:
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
         return out
 
-    def _lr_committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
-        return {g: self._lr_committed_offsets(g) for g in group_ids}
+    def _lr_committed_offsets_of_groups(self, group_ids: list[str], partitions=None) -> dict[str, list[CommittedOffset]]:
+        return {g: self._lr_committed_offsets(g, (partitions or {}).get(g)) for g in group_ids}
 
     def _lr_alter_group_offsets(self, group_id: str, offsets: dict, until: float | None = None) -> dict:
         """One OffsetCommit, waited for until ``until``; the error (or None) per partition; the

@@ -29,7 +29,14 @@ LIST_OFFSETS_ROUNDS = 4                         # the first ask and up to 3 afte
 GROUP_ID_NOT_FOUND = 69
 COORDINATOR_MOVED = (15, 16)                    # COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
 COORDINATOR_LOADING = 14                        # COORDINATOR_LOAD_IN_PROGRESS: the same one, later
-COMMIT_ROUNDS = 4                               # an OffsetCommit and up to 3 after a coordinator moved
+# FindCoordinator asked again for keys answered with these, as librdkafka does: after a pause
+# from COORDINATOR_BACKOFF_S doubling to COORDINATOR_BACKOFF_MAX_S, while the deadline leaves
+# COORDINATOR_MIN_ROUND_S for one more request after it.
+COORDINATOR_RETRIABLE = (COORDINATOR_LOADING, *COORDINATOR_MOVED)
+COORDINATOR_BACKOFF_S = 0.1
+COORDINATOR_BACKOFF_MAX_S = 1.0
+COORDINATOR_MIN_ROUND_S = 0.05
+COMMIT_ROUND_S = 0.2                            # an OffsetCommit goes out again only with this much left
 # librdkafka's codes for a request sent and not answered (RD_KAFKA_RESP_ERR__TIMED_OUT, __TRANSPORT)
 UNANSWERED_CODES = {"_TIMED_OUT": -185, "_TRANSPORT": -195}
 # One OffsetCommit becomes one batch of records in __consumer_offsets, which a broker refuses
@@ -59,6 +66,25 @@ def kafka_uuid(value) -> str | None:
     if value is None or value.int == 0:
         return None
     return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
+
+
+class Backoff:
+    """The pauses between rounds of group requests answered with a retriable coordinator error
+    (COORDINATOR_RETRIABLE), as librdkafka's: COORDINATOR_BACKOFF_S doubling up to
+    COORDINATOR_BACKOFF_MAX_S, while ``end`` (time.monotonic) leaves time for one more round."""
+
+    def __init__(self, end: float, round_s: float = COORDINATOR_MIN_ROUND_S):
+        self.end, self.round_s = end, round_s          # ``round_s``: what one more round needs
+        self.pause, self.start = COORDINATOR_BACKOFF_S, time.monotonic()
+
+    def wait(self) -> bool:
+        """Pause before the next round; False, at once, when ``end`` leaves no time for one."""
+        left = self.end - time.monotonic()
+        if left < 2 * self.round_s:
+            return False
+        time.sleep(min(self.pause, left - self.round_s))     # the last round by ``end``
+        self.pause = min(2 * self.pause, COORDINATOR_BACKOFF_MAX_S)
+        return True
 
 
 class KipClient:
@@ -243,32 +269,52 @@ class KipClient:
     def find_coordinators(self, group_ids: list[str], until: float | None = None) -> dict[str, int]:
         """Coordinator node id per group: one FindCoordinator for the groups this client has not
         asked about yet (v4+ batches every key; older versions take one request per group), by
-        ``until`` when given (see ``send``)."""
+        ``until`` when given (see ``send``), else the command's deadline. Keys answered with a
+        retriable coordinator error (COORDINATOR_NOT_AVAILABLE: a fresh cluster until
+        __consumer_offsets exists; COORDINATOR_LOAD_IN_PROGRESS; NOT_COORDINATOR) are asked
+        again after a pause that doubles from COORDINATOR_BACKOFF_S up to COORDINATOR_BACKOFF_MAX_S
+        (librdkafka's retry.backoff.ms and retry.backoff.max.ms), until that deadline; then one
+        OperationError names the groups still without a coordinator."""
         from kafka.errors import for_code
         from kafka.protocol.metadata import FindCoordinatorRequest as Req
 
         found = {g: self._coordinators[g] for g in group_ids if g in self._coordinators}
-        group_ids = [g for g in group_ids if g not in found]
-        if not group_ids:
+        pending = [g for g in dict.fromkeys(group_ids) if g not in found]
+        if not pending:
             return found
         version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker("The broker does not support FindCoordinator")
+        backoff = Backoff(self.settings.until() if until is None else until)
+        while True:                                # bounded by the deadline (Backoff)
+            retry: dict[str, int] = {}
+            for key, code, node in self._find_coordinators_once(Req, version, pending, backoff.end):
+                if code in COORDINATOR_RETRIABLE:
+                    retry[key] = code
+                elif code:
+                    raise OperationError(f"Cannot find the coordinator of group '{key}': "
+                                         f"{for_code(code).description}")
+                else:
+                    found[key] = self._coordinators[key] = node
+            if not retry:
+                return found
+            if not backoff.wait():
+                when = (f"before the command's deadline (--timeout {self.settings.timeout_ms} ms) passed"
+                        if until is None else f"in the {round((time.monotonic() - backoff.start) * 1000)} ms kcli waited")
+                raise OperationError(_coordinators_not_found(retry, when))
+            pending = list(retry)
+
+    def _find_coordinators_once(self, Req, version: int, group_ids: list[str], until: float):
+        """(key, error code, node id) per group from one FindCoordinator (v4+) or one per group."""
         if version >= 4:
             resp = self.send(Req(version=version, key_type=0, coordinator_keys=list(group_ids)), until=until)
-            answers = [(c.key, c.error_code, c.node_id) for c in resp.coordinators]
-        else:
-            answers = []
-            for g in group_ids:
-                resp = self.send(Req(version=version, key=g, key_type=0) if version >= 1
-                                 else Req(version=version, key=g), until=until)
-                answers.append((g, resp.error_code, resp.node_id))
-        for key, code, node in answers:
-            if code:
-                raise OperationError(f"Cannot find the coordinator of group '{key}': "
-                                     f"{for_code(code).description}")
-            found[key] = self._coordinators[key] = node
-        return found
+            return [(c.key, c.error_code, c.node_id) for c in resp.coordinators]
+        answers = []
+        for g in group_ids:
+            resp = self.send(Req(version=version, key=g, key_type=0) if version >= 1
+                             else Req(version=version, key=g), until=until)
+            answers.append((g, resp.error_code, resp.node_id))
+        return answers
 
     # -- KIP-1282 -------------------------------------------------------------------------
     def consumer_group_describe_version(self) -> int | None:
@@ -291,20 +337,33 @@ class KipClient:
         """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
         one request per coordinator. Returns the described group per id, for the groups the
         broker knows as consumer-protocol groups (others come back with an error and are left
-        out)."""
+        out). Groups answered with a retriable coordinator error are asked again until the
+        deadline (Backoff), then OperationError: left out, they would read as classic groups."""
         Req = self.proto.ConsumerGroupDescribeRequest
         version = self.max_version(Req)
         if version is None or not group_ids:
             return {}
         out = {}
-        for node, groups in self._by_coordinator(group_ids).items():
-            resp = self.send(Req(version=version, group_ids=groups,
-                                 include_authorized_operations=False), node)
-            for g in resp.groups:
-                if not g.error_code:
-                    out[g.group_id] = g
-                self._forget_moved(g.group_id, g.error_code)
-        return out
+        pending = list(dict.fromkeys(group_ids))
+        backoff = Backoff(self.settings.until())
+        while True:                                # bounded by the deadline (Backoff)
+            moved = []
+            for node, groups in self._by_coordinator(pending).items():
+                resp = self.send(Req(version=version, group_ids=groups,
+                                     include_authorized_operations=False), node)
+                for g in resp.groups:
+                    if not g.error_code:
+                        out[g.group_id] = g
+                    elif self._retriable(g.group_id, g.error_code):
+                        moved.append(g.group_id)
+            if not moved:
+                return out
+            if not backoff.wait():
+                raise OperationError(f"Cannot describe consumer group '{moved[0]}'"
+                                     + (f" (and {len(moved) - 1} more groups)" if len(moved) > 1 else "")
+                                     + f" before the command's deadline (--timeout {self.settings.timeout_ms} ms) "
+                                       "passed: its coordinator was not available (retried)")
+            pending = moved
 
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
     def list_streams_groups(self) -> list[GroupListing]:
@@ -378,6 +437,11 @@ class KipClient:
         if g.error_code:
             raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not found.")
         return self.TOPOLOGY_STATUS.get(g.topology_description_status, str(g.topology_description_status))
+
+    def _retriable(self, group_id: str, code: int) -> bool:
+        """True for a retriable coordinator error (COORDINATOR_RETRIABLE): the group is asked
+        again, of its coordinator found anew when it moved (``_forget_moved``)."""
+        return self._forget_moved(group_id, code) or code == COORDINATOR_LOADING
 
     def _forget_moved(self, group_id: str, code: int) -> bool:
         """After NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE, the next request finds the group's
@@ -484,42 +548,50 @@ class KipClient:
         if partitions is not None:
             topics = [Req.OffsetFetchRequestTopic(name=t, partition_indexes=ps)
                       for t, ps in _by_topic(partitions).items()]
-        for _ in range(3):                         # bounded: a coordinator that moved is asked again
+        backoff = Backoff(self.settings.until())
+        while True:                                # bounded by the deadline (Backoff)
             node = self.find_coordinators([group_id])[group_id]
             resp = self.send(Req(version=version, group_id=group_id, topics=topics), node)
-            if not self._forget_moved(group_id, resp.error_code):
+            if not self._retriable(group_id, resp.error_code) or not backoff.wait():
                 break
         return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
 
-    def committed_offsets_of_groups(self, group_ids: list[str]) -> dict[str, list[CommittedOffset]]:
-        """Every partition with a commit, per group: one OffsetFetch v8+ (many groups, KIP-709)
-        per coordinator, whatever the number of groups; a broker without v8 (before Kafka 3.0)
-        is asked one OffsetFetch per group. Groups whose coordinator moved are asked again."""
+    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+                                    ) -> dict[str, list[CommittedOffset]]:
+        """Every partition with a commit, per group, or with ``partitions`` the group's partitions
+        named there (an entry for each, offset None where nothing is committed; a group not named
+        there: every partition with a commit), as ``committed_offsets``: one OffsetFetch v8+
+        (many groups, KIP-709) per coordinator, whatever the number of groups; a broker without
+        v8 (before Kafka 3.0) is asked one OffsetFetch per group. Groups answered with a retriable coordinator error
+        (moved, not available, loading) are asked again until the deadline (Backoff)."""
         from kafka.protocol.consumer.group import OffsetFetchRequest as Req
 
         version = self.max_version(Req)
+        named = partitions or {}
         if version is None or version < 8:
-            return {g: self.committed_offsets(g) for g in group_ids}
+            return {g: self.committed_offsets(g, named.get(g)) if named.get(g) != [] else [] for g in group_ids}
         version = min(version, 8)                  # v10 names topics by id; v9 adds member fields
-        out: dict[str, list[CommittedOffset]] = {}
-        pending = list(dict.fromkeys(group_ids))
-        for attempt in range(3):                   # bounded: groups whose coordinator moved, again
+        answers: dict[str, object] = {}           # the last answer per group
+        pending = [g for g in dict.fromkeys(group_ids) if named.get(g) != []]
+        backoff = Backoff(self.settings.until())
+        while pending:                             # bounded by the deadline (Backoff)
             moved = []
             for node, groups in self._by_coordinator(pending).items():
                 resp = self.send(Req(version=version, require_stable=False, groups=[
-                    Req.OffsetFetchRequestGroup(group_id=g, topics=None) for g in groups]), node)
+                    Req.OffsetFetchRequestGroup(group_id=g, topics=None if named.get(g) is None else [
+                        Req.OffsetFetchRequestGroup.OffsetFetchRequestTopics(name=t, partition_indexes=ps)
+                        for t, ps in _by_topic(named[g]).items()]) for g in groups]), node)
                 asked = set(groups)
                 for g in resp.groups:
-                    if g.group_id not in asked:
-                        continue
-                    if self._forget_moved(g.group_id, g.error_code) and attempt < 2:
-                        moved.append(g.group_id)
-                    else:
-                        out[g.group_id] = _committed(g.group_id, g.error_code, g.topics, every=True)
-            if not moved:
+                    if g.group_id in asked:
+                        answers[g.group_id] = g
+                        if self._retriable(g.group_id, g.error_code):
+                            moved.append(g.group_id)
+            if not moved or not backoff.wait():
                 break
             pending = moved
-        return {g: out.get(g, []) for g in group_ids}
+        return {g: _committed(g, answers[g].error_code, answers[g].topics, every=named.get(g) is None)
+                if g in answers else [] for g in group_ids}
 
     def _by_coordinator(self, group_ids: list[str]) -> dict[int, list[str]]:
         """The groups per coordinator node (one batched FindCoordinator for those not known yet)."""
@@ -534,15 +606,18 @@ class KipClient:
         "consumer" from ConsumerGroupDescribe (when the broker has it), then "classic" from
         DescribeGroups for the groups it did not describe, each one request per coordinator;
         "missing" (group None) for a group neither knows, "error" (the group's error answer)
-        for one a coordinator refused. Groups whose coordinator moved are asked again."""
+        for one a coordinator refused. Groups answered with a retriable coordinator error
+        (moved, not available, loading) are asked again until the deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
 
         Consumer = self.proto.ConsumerGroupDescribeRequest
         cgd, dg = self.max_version(Consumer), self._version(Describe, "DescribeGroups")
         out: dict[str, tuple[str, object, int]] = {}
         pending = list(dict.fromkeys(group_ids))
-        for attempt in range(3):                   # bounded: groups whose coordinator moved, again
+        backoff = Backoff(self.settings.until())
+        while True:                                # bounded by the deadline (Backoff)
             moved: set[str] = set()
+            refused: dict[str, tuple] = {}         # ConsumerGroupDescribe's retriable answers
             by_node = self._by_coordinator(pending)
             for node, groups in by_node.items():
                 rest = groups
@@ -551,6 +626,9 @@ class KipClient:
                     for g in resp.groups:
                         if not g.error_code:
                             out[g.group_id] = ("consumer", g, node)
+                        elif self._retriable(g.group_id, g.error_code):
+                            moved.add(g.group_id)     # asked again: DescribeGroups may not know it
+                            refused[g.group_id] = (g, node)
                     rest = [g for g in groups if g not in out]
                 if not rest:
                     continue
@@ -559,18 +637,20 @@ class KipClient:
                 for g in resp.groups:
                     if g.group_id not in asked:
                         continue
-                    if self._forget_moved(g.group_id, g.error_code) or g.error_code == COORDINATOR_LOADING:
-                        if attempt < 2:
-                            moved.add(g.group_id)
-                            continue
+                    if self._retriable(g.group_id, g.error_code):
+                        moved.add(g.group_id)
                     if g.error_code == GROUP_ID_NOT_FOUND:
                         out[g.group_id] = ("missing", None, node)
                     else:
                         out[g.group_id] = ("error" if g.error_code else "classic", g, node)
-            if not moved:
+            if not moved or not backoff.wait():    # at the deadline: their error answers stay
+                for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
+                    if out.get(g, ("missing",))[0] == "missing":
+                        out[g] = ("error", *answer)
                 break
-            time.sleep(0.1 * (attempt + 1))
             pending = [g for g in pending if g in moved]
+            for g in pending:
+                out.pop(g, None)
         brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self._metadata([]).brokers}
         return out, brokers
 
@@ -677,8 +757,8 @@ class KipClient:
         that time is left to read back what got no answer. The error (or None) per partition:
         the broker's code; ``_TIMED_OUT``/``_TRANSPORT`` for a request sent and not answered
         (unknown); ``_NOT_SENT`` for one that never went out (not applied). Partitions refused
-        because the coordinator moved or is loading are committed again, to the coordinator
-        found anew, while ``until`` allows."""
+        because the coordinator moved, is not available or is loading are committed again, to
+        the coordinator found anew, after Backoff's pauses while ``until`` allows."""
         from kafka.protocol.consumer.group import OffsetCommitRequest as Req
 
         version = self.max_version(Req)
@@ -698,7 +778,8 @@ class KipClient:
         Partition = Topic.OffsetCommitRequestPartition
         out: dict[tuple[str, int], BrokerError | None] = {}
         pending = batch
-        for attempt in range(COMMIT_ROUNDS):
+        backoff = Backoff(until or self.settings.until(), COMMIT_ROUND_S)
+        while True:                                # bounded by ``until`` (Backoff)
             req = Req(version=version, group_id=group_id, generation_id_or_member_epoch=-1, member_id="",
                       group_instance_id=None, retention_time_ms=-1, topics=[
                           Topic(name=t, partitions=[Partition(partition_index=p, committed_offset=pending[(t, p)],
@@ -730,18 +811,13 @@ class KipClient:
                         continue
                     code = p.error_code
                     out[tp] = BrokerError(code, for_code(code).message, for_code(code).description) if code else None
-                    if code in (*COORDINATOR_MOVED, COORDINATOR_LOADING):
+                    if self._retriable(group_id, code):
                         retry[tp] = pending[tp]
-                        self._forget_moved(group_id, code)
             for tp in pending:
                 out.setdefault(tp, BrokerError(UNANSWERED_CODES["_TRANSPORT"], "_TRANSPORT",
                                                f"the OffsetCommit answer did not mention {tp[0]}-{tp[1]}"))
-            if not retry or attempt + 1 == COMMIT_ROUNDS:
+            if not retry or not backoff.wait():
                 break
-            pause = 0.1 * (attempt + 1)
-            if (until or self.settings.until()) - time.monotonic() < pause + 0.2:
-                break
-            time.sleep(pause)
             pending = retry
         return out
 
@@ -1056,6 +1132,17 @@ def _committed(group_id: str, error_code: int, topics, every: bool) -> list[Comm
                                        epoch if epoch is not None and epoch >= 0 else None,
                                        p.metadata or ""))
     return out
+
+
+def _coordinators_not_found(codes: dict[str, int], when: str) -> str:
+    """The one line for the groups whose coordinator was still not available ``when`` time ran
+    out: the first group by name, how many more, what the broker last answered for it."""
+    from kafka.errors import for_code
+
+    groups = list(codes)
+    named = f"group '{groups[0]}'" + (f" (and {len(groups) - 1} more groups)" if len(groups) > 1 else "")
+    return (f"Cannot find the coordinator of {named} {when}: the broker kept answering "
+            f"{for_code(codes[groups[0]]).message} (retried)")
 
 
 def _error_name(code: int) -> str:

@@ -126,6 +126,10 @@ class Cluster:
         self._up: set[int] = set()
         self._next_producer_id = 1000
         self._appended = asyncio.Event()
+        # Tests' refusals (EmbeddedCluster.refuse): {API name: [error code, group keys left to
+        # refuse (None: every one)]}, as a real coordinator answers while __consumer_offsets is
+        # not there yet or loads, or after its group moved.
+        self.refusals: dict[str, list] = {}
         if self.data_dir is None or not self._load():
             self._bootstrap()
 
@@ -154,6 +158,20 @@ class Cluster:
             if self.is_up(node):
                 return node
         return self.node_ids[p % n]
+
+    def refusal(self, api: str) -> int | None:
+        """The error code a test asked ``api`` to answer for one more group key (counted), or
+        None: answer as usual."""
+        entry = self.refusals.get(api)
+        if entry is None:
+            return None
+        code, left = entry
+        if left is not None:
+            if left <= 1:
+                del self.refusals[api]
+            else:
+                entry[1] = left - 1
+        return code
 
     def broker_config(self, name: str, node_id: int | None = None) -> str | None:
         return self.broker_configs.value(name, node_id)

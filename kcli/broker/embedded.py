@@ -149,6 +149,29 @@ class EmbeddedCluster:
                 self._broker.faults[api] = mode
         self.call(apply)
 
+    REFUSABLE = ("FindCoordinator", "OffsetFetch", "OffsetCommit", "ConsumerGroupDescribe")
+
+    def refuse(self, api: str, error: str | None, count: int | None = None) -> None:
+        """Answer the next ``count`` group keys of ``api`` (one of REFUSABLE: a FindCoordinator
+        key, an OffsetFetch or ConsumerGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
+        name, e.g. "COORDINATOR_NOT_AVAILABLE", as a fresh cluster answers until
+        __consumer_offsets exists), from any client; ``count`` None: every one until cleared
+        (``error`` None). For tests of what clients do while the coordinator is not there."""
+        from kcli.broker.groups.errors import Err
+
+        if api not in self.REFUSABLE:
+            raise ValueError(f"api must be one of {self.REFUSABLE}")
+        code = None if error is None else Err[error] if error in Err.__members__ else None
+        if error is not None and code is None:
+            raise ValueError(f"unknown coordinator error {error!r}")
+
+        def apply():
+            if code is None or count == 0:
+                self.cluster.refusals.pop(api, None)
+            else:
+                self.cluster.refusals[api] = [code, count]
+        self.call(apply)
+
     def request_counts(self, client_id: str | None = None) -> dict[int, dict[str, int]]:
         """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``; with
         ``client_id``, only the requests whose header carries it (kcli's own connection:

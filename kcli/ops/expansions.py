@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
 from kcli.ops.groups import check_group_ids
-from kcli.ops.resets import log_offsets, start_times
+from kcli.ops.resets import committed_of_groups, log_offsets, start_times
 from kcli.specs import duration_arg, parse_topic_spec
 from kcli.xdg import state_dir
 
@@ -135,9 +135,8 @@ def check_expansions(admin: Admin, groups: list[str], topics: list[str], within:
     young_topics = {t for t, _ in tps}
     ids = list(dict.fromkeys(groups)) or sorted(g.group_id for g in admin.list_groups())
     commits: dict[str, dict[tuple[str, int], int]] = {}
-    for g in ids:
-        mine = {(c.topic, c.partition): c.offset for c in admin.committed_offsets(g)
-                if c.topic in young_topics and c.offset is not None}
+    for g, offsets in committed_of_groups(admin, ids).items():     # one OffsetFetch per coordinator
+        mine = {tp: o for tp, o in offsets.items() if tp[0] in young_topics and o is not None}
         if mine:
             commits[g] = mine
     created = start_times(admin, sorted(commits))[0] if commits else {}    # KIP-1282, where known

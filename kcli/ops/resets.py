@@ -1,10 +1,11 @@
 """reset-offsets: from selection to commit. Every check that can refuse a reset runs before any
 offset is looked up; the plan is the planner's (``kcli.offsets.plan``); ``execute`` writes the
 rollback file, commits one group at a time and reads back what got no answer; ``report`` turns
-the outcomes into the exit code. Request counts do not grow with the partition count: one
-batched call per group (OffsetFetch; OffsetCommit, in batches that keep its records in
-__consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches) or per reset (Metadata,
-ListOffsets per leader, Metadata v14, ConsumerGroupDescribe per coordinator)."""
+the outcomes into the exit code. Request counts do not grow with the partition count, and
+the planning's not with the groups: one OffsetCommit per group (in batches that keep its
+records in __consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches), the rest per
+reset (Metadata, ListOffsets per leader, Metadata v14, OffsetFetch v8+ and
+ConsumerGroupDescribe per coordinator)."""
 
 from __future__ import annotations
 
@@ -214,7 +215,7 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
                progress=None, execute: bool = False, committed_only: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
-    (done, total) is told of each request round: one per group, then the log offsets.
+    (done, total) is told of each request round: the committed offsets, then the log offsets.
     ``execute``: the plans are to be committed (a missing group's warning says it is created).
     A streams group is not reset on --topic partitions it has not committed; with
     ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
@@ -223,7 +224,7 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
         return [GroupPlan(g, refused=active[g]) for g in every_id]
-    steps = Steps(progress, len(ids) + 2 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
+    steps = Steps(progress, 3 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
     missing = {d.group_id for d in descs if not d.exists}
     created = (creation_times(admin, ids, missing, classic_groups(descs), streams)
                if scenario.kind == planner.START_TIME else {})
@@ -306,21 +307,22 @@ def select(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, kin
            inputs: dict[str, set[str]] | None = None):
     """(selection, committed): each group's partitions in the order kafka-consumer-groups
     collects them (the file's, the committed offsets', the --topic specs'), so plain output can
-    follow its maps (javaorder), and its committed offsets there: one OffsetFetch per group.
-    ``inputs``: a streams group's input topics; --all-topics selects its committed partitions
-    of those only (kafka-streams-groups' --all-input-topics), not of its repartition topics."""
+    follow its maps (javaorder), and its committed offsets there: one OffsetFetch per
+    coordinator for all the groups (``committed_of_groups``). ``inputs``: a streams group's
+    input topics; --all-topics selects its committed partitions of those only
+    (kafka-streams-groups' --all-input-topics), not of its repartition topics."""
     inputs = inputs or {}
     if kind == planner.FILE:
         selection = {g: list((file_offsets or {}).get(g, {})) for g in ids}
-        committed = {g: steps.after(_committed(admin, g, sel)) for g, sel in selection.items()}
+        committed = steps.after(committed_of_groups(admin, ids, selection))
     elif all_topics:
-        committed = {g: steps.after(_committed(admin, g)) for g in ids}
+        committed = steps.after(committed_of_groups(admin, ids))
         selection = {g: [tp for tp in c if g not in inputs or tp[0] in inputs[g]] for g, c in committed.items()}
         _check_committed(admin, sorted({tp for sel in selection.values() for tp in sel}))
     else:
         tps = _select_topics(admin, specs)
         selection = {g: tps for g in ids}
-        committed = {g: steps.after(_committed(admin, g, tps)) for g in ids}
+        committed = steps.after(committed_of_groups(admin, ids, selection))
     if kind == planner.CURRENT:         # its map holds the committed partitions first
         selection = {g: sorted(sel, key=lambda tp: tp not in committed[g]) for g, sel in selection.items()}
     return selection, committed
@@ -363,6 +365,16 @@ class Steps:
 
 def _committed(admin: Admin, group: str, partitions=None) -> dict[tuple[str, int], int]:
     return {(c.topic, c.partition): c.offset for c in admin.committed_offsets(group, partitions)}
+
+
+def committed_of_groups(admin: Admin, ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+                        ) -> dict[str, dict[tuple[str, int], int | None]]:
+    """Each group's committed offsets by (topic, partition): every committed partition, or the
+    partitions ``partitions`` names for the group (each, None where nothing is committed), in
+    the broker's order, from one OffsetFetch per coordinator (many groups each), whatever the
+    number of groups."""
+    found = admin.committed_offsets_of_groups(ids, partitions) if ids else {}
+    return {g: {(c.topic, c.partition): c.offset for c in found.get(g, [])} for g in ids}
 
 
 def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> dict[tuple[str, int], int]:

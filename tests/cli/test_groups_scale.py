@@ -1,13 +1,15 @@
-"""Groups at scale (issue 28): ``list groups`` and ``describe groups --all-groups`` in each view
-send kcli's own requests per broker, never per group: a batched FindCoordinator, one
-ConsumerGroupDescribe and one DescribeGroups per coordinator, one OffsetFetch v8+ (many groups)
-per coordinator, one ListOffsets and one Fetch (time lag) per leader for all the groups'
+"""Groups at scale (issue 28): ``list groups`` and ``describe groups --all-groups`` in each view,
+``reset-offsets --all-groups`` (planned: --all-topics, --topic, --from-file) and ``check
+expansions`` send kcli's own requests per broker, never per group: a batched FindCoordinator,
+one ConsumerGroupDescribe and one DescribeGroups per coordinator, one OffsetFetch v8+ (many
+groups) per coordinator, one ListOffsets and one Fetch (time lag) per leader for all the groups'
 partitions. Counted by the embedded broker per client id (tests/support/requests.py): kcli's own
 exactly, librdkafka's (ListGroups, on its own timing) not at all."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -27,14 +29,23 @@ def groups_cluster():
         for t in ("ga", "gb"):
             ec.create_topic(t, 3)
             produce(b, t, [(p, "x") for p in range(3) for _ in range(4)])
+        # a topic grown from 1 to 3 partitions: check expansions has young partitions to check
+        ec.create_topic("gx", 1, creation_time_ms=int(time.time() * 1000) - 60_000)
+        r = run_kcli(b, "alter", "topic", "gx", "--partitions", "3")
+        assert r.code == 0, r.err
+        produce(b, "gx", [(p, "x") for p in (1, 2)])
         yield ec
 
 
-def _counts(ec, n: int) -> dict[str, dict[str, int]]:
+RESETS = {"all topics": ["--all-topics", "--to-earliest"], "topic": ["-t", "ga", "--to-latest"],
+          "file": ["--from-file", "FILE"]}
+
+
+def _counts(ec, n: int, tmp_path) -> dict[str, dict[str, int]]:
     """kcli's own requests per view, with ``n`` groups in the cluster (made up to ``n``)."""
     b = ec.bootstrap_servers
-    commit_groups(b, [f"scale-{i:04d}" for i in range(n)],
-                  {(t, p): 1 + (p % 3) for t in ("ga", "gb") for p in range(3)})
+    ids = [f"scale-{i:04d}" for i in range(n)]
+    commit_groups(b, ids, {**{(t, p): 1 + (p % 3) for t in ("ga", "gb") for p in range(3)}, ("gx", 0): 0})
     out = {}
     for view, args in VIEWS.items():
         before = snapshot(ec)
@@ -49,14 +60,32 @@ def _counts(ec, n: int) -> dict[str, dict[str, int]]:
     r = run_kcli(b, "list", "groups", "-o", "plain")
     assert r.code == 0 and len(r.out.splitlines()) == n, r
     out["list"] = dict(sent(ec, before).kcli)
+    plan_file = tmp_path / f"plan-{n}.csv"
+    plan_file.write_text("".join(f"{g},ga,{p},0\n" for g in ids for p in range(3)))
+    for what, args in RESETS.items():
+        before = snapshot(ec)
+        r = run_kcli(b, "reset-offsets", "--all-groups", *[str(plan_file) if a == "FILE" else a for a in args],
+                     "-o", "json")
+        assert r.code == 0, r.err
+        plans = json.loads(r.out)["groups"]
+        assert len(plans) == n and all(len(g["partitions"]) == (7 if what == "all topics" else 3) for g in plans), r.out
+        out[what] = dict(sent(ec, before).kcli)
+    before = snapshot(ec)
+    r = run_kcli(b, "check", "expansions", "-o", "json")
+    assert r.code == 4, r.err                      # every group committed gx-0 only: gx-1, gx-2 exposed
+    doc = json.loads(r.out)
+    assert {len(p["groups"]) for p in doc["partitions"]} == {n}, doc["partitions"]
+    out["expansions"] = dict(sent(ec, before).kcli)
     return out
 
 
-def test_kclis_requests_do_not_grow_with_the_groups(groups_cluster):
-    small, large = _counts(groups_cluster, 50), _counts(groups_cluster, 200)
+def test_kclis_requests_do_not_grow_with_the_groups(groups_cluster, tmp_path):
+    small, large = _counts(groups_cluster, 50, tmp_path), _counts(groups_cluster, 200, tmp_path)
     assert small == large, (small, large)
     offsets = large["offsets"]
     # per coordinator (3 nodes), per leader (3 nodes): never per group
     assert offsets["FindCoordinator"] == 1 and offsets["OffsetFetch"] <= 3 and offsets["DescribeGroups"] <= 3
     assert offsets["ListOffsets"] <= 3 and offsets["Fetch"] <= 3
     assert large["members"].get("OffsetFetch", 0) == 0 and large["state"].get("ListOffsets", 0) == 0
+    for what in (*RESETS, "expansions"):          # planned, not executed: no OffsetCommit
+        assert large[what]["OffsetFetch"] <= 3 and large[what].get("OffsetCommit", 0) == 0, (what, large[what])

@@ -52,6 +52,8 @@ def _locate(ctx: RequestContext, key: str, key_type: int) -> dict:
     if key_type != GROUP_KEY:
         return dict(error_code=Err.INVALID_REQUEST, error_message=f"Unknown key type {key_type}.",
                     **unknown)
+    if (refused := cluster.refusal("FindCoordinator")) is not None:
+        return dict(error_code=refused, error_message=None, **unknown)
     node = cluster.coordinator_node(key)
     if not cluster.is_up(node):
         return dict(error_code=Err.COORDINATOR_NOT_AVAILABLE, error_message=None, **unknown)
@@ -237,7 +239,10 @@ async def consumer_group_describe(ctx: RequestContext, req):
     groups = []
     for group_id in req.group_ids:
         group = coordinator.group(group_id)
-        if _not_coordinator(ctx, group_id):
+        if (refused := cluster.refusal("ConsumerGroupDescribe")) is not None:
+            groups.append(described(error_code=refused, group_id=group_id, group_state="",
+                                    assignor_name="", members=[]))
+        elif _not_coordinator(ctx, group_id):
             groups.append(described(error_code=Err.NOT_COORDINATOR, group_id=group_id, group_state="",
                                     assignor_name="", members=[]))
         elif group is None or group.kind != "consumer":
@@ -281,6 +286,8 @@ async def offset_commit(ctx: RequestContext, req):
                 part_cls(partition_index=p.partition_index, error_code=code_for(topic, p))
                 for p in t.partitions]) for t, topic in topics])
 
+    if (refused := cluster.refusal("OffsetCommit")) is not None:
+        return answer(lambda topic, p: refused)
     if _not_coordinator(ctx, req.group_id):
         return answer(lambda topic, p: Err.NOT_COORDINATOR)
     if not req.group_id:
@@ -347,6 +354,8 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
     topics_cls, part_cls = cls.OffsetFetchResponseTopics, cls.OffsetFetchResponseTopics.OffsetFetchResponsePartitions
     cluster = ctx.cluster
     by_id = ctx.api_version >= 10
+    if (refused := cluster.refusal("OffsetFetch")) is not None:
+        return cls(group_id=group_id, topics=[], error_code=refused)
     if _not_coordinator(ctx, group_id):
         return cls(group_id=group_id, topics=[], error_code=Err.NOT_COORDINATOR)
     coordinator = coordinator_for(cluster)
