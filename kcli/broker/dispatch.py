@@ -21,6 +21,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+import kcli.protocol  # noqa: F401 - first: kafka-python's packages bare (see broker/log.py)
 from kafka.protocol.schemas.fields.codecs.types import Int32, UnsignedVarInt32
 
 

@@ -20,6 +20,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import kcli.protocol  # noqa: F401 - first: registers kafka-python's packages bare (kcli.protocol), so
+#                       kafka.errors and kafka.record below do not load its whole client
 from kafka.errors import CorruptRecordError
 from kafka.record import MemoryRecords
 from kafka.record.default_records import DefaultRecordBatch

@@ -187,7 +187,8 @@ def _collect():
     """Request and response classes by API key: every stock kafka-python message class, with
     the KIP classes above taking precedence."""
     for info in pkgutil.walk_packages(_kp.__path__, _kp.__name__ + "."):
-        if ".schemas" in info.name or info.name.endswith(("generate_stubs", "parser")):
+        if (".schemas" in info.name or ".old" in info.name          # .old: pre-schema classes
+                or info.name.endswith(("generate_stubs", "parser"))):
             continue
         importlib.import_module(info.name)
     requests: dict[int, type] = {}
