@@ -21,6 +21,7 @@ import importlib
 import importlib.util
 import pkgutil
 import sys
+import threading
 import types
 import weakref
 
@@ -171,11 +172,17 @@ _ON_USE = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescr
            "StreamsGroupHeartbeat")
 
 
+_DECLARING = threading.Lock()   # the embedded broker's thread and a client may both ask first
+
+
 def _declare(api: str) -> None:
-    for name in (f"{api}Request", f"{api}Response"):
-        globals()[name] = types.new_class(name, (ApiMessage,), {"load_json": _schemas},
-                                          lambda ns, name=name: ns.update(__module__=__name__,
-                                                                          __qualname__=name))
+    with _DECLARING:
+        if f"{api}Response" in globals():
+            return
+        for name in (f"{api}Request", f"{api}Response"):
+            globals()[name] = types.new_class(name, (ApiMessage,), {"load_json": _schemas},
+                                              lambda ns, name=name: ns.update(
+                                                  __module__=__name__, __qualname__=name))
 
 
 def claim_response_classes() -> None:
@@ -197,8 +204,7 @@ def _collect():
             continue
         importlib.import_module(info.name)
     for api in _ON_USE:
-        if f"{api}Request" not in globals():
-            _declare(api)
+        _declare(api)
     requests: dict[int, type] = {}
     responses: dict[int, type] = {}
 
