@@ -7,12 +7,22 @@ server decodes each request with ``kcli.protocol.REQUESTS[api_key]`` and calls
 Produce with acks=0). The server adds the header and frames it. ApiVersions advertises exactly
 the registered ranges, narrowed when the cluster poses as an older broker. Per-connection state
 (SASL progress) is ``ctx.connection``.
+
+A handler answering with large byte fields (Fetch's records) may put ``ctx.defer(chunks, size)``
+in a field instead of the bytes: kafka-python encodes the response around that 16-byte stand-in,
+and the server then writes the encoded parts and the chunks themselves (``splice``), so records
+are never copied into the encoded response.
 """
 
 from __future__ import annotations
 
+import os
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
+
+import kcli.protocol  # noqa: F401 - first: kafka-python's packages bare (see broker/log.py)
+from kafka.protocol.schemas.fields.codecs.types import Int32, UnsignedVarInt32
 
 
 @dataclass(frozen=True)
@@ -62,3 +72,39 @@ class RequestContext:
     client_host: str        # "/127.0.0.1", as Kafka reports member hosts
     connection: Connection = field(default_factory=Connection)
     extra: dict = field(default_factory=dict)
+    deferred: list = field(default_factory=list)     # (stand-in, chunks, size), in field order
+
+    def defer(self, chunks: list, size: int) -> bytes:
+        """The stand-in for a bytes field whose value is ``chunks`` (bytes-like, ``size`` bytes
+        in all): ``splice`` puts them in its place. Fields must be deferred in the order the
+        response encodes them."""
+        stand_in = _TOKEN + _INDEX.pack(len(self.deferred))
+        self.deferred.append((stand_in, chunks, size))
+        return stand_in
+
+
+_TOKEN = os.urandom(12)        # a stand-in is this process's token and its index: 16 bytes no
+_INDEX = struct.Struct(">I")   # other field of a response can hold by chance
+_INT32 = struct.Struct(">i")
+
+
+def splice(framed: bytes | bytearray, deferred: list, compact: bool) -> list:
+    """The buffers to write for ``framed`` (an encoded, framed response holding the stand-ins
+    ``deferred``): each stand-in and its length prefix (INT32, or UNSIGNED_VARINT length + 1 when
+    ``compact``) replaced by the real length prefix and its chunks, the frame size corrected."""
+    out, start, grown = [], 0, 0
+    framed = framed if isinstance(framed, bytearray) else bytearray(framed)
+    view = memoryview(framed)
+    for stand_in, chunks, size in deferred:
+        prefix, real = ((UnsignedVarInt32.encode(len(stand_in) + 1),
+                         UnsignedVarInt32.encode(size + 1)) if compact
+                        else (Int32.encode(len(stand_in)), Int32.encode(size)))
+        at = framed.find(prefix + stand_in, start)
+        if at < 0:
+            raise AssertionError("a deferred field's stand-in is missing from the response")
+        out += (view[start:at], real, *chunks)
+        start = at + len(prefix) + len(stand_in)
+        grown += len(real) + size - len(prefix) - len(stand_in)
+    out.append(view[start:])
+    _INT32.pack_into(framed, 0, _INT32.unpack_from(framed)[0] + grown)
+    return out

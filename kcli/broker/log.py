@@ -20,6 +20,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import kcli.protocol  # noqa: F401 - first: registers kafka-python's packages bare (kcli.protocol), so
+#                       kafka.errors and kafka.record below do not load its whole client
 from kafka.errors import CorruptRecordError
 from kafka.record import MemoryRecords
 from kafka.record.default_records import DefaultRecordBatch
@@ -172,11 +174,12 @@ class PartitionLog:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def read(self, offset: int, max_bytes: int, at_least_one: bool = True) -> bytes:
+    def read(self, offset: int, max_bytes: int, at_least_one: bool = True) -> tuple[list, int]:
         """The log's bytes from the batch holding ``offset``, as Kafka's LogSegment.read gives
         them: at most ``max_bytes``, so the last batch may be cut short (clients drop an
         incomplete trailing batch), except that the whole first batch comes back when it is
-        larger and ``at_least_one`` (KIP-74)."""
+        larger and ``at_least_one`` (KIP-74). Returned uncopied: (the stored batches, the last
+        one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
         out, size, limit = [], 0, max_bytes
         for b in self._batches[i:]:
@@ -186,9 +189,12 @@ class PartitionLog:
                 limit = max(max_bytes, len(b.data))
             if size >= limit:
                 break
+            if size + len(b.data) > limit:
+                out.append(memoryview(b.data)[:limit - size])
+                return out, limit
             out.append(b.data)
             size += len(b.data)
-        return b"".join(out)[:max(limit, 0)]
+        return out, size
 
     def epoch_at(self, offset: int, current_epoch: int) -> int:
         i = bisect.bisect_right(self._bases, offset) - 1

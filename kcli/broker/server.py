@@ -25,7 +25,7 @@ from collections import Counter
 
 from kcli.broker import handlers  # noqa: F401  (registers every handler)
 from kcli.broker.cluster import Cluster
-from kcli.broker.dispatch import HANDLERS, SASL_STEPS, Connection, RequestContext
+from kcli.broker.dispatch import HANDLERS, SASL_STEPS, Connection, RequestContext, splice
 from kcli.broker.errors import Err
 from kcli.broker.versions import advertised, version_range
 from kcli.protocol import REQUESTS, RESPONSES
@@ -149,7 +149,8 @@ class NodeServer:
                 if out is False:
                     break
                 if out is not None:
-                    writer.write(out)
+                    for buffer in out:
+                        writer.write(buffer)
                     await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
@@ -181,8 +182,9 @@ class NodeServer:
         self.client_counts[(client_id, api_name(api_key))] += 1
 
     async def _handle(self, frame: bytes, client_host: str,
-                      connection: Connection) -> bytes | None | bool:
-        """The framed response, None for no response, False to close the connection."""
+                      connection: Connection) -> list | None | bool:
+        """The framed response (the buffers to write), None for no response, False to close
+        the connection."""
         api_key, api_version, correlation_id = _HEADER.unpack_from(frame)
         served = version_range(self.cluster.pose_as, api_key)
         if served is None:
@@ -193,7 +195,7 @@ class NodeServer:
             return False
         if api_key == API_VERSIONS and api_version > served[1]:
             self._count(api_key, frame)
-            return api_versions_fallback(self.cluster.pose_as, correlation_id)
+            return [api_versions_fallback(self.cluster.pose_as, correlation_id)]
         if not served[0] <= api_version <= served[1]:
             return False
         try:
@@ -219,7 +221,10 @@ class NodeServer:
         if response is None or fault == "lose-reply":
             return None
         response.with_header(correlation_id=correlation_id)
-        return response.encode(header=True, framed=True)
+        framed = response.encode(header=True, framed=True)
+        if not ctx.deferred:
+            return [framed]
+        return splice(framed, ctx.deferred, response.flexible_version_q(api_version))
 
 
 class Broker:

@@ -21,6 +21,8 @@ import importlib
 import importlib.util
 import pkgutil
 import sys
+import threading
+import types
 import weakref
 
 
@@ -162,14 +164,25 @@ class DescribeTopicPartitionsResponse(ApiMessage):
         return json
 
 
-class ConsumerGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
-class ConsumerGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
-class ConsumerGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
-class ConsumerGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
-class StreamsGroupDescribeRequest(ApiMessage, load_json=_schemas): pass
-class StreamsGroupDescribeResponse(ApiMessage, load_json=_schemas): pass
-class StreamsGroupHeartbeatRequest(ApiMessage, load_json=_schemas): pass
-class StreamsGroupHeartbeatResponse(ApiMessage, load_json=_schemas): pass
+# The group APIs kafka-python lacks (keys 68, 69, 88, 89: no stock class can take their keys):
+# each request/response pair is declared on first use (module ``__getattr__``), as parsing their
+# specs is start-up time that commands which never send them (describe topics, list-offsets)
+# would pay.
+_ON_USE = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescribe",
+           "StreamsGroupHeartbeat")
+
+
+_DECLARING = threading.Lock()   # the embedded broker's thread and a client may both ask first
+
+
+def _declare(api: str) -> None:
+    with _DECLARING:
+        if f"{api}Response" in globals():
+            return
+        for name in (f"{api}Request", f"{api}Response"):
+            globals()[name] = types.new_class(name, (ApiMessage,), {"load_json": _schemas},
+                                              lambda ns, name=name: ns.update(
+                                                  __module__=__name__, __qualname__=name))
 
 
 def claim_response_classes() -> None:
@@ -177,9 +190,8 @@ def claim_response_classes() -> None:
     class declared last for an API key wins: kafka-python's stock DescribeTopicPartitions module,
     imported after this one (the broker's tables, a kafka-python client in the same process),
     would otherwise decode kcli's v1 responses. Connections call this before they send."""
-    for cls in (MetadataResponse, DescribeTopicPartitionsResponse,
-                ConsumerGroupHeartbeatResponse, ConsumerGroupDescribeResponse,
-                StreamsGroupDescribeResponse, StreamsGroupHeartbeatResponse):
+    declared = [globals()[f"{api}Response"] for api in _ON_USE if f"{api}Response" in globals()]
+    for cls in (MetadataResponse, DescribeTopicPartitionsResponse, *declared):
         ResponseClassRegistry.register_response_class(weakref.proxy(cls))
 
 
@@ -187,9 +199,12 @@ def _collect():
     """Request and response classes by API key: every stock kafka-python message class, with
     the KIP classes above taking precedence."""
     for info in pkgutil.walk_packages(_kp.__path__, _kp.__name__ + "."):
-        if ".schemas" in info.name or info.name.endswith(("generate_stubs", "parser")):
+        if (".schemas" in info.name or ".old" in info.name          # .old: pre-schema classes
+                or info.name.endswith(("generate_stubs", "parser"))):
             continue
         importlib.import_module(info.name)
+    for api in _ON_USE:
+        _declare(api)
     requests: dict[int, type] = {}
     responses: dict[int, type] = {}
 
@@ -207,10 +222,15 @@ def _collect():
 
 def __getattr__(name):
     """REQUESTS and RESPONSES are built on first use: walking every kafka-python message module
-    is the broker's need, not a client command's (it costs start-up time)."""
+    is the broker's need, not a client command's (it costs start-up time); so are the group
+    API classes (``_ON_USE``)."""
     if name in ("REQUESTS", "RESPONSES"):
         requests, responses = _collect()
         globals().update(REQUESTS=requests, RESPONSES=responses)
+        return globals()[name]
+    api = name.removesuffix("Request").removesuffix("Response")
+    if api in _ON_USE and name in (f"{api}Request", f"{api}Response"):
+        _declare(api)
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

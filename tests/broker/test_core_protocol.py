@@ -225,3 +225,62 @@ def test_fetch_cuts_a_batch_at_the_partition_limit_as_kafka(broker1, wire):
             got.add((m.partition(), m.offset()))
     c.close()
     assert got == {(part, o) for part in (0, 1) for o in range(20)}
+
+
+def test_fetch_frames_are_kafka_pythons_encoding_at_every_version(broker1, wire):
+    """The records go out as stored, beside the encoded response (dispatch.splice): the frame a
+    Fetch gets is byte for byte kafka-python's own encoding of the same response, with the
+    records inside, at non-flexible and flexible versions, for a partition with several whole
+    batches, one whose last batch is cut, an empty one and an unknown one."""
+    from confluent_kafka import Producer
+
+    broker1.create_topic("splice", partitions=3)
+    topic = broker1.cluster.topics["splice"]
+    p = Producer({"bootstrap.servers": broker1.bootstrap_servers, "linger.ms": 0})
+    for batch in range(3):
+        for part in (0, 1):
+            for i in range(5):
+                p.produce("splice", f"{batch}-{i}".encode() * 50, partition=part)
+        assert p.flush(10) == 0
+    stored = [b"".join(b.data for b in topic.partitions[part].log._batches) for part in (0, 1)]
+    cut = len(topic.partitions[1].log._batches[0].data) + 30
+    F = REQUESTS[1]
+    for version in (4, 11, 12, 13, 18):
+        kw = {"topic_id": topic.topic_id} if version >= 13 else {"topic": "splice"}
+        fetch = req(1, version, replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20,
+                    isolation_level=0, session_id=0, session_epoch=-1, forgotten_topics_data=[],
+                    rack_id="", topics=[F.FetchTopic(partitions=[
+                        F.FetchTopic.FetchPartition(partition=i, current_leader_epoch=-1,
+                                                    fetch_offset=0, last_fetched_epoch=-1,
+                                                    log_start_offset=-1, partition_max_bytes=m)
+                        for i, m in ((0, 1 << 20), (1, cut), (2, 1 << 20), (7, 1 << 20))], **kw)])
+        fetch.with_header(correlation_id=version, client_id="core-tests")
+        payload = wire(broker1).send_raw(fetch.encode(header=True, framed=True))
+        response = RESPONSES[1].decode(payload, version=version, header=True)
+        assert [(q.error_code, bytes(q.records or b"")) for q in response.responses[0].partitions] \
+            == [(0, stored[0]), (0, stored[1][:cut]), (0, b""), (3, b"")], version
+        assert bytes(response.encode(header=True)) == payload, version
+
+
+def test_a_log_read_hands_out_the_stored_batches_uncopied():
+    """PartitionLog.read copies nothing: the stored batches themselves, the cut one as a view."""
+    from kafka.record.default_records import DefaultRecordBatchBuilder
+
+    from kcli.broker.log import PartitionLog
+
+    log = PartitionLog()
+    for n in range(3):
+        builder = DefaultRecordBatchBuilder(magic=2, compression_type=0, is_transactional=False,
+                                            producer_id=-1, producer_epoch=-1, base_sequence=-1,
+                                            batch_size=1 << 20)
+        for i in range(4):
+            builder.append(i, timestamp=1_000, key=None, value=b"v" * 100, headers=[])
+        log.append(builder.build(), leader_epoch=0)
+    batches = [b.data for b in log._batches]
+    chunks, size = log.read(0, len(batches[0]) + len(batches[1]) + 10)
+    assert chunks[0] is batches[0] and chunks[1] is batches[1]
+    assert isinstance(chunks[2], memoryview) and chunks[2].obj is batches[2]
+    assert size == sum(map(len, chunks)) == len(batches[0]) + len(batches[1]) + 10
+    assert bytes(chunks[2]) == batches[2][:10]
+    assert log.read(4, 1, at_least_one=True) == ([batches[1]], len(batches[1]))   # KIP-74
+    assert log.read(4, 1, at_least_one=False) == ([memoryview(batches[1])[:1]], 1)

@@ -80,3 +80,24 @@ def test_only_the_process_entry_point_freezes_the_collector_before_exit():
     with pytest.raises(SystemExit):
         main(["--version"])                      # in-process callers (tests, the demo) keep theirs
     assert gc.get_freeze_count() == frozen
+
+
+def test_topic_and_offset_commands_declare_no_group_api_classes():
+    """kcli.protocol declares the group APIs kafka-python lacks (ConsumerGroup*/StreamsGroup*)
+    on first use: parsing their specs is start-up time (issue 28: native commands within 1.05x
+    of the typer floor) that describe topics and list-offsets never need."""
+    from kcli.broker import EmbeddedCluster
+
+    names = ("sorted(n for n in vars(sys.modules['kcli.protocol']) "
+             "if n.endswith(('Request', 'Response')))")
+    with EmbeddedCluster(nodes=1) as c:
+        c.create_topic("lean", partitions=2)
+        for args in (["describe", "topics", "lean"], ["list-offsets", "-t", "lean", "--max-timestamp"]):
+            assert _at_exit([*args, "-b", c.bootstrap_servers], names) == [
+                "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse",
+                "MetadataRequest", "MetadataResponse"], args
+        assert c.request_counts()[1]["DescribeTopicPartitions"] == 1
+        assert c.request_counts()[1]["ListOffsets"] == 1
+    group = "import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)"
+    proc = subprocess.run([sys.executable, "-c", group], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
