@@ -4,7 +4,7 @@ This is the one module that declares message classes. kafka-python registers res
 process-wide by API key, so the KIP versions declared here replace the stock ones in every
 kafka-python client of the process; they are supersets of the stock schemas, so that is safe.
 
-KIP versions (as the seeds state them, the README's "What each KIP feature needs from the broker"):
+KIP versions (as the seeds state them, docs/kips.md, "What each KIP feature needs from the broker"):
 - DescribeTopicPartitions v1: tagged Partition.CreationTimeMs (tag 0, default -1), KIP-1327
 - Metadata v14: tagged Partition.PartitionAgeMs (tag 0, default -1), KIP-1327
 - ConsumerGroupHeartbeat v2 / ConsumerGroupDescribe v2: GroupCreationTimeMs, KIP-1282

@@ -6,8 +6,8 @@ drop-ins' stdout for a few corpus lines, compared with that release's tool.
 
 The drop-ins mirror the newest release's tools (4.4); where an older tool prints something else
 for the same state, the difference is declared here (``OLDER_TOOLS``) with the reason, and the
-README's table of tested versions says it. An undeclared difference, or a declared one that did
-not happen, fails."""
+table of tested versions in docs/developing.md ("Real Apache Kafka in the tests") says it. An
+undeclared difference, or a declared one that did not happen, fails."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from tests.support.run import run_dropin, run_kcli
 PARTITIONS = 3
 
 # case -> (the newest tested release whose tool prints otherwise, why): the older tools' stdout
-# where it is not 4.4's for the same state (the README's table of tested versions says it too)
+# where it is not 4.4's for the same state (docs/developing.md's table of tested versions says it too)
 OLDER_TOOLS: dict[str, tuple[str, str]] = {
     "topics-describe": ("3.7.2", "no `Elr:`/`LastKnownElr:` fields (KIP-966's, printed from 3.8)"),
     "groups-describe-members": ("3.7.2", "nothing on stdout for a group without members (4.x: "

@@ -1,8 +1,8 @@
-"""Every view of the README, on a real 80-column terminal: kcli runs in a pseudo terminal under
+"""Every view the README and docs/ show, on a real 80-column terminal: kcli runs in a pseudo terminal under
 tmux (its own server socket), its stdout the terminal, and the screen is read back. No table row
 is wrapped by the terminal (tmux joins the lines it wrapped with ``capture-pane -J``: a row that
 needed more than 80 columns is two lines on the screen and one joined); a view that leaves
-columns out says which. The state is the README's expansion story, made by real clients against
+columns out says which. The state is the expansion story of docs/lag-and-expansions.md, made by real clients against
 the embedded broker: ``billing`` read ``orders`` (2 partitions), stopped, the topic grew to 4."""
 
 from __future__ import annotations

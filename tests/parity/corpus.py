@@ -2,7 +2,7 @@
 kafka-get-offsets and kafka-configs, each with kcli's native command for the same thing, and
 the cluster state they run on (``State``), made with confluent-kafka clients.
 
-Differences a case declares are the README's parity table (``tests/parity/harness.py``).
+Differences a case declares are the parity table of docs/dropins.md (``tests/parity/harness.py``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ DeleteConsumerGroupsTest, DeleteOffsetsConsumerGroupCommandIntegrationTest, GetO
 GetOffsetShellParsingTest, ConfigCommandTest) and from Kafka's operations documentation
 (``docs/operations``), written out as argument lists for the corpus's cluster state
 (``corpus.State``). Each runs through the Java tool and through ``kcli <tool>`` with the same
-words; the differences each case declares are the README's drop-in table."""
+words; the differences each case declares are the drop-in table of docs/dropins.md."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ command line itself through kcli (``kcli kafka-topics ...``, the same words). Mu
 
 Every difference is one of a few kinds; a case declares the differences it is known to have,
 each with the reason (a key of ``REASONS``). A difference nobody declared, or a declared one that
-did not happen, is a finding. ``table()`` renders the declared differences as the README's
-parity table, so the README says exactly what the harness sees.
+did not happen, is a finding. ``table()`` and ``dropin_table()`` render the declared differences as the parity tables of
+``docs/dropins.md`` (``DOCS``), so that page says exactly what the harness sees.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tests.support.apache_kafka import JavaResult, java_tool
 from tests.support.run import Result, run_kcli
 
 STDOUT, ORDER, STDERR, EXIT = "stdout", "stdout order", "stderr", "exit code"
-README = Path(__file__).resolve().parents[2] / "README.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "dropins.md"   # the page with both tables
 BEGIN, END = "<!-- parity-table:begin -->\n", "<!-- parity-table:end -->\n"       # the table's place
 DROPIN_BEGIN, DROPIN_END = "<!-- dropin-table:begin -->\n", "<!-- dropin-table:end -->\n"
 
@@ -141,13 +141,13 @@ def run_dropin(args: tuple[str, ...]) -> Result:
 
 
 def table(cases: list[Case]) -> str:
-    """The README's parity table of the native commands: one row per case that differs, a reason
+    """The parity table of the native commands (docs/dropins.md): one row per case that differs, a reason
     key per stream, then what each key means."""
     return _table([c for c in cases if not c.dropin], native=True)
 
 
 def dropin_table(cases: list[Case]) -> str:
-    """The README's table of the drop-in commands (the same command line through both)."""
+    """The table of the drop-in commands (docs/dropins.md) (the same command line through both)."""
     return _table([c for c in cases if c.dropin], native=False)
 
 
@@ -168,5 +168,5 @@ def _table(cases: list[Case], native: bool) -> str:
 
 
 def _generic(text: str) -> str:
-    """A command line as the README shows it: placeholders as plain names, pipes escaped."""
+    """A command line as docs/dropins.md shows it: placeholders as plain names, pipes escaped."""
     return text.replace("{", "").replace("}", "").replace("|", "\\|")

@@ -5,7 +5,7 @@ tools/src/test/java/org/apache/kafka/tools/streams/) and the streams operations 
 through Apache Kafka 4.4.0's tool and ``kcli kafka-streams-groups`` with the same words, on a
 cluster of its own with Kafka Streams applications (``StreamsState``: one running, one stopped
 with lag, one made again before each --delete). The differences each case declares are part of
-the README's drop-in table."""
+the drop-in table of docs/dropins.md."""
 
 from __future__ import annotations
 

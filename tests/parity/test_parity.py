@@ -1,6 +1,6 @@
 """Byte parity of kcli's plain output with Apache's Java tools on a real Kafka 4.4 cluster: the
 corpus (``corpus.py``) runs through both on the same state; every difference is declared with
-its reason, and the README's parity table is exactly the declared differences."""
+its reason, and the parity tables of docs/dropins.md are exactly the declared differences."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tests.parity.corpus import CASES, State
-from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, README, dropin_table, run_case, table
+from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, DOCS, dropin_table, run_case, table
 from tests.parity.streams_corpus import STREAMS_CASES, StreamsState
 from tests.support.apache_kafka import ToolSession
 from tests.support.streams_app import STREAMS_KAFKA
@@ -68,14 +68,14 @@ def test_streams_reset_of_a_stopped_application_names_its_rollback_file(streams_
     assert o.kcli.err.startswith("Rollback file (the committed offsets before this reset): ")
 
 
-def test_readme_parity_table_is_what_the_harness_sees():
-    text = README.read_text(encoding="utf-8")
-    assert BEGIN in text and END in text, "README.md has no parity table markers"
+def test_the_dropins_page_tables_are_what_the_harness_sees():
+    text = DOCS.read_text(encoding="utf-8")
+    assert BEGIN in text and END in text, "docs/dropins.md has no parity table markers"
     assert text.split(BEGIN, 1)[1].split(END, 1)[0] == table(CASES), (
-        "README's parity table is stale: run `python -m tests.parity.update_readme`")
-    assert DROPIN_BEGIN in text and DROPIN_END in text, "README.md has no drop-in table markers"
+        "docs/dropins.md's parity table is stale: run `python -m tests.parity.update_docs`")
+    assert DROPIN_BEGIN in text and DROPIN_END in text, "docs/dropins.md has no drop-in table markers"
     assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES + STREAMS_CASES), (
-        "README's drop-in table is stale: run `python -m tests.parity.update_readme`")
+        "docs/dropins.md's drop-in table is stale: run `python -m tests.parity.update_docs`")
 
 
 def test_to_start_time_on_real_kafka_is_kip_1282s_refusal(outcomes):
