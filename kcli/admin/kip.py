@@ -343,23 +343,33 @@ class KipClient:
         version = self.max_version(Req)
         if version is None or not group_ids:
             return {}
-        out = {}
+        answered, _ = self._describe_per_coordinator(
+            group_ids, lambda groups: Req(version=version, group_ids=groups,
+                                          include_authorized_operations=False), "consumer group")
+        return {g: answer for g, (_, answer) in answered.items()}
+
+    def _describe_per_coordinator(self, group_ids: list[str], request, what: str):
+        """``request(groups)`` to each coordinator of ``group_ids``, one per coordinator; the
+        groups answered with a retriable coordinator error are asked again until the deadline
+        (Backoff), then OperationError naming them. Returns ({group: (node, answer)} without
+        error, {group: answer} with another error)."""
+        answered, failed = {}, {}
         pending = list(dict.fromkeys(group_ids))
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
             moved = []
             for node, groups in self._by_coordinator(pending).items():
-                resp = self.send(Req(version=version, group_ids=groups,
-                                     include_authorized_operations=False), node)
-                for g in resp.groups:
+                for g in self.send(request(groups), node).groups:
                     if not g.error_code:
-                        out[g.group_id] = g
+                        answered[g.group_id] = (node, g)
                     elif self._retriable(g.group_id, g.error_code):
                         moved.append(g.group_id)
+                    else:
+                        failed[g.group_id] = g
             if not moved:
-                return out
+                return answered, failed
             if not backoff.wait():
-                raise OperationError(f"Cannot describe consumer group '{moved[0]}'"
+                raise OperationError(f"Cannot describe {what} '{moved[0]}'"
                                      + (f" (and {len(moved) - 1} more groups)" if len(moved) > 1 else "")
                                      + f" before the command's deadline (--timeout {self.settings.timeout_ms} ms) "
                                        "passed: its coordinator was not available (retried)")
@@ -399,25 +409,18 @@ class KipClient:
         version = self.streams_group_describe_version()
         if version is None or not group_ids:
             return {}
-        brokers = None
-        out = {}
-        for node, groups in self._by_coordinator(group_ids).items():
-            fields = dict(group_ids=groups, include_authorized_operations=False)
-            if version >= 1:
-                fields["include_topology_description"] = False
-            resp = self.send(Req(version=version, **fields), node)
-            for g in resp.groups:
-                self._forget_moved(g.group_id, g.error_code)
-                if g.error_code:
-                    if errors is not None:
-                        errors[g.group_id] = g.error_message or ""
-                    continue
-                if brokers is None:
-                    brokers = {b.node_id: b for b in self._metadata([]).brokers}
-                b = brokers.get(node)
-                out[g.group_id] = _streams_description(
-                    g, version, BrokerInfo(node, b.host, b.port) if b else None)
-        return out
+        fields = dict(include_authorized_operations=False)
+        if version >= 1:
+            fields["include_topology_description"] = False
+        answered, failed = self._describe_per_coordinator(
+            group_ids, lambda groups: Req(version=version, group_ids=groups, **fields), "streams group")
+        if errors is not None:
+            errors.update({g: answer.error_message or "" for g, answer in failed.items()})
+        brokers = {b.node_id: b for b in self._metadata([]).brokers} if answered else {}
+        return {g: _streams_description(answer, version,
+                                        BrokerInfo(node, brokers[node].host, brokers[node].port)
+                                        if node in brokers else None)
+                for g, (node, answer) in answered.items()}
 
     TOPOLOGY_STATUS = {0: "NOT_REQUESTED", 1: "NOT_STORED", 2: "ERROR", 3: "AVAILABLE"}
 

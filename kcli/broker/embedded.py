@@ -149,11 +149,12 @@ class EmbeddedCluster:
                 self._broker.faults[api] = mode
         self.call(apply)
 
-    REFUSABLE = ("FindCoordinator", "OffsetFetch", "OffsetCommit", "ConsumerGroupDescribe")
+    REFUSABLE = ("FindCoordinator", "OffsetFetch", "OffsetCommit", "ConsumerGroupDescribe",
+                 "StreamsGroupDescribe")
 
     def refuse(self, api: str, error: str | None, count: int | None = None) -> None:
         """Answer the next ``count`` group keys of ``api`` (one of REFUSABLE: a FindCoordinator
-        key, an OffsetFetch or ConsumerGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
+        key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
         name, e.g. "COORDINATOR_NOT_AVAILABLE", as a fresh cluster answers until
         __consumer_offsets exists), from any client; ``count`` None: every one until cleared
         (``error`` None). For tests of what clients do while the coordinator is not there."""

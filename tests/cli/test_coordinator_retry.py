@@ -139,3 +139,30 @@ def _consumer_group_checks(ec, b):
     r = run_kcli(b, "describe", "groups", "cr-consumer", "--state", timeout="1s")
     assert r.code == 1 and len(r.err.splitlines()) == 1, r
     assert "Cannot describe group 'cr-consumer'" in r.err and "load in progress" in r.err, r.err
+
+
+def test_a_streams_group_refused_by_a_loading_coordinator_is_not_missing():
+    """StreamsGroupDescribe answered COORDINATOR_LOAD_IN_PROGRESS: the streams group is asked
+    again until the deadline (it used to be left out: "not found"), then one line, exit 1."""
+    from tests.broker.groups_fixtures import RawClient, coordinator_of
+    from tests.broker.test_streams_wire import heartbeat
+
+    with fast_cluster(1) as ec:
+        ec.create_topic("in", 2)
+        raw = RawClient(ec.bootstrap_servers)
+        try:
+            assert heartbeat(raw, coordinator_of(ec, "sg-app"), "sg-app", "m1", 0).error_code == 0
+        finally:
+            raw.close()
+        b = ec.bootstrap_servers
+        ec.refuse("StreamsGroupDescribe", "COORDINATOR_LOAD_IN_PROGRESS", 2)
+        r = run_kcli(b, "describe", "groups", "sg-app", "--state", "-o", "json")
+        assert r.code == 0, r.err
+        (g,) = json.loads(r.out)["groups"]
+        assert g["group"] == "sg-app" and g["type"] == "Streams", g
+        ec.refuse("StreamsGroupDescribe", "COORDINATOR_LOAD_IN_PROGRESS")
+        try:
+            r = run_kcli(b, "describe", "groups", "sg-app", "--state", timeout="1s")
+        finally:
+            ec.refuse("StreamsGroupDescribe", None)
+        assert r.code == 1 and len(r.err.splitlines()) == 1 and "streams group 'sg-app'" in r.err, r

@@ -165,6 +165,8 @@ async def streams_group_describe(ctx: RequestContext, req):
         group = coordinator.group(group_id)
         if _not_coordinator(ctx, group_id):
             groups.append(error(group_id, Err.NOT_COORDINATOR))
+        elif (refused := ctx.cluster.refusal("StreamsGroupDescribe")) is not None:
+            groups.append(error(group_id, refused))
         elif group is None:
             groups.append(error(group_id, Err.GROUP_ID_NOT_FOUND, f"Group {group_id} not found."))
         elif group.kind != "streams":
