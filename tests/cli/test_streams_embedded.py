@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from confluent_kafka import TopicPartition
 
 from kcli.broker import EmbeddedCluster
 from tests.support.clients import consume, consumer, create_topic, produce, unique
 from tests.support.run import run_kcli
-from tests.support.streams_app import StreamsApp
+from tests.support.streams_app import StreamsApp, group_members, run_until_caught_up
 from tests.support.waits import Clock, wait_until
 
 STREAMS = {"group.streams.initial.rebalance.delay.ms": "0", "group.streams.heartbeat.interval.ms": "300"}
@@ -49,27 +50,33 @@ def _sink(b, sink, expected):
 
 
 @pytest.fixture(scope="module")
-def streams():
-    """A 3-node embedded broker (real time, but the group's creation stamped at CREATED_MS) and
-    one running application that has processed 8 records of a 4-partition topic."""
+def cluster():
+    """A 3-node embedded broker with a clock the tests set (real time when made)."""
     clock = Clock()
-    now = clock.now_ms
     with EmbeddedCluster(nodes=3, configs=STREAMS, clock=clock) as ec:
-        b = ec.bootstrap_servers
-        app_id, source, sink = unique("app"), unique("in"), unique("out")
-        create_topic(b, source, partitions=4)
-        create_topic(b, sink, partitions=1)
-        produce(b, source, [(p, f"v{p}-{i}") for p in range(4) for i in range(2)])
-        clock.now_ms = CREATED_MS
-        app = StreamsApp(b, app_id, source, sink)
-        try:
-            app.wait_running()
-            clock.now_ms = now                # the creation is stamped; the clock moves on
-            wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(4)}, timeout=60,
-                       what="the application committed every record")
-            yield b, app_id, source, sink
-        finally:
-            app.stop()
+        yield ec.bootstrap_servers, clock
+
+
+@pytest.fixture(scope="module")
+def streams(cluster):
+    """On ``cluster``, one running application (its group's creation stamped at CREATED_MS) that
+    has processed 8 records of a 4-partition topic."""
+    b, clock = cluster
+    now = clock.now_ms
+    app_id, source, sink = unique("app"), unique("in"), unique("out")
+    create_topic(b, source, partitions=4)
+    create_topic(b, sink, partitions=1)
+    produce(b, source, [(p, f"v{p}-{i}") for p in range(4) for i in range(2)])
+    clock.now_ms = CREATED_MS
+    app = StreamsApp(b, app_id, source, sink)
+    try:
+        app.wait_running()
+        clock.now_ms = now                # the creation is stamped; the clock moves on
+        wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(4)}, timeout=60,
+                   what="the application committed every record")
+        yield b, app_id, source, sink
+    finally:
+        app.stop()
 
 
 def test_the_application_processes_source_to_sink_and_commits(streams):
@@ -189,3 +196,81 @@ def test_the_creation_time_survives_a_broker_restart(tmp_path):
         r = run_kcli(b, "delete", "groups", app_id)
         assert r.code == 0, r.err
         assert run_kcli(b, "describe", "groups", app_id).code != 0
+
+
+def _sink_all(b, sink) -> list[str]:
+    """Every value of the 1-partition ``sink``, in order, read to its end."""
+    c = consumer(b, unique("reader"))
+    try:
+        end = c.get_watermark_offsets(TopicPartition(sink, 0), timeout=10)[1]
+        c.assign([TopicPartition(sink, 0, 0)])
+        got = consume(c, end, timeout=60)
+        assert len(got) == end, f"read {len(got)} of the sink's {end} records"
+        return [v.decode() for _, _, _, v in got]
+    finally:
+        c.close()
+
+
+def _committed(b, app_id, source):
+    (g,) = _json(b, "describe", "groups", app_id)["groups"]
+    return {p["partition"]: p["currentOffset"] for p in g["partitions"] if p["topic"] == source}
+
+
+def _plan(r):
+    assert r.code == 0, r.err
+    (g,) = json.loads(r.out)["groups"]
+    return [(p["topic"], p["partition"], p["currentOffset"], p["newOffset"]) for p in g["partitions"]]
+
+
+def test_reset_offsets_refused_while_running_then_planned_executed_and_reprocessed(cluster):
+    b, _ = cluster
+    app_id, source, sink = unique("app"), unique("in"), unique("out")
+    create_topic(b, source, partitions=2)
+    create_topic(b, sink, partitions=1)
+    first = [f"r{p}-{i}" for p in range(2) for i in range(3)]
+    produce(b, source, [(int(v[1]), v) for v in first])
+    app = run_until_caught_up(b, app_id, source, sink, 2, stop=False)
+    try:
+        for scope in (["--all-topics"], ["--all-input-topics"], ["-t", source]):
+            for execute in ([], ["--execute"]):
+                r = run_kcli(b, "reset-offsets", "-g", app_id, *scope, "--to-offset", "1", *execute)
+                assert r.code == 1, (scope, execute, r)
+                assert r.err.splitlines()[-1] == (
+                    f"Error: Assignments can only be reset if the group '{app_id}' is inactive, "
+                    "but the current state is Stable."), r.err
+    finally:
+        app.stop()
+    wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
+    assert _committed(b, app_id, source) == {0: 3, 1: 3}
+    assert sorted(_sink_all(b, sink)) == sorted(v.upper() for v in first)
+    # the dry run: the planned offsets, nothing committed
+    for scope in (["--all-topics"], ["--all-input-topics"], ["-t", source]):
+        r = run_kcli(b, "-o", "json", "reset-offsets", "-g", app_id, *scope, "--to-offset", "1")
+        assert _plan(r) == [(source, 0, 3, 1), (source, 1, 3, 1)], (scope, r.out)
+        assert json.loads(r.out)["executed"] is False
+        plain = run_kcli(b, "-o", "plain", "reset-offsets", "-g", app_id, *scope, "--to-offset", "1")
+        assert plain.code == 0, plain.err
+        rows = [line.split() for line in plain.out.splitlines() if line.strip()]
+        assert rows[0] == ["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"], plain.out     # rows in Java's map order
+        assert sorted(rows[1:]) == [[app_id, source, "0", "1"], [app_id, source, "1", "1"]], plain.out
+    assert _committed(b, app_id, source) == {0: 3, 1: 3}
+    # --execute with the application stopped: the planned offsets are committed
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", app_id, "--all-input-topics", "--to-offset", "1",
+                 "--execute")
+    assert _plan(r) == [(source, 0, 3, 1), (source, 1, 3, 1)]
+    assert json.loads(r.out)["executed"] is True
+    assert _committed(b, app_id, source) == {0: 1, 1: 1}
+    state = _json(b, "describe", "groups", app_id, "--state")["groups"][0]
+    assert (state["type"], state["state"], state["members"]) == ("Streams", "Empty", 0)
+    # the restarted application re-processes from there: offsets 1 and 2 of each partition again
+    run_until_caught_up(b, app_id, source, sink, 2, stop=True)
+    again = [f"R{p}-{i}" for p in range(2) for i in (1, 2)]
+    assert sorted(_sink_all(b, sink)) == sorted([v.upper() for v in first] + again)
+    # the stopped application's offsets, then its group, are deleted
+    r = run_kcli(b, "delete-offsets", "--group", app_id, "--topic", f"{source}:0")
+    assert r.code == 0, r.err
+    assert _committed(b, app_id, source) == {1: 3}
+    r = run_kcli(b, "delete", "groups", app_id)
+    assert r.code == 0, r.err
+    assert app_id not in run_kcli(b, "-o", "plain", "list", "groups", "--type", "streams").out
+    assert run_kcli(b, "describe", "groups", app_id).code != 0
