@@ -8,9 +8,11 @@ Kafka 4.4 (v1 only), and the creation time survives a broker restart with a data
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from confluent_kafka import TopicPartition
+from confluent_kafka.admin import AdminClient, NewPartitions
 
 from kcli.broker import EmbeddedCluster
 from tests.support.clients import consume, consumer, create_topic, produce, unique
@@ -274,3 +276,107 @@ def test_reset_offsets_refused_while_running_then_planned_executed_and_reprocess
     assert r.code == 0, r.err
     assert app_id not in run_kcli(b, "-o", "plain", "list", "groups", "--type", "streams").out
     assert run_kcli(b, "describe", "groups", app_id).code != 0
+
+
+def _expand(b, topic, partitions):
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.create_partitions([NewPartitions(topic, partitions)], operation_timeout=15)[topic].result(20)
+    wait_until(lambda: (t := admin.list_topics(topic, timeout=5).topics.get(topic)) is not None
+               and len(t.partitions) == partitions and all(p.leader >= 0 for p in t.partitions.values()),
+               what=f"{topic} has {partitions} partitions")
+
+
+def _records(kind, partitions, n):
+    """``n`` records on each of ``partitions``, each value its own id."""
+    return [(p, f"{kind}{p}-{i}") for p in partitions for i in range(n)]
+
+
+def _app_created_after(b, clock, records):
+    """A 2-partition source holding ``records``, then a running application whose group the
+    broker creates after them (its clock is set to the real time between the two); with the
+    creation time."""
+    app_id, source, sink = unique("app"), unique("in"), unique("out")
+    create_topic(b, source, partitions=2)
+    create_topic(b, sink, partitions=1)
+    produce(b, source, records)
+    time.sleep(0.01)
+    clock.now_ms = created = int(time.time() * 1000)      # the broker's clock when the group is created
+    time.sleep(0.01)                                      # every later record is stamped after it
+    app = StreamsApp(b, app_id, source, sink)
+    try:
+        app.wait_running()
+    except BaseException:
+        app.stop()
+        raise
+    return app_id, source, sink, app, created
+
+
+def _upper(records):
+    return sorted(v.upper() for _, v in records)
+
+
+def test_to_start_time_through_a_source_expansion_replays_exactly_what_followed_the_creation(cluster):
+    """Records carry an id; the ones produced before the group existed are not replayed, every
+    one produced after its creation is, the expanded partitions' included (produced as soon as
+    they exist, whether or not the application has seen them yet)."""
+    b, clock = cluster
+    before = _records("pre", (0, 1), 3)
+    app_id, source, sink, app, created = _app_created_after(b, clock, before)
+    try:
+        (g,) = _json(b, "describe", "groups", app_id, "--state", "--verbose")["groups"]
+        assert g["groupCreationTimeMs"] == created
+        after = _records("post", (0, 1), 2)
+        produce(b, source, after)
+        _expand(b, source, 4)
+        added = _records("new", (2, 3), 3) + _records("late", (0, 1), 1)
+        produce(b, source, added)
+        after += added
+        wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(4)}, timeout=60,
+                   what="the application committed every record of the 4 partitions")
+    finally:
+        app.stop()
+    wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
+    first_run = _sink_all(b, sink)
+    assert sorted(first_run) == _upper(before + after)
+    expected = [(source, 0, 6, 3), (source, 1, 6, 3), (source, 2, 3, 0), (source, 3, 3, 0)]
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", app_id, "-t", source, "--to-start-time")
+    assert _plan(r) == expected, r.out
+    assert _committed(b, app_id, source) == {0: 6, 1: 6, 2: 3, 3: 3}         # a dry run
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", app_id, "--all-input-topics", "--to-start-time",
+                 "--execute")
+    assert _plan(r) == expected, r.out
+    assert _committed(b, app_id, source) == {0: 3, 1: 3, 2: 0, 3: 0}
+    run_until_caught_up(b, app_id, source, sink, 4, stop=True)
+    replayed = _sink_all(b, sink)[len(first_run):]
+    assert sorted(replayed) == _upper(after)                # each once, none from before
+
+
+def test_to_start_time_after_an_expansion_the_stopped_app_never_saw(cluster):
+    """The source expanded while the application is stopped: the group has no offset on the new
+    partition, so --all-input-topics resets the committed ones (-t SOURCE is refused, as
+    kafka-streams-groups refuses a topic partition the group has not committed) and the restarted
+    application reads the new one from its start (Kafka Streams' auto.offset.reset earliest):
+    every record after the creation is processed again, none from before."""
+    b, clock = cluster
+    app_id, source, sink, app, _ = _app_created_after(b, clock, _records("pre", (0, 1), 2))
+    try:
+        after = _records("post", (0, 1), 2)
+        produce(b, source, after)
+        wait_until(lambda: _lags(b, app_id) == {(source, p): 0 for p in range(2)}, timeout=60)
+    finally:
+        app.stop()
+    wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
+    _expand(b, source, 3)
+    added = _records("new", (2,), 2) + _records("late", (0,), 1)
+    produce(b, source, added)
+    after += added
+    first_run = _sink_all(b, sink)
+    r = run_kcli(b, "reset-offsets", "-g", app_id, "-t", source, "--to-start-time")
+    assert r.code == 1, r
+    assert r.err.splitlines()[-1] == f"Error: One or more topics are not part of the group '{app_id}'.", r.err
+    r = run_kcli(b, "-o", "json", "reset-offsets", "-g", app_id, "--all-input-topics", "--to-start-time",
+                 "--execute")
+    assert _plan(r) == [(source, 0, 4, 2), (source, 1, 4, 2)], r.out
+    run_until_caught_up(b, app_id, source, sink, 3, stop=True)
+    replayed = _sink_all(b, sink)[len(first_run):]
+    assert sorted(replayed) == _upper(after)
