@@ -380,3 +380,64 @@ def test_to_start_time_after_an_expansion_the_stopped_app_never_saw(cluster):
     run_until_caught_up(b, app_id, source, sink, 3, stop=True)
     replayed = _sink_all(b, sink)[len(first_run):]
     assert sorted(replayed) == _upper(after)
+
+
+def _state(b, app_id):
+    (g,) = _json(b, "describe", "groups", app_id, "--state")["groups"]
+    return g
+
+
+def _log_records(b, topic, partitions):
+    c = consumer(b, unique("reader"))
+    try:
+        return sum(hi - lo for lo, hi in (c.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+                                          for p in range(partitions)))
+    finally:
+        c.close()
+
+
+def test_the_state_view_names_the_internal_topics_and_their_sizes(cluster):
+    """A stateful application (it counts the values: a repartition topic and the count store's
+    changelog, both created by the group's coordinator): --state names them with their partitions
+    and records (log end minus log start, as the topics' watermarks say) in table and json, the
+    input topic apart; plain keeps kafka-streams-groups' layout, csv its one table; a deleted
+    internal topic is shown without a size."""
+    b, _ = cluster
+    app_id, source, sink = unique("app"), unique("in"), unique("out")
+    create_topic(b, source, partitions=2)
+    create_topic(b, sink, partitions=1)
+    produce(b, source, [(0, "a"), (1, "b"), (0, "a")])
+    store = f"{app_id}-KSTREAM-AGGREGATE-STATE-STORE-0000000002"
+    internal = [f"{store}-repartition", f"{store}-changelog"]
+    app = StreamsApp(b, app_id, source, sink, topology="count")
+    try:
+        app.wait_running()
+        g = wait_until(lambda: (g := _state(b, app_id))["internalTopics"][0]["records"] == 3 and g, timeout=60,
+                       what="the 3 records repartitioned")
+        assert g["inputTopics"] == [source]
+        assert [(t["topic"], t["partitions"]) for t in g["internalTopics"]] == [(t, 2) for t in internal]
+        wait_until(lambda: {"a=2", "b=1"} <= set(_sink_all(b, sink)), timeout=60, interval=0.5,
+                   what="the counts in the sink")
+    finally:
+        app.stop()
+    wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
+    g = _state(b, app_id)
+    assert g["internalTopics"] == [{"topic": t, "partitions": 2, "records": _log_records(b, t, 2)} for t in internal]
+    assert g["internalTopics"][0]["records"] == 3 and g["internalTopics"][1]["records"] >= 2
+    table = run_kcli(b, "-o", "table", "describe", "groups", app_id, "--state")
+    assert table.code == 0, table.err
+    rows = [line.split() for line in table.out.splitlines()]
+    assert ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS"] in rows, table.out
+    for t in g["internalTopics"]:
+        assert [app_id, t["topic"], "2", str(t["records"])] in rows, table.out
+    for fmt in ("plain", "csv"):
+        r = run_kcli(b, "-o", fmt, "describe", "groups", app_id, "--state")
+        assert r.code == 0 and len(r.out.splitlines()) == 2 and store not in r.out, (fmt, r.out)
+    # an internal topic deleted: still named, without a size
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.delete_topics([internal[1]], operation_timeout=15)[internal[1]].result(20)
+    g = wait_until(lambda: (g := _state(b, app_id))["internalTopics"][1]["partitions"] is None and g, timeout=20)
+    assert g["internalTopics"][1] == {"topic": internal[1], "partitions": None, "records": None}
+    rows = [line.split() for line in run_kcli(b, "-o", "table", "describe", "groups", app_id, "--state")
+            .out.splitlines()]
+    assert [app_id, internal[1], "-", "-"] in rows
