@@ -3,7 +3,10 @@ group.protocol=streams) on the embedded broker: it joins a streams group, reache
 the source topic to the sink upper-cased and commits; two instances share the tasks and the one
 left takes them all back when the other stops. kcli lists and describes the group in every view;
 GROUP-CREATION-TIME comes from StreamsGroupDescribe v2, `-` when the broker poses as Apache
-Kafka 4.4 (v1 only), and the creation time survives a broker restart with a data dir."""
+Kafka 4.4 (v1 only), and the creation time survives a broker restart with a data dir. Resets:
+refused while the application runs, planned and executed once it is stopped (the restarted
+application re-processes from there), --to-start-time through a source expansion record by
+record; the state view names a stateful application's internal topics with their sizes."""
 
 from __future__ import annotations
 
