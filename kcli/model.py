@@ -372,6 +372,16 @@ class StreamsGroupDescription:
     internal_topics: list[str] = field(default_factory=list)
 
 
+@dataclass
+class TopicSize:
+    """A topic's size as the streams state view shows an application's internal topics:
+    ``partitions`` None when the topic does not exist (not created yet, or deleted); ``records``
+    the sum over its partitions of log end minus log start, None when a partition's is unknown."""
+    topic: str
+    partitions: int | None
+    records: int | None
+
+
 # -- check broker (conformance) -------------------------------------------------------------
 
 @dataclass

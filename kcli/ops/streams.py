@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import BrokerError, GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription
+from kcli.model import (BrokerError, GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription,
+                        TopicSize)
 from kcli.ops.groups import fill_offsets
 
 if TYPE_CHECKING:
@@ -148,6 +149,34 @@ def internal_topics(admin: Admin, ids: list[str]) -> dict[str, list[str]]:
     found = {g: [t for t in d.internal_topics if _inferred_internal(t, g)]
              for g, d in admin.describe_streams_groups(ids).items()}
     return {g: topics for g, topics in found.items() if topics}
+
+
+def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]) -> dict[str, list[TopicSize]]:
+    """Each group's internal topics (its topology's repartition and changelog topics) with
+    their partition count and records (log end minus log start, summed): one Metadata, then
+    ListOffsets (one per leader) for the earliest and the latest offsets. A partition whose
+    offsets are not known leaves its topic's records unknown; no internal topic, no request."""
+    names = sorted({t for d in groups for t in d.internal_topics})
+    if not names:
+        return {d.group_id: [] for d in groups}
+    leaders = admin.partition_leaders(names)
+    tps = [(t, p) for t, parts in leaders.items() for p in parts]
+
+    def known(time: int) -> dict[tuple[str, int], int]:
+        return {(o.topic, o.partition): o.offset for o in admin.list_offsets(tps, time)
+                if o.error is None and o.offset >= 0}
+
+    starts, ends = known(-2), known(-1)
+
+    def size(t: str) -> TopicSize:
+        if t not in leaders:
+            return TopicSize(t, None, None)
+        parts = [(t, p) for p in leaders[t]]
+        records = (sum(ends[tp] - starts[tp] for tp in parts)
+                   if all(tp in starts and tp in ends for tp in parts) else None)
+        return TopicSize(t, len(parts), records)
+
+    return {d.group_id: [size(t) for t in d.internal_topics] for d in groups}
 
 
 def delete_topics_of(admin: Admin, topics: dict[str, list[str]]) -> dict[str, dict[str, BrokerError]]:

@@ -6,7 +6,7 @@ with a known time; JSON has it as null then."""
 
 from __future__ import annotations
 
-from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, max_time_lag
+from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, TopicSize, max_time_lag
 from kcli.render import groups as groups_view
 from kcli.render.output import NULL, Output, Table, json_document, time_cell
 from kcli.times import time_field
@@ -75,7 +75,15 @@ def plain_state(d: StreamsGroupDescription, verbose: bool) -> str:
     return line(_state_header(verbose)) + "\n" + line(cells) + "\n"
 
 
-def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bool) -> None:
+INTERNAL_COLUMNS = ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS"]
+
+
+def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bool,
+                 internal: dict[str, list[TopicSize]] | None = None) -> None:
+    """One row per group; ``internal`` (kcli.ops.streams.internal_topic_sizes), each group's
+    internal topics with their partitions and records: JSON's internalTopics and, in a table,
+    a second table below (plain keeps kafka-streams-groups' layout, csv its one table)."""
+    internal = internal or {}
     if out.format == "json":
         docs = []
         for d in groups:
@@ -86,7 +94,9 @@ def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bo
                          "state": d.state, "members": len(d.members), "groupEpoch": d.group_epoch,
                          "targetAssignmentEpoch": d.target_assignment_epoch, "topologyEpoch": d.topology_epoch,
                          "assignor": d.assignor, "groupCreationTimeMs": ct["ms"], "groupCreationTime": ct["iso"],
-                         "describeVersion": d.describe_version})
+                         "describeVersion": d.describe_version, "inputTopics": d.input_topics,
+                         "internalTopics": [{"topic": t.topic, "partitions": t.partitions, "records": t.records}
+                                            for t in internal.get(d.group_id, [])]})
         out.json(json_document("streams-group-state", groups=docs))
         return
     if out.format == "plain":
@@ -94,6 +104,11 @@ def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bo
             out.write(plain_state(d, verbose))
         return
     out.table(Table(_state_header(verbose), [_state_cells(d, verbose) for d in groups]))
+    rows = [[d.group_id, t.topic, _v(t.partitions), _v(t.records)]
+            for d in groups for t in internal.get(d.group_id, [])]
+    if rows and out.format == "table":
+        out.line()
+        out.table(Table(INTERNAL_COLUMNS, rows))
 
 
 # -- --members --------------------------------------------------------------------------------

@@ -32,13 +32,15 @@ class StreamsApp:
     """One running instance; ``stop()`` sends SIGTERM to its PID (the app closes, leaving the
     group) and waits, then SIGKILL if it has not ended."""
 
-    def __init__(self, bootstrap: str, app_id: str, source: str, sink: str):
+    def __init__(self, bootstrap: str, app_id: str, source: str, sink: str, topology: str = "copy"):
+        """``topology``: "copy" (stateless, upper-cased) or "count" (stateful: counts the values,
+        with a repartition and a changelog topic)."""
         self.state_dir = tempfile.mkdtemp(prefix="kcli-streams-state-")
         self.proc = subprocess.Popen(
             ["java", "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
              f"-Dlog4j2.configurationFile={_tools_log4j(STREAMS_KAFKA)}", "-cp",
              f"{compiled()}{os.pathsep}{kafka_libs(STREAMS_KAFKA)}/*",
-             "StreamsApp", bootstrap, app_id, source, sink, self.state_dir],
+             "StreamsApp", bootstrap, app_id, source, sink, self.state_dir, topology],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
             preexec_fn=_die_with_parent)
 

@@ -8,7 +8,9 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * A tiny Kafka Streams application for kcli's tests: it joins a streams group (group.protocol=streams)
- * and copies INPUT to OUTPUT upper-cased. Arguments: BOOTSTRAP APPLICATION-ID INPUT OUTPUT STATE-DIR.
+ * and copies INPUT to OUTPUT upper-cased. Arguments: BOOTSTRAP APPLICATION-ID INPUT OUTPUT STATE-DIR [count];
+ * with "count", it counts INPUT's values instead (OUTPUT: "value=count"): a stateful topology with a
+ * repartition topic and a changelog topic, both internal topics the group's coordinator creates.
  * Prints "RUNNING" once the application runs; stops (leaving the group) on SIGTERM.
  */
 public class StreamsApp {
@@ -24,7 +26,13 @@ public class StreamsApp {
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
 
         StreamsBuilder builder = new StreamsBuilder();
-        builder.<String, String>stream(args[2]).mapValues(v -> v == null ? null : v.toUpperCase()).to(args[3]);
+        if (args.length > 5 && args[5].equals("count")) {
+            // stateful: a repartition topic (re-keyed by value) and a changelog for the count store
+            builder.<String, String>stream(args[2]).groupBy((k, v) -> v).count().toStream()
+                .mapValues((k, n) -> k + "=" + n).to(args[3]);
+        } else {
+            builder.<String, String>stream(args[2]).mapValues(v -> v == null ? null : v.toUpperCase()).to(args[3]);
+        }
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         CountDownLatch stopped = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
