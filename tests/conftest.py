@@ -13,6 +13,21 @@ import pytest
 from tests.support.apache_kafka import COMPAT_VERSIONS, ApacheKafka, RealKafkaUnavailable
 
 SASL_USERS = {"alice": "alice-secret", "bob": "bob-secret"}
+
+
+def _connector_on_every_spark_jvm() -> None:
+    """pyspark starts one JVM per process, with the jars of the first session: whichever test
+    starts it (in random order, a --source python audit may come first), Spark's Kafka
+    connector (scripts/provision-spark-kafka.sh) is on its classpath, as in a kcli process that
+    asks for it; a later session's spark.jars would not reach the running driver."""
+    from kcli.pipeline.spark import connector_jars
+
+    jars = connector_jars()
+    if jars and "PYSPARK_SUBMIT_ARGS" not in os.environ:
+        os.environ["PYSPARK_SUBMIT_ARGS"] = f"--jars {','.join(jars)} pyspark-shell"
+
+
+_connector_on_every_spark_jvm()
 _STARTED: dict[str, ApacheKafka] = {}
 
 
