@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, TypeVar
 
 from kcli.errors import KcliError, OperationError
-from kcli.xdg import state_dir
+from kcli.xdg import cache_dir, state_dir
 
 T = TypeVar("T")
 
@@ -81,17 +81,14 @@ CONNECTOR_CLASS = "org.apache.spark.sql.kafka010.KafkaSourceProvider"
 
 def connector_jars() -> list[str]:
     """The jars of Spark's Kafka connector for the installed pyspark, as
-    scripts/provision-spark-kafka.sh caches them (``$KCLI_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/kcli``, ``~/.cache/kcli``); [] when not provisioned."""
+    scripts/provision-spark-kafka.sh caches them (``kcli.xdg.cache_dir``); [] when not provisioned."""
     import importlib.metadata
 
     try:
         version = importlib.metadata.version("pyspark")
     except importlib.metadata.PackageNotFoundError:
         return []
-    cache = os.environ.get("KCLI_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "kcli")
-    home = os.path.join(cache, f"spark-kafka-{version}")
+    home = cache_dir(f"spark-kafka-{version}")
     if not os.path.isfile(os.path.join(home, "complete")):
         return []
     jars = os.path.join(home, "jars")

@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kcli.xdg import cache_dir
+
 DEFAULT_KAFKA_VERSION = "4.4.0"          # scripts/provision-kafka.sh's default
 KAFKA_VERSION = os.environ.get("KCLI_KAFKA_VERSION", DEFAULT_KAFKA_VERSION)
 # Older release lines the compatibility subset (tests/apache/test_compat.py) runs against.
@@ -139,9 +141,7 @@ def kafka_libs(version: str = KAFKA_VERSION) -> Path:
     if shutil.which("java") is None:
         raise RealKafkaUnavailable("Apache Kafka tests need Java 17+: no `java` on PATH "
                                    "(bash scripts/test.sh installs it)")
-    cache = Path(os.environ.get("KCLI_CACHE_DIR")
-                 or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kcli")
-    home = cache / f"kafka-{version}"
+    home = Path(cache_dir(f"kafka-{version}"))
     if not (home / "complete").is_file():
         raise RealKafkaUnavailable(f"Apache Kafka {version} jars are not in {home}: run "
                                    f"KCLI_KAFKA_VERSION={version} scripts/provision-kafka.sh "

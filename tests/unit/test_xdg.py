@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from kcli.xdg import config_dir, state_dir
+from kcli.xdg import cache_dir, config_dir, state_dir
 
 
 def test_state_and_config_follow_the_xdg_variables_and_fall_back_to_home():
@@ -29,3 +29,9 @@ def test_every_state_file_of_kcli_is_under_the_one_state_directory(monkeypatch, 
     assert memory_path("a/b") == os.path.join(state, "expansions", "a-b.json")
     assert os.path.dirname(log_path(0)) == os.path.join(state, "spark")
     assert config_path() == tmp_path / "config" / "kcli" / "config.toml"
+
+
+def test_the_cache_is_kclis_own_setting_first_then_xdg():
+    assert cache_dir("kafka-4.4.0", environ={"KCLI_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x"}) == "/c/kafka-4.4.0"
+    assert cache_dir("kafka-4.4.0", environ={"XDG_CACHE_HOME": "/x"}) == "/x/kcli/kafka-4.4.0"
+    assert cache_dir(environ={}).endswith("/.cache/kcli")
