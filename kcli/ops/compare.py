@@ -1,6 +1,6 @@
 """``reset-offsets --compare``: every reset policy side by side, a dry run by construction.
 
-The cluster is asked once, as the reset planner asks it (``kcli.ops.resets``: the same group
+The cluster is asked once, as the reset planner asks it (``kcli.ops.resets.gather``: the same group
 checks, one OffsetFetch per group, one ListOffsets call each for the log starts and ends, one per
 distinct timestamp for the time policies, Metadata v14 for the partition ages, one
 ConsumerGroupDescribe for the creation times); each policy is then planned by the planner itself,
@@ -18,8 +18,11 @@ from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.model import MISSING_GROUP, Notice
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
-from kcli.ops import resets
-from kcli.ops.groups import check_group_ids, group_ids
+from kcli.ops.groups import check_group_ids, classic_groups, group_ids
+from kcli.ops.resets.gather import (Steps, check_resettable, input_topics, log_offsets, next_records, positions,
+                                    select, start_times, time_lookups)
+from kcli.ops.resets.request import SCENARIOS, given_flags
+from kcli.ops.streams import describe_any
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
 
@@ -77,9 +80,9 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     """--compare's flags, checked before any request (UsageError, exit 2): the group and topic
     scopes as reset-offsets takes them; of the scenarios only --to-datetime and --by-duration
     (with --max-age, the policies' parameters); nothing that applies a plan."""
-    for name in resets.given_flags(refused, NOT_WITH):
+    for name in given_flags(refused, NOT_WITH):
         raise UsageError(f"--compare is a dry run: it cannot be used with {NOT_WITH[name]}")
-    other = resets.given_flags(scenario_flags, [n for n in resets.SCENARIOS if n not in TAKES])
+    other = given_flags(scenario_flags, [n for n in SCENARIOS if n not in TAKES])
     if other:
         raise UsageError(f"--compare compares every policy: it cannot be used with --{other[0]} "
                          "(it takes --to-datetime, --by-duration and --max-age)")
@@ -104,18 +107,18 @@ def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Compa
     stage = stage or _no_stage
     ids = group_ids(admin, req.groups, req.all_groups)
     with stage("Comparing reset policies") as progress:
-        return _compare(admin, ids, req, now_ms, resets.Steps(progress, len(ids) + 5))
+        return _compare(admin, ids, req, now_ms, Steps(progress, len(ids) + 5))
 
 
 def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, steps) -> Comparison:
-    descs, streams = resets.describe_any(admin, ids)
-    resets.check_resettable(descs)
+    descs, streams = describe_any(admin, ids)
+    check_resettable(descs)
     missing = {d.group_id for d in descs if not d.exists}
     kinds = {p.scenario.kind for p in req.policies}
-    created, start_errors = (resets.start_times(admin, ids, missing, resets.classic_groups(descs), streams)
+    created, start_errors = (start_times(admin, ids, missing, classic_groups(descs), streams)
                              if planner.START_TIME in kinds else ({}, {}))
-    selection, committed = resets.select(admin, ids, req.topics, req.all_topics, None, None, steps,
-                                         resets.input_topics(streams))
+    selection, committed = select(admin, ids, req.topics, req.all_topics, None, None, steps,
+                                         input_topics(streams))
     every = sorted({tp for sel in selection.values() for tp in sel})
     ages, ages_error = None, None
     if planner.MAX_AGE in kinds:
@@ -124,18 +127,18 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
         except UnsupportedByBroker:
             ages_error = MAX_AGE_UNSUPPORTED
     steps.after(None)
-    starts = steps.after(resets.log_offsets(admin, every, -2))
-    ends = steps.after(resets.log_offsets(admin, every, -1))
+    starts = steps.after(log_offsets(admin, every, -2))
+    ends = steps.after(log_offsets(admin, every, -1))
     targets: dict[tuple[str, str], int] = {}          # (policy label, group) -> timestamp
     for p in req.policies:
         if p.scenario.is_time:
             for g in ids:
                 if p.scenario.kind != planner.START_TIME or g in created:
                     targets[(p.label, g)] = planner.lookup_timestamp(p.scenario, now_ms, created.get(g))
-    lookups = steps.after(resets.time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, selection))
+    lookups = steps.after(time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, selection))
 
     columns, warnings = [], []
-    positions = {g: resets.positions(selection, committed, starts, ends, g) for g in ids}
+    positions_of = {g: positions(selection, committed, starts, ends, g) for g in ids}
     del selection, committed, starts, ends, every      # in the positions now (100k partitions: ~45 MB)
     for policy in req.policies:
         column = PolicyPlans(policy)
@@ -147,11 +150,11 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
                 column.unavailable[g] = ages_error
                 continue
             ts = targets.get((policy.label, g))
-            column.plans[g] = planner.plan_group(g, policy.scenario, positions[g],
+            column.plans[g] = planner.plan_group(g, policy.scenario, positions_of[g],
                                                  lookups=lookups[ts] if ts is not None else None, ages=ages)
         columns.append(column)
     # as a dry run counts them: no skip past transaction markers and aborted records only
-    resets.next_records(admin, [p for c in columns for plan in c.plans.values() for p in plan.partitions])
+    next_records(admin, [p for c in columns for plan in c.plans.values() for p in plan.partitions])
     for column in columns:
         for plan in column.plans.values():
             warnings += [Notice(n.kind, f"[{column.policy.label}] {n.text}", column.policy.label)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
 from kcli.ops.groups import check_group_ids
-from kcli.ops.resets import committed_of_groups, log_offsets, start_times
+from kcli.ops.resets.gather import committed_of_groups, log_offsets, start_times
 from kcli.specs import duration_arg, parse_topic_spec
 from kcli.xdg import state_dir
 

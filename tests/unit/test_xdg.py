@@ -18,7 +18,7 @@ def test_state_and_config_follow_the_xdg_variables_and_fall_back_to_home():
 
 def test_every_state_file_of_kcli_is_under_the_one_state_directory(monkeypatch, tmp_path):
     from kcli.ops.expansions import memory_path
-    from kcli.ops.resets import rollback_dir
+    from kcli.ops.resets.rollback import rollback_dir
     from kcli.pipeline.spark import log_path
     from kcli.profiles import config_path
 

@@ -1,0 +1,58 @@
+"""reset-offsets: from the flags to the commit, one job per module:
+
+- ``request``: the flags, checked and read into a ``ResetRequest`` before any request;
+- ``gather``: the cluster's answers (group states and creation times, committed offsets, log
+  offsets, time lookups, next records), shared with ``--compare`` (``kcli.ops.compare``);
+- ``planning``: those answers handed to the pure planner (``kcli.offsets.plan``);
+- ``rollback``: the rollback file, the exact undo, written before any commit;
+- ``execution``: the commits, the read-back of unanswered ones, each partition's outcome and the
+  exit code (``report``, ``finish``).
+
+``reset`` runs them in that order. Request counts do not grow with the partition count, and
+the planning's not with the groups."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from kcli.offsets import plan as planner
+from kcli.ops.groups import group_ids
+from kcli.ops.resets.execution import ResetResult, execute, finish
+from kcli.ops.resets.gather import (NO_CREATION_TIME, TOO_OLD_FOR_START_TIME, MissingPartitions,
+                                    group_start_time)
+from kcli.ops.resets.planning import plan_reset
+from kcli.ops.resets.request import ResetRequest, request
+from kcli.ops.resets.rollback import rollback_path
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+__all__ = ["NO_CREATION_TIME", "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetRequest", "ResetResult",
+           "execute", "finish", "group_start_time", "request", "reset"]
+
+
+def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
+    """Plans the reset and, with ``execute``, commits it, unless it skips unread records without
+    ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
+    manager yielding a progress callback (done, total), or None."""
+    stage = stage or _no_stage
+    ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool)
+    with stage("Planning the reset") as progress:
+        plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
+                           req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
+    skips = planner.skip_notices(plans)
+    refused = bool(req.execute and skips and not req.may_skip)
+    replays = planner.replay_notices(plans)
+    if not req.execute or refused or all(p.refused for p in plans):
+        return ResetResult(plans, skips=skips, replays=replays, refused=refused)
+    path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
+    with stage("Committing offsets") as progress:
+        result = execute(admin, plans, path, req.with_group, progress)
+    result.skips, result.replays = skips, replays
+    return result
+
+
+@contextmanager
+def _no_stage(_description):
+    yield None

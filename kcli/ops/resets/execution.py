@@ -1,0 +1,180 @@
+"""reset-offsets' execution: the rollback file first, then one OffsetCommit per group (in
+batches that keep its records in __consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches)
+on kcli's own connection, a read-back of what got no answer, each partition classified applied,
+not applied or unknown; ``report`` and ``finish`` turn the outcomes into the exit code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import time
+from dataclasses import dataclass, field
+
+from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
+from kcli.model import GroupPlan, Notice
+from kcli.ops.failures import raise_for, unanswered
+from kcli.ops.resets.gather import Steps, committed_offsets
+from kcli.ops.resets.rollback import write_rollback
+from kcli.ops.streams import describe_any
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+
+
+APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
+
+
+@dataclass
+class ResetResult:
+    """A reset's plans and, once executed, what it did: per (group, topic, partition),
+    (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
+    notes (replies lost but read back). ``skips``: the planner's skip notices, ``replays`` its
+    replay notices (one per group); ``refused``: the plan skips unread records and --allow-skip
+    was not given."""
+    plans: list[GroupPlan]
+    executed: bool = False
+    rollback_file: str | None = None
+    outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    skips: list[Notice] = field(default_factory=list)
+    replays: list[Notice] = field(default_factory=list)
+    refused: bool = False
+
+
+def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
+             errors: dict, reread: dict[tuple[str, int], int | None] | None) -> dict:
+    """(APPLIED | NOT_APPLIED | UNKNOWN, why) per partition of one group's commit: ``errors`` is
+    the commit's answer per partition (a BrokerError or None), ``reread`` the committed offsets
+    read back afterwards (None when they could not be read). A commit that was sent and not
+    answered is never "not applied": the broker may still apply it (it waits up to
+    offsets.commit.timeout.ms), so unless the new offset is read back it is unknown."""
+    out = {}
+    for tp, new in planned.items():
+        err = errors.get(tp)
+        if err is None:
+            out[tp] = (APPLIED, "")
+        elif not unanswered(err):
+            out[tp] = (NOT_APPLIED, err.message)
+        elif reread is None:
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset could not be read back")
+        elif reread.get(tp) == new:
+            out[tp] = (APPLIED, f"{err.message}, but the committed offset read back is the new one")
+        else:
+            got = reread.get(tp)
+            was = "unchanged" if got == before.get(tp) else "absent" if got is None else got
+            out[tp] = (UNKNOWN, f"{err.message}; the committed offset read back is {was}, but the "
+                                "commit may still be applied")
+    return out
+
+
+def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: bool,
+            progress=None) -> ResetResult:
+    """Writes the rollback file, then commits each group's plan: one OffsetCommit per group and
+    batch, on kcli's own connection (and one OffsetDelete where a restore removes offsets). A
+    commit without an answer is checked by reading the committed offsets back, within the
+    command's deadline: each partition ends up applied, not applied or unknown (``report``).
+    ``progress`` (done, total) counts groups."""
+    steps = Steps(progress, len(plans))
+    write_rollback(rollback, plans, with_group)
+    result = ResetResult(plans, executed=True, rollback_file=rollback)
+    for plan in plans:
+        commits = {(p.topic, p.partition): p.new for p in plan.partitions if p.new is not None}
+        before = {(p.topic, p.partition): p.current for p in plan.partitions}
+        deletes = [(p.topic, p.partition) for p in plan.partitions if p.new is None]
+        outcome = {}
+        if commits:
+            # A quarter of what is left (2 s at most) is kept for reading an unanswered commit back.
+            left = admin.settings.remaining_s()
+            errors = admin.alter_group_offsets(plan.group, commits, until=time.monotonic() + left - min(2.0, left / 4))
+            reread = None
+            if any(unanswered(e) for e in errors.values()):
+                try:      # on a new connection: the commit's was closed when it got no answer
+                    reread = committed_offsets(admin, plan.group, list(commits))
+                except OperationError:      # no answer either: the outcome stays unknown
+                    reread = None
+            outcome.update(classify(commits, before, errors, reread))
+        if deletes:
+            outcome.update(_delete_for_restore(admin, plan.group, deletes))
+            if not commits and all(status == APPLIED for status, _ in outcome.values()):
+                result.notes += _delete_if_vacant(admin, plan.group)
+        for (t, p), (status, why) in outcome.items():
+            if status != APPLIED:
+                result.outcomes[(plan.group, t, p)] = (status, why)
+            elif why:
+                result.notes.append(f"Group {plan.group}, partition {t}-{p}: {why}")
+        steps.after(None)
+    return result
+
+
+def _delete_for_restore(admin: Admin, group: str, partitions: list[tuple[str, int]]) -> dict:
+    """A restore's partitions that had no committed offset: their offsets are deleted."""
+    try:
+        group_error, per = admin.delete_group_offsets(group, partitions)
+    except OperationError as exc:    # unanswered: it may or may not have happened; not sent: it did not
+        status = UNKNOWN if isinstance(exc, BrokerRejected) and unanswered(exc.error) else NOT_APPLIED
+        return {tp: (status, f"deleting the committed offset: {exc}") for tp in partitions}
+    return {tp: (APPLIED, "") if (per.get(tp) or group_error) is None
+            else (NOT_APPLIED, f"deleting the committed offset: {(per.get(tp) or group_error).message}")
+            for tp in partitions}
+
+
+def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
+    """A restore that deleted every offset it names (the rollback of a reset that created the
+    group): a group left without any committed offset and without members is deleted too, as
+    before that reset (the broker would expire it anyway). The notes saying what happened."""
+    try:
+        if committed_offsets(admin, group) or describe_any(admin, [group])[0][0].members:
+            return []
+        error = admin.delete_groups([group])[group]
+    except OperationError as exc:
+        error = exc
+    if error is None:
+        return [f"Group {group}: no committed offset and no member left, as before the reset "
+                "that created it: the group is deleted too"]
+    return [f"Group {group}: no committed offset and no member left, but deleting the group "
+            f"failed ({error.message}); `kcli delete groups {group}` removes it"]
+
+
+def report(result: ResetResult) -> None:
+    """Exit 0 when every partition was applied; OperationError (exit 1) when none was and none is
+    unknown; otherwise PartialFailure (exit 3) naming what was applied, what was not and what is
+    unknown."""
+    if not result.outcomes:
+        return
+    total = sum(len(p.partitions) for p in result.plans)
+    by_status: dict[str, list[str]] = {APPLIED: [], NOT_APPLIED: [], UNKNOWN: []}
+    for plan in result.plans:
+        for p in sorted(plan.partitions, key=lambda p: (p.topic, p.partition)):
+            status, why = result.outcomes.get((plan.group, p.topic, p.partition), (APPLIED, ""))
+            by_status[status].append(f"group '{plan.group}' {p.topic}-{p.partition}"
+                                     + (f" ({why})" if why else ""))
+    detail = "; ".join(f"{status}: {', '.join(items)}" for status, items in by_status.items() if items)
+    failed, unknown = len(by_status[NOT_APPLIED]), len(by_status[UNKNOWN])
+    raise_for(total, failed, f"No offsets were committed ({total} partitions): {detail}"
+              if failed == total else f"{len(by_status[APPLIED])} of {total} partitions committed, "
+              f"{failed} not, {unknown} unknown: {detail}", unknown)
+
+
+def finish(result: ResetResult) -> None:
+    """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed.
+    Active groups are not reset: one line each, then exit 1 when no group was reset (or planned),
+    3 when others were."""
+    if result.refused:
+        raise OperationError(f"Nothing was committed: the reset skips unread records on "
+                             f"{len(result.skips)} partition(s) (above); add --allow-skip to commit it")
+    active = [p for p in result.plans if p.refused]
+    if not active:
+        return report(result)
+    lines = [p.refused for p in active]
+    if len(active) == len(result.plans):
+        raise OperationError("\n".join(lines))
+    done = "reset" if result.executed else "planned"
+    try:
+        report(result)
+    except KcliError as exc:
+        if exc.exit_code == OperationError.exit_code:        # nothing applied anywhere
+            raise OperationError("\n".join([*lines, exc.message])) from None
+        lines.append(exc.message)
+    raise PartialFailure("\n".join([*lines, f"{len(result.plans) - len(active)} of {len(result.plans)} "
+                                             f"groups {done}; not the active ones: "
+                                             f"{', '.join(p.group for p in active)}"]))
