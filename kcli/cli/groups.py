@@ -143,27 +143,22 @@ def reset_offsets(
     from kcli.render import groups as view
     from kcli.render.notices import summary
 
+    flags = resets.ResetFlags(
+        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
+        scenario=resets.ScenarioFlags(to_earliest=to_earliest, to_latest=to_latest, to_current=to_current,
+                                      to_offset=to_offset, shift_by=shift_by, to_datetime=to_datetime,
+                                      by_duration=by_duration, from_file=from_file, to_start_time=to_start_time),
+        max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip, rollback_file=rollback_file,
+        export=export)
     if compare:
         from kcli.ops import compare as comparing
         from kcli.render.compare import render_comparison
 
-        req = comparing.request(
-            groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
-            scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
-                            "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
-                            "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
-            max_age=max_age, refused={"execute": execute, "export": export, "rollback_file": rollback_file,
-                                      "allow_skip": allow_skip}, now_ms=int(time.time() * 1000))
+        req = comparing.request(flags, int(time.time() * 1000))
         render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress),
                           state().verbose)
         return
-    req = resets.request(
-        groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
-        scenario_flags={"to-earliest": to_earliest, "to-latest": to_latest, "to-current": to_current,
-                        "to-offset": to_offset, "shift-by": shift_by, "to-datetime": to_datetime,
-                        "by-duration": by_duration, "from-file": from_file, "to-start-time": to_start_time},
-        max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip,
-        rollback_file=rollback_file, now_ms=int(time.time() * 1000))
+    req = resets.request(flags, int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
     notices = [n for plan in result.plans for n in plan.native_notices()] + result.skips + result.replays
     for line in summary(notices, state().verbose):

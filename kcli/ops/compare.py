@@ -21,7 +21,7 @@ from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops.groups import check_group_ids, classic_groups, group_ids
 from kcli.ops.resets.gather import (Steps, check_resettable, input_topics, log_offsets, next_records, positions,
                                     select, start_times, time_lookups)
-from kcli.ops.resets.request import SCENARIOS, given_flags
+from kcli.ops.resets.request import SCENARIOS, ResetFlags, is_given
 from kcli.ops.streams import describe_any
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
@@ -74,15 +74,15 @@ def policies(max_age: str | None, by_duration: str | None, to_datetime: str | No
     return out
 
 
-def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topics: bool,
-            scenario_flags: dict[str, object], max_age: str | None, refused: dict[str, object],
-            now_ms: int) -> CompareRequest:
-    """--compare's flags, checked before any request (UsageError, exit 2): the group and topic
-    scopes as reset-offsets takes them; of the scenarios only --to-datetime and --by-duration
-    (with --max-age, the policies' parameters); nothing that applies a plan."""
-    for name in given_flags(refused, NOT_WITH):
-        raise UsageError(f"--compare is a dry run: it cannot be used with {NOT_WITH[name]}")
-    other = given_flags(scenario_flags, [n for n in SCENARIOS if n not in TAKES])
+def request(flags: ResetFlags, now_ms: int) -> CompareRequest:
+    """--compare's flags (reset-offsets' own), checked before any request (UsageError, exit 2):
+    the group and topic scopes as reset-offsets takes them; of the scenarios only --to-datetime
+    and --by-duration (with --max-age, the policies' parameters); nothing that applies a plan."""
+    for name, flag in NOT_WITH.items():
+        if is_given(getattr(flags, name)):
+            raise UsageError(f"--compare is a dry run: it cannot be used with {flag}")
+    groups, all_groups, topics, all_topics = flags.groups, flags.all_groups, flags.topics, flags.all_topics
+    other = flags.scenario.given([n for n in SCENARIOS if n not in TAKES])
     if other:
         raise UsageError(f"--compare compares every policy: it cannot be used with --{other[0]} "
                          "(it takes --to-datetime, --by-duration and --max-age)")
@@ -98,8 +98,7 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     for spec in topics:
         parse_topic_spec(spec)
     return CompareRequest(groups, all_groups, topics, all_topics,
-                          policies(max_age, scenario_flags.get("by-duration"),
-                                   scenario_flags.get("to-datetime"), now_ms))
+                          policies(flags.max_age, flags.scenario.by_duration, flags.scenario.to_datetime, now_ms))
 
 
 def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Comparison:

@@ -1,11 +1,20 @@
-"""Executing a plan, the pure parts: the rollback file is the exact undo (partitions without a
-committed offset included, as -1), and a commit's outcome per partition from its answer and the
-offsets read back. Execution against a broker (faults included) is in tests/cli/test_reset_safety.py."""
+"""The reset request built from the typed flags, and executing a plan, the pure parts: the
+rollback file is the exact undo (partitions without a committed offset included, as -1), and a
+commit's outcome per partition from its answer and the offsets read back. Execution against a
+broker (faults included) is in tests/cli/test_reset_safety.py."""
 
-from kcli.ops.resets import execution
-from kcli.ops.resets.rollback import rollback_csv
+import dataclasses
+
+import pytest
+
+from kcli.errors import UsageError
 from kcli.model import BrokerError, GroupPlan, PartitionPlan
+from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import parse_csv
+from kcli.ops import resets
+from kcli.ops.resets import execution
+from kcli.ops.resets.request import SCENARIOS
+from kcli.ops.resets.rollback import rollback_csv
 
 TIMEOUT = BrokerError(-185, "_TIMED_OUT", "Local: Timed out")
 REFUSED = BrokerError(25, "UNKNOWN_MEMBER_ID", "Broker: Unknown member")
@@ -36,3 +45,21 @@ def test_outcomes_from_answers_and_read_back():
     assert "read back is unchanged, but the commit may still be applied" in got[("t", 3)][1]
     unread = execution.classify(planned, before, errors, None)
     assert [unread[("t", p)][0] for p in (2, 3, 4)] == [execution.UNKNOWN] * 3
+
+
+def test_the_request_is_built_once_from_the_typed_flags():
+    """Every front end (the native command, the drop-ins) reads its flags into ``ResetFlags`` and
+    builds the ``ResetRequest`` through ``resets.request``, once: the value is frozen, and
+    kafka-streams-groups' rule comes in as an argument, not as a change afterwards."""
+    assert SCENARIOS == ("to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime",
+                         "by-duration", "from-file", "to-start-time")
+    flags = resets.ResetFlags(groups=["g"], all_groups=False, topics=["t:0"], all_topics=False,
+                              scenario=resets.ScenarioFlags(to_offset=0))        # 0 is given
+    req = resets.request(flags, 0)
+    assert (req.scenario, req.label, req.streams_tool) == (planner.Scenario(planner.OFFSET, 0), "to-offset 0", False)
+    assert resets.request(flags, 0, streams_tool=True).streams_tool
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        req.streams_tool = True
+    two = dataclasses.replace(flags, scenario=resets.ScenarioFlags(to_offset=0, to_latest=True))
+    with pytest.raises(UsageError, match=r'Option "\[to-latest\]" can\'t be used with option "\[to-offset\]"'):
+        resets.request(two, 0)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from kcli import __version__
@@ -562,19 +562,17 @@ class _Reset:
         except jopt.JoptError as exc:
             raise cls.conversion(exc) from None
         try:          # the Java tool's grammars for times: Utils.getDateTime, Duration.parse
-            if flags["to-datetime"] is not None:
-                flags["to-datetime"] = str(parse_java_datetime_ms(flags["to-datetime"]))
-            if flags["by-duration"] is not None:
-                parse_java_duration_ms(flags["by-duration"])
+            if flags.to_datetime is not None:
+                flags = replace(flags, to_datetime=str(parse_java_datetime_ms(flags.to_datetime)))
+            if flags.by_duration is not None:
+                parse_java_duration_ms(flags.by_duration)
         except TimeParseError as exc:
             raise Usage(f"{cls.error}{exc}", "stdout") from None
         topics, all_topics = cls.scope(p)
-        req = resets.request(groups=p.values("group"), all_groups=p.has("all-groups"), topics=topics,
-                             all_topics=all_topics, scenario_flags=flags, max_age=None,
-                             dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True,
-                             rollback_file=None, now_ms=int(time.time() * 1000))
-        req.streams_tool = cls.streams_tool
-        return req
+        return resets.request(resets.ResetFlags(groups=p.values("group"), all_groups=p.has("all-groups"),
+                                                topics=topics, all_topics=all_topics, scenario=flags,
+                                                dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True),
+                              int(time.time() * 1000), streams_tool=cls.streams_tool)
 
     streams_tool = False
 
@@ -630,12 +628,14 @@ class _Reset:
         return False
 
 
-def _reset_flags(p, first) -> dict:
-    return {"to-earliest": p.has("to-earliest"), "to-latest": p.has("to-latest"),
-            "to-current": p.has("to-current"), "to-offset": first("to-offset"),
-            "shift-by": p.value("shift-by"), "to-datetime": first("to-datetime"),
-            "by-duration": p.value("by-duration"), "from-file": first("from-file"),
-            "to-start-time": p.has("to-start-time")}
+def _reset_flags(p, first):
+    from kcli.ops.resets import ScenarioFlags
+
+    return ScenarioFlags(to_earliest=p.has("to-earliest"), to_latest=p.has("to-latest"),
+                         to_current=p.has("to-current"), to_offset=first("to-offset"),
+                         shift_by=p.value("shift-by"), to_datetime=first("to-datetime"),
+                         by_duration=p.value("by-duration"), from_file=first("from-file"),
+                         to_start_time=p.has("to-start-time"))
 
 
 def _java_order(plans):

@@ -22,14 +22,14 @@ from kcli.ops.resets.execution import ResetResult, execute, finish
 from kcli.ops.resets.gather import (NO_CREATION_TIME, TOO_OLD_FOR_START_TIME, MissingPartitions,
                                     group_start_time)
 from kcli.ops.resets.planning import plan_reset
-from kcli.ops.resets.request import ResetRequest, request
+from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
-__all__ = ["NO_CREATION_TIME", "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetRequest", "ResetResult",
-           "execute", "finish", "group_start_time", "request", "reset"]
+__all__ = ["NO_CREATION_TIME", "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetFlags", "ResetRequest",
+           "ResetResult", "ScenarioFlags", "execute", "finish", "group_start_time", "request", "reset"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:

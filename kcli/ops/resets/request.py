@@ -1,10 +1,12 @@
-"""reset-offsets' request: the command's flags, checked (kafka-consumer-groups' rules and
-messages) and read, the --from-file CSV included, into a ``ResetRequest`` before any request."""
+"""reset-offsets' request: the command's flags as each front end reads them (``ResetFlags``: the
+native command, kafka-consumer-groups' and kafka-streams-groups' command lines), checked
+(kafka-consumer-groups' rules and messages) and read, the --from-file CSV included, into a
+``ResetRequest`` by one function, ``request``, before any request to the cluster."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from kcli.errors import UsageError
 from kcli.inputs import read_text
@@ -16,11 +18,51 @@ from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
 
 
-SCENARIOS = ("to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime",
-             "by-duration", "from-file", "to-start-time")
+@dataclass(frozen=True)
+class ScenarioFlags:
+    """The scenario flags as given: a switch's True or a flag's value; None or False where it was
+    not given (``is_given``). Each field is the flag's name (``to_offset``: --to-offset)."""
+    to_earliest: bool = False
+    to_latest: bool = False
+    to_current: bool = False
+    to_offset: int | None = None
+    shift_by: int | None = None
+    to_datetime: str | None = None
+    by_duration: str | None = None
+    from_file: str | None = None
+    to_start_time: bool = False
+
+    def value(self, name: str) -> object:
+        """The value of the flag ``name`` (its spelling in SCENARIOS: ``to-offset``)."""
+        return getattr(self, name.replace("-", "_"))
+
+    def given(self, names=None) -> list[str]:
+        """Those of ``names`` (flag spellings; all of SCENARIOS unless told), in that order, that
+        were given (``is_given``)."""
+        return [name for name in (SCENARIOS if names is None else names) if is_given(self.value(name))]
 
 
-@dataclass
+SCENARIOS = tuple(f.name.replace("_", "-") for f in fields(ScenarioFlags))       # the flags' spellings
+
+
+@dataclass(frozen=True)
+class ResetFlags:
+    """reset-offsets' flags as a front end read them, not yet checked: ``request`` (and
+    ``--compare``'s ``kcli.ops.compare.request``) checks and reads them. None or False: not given."""
+    groups: list[str]
+    all_groups: bool
+    topics: list[str]
+    all_topics: bool
+    scenario: ScenarioFlags
+    max_age: str | None = None
+    dry_run: bool = False
+    execute: bool = False
+    allow_skip: bool = False
+    rollback_file: str | None = None
+    export: bool = False
+
+
+@dataclass(frozen=True)
 class ResetRequest:
     """A reset as the flags describe it, checked before any request."""
     groups: list[str]
@@ -56,21 +98,16 @@ def is_given(value: object) -> bool:
     return value is not None and value is not False
 
 
-def given_flags(flags: dict[str, object], names) -> list[str]:
-    """Those of ``names`` (in that order) that ``flags`` says were given (``is_given``)."""
-    return [name for name in names if is_given(flags.get(name))]
-
-
-def scenario(given: dict[str, object], max_age: str | None, now_ms: int) -> tuple[planner.Scenario, str]:
-    """The one scenario of the flags ``given`` (name in SCENARIOS -> its value, or True), with
-    kafka-consumer-groups' messages for none or two; times and durations read and checked."""
-    chosen = given_flags(given, SCENARIOS)
+def scenario(given: ScenarioFlags, max_age: str | None, now_ms: int) -> tuple[planner.Scenario, str]:
+    """The one scenario of the flags ``given``, with kafka-consumer-groups' messages for none or
+    two; times and durations read and checked."""
+    chosen = given.given()
     if not chosen:
         raise UsageError("reset-offsets requires one scenario: --to-earliest, --to-latest, --to-current, "
                          "--to-offset, --shift-by, --to-datetime, --by-duration, --from-file or --to-start-time")
     if len(chosen) > 1:
         raise UsageError(f'Option "[{chosen[0]}]" can\'t be used with option "[{chosen[1]}]"')
-    name, value = chosen[0], given[chosen[0]]
+    name, value = chosen[0], given.value(chosen[0])
     if max_age is not None and name != "to-latest":
         raise UsageError("--max-age can only be used with --to-latest")
     if max_age is not None:
@@ -92,11 +129,12 @@ def scenario(given: dict[str, object], max_age: str | None, now_ms: int) -> tupl
     return planner.Scenario(kind), name
 
 
-def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topics: bool,
-            scenario_flags: dict[str, object], max_age: str | None, dry_run: bool, execute: bool,
-            allow_skip: bool, rollback_file: str | None, now_ms: int) -> ResetRequest:
+def request(flags: ResetFlags, now_ms: int, *, streams_tool: bool = False) -> ResetRequest:
     """The flags of reset-offsets, checked (kafka-consumer-groups' rules and messages) and read,
-    the --from-file CSV included, before any request: UsageError (exit 2) otherwise."""
+    the --from-file CSV included, before any request: UsageError (exit 2) otherwise.
+    ``streams_tool``: the request is kafka-streams-groups' (see ``ResetRequest``)."""
+    groups, all_groups, topics, all_topics = flags.groups, flags.all_groups, flags.topics, flags.all_topics
+    dry_run, execute, rollback_file = flags.dry_run, flags.execute, flags.rollback_file
     if dry_run and execute:
         raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
     if groups and all_groups:
@@ -104,8 +142,8 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     if not groups and not all_groups:
         raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
     check_group_ids(groups)
-    chosen, label = scenario(scenario_flags, max_age, now_ms)
-    from_file = scenario_flags.get("from-file")
+    chosen, label = scenario(flags.scenario, flags.max_age, now_ms)
+    from_file = flags.scenario.from_file
     if topics and all_topics:
         raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
     if not (topics or all_topics or from_file):
@@ -122,5 +160,5 @@ def request(*, groups: list[str], all_groups: bool, topics: list[str], all_topic
     if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
         file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(groups)))
     return ResetRequest(groups, all_groups, topics, all_topics, chosen, label, file_offsets,
-                        execute, allow_skip, rollback_file,
-                        restore=from_file is not None and is_own_rollback(from_file))
+                        execute, flags.allow_skip, rollback_file,
+                        restore=from_file is not None and is_own_rollback(from_file), streams_tool=streams_tool)
