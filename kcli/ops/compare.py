@@ -14,16 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kcli.errors import UnsupportedByBroker, UsageError
+from kcli.errors import UsageError
 from kcli.model import MISSING_GROUP, Notice
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
-from kcli.ops.groups import check_group_ids, classic_groups, group_ids
-from kcli.ops.resets.gather import (Steps, check_resettable, input_topics, log_offsets, next_records, positions,
-                                    select, start_times, time_lookups)
-from kcli.ops.resets.request import SCENARIOS, ResetFlags, is_given
-from kcli.ops.streams import describe_any
-from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
+from kcli.ops.groups import group_ids
+from kcli.ops.resets.gather import Steps, check_resettable, group_answers, next_records, offset_answers, time_lookups
+from kcli.ops.resets.request import SCENARIOS, ResetFlags, check_groups, check_topics, is_given
+from kcli.specs import datetime_arg, duration_arg
 from kcli.times import TimeParseError, timestamp_before
 
 if TYPE_CHECKING:
@@ -81,23 +79,13 @@ def request(flags: ResetFlags, now_ms: int) -> CompareRequest:
     for name, flag in NOT_WITH.items():
         if is_given(getattr(flags, name)):
             raise UsageError(f"--compare is a dry run: it cannot be used with {flag}")
-    groups, all_groups, topics, all_topics = flags.groups, flags.all_groups, flags.topics, flags.all_topics
     other = flags.scenario.given([n for n in SCENARIOS if n not in TAKES])
     if other:
         raise UsageError(f"--compare compares every policy: it cannot be used with --{other[0]} "
                          "(it takes --to-datetime, --by-duration and --max-age)")
-    if groups and all_groups:
-        raise UsageError('Option "[group]" can\'t be used with option "[all-groups]"')
-    if not groups and not all_groups:
-        raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
-    check_group_ids(groups)
-    if topics and all_topics:
-        raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
-    if not (topics or all_topics):
-        raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
-    for spec in topics:
-        parse_topic_spec(spec)
-    return CompareRequest(groups, all_groups, topics, all_topics,
+    check_groups(flags.groups, flags.all_groups)
+    check_topics(flags.topics, flags.all_topics)
+    return CompareRequest(flags.groups, flags.all_groups, flags.topics, flags.all_topics,
                           policies(flags.max_age, flags.scenario.by_duration, flags.scenario.to_datetime, now_ms))
 
 
@@ -110,35 +98,24 @@ def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Compa
 
 
 def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, steps) -> Comparison:
-    descs, streams = describe_any(admin, ids)
-    check_resettable(descs)
-    missing = {d.group_id for d in descs if not d.exists}
+    groups = group_answers(admin, ids)
+    check_resettable(groups.descs)
     kinds = {p.scenario.kind for p in req.policies}
-    created, start_errors = (start_times(admin, ids, missing, classic_groups(descs), streams)
-                             if planner.START_TIME in kinds else ({}, {}))
-    selection, committed = select(admin, ids, req.topics, req.all_topics, None, None, steps,
-                                         input_topics(streams))
-    every = sorted({tp for sel in selection.values() for tp in sel})
-    ages, ages_error = None, None
-    if planner.MAX_AGE in kinds:
-        try:
-            ages = admin.partition_ages(sorted({t for t, _ in every}))
-        except UnsupportedByBroker:
-            ages_error = MAX_AGE_UNSUPPORTED
-    steps.after(None)
-    starts = steps.after(log_offsets(admin, every, -2))
-    ends = steps.after(log_offsets(admin, every, -1))
+    created, start_errors = groups.start_times(admin, ids) if planner.START_TIME in kinds else ({}, {})
+    answers = offset_answers(admin, ids, req.topics, req.all_topics, steps, inputs=groups.inputs,
+                             ages=planner.MAX_AGE in kinds, ages_optional=True)
     targets: dict[tuple[str, str], int] = {}          # (policy label, group) -> timestamp
     for p in req.policies:
         if p.scenario.is_time:
             for g in ids:
                 if p.scenario.kind != planner.START_TIME or g in created:
                     targets[(p.label, g)] = planner.lookup_timestamp(p.scenario, now_ms, created.get(g))
-    lookups = steps.after(time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, selection))
+    lookups = steps.after(time_lookups(admin, {(g, ts) for (_, g), ts in targets.items()}, answers.selection))
 
     columns, warnings = [], []
-    positions_of = {g: positions(selection, committed, starts, ends, g) for g in ids}
-    del selection, committed, starts, ends, every      # in the positions now (100k partitions: ~45 MB)
+    positions_of = {g: answers.positions(g) for g in ids}
+    ages, ages_error = answers.ages, MAX_AGE_UNSUPPORTED if answers.ages_error else None
+    del answers      # in the positions now (100k partitions: ~45 MB)
     for policy in req.policies:
         column = PolicyPlans(policy)
         for g in ids:
@@ -159,7 +136,7 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
             warnings += [Notice(n.kind, f"[{column.policy.label}] {n.text}", column.policy.label)
                          for n in plan.native_notices()]
     warnings += [Notice(MISSING_GROUP, f"Group {g} does not exist: it has no committed offsets")
-                 for g in ids if g in missing]
+                 for g in ids if g in groups.missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
     return comparison(every_plan, columns, list(dict.fromkeys(warnings)))
 

@@ -11,7 +11,7 @@ from kcli.errors import UsageError
 from kcli.model import BrokerError, GroupPlan, PartitionPlan
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import parse_csv
-from kcli.ops import resets
+from kcli.ops import compare, resets
 from kcli.ops.resets import execution
 from kcli.ops.resets.request import SCENARIOS
 from kcli.ops.resets.rollback import rollback_csv
@@ -63,3 +63,26 @@ def test_the_request_is_built_once_from_the_typed_flags():
     two = dataclasses.replace(flags, scenario=resets.ScenarioFlags(to_offset=0, to_latest=True))
     with pytest.raises(UsageError, match=r'Option "\[to-latest\]" can\'t be used with option "\[to-offset\]"'):
         resets.request(two, 0)
+
+
+@pytest.mark.parametrize("scope, message", [
+    (dict(groups=["g"], all_groups=True, topics=["t"], all_topics=False),
+     'Option "[group]" can\'t be used with option "[all-groups]"'),
+    (dict(groups=[], all_groups=False, topics=["t"], all_topics=False),
+     "Option [reset-offsets] takes one of these options: [group], [all-groups]"),
+    (dict(groups=["g"], all_groups=False, topics=["t"], all_topics=True),
+     'Option "[topic]" can\'t be used with option "[all-topics]"'),
+    (dict(groups=["g"], all_groups=False, topics=[], all_topics=False),
+     "One of the reset scopes should be defined: --all-topics, --topic."),
+    (dict(groups=["g"], all_groups=False, topics=["t:x"], all_topics=False), "t:x"),
+])
+def test_reset_and_compare_check_the_scope_alike(scope, message):
+    """One scope check (``check_groups``, ``check_topics``) for reset-offsets and --compare: the
+    same flags are refused with the same words, before any request."""
+    errors = []
+    for build, scenario in ((resets.request, resets.ScenarioFlags(to_earliest=True)),
+                            (compare.request, resets.ScenarioFlags())):
+        with pytest.raises(UsageError) as caught:
+            build(resets.ResetFlags(**scope, scenario=scenario), 0)
+        errors.append(caught.value.message)
+    assert errors[0] == errors[1] and message in errors[0]

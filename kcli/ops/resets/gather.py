@@ -1,11 +1,14 @@
-"""reset-offsets' cluster reads: the answers a reset (and ``--compare``) is planned on. The
-groups' states and creation times (KIP-1282), the partitions selected (checked: they exist and
-have a leader), the committed offsets (one OffsetFetch per coordinator for all the groups), the
-log starts and ends and the time lookups (ListOffsets per leader), and where the next record is
-(one bounded Fetch per leader). ``Steps`` counts the request rounds for a progress callback."""
+"""reset-offsets' cluster reads: the answers a reset and ``--compare`` are planned on, gathered
+the same way for both. ``group_answers``: the groups' states and creation times (KIP-1282);
+``offset_answers``: the partitions selected (checked: they exist and have a leader), the
+committed offsets (one OffsetFetch per coordinator for all the groups), the partition ages
+(Metadata v14), the log starts and ends (ListOffsets per leader); then ``time_lookups``
+(ListOffsets per timestamp) and ``next_records`` (one bounded Fetch per leader). ``Steps``
+counts the request rounds for a progress callback."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli import javaorder
@@ -52,9 +55,44 @@ class ClassicGroupStartTime(OperationError):
 
 def group_start_time(admin: Admin, group: str) -> int:
     """One group's creation time (``audit --group``), or the error saying why it has none."""
-    descs, streams = describe_any(admin, [group])
-    return creation_times(admin, [group], {d.group_id for d in descs if not d.exists},
-                          classic_groups(descs), streams)[group]
+    return group_answers(admin, [group]).creation_times(admin, [group])[group]
+
+
+@dataclass
+class GroupAnswers:
+    """What the groups' describe answered (``describe_any``: every group, and a streams group's
+    own StreamsGroupDescribe, by id), and what a reset reads of it."""
+    descs: list[GroupDescription]
+    streams: dict
+
+    @property
+    def missing(self) -> set[str]:
+        """The groups that do not exist."""
+        return {d.group_id for d in self.descs if not d.exists}
+
+    @property
+    def active(self) -> dict[str, str]:
+        """The groups that cannot be reset, with the reason (``active_groups``)."""
+        return active_groups(self.descs)
+
+    @property
+    def inputs(self) -> dict[str, set[str]]:
+        """Each streams group's input topics (``input_topics``)."""
+        return input_topics(self.streams)
+
+    def start_times(self, admin: Admin, ids: list[str]) -> tuple[dict[str, int], dict[str, OperationError]]:
+        """The creation times of ``ids`` and the error of each that has none (``start_times``)."""
+        return start_times(admin, ids, self.missing, classic_groups(self.descs), self.streams)
+
+    def creation_times(self, admin: Admin, ids: list[str]) -> dict[str, int]:
+        """The creation times of ``ids``, or the first one's error (``creation_times``)."""
+        return creation_times(admin, ids, self.missing, classic_groups(self.descs), self.streams)
+
+
+def group_answers(admin: Admin, ids: list[str]) -> GroupAnswers:
+    """The groups' describe: one DescribeGroups/ConsumerGroupDescribe round, and StreamsGroupDescribe
+    for the streams groups."""
+    return GroupAnswers(*describe_any(admin, ids))
 
 
 def active_groups(descs: list[GroupDescription]) -> dict[str, str]:
@@ -297,3 +335,50 @@ def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> d
                                  f"{o.topic}-{o.partition}: {o.error or 'no offset'}")
         found[(o.topic, o.partition)] = o.offset
     return found
+
+
+@dataclass
+class OffsetAnswers:
+    """The partitions' answers for the groups planned: each group's selection (its partitions in
+    kafka-consumer-groups' order) and committed offsets, the log starts and ends, the partition
+    ages (KIP-1327) when asked, and the groups not reset on partitions they have not committed
+    (``refused``, with the reason; not in ``selection``)."""
+    selection: dict[str, list[tuple[str, int]]]
+    committed: dict[str, dict[tuple[str, int], int | None]]
+    starts: dict[tuple[str, int], int]
+    ends: dict[tuple[str, int], int]
+    refused: dict[str, str]
+    ages: dict | None = None
+    ages_error: UnsupportedByBroker | None = None
+
+    def positions(self, group: str) -> list[PartitionPosition]:
+        """``group``'s partitions as the planner takes them."""
+        return positions(self.selection, self.committed, self.starts, self.ends, group)
+
+
+def offset_answers(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, steps: Steps, *,
+                   kind: str | None = None, file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
+                   inputs: dict[str, set[str]] | None = None, committed_only: list[str] = (),
+                   ages: bool = False, ages_optional: bool = False) -> OffsetAnswers:
+    """The partitions' answers a reset (``kind``: its scenario's) or ``--compare`` (``kind``
+    None) plans on, in this order: the selection and committed offsets (``select``), the
+    partition ages (``ages``; a broker without Metadata v14 raises UnsupportedByBroker, or with
+    ``ages_optional`` leaves it in ``ages_error``), the log starts, the log ends. A group of
+    ``committed_only`` is not reset on --topic partitions it has not committed
+    (``uncommitted_topics``): it is ``refused`` and its partitions are not asked for."""
+    selection, committed = select(admin, ids, specs, all_topics, kind, file_offsets, steps, inputs)
+    refused = uncommitted_topics(list(committed_only), specs, selection, committed)
+    selection = {g: sel for g, sel in selection.items() if g not in refused}
+    every = sorted({tp for sel in selection.values() for tp in sel})
+    found, ages_error = None, None
+    if ages:
+        try:
+            found = admin.partition_ages(sorted({t for t, _ in every}))
+        except UnsupportedByBroker as exc:
+            if not ages_optional:
+                raise
+            ages_error = exc
+        steps.after(None)
+    starts = steps.after(log_offsets(admin, every, -2))
+    ends = steps.after(log_offsets(admin, every, -1))
+    return OffsetAnswers(selection, committed, starts, ends, refused, found, ages_error)

@@ -9,10 +9,7 @@ from typing import TYPE_CHECKING
 
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan
 from kcli.offsets import plan as planner
-from kcli.ops.groups import classic_groups
-from kcli.ops.resets.gather import (Steps, active_groups, creation_times, input_topics, log_offsets,
-                                    next_records, positions, select, time_lookups, uncommitted_topics)
-from kcli.ops.streams import describe_any
+from kcli.ops.resets.gather import Steps, group_answers, next_records, offset_answers, time_lookups
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -27,32 +24,24 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     ``execute``: the plans are to be committed (a missing group's warning says it is created).
     A streams group is not reset on --topic partitions it has not committed; with
     ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
-    descs, streams = describe_any(admin, ids)
-    active = active_groups(descs)
+    groups = group_answers(admin, ids)
+    active = groups.active
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
         return [GroupPlan(g, refused=active[g]) for g in every_id]
     steps = Steps(progress, 3 + scenario.is_time + (scenario.kind == planner.MAX_AGE))
-    missing = {d.group_id for d in descs if not d.exists}
-    created = (creation_times(admin, ids, missing, classic_groups(descs), streams)
-               if scenario.kind == planner.START_TIME else {})
-    selection, committed = select(admin, ids, specs, all_topics, scenario.kind, file_offsets, steps,
-                                  input_topics(streams))
-    if scenario.kind != planner.FILE:
-        checked = ids if committed_only else [g for g in ids if g in streams]
-        active.update(uncommitted_topics(checked, specs, selection, committed))
+    created = groups.creation_times(admin, ids) if scenario.kind == planner.START_TIME else {}
+    checked = ([] if scenario.kind == planner.FILE else ids if committed_only
+               else [g for g in ids if g in groups.streams])
+    answers = offset_answers(admin, ids, specs, all_topics, steps, kind=scenario.kind, file_offsets=file_offsets,
+                             inputs=groups.inputs, committed_only=checked, ages=scenario.kind == planner.MAX_AGE)
+    missing = groups.missing
+    active.update(answers.refused)
     ids = [g for g in ids if g not in active]
-    selection = {g: sel for g, sel in selection.items() if g in ids}
-    every = sorted({tp for sel in selection.values() for tp in sel})
-    ages = None
-    if scenario.kind == planner.MAX_AGE:
-        ages = steps.after(admin.partition_ages(sorted({t for t, _ in every})))
-    starts = steps.after(log_offsets(admin, every, -2))
-    ends = steps.after(log_offsets(admin, every, -1))
     lookups_by_ts: dict[int, dict] = {}
     if scenario.is_time:
         targets = {g: planner.lookup_timestamp(scenario, now_ms, created.get(g)) for g in ids}
-        lookups_by_ts = steps.after(time_lookups(admin, set(targets.items()), selection))
+        lookups_by_ts = steps.after(time_lookups(admin, set(targets.items()), answers.selection))
 
     plans = []
     for g in every_id:
@@ -60,8 +49,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
             plans.append(GroupPlan(g, refused=active[g]))
             continue
         lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
-        plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
-                                  lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
+        plan = planner.plan_group(g, scenario, answers.positions(g),
+                                  lookups=lookups, ages=answers.ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warn(NO_PLAN, f"No reset plan for group {g} found.")
         if g in missing:

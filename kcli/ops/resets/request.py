@@ -133,32 +133,44 @@ def request(flags: ResetFlags, now_ms: int, *, streams_tool: bool = False) -> Re
     """The flags of reset-offsets, checked (kafka-consumer-groups' rules and messages) and read,
     the --from-file CSV included, before any request: UsageError (exit 2) otherwise.
     ``streams_tool``: the request is kafka-streams-groups' (see ``ResetRequest``)."""
-    groups, all_groups, topics, all_topics = flags.groups, flags.all_groups, flags.topics, flags.all_topics
-    dry_run, execute, rollback_file = flags.dry_run, flags.execute, flags.rollback_file
-    if dry_run and execute:
+    if flags.dry_run and flags.execute:
         raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
+    check_groups(flags.groups, flags.all_groups)
+    chosen, label = scenario(flags.scenario, flags.max_age, now_ms)
+    from_file = flags.scenario.from_file
+    check_topics(flags.topics, flags.all_topics, from_file)
+    rollback_file = flags.rollback_file
+    if rollback_file is not None and not rollback_file.strip():
+        raise UsageError("--rollback-file needs a value")
+    if rollback_file and not flags.execute:
+        raise UsageError("--rollback-file is only used with --execute")
+    if rollback_file and os.path.lexists(rollback_file):
+        raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
+    file_offsets = None
+    if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
+        file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(flags.groups)))
+    return ResetRequest(flags.groups, flags.all_groups, flags.topics, flags.all_topics, chosen, label, file_offsets,
+                        flags.execute, flags.allow_skip, rollback_file,
+                        restore=from_file is not None and is_own_rollback(from_file), streams_tool=streams_tool)
+
+
+def check_groups(groups: list[str], all_groups: bool) -> None:
+    """The group scope of reset-offsets and --compare: --group or --all-groups, one of them, and
+    each group id valid; UsageError (exit 2) otherwise, in kafka-consumer-groups' words."""
     if groups and all_groups:
         raise UsageError('Option "[group]" can\'t be used with option "[all-groups]"')
     if not groups and not all_groups:
         raise UsageError("Option [reset-offsets] takes one of these options: [group], [all-groups]")
     check_group_ids(groups)
-    chosen, label = scenario(flags.scenario, flags.max_age, now_ms)
-    from_file = flags.scenario.from_file
+
+
+def check_topics(topics: list[str], all_topics: bool, from_file: str | None = None) -> None:
+    """The topic scope of reset-offsets and --compare: --topic or --all-topics, one of them unless
+    --from-file (its rows name the partitions), and each TOPIC[:P,P...] spec valid; UsageError
+    (exit 2) otherwise, in kafka-consumer-groups' words."""
     if topics and all_topics:
         raise UsageError('Option "[topic]" can\'t be used with option "[all-topics]"')
     if not (topics or all_topics or from_file):
         raise UsageError("One of the reset scopes should be defined: --all-topics, --topic.")
-    if rollback_file is not None and not rollback_file.strip():
-        raise UsageError("--rollback-file needs a value")
-    if rollback_file and not execute:
-        raise UsageError("--rollback-file is only used with --execute")
-    if rollback_file and os.path.lexists(rollback_file):
-        raise UsageError(f"The rollback file {rollback_file} exists; kcli never overwrites one")
     for spec in topics:
         parse_topic_spec(spec)
-    file_offsets = None
-    if from_file is not None:      # read whole before any request (--all-groups: every group's rows)
-        file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(groups)))
-    return ResetRequest(groups, all_groups, topics, all_topics, chosen, label, file_offsets,
-                        execute, flags.allow_skip, rollback_file,
-                        restore=from_file is not None and is_own_rollback(from_file), streams_tool=streams_tool)
