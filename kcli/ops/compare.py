@@ -1,11 +1,12 @@
 """``reset-offsets --compare``: every reset policy side by side, a dry run by construction.
 
-The cluster is asked once, as the reset planner asks it (``kcli.ops.resets.gather``: the same group
-checks, one OffsetFetch per group, one ListOffsets call each for the log starts and ends, one per
-distinct timestamp for the time policies, Metadata v14 for the partition ages, one
-ConsumerGroupDescribe for the creation times); each policy is then planned by the planner itself,
-so each column is exactly what that policy's dry run plans. A policy the broker cannot serve
-(--to-start-time without KIP-1282, --max-age without KIP-1327) is not available, with the reason.
+The cluster is asked once, by the reset's own gathering (``kcli.ops.resets.gather``:
+``group_answers`` and ``offset_answers``, the same group and scope checks, one OffsetFetch per
+coordinator, one ListOffsets call each for the log starts and ends, one per distinct timestamp
+for the time policies, Metadata v14 for the partition ages, one ConsumerGroupDescribe for the
+creation times); each policy is then planned by the planner itself, so each column is exactly
+what that policy's dry run plans. A policy the broker cannot serve (--to-start-time without
+KIP-1282, --max-age without KIP-1327) is not available, with the reason.
 """
 
 from __future__ import annotations
