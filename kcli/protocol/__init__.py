@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import pkgutil
 import sys
 import threading
 import types
@@ -56,6 +55,9 @@ def _bare_package(name: str) -> None:
 
 
 _bare_package("kafka")
+from kcli.protocol import startup as _startup  # noqa: E402
+
+_startup.install_schema_loader()        # before kafka-python's message modules read their schemas
 import kafka.protocol as _kp  # noqa: E402 - after the package is registered
 
 for _name in ("kafka.protocol.admin", "kafka.protocol.consumer", "kafka.net"):
@@ -68,6 +70,8 @@ from kafka.protocol.metadata import metadata as _metadata  # noqa: E402
 from kafka.protocol.schemas.fields.struct import StructField as _StructField  # noqa: E402
 
 from kcli.protocol import schemas as _schemas  # noqa: E402
+
+_startup.install_compile_cache()
 
 
 class _Tail:
@@ -198,6 +202,8 @@ def claim_response_classes() -> None:
 def _collect():
     """Request and response classes by API key: every stock kafka-python message class, with
     the KIP classes above taking precedence."""
+    import pkgutil
+
     for info in pkgutil.walk_packages(_kp.__path__, _kp.__name__ + "."):
         if (".schemas" in info.name or ".old" in info.name          # .old: pre-schema classes
                 or info.name.endswith(("generate_stubs", "parser"))):

@@ -4,6 +4,8 @@ interpreter, as kcli starts."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 
@@ -55,3 +57,57 @@ def test_kip_responses_decode_after_kafka_pythons_stock_modules_load():
                "    print(kip.describe_topics(['t'])[0].partitions[0].creation_time_ms)\n"
                "    kip.close()")
     assert out == "1234"
+
+
+def test_the_schema_loader_reads_what_kafka_pythons_own_reads():
+    """kcli.protocol.startup.load_json (open, not importlib.resources) against kafka-python's
+    load_json, every JSON schema of both packages, each loader in a fresh interpreter."""
+    schemas = ("import json, os, sys\n"
+               "{setup}\n"
+               "import kcli.protocol.schemas as kcli_schemas, kafka.protocol.schemas as stock\n"
+               "names = [(n[:-5], None) for n in os.listdir(os.path.join(stock.__path__[0], 'resources'))]\n"
+               "names += [(n[:-5], kcli_schemas) for n in os.listdir(kcli_schemas.__path__[0])]\n"
+               "print(json.dumps(sorted([n, bool(p), load_json(n, p)] for n, p in names if not n.startswith('_'))))")
+    ours = _run(schemas.format(setup="import kcli.protocol; from kcli.protocol.startup import load_json"))
+    theirs = _run(schemas.format(setup="from kafka.protocol.schemas.load_json import load_json"))
+    assert json.loads(ours) == json.loads(theirs)
+    assert len(json.loads(ours)) > 100
+    assert _run("import sys, kcli.protocol, kafka.protocol.schemas as s, kcli.protocol.startup as k\n"
+                "print(s.load_json is k.load_json, 'importlib.resources' in sys.modules)") == "True False"
+
+
+CODECS = ("import builtins\n"
+          "compiled, _compile = [], builtins.compile\n"
+          "def counted(source, filename, *args, **kwargs):   # a cache miss, for generated code\n"
+          "    compiled.extend([filename] if filename.startswith('<codegen') else [])\n"
+          "    return _compile(source, filename, *args, **kwargs)\n"
+          "builtins.compile = counted\n"
+          "import kcli.protocol\n"
+          "from kafka.protocol.metadata import MetadataRequest, MetadataResponse\n"
+          "req = MetadataRequest(version=12, topics=[MetadataRequest.MetadataRequestTopic(name='t')])\n"
+          "data = req.encode()\n"
+          "name = MetadataRequest.decode(data, version=12).topics[0].name\n"
+          "print(len(compiled), name, data.hex())")
+
+
+def test_generated_codecs_compile_once_per_cache(tmp_path):
+    """kafka-python's generated encoders and decoders are compiled by the first process only:
+    the next one loads their code objects from kcli's cache (KCLI_CACHE_DIR); a damaged cache
+    file is compiled again, the answer unchanged."""
+    env = {**os.environ, "KCLI_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        proc = subprocess.run([sys.executable, "-c", CODECS], capture_output=True, text=True, timeout=60, env=env)
+        assert proc.returncode == 0, proc.stderr
+        count, name, data = proc.stdout.split()
+        return int(count), name, data
+
+    cold = run()
+    assert cold[0] == 2 and cold[1] == "t"          # the request's encoder and decoder
+    assert run() == (0, *cold[1:])
+    files = [f for f in (tmp_path / "codegen").rglob("*") if f.is_file()]
+    assert len(files) == cold[0]
+    for f in files:
+        f.write_bytes(b"not marshal")
+    assert run() == cold
+    assert run() == (0, *cold[1:])

@@ -101,3 +101,39 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     group = "import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)"
     proc = subprocess.run([sys.executable, "-c", group], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
+
+
+# A fresh process that runs a console script's entry point, with probes: an atexit handler, and an
+# object whose finalizer runs only in the interpreter's teardown (when sys.modules is cleared).
+_PROBED = ("import atexit, gc, sys, types\n"
+           "class Probe:\n"
+           "    def __del__(self): sys.__stderr__.write('teardown\\n')\n"
+           "probe = types.ModuleType('_kcli_probe'); probe.kept = Probe(); sys.modules['_kcli_probe'] = probe\n"
+           "atexit.register(lambda: sys.__stderr__.write(f'atexit frozen={{gc.get_freeze_count() > 0}}\\n'))\n"
+           "sys.argv = ['kcli-x', *{args!r}]\n"
+           "{entry}\n")
+
+
+def _probed(entry: str, args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _PROBED.format(entry=entry, args=args)], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_a_dropin_process_ends_without_the_interpreters_teardown():
+    """A drop-in's process (its console script, or ``kcli kafka-...``) ends once its atexit
+    handlers ran and its output is flushed, without freeing every module and object first
+    (issue 28: ~7% of a drop-in's instructions); its exit code kept. Native commands still
+    tear down; in-process callers are not ended."""
+    script = "from kcli.cli.dropin import kafka_topics_main; kafka_topics_main()"
+    native = "import runpy; runpy.run_module('kcli', run_name='__main__')"
+    proc = _probed(script, ["--version"])
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\n")
+    proc = _probed(script, ["--bootstrap-server", "127.0.0.1:1", "--describe", "--partitions", "x"])
+    assert proc.returncode == 2 and proc.stderr.endswith("atexit frozen=True\n") and "teardown" not in proc.stderr
+    proc = _probed(native, ["kafka-get-offsets", "--version"])
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\n")
+    proc = _probed(native, ["--version"])
+    assert proc.returncode == 0 and proc.stderr == "atexit frozen=True\nteardown\n"
+    proc = _probed("from kcli.cli.main import main\ntry:\n    main(['kafka-topics', '--version'])\n"
+                   "except SystemExit as exc:\n    print('in-process', exc.code)", [])
+    assert proc.stdout == "kcli 0.1.0\nin-process 0\n" and proc.stderr == "atexit frozen=False\nteardown\n"

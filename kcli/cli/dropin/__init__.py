@@ -25,7 +25,7 @@ DROPINS = frozenset(TOOLS)
 def _script(tool: str) -> None:
     from kcli.cli.main import main
 
-    main([tool, *sys.argv[1:]])
+    main([tool, *sys.argv[1:]], process=True)       # the process ends there: main's quick exit
 
 
 def kafka_topics_main() -> None:
