@@ -287,8 +287,11 @@ class KipClient:
             raise UnsupportedByBroker("The broker does not support FindCoordinator")
         backoff = Backoff(self.settings.until() if until is None else until)
         while True:                                # bounded by the deadline (Backoff)
-            retry: dict[str, int] = {}
-            for key, code, node in self._find_coordinators_once(Req, version, pending, backoff.end):
+            answers = self._find_coordinators_once(Req, version, pending, backoff.end)
+            # a key the answer leaves out is asked again, as Java's admin client does
+            answered = {key for key, _, _ in answers}
+            retry: dict[str, int | None] = {key: None for key in pending if key not in answered}
+            for key, code, node in answers:
                 if code in COORDINATOR_RETRIABLE:
                     retry[key] = code
                 elif code:
@@ -1137,15 +1140,18 @@ def _committed(group_id: str, error_code: int, topics, every: bool) -> list[Comm
     return out
 
 
-def _coordinators_not_found(codes: dict[str, int], when: str) -> str:
+def _coordinators_not_found(codes: dict[str, int | None], when: str) -> str:
     """The one line for the groups whose coordinator was still not available ``when`` time ran
-    out: the first group by name, how many more, what the broker last answered for it."""
+    out: the first group by name, how many more, what the broker last answered for it (None:
+    the answer left the group out)."""
     from kafka.errors import for_code
 
     groups = list(codes)
     named = f"group '{groups[0]}'" + (f" (and {len(groups) - 1} more groups)" if len(groups) > 1 else "")
-    return (f"Cannot find the coordinator of {named} {when}: the broker kept answering "
-            f"{for_code(codes[groups[0]]).message} (retried)")
+    code = codes[groups[0]]
+    answered = ("leaving it out of its answers" if code is None
+                else f"answering {for_code(code).message}")
+    return f"Cannot find the coordinator of {named} {when}: the broker kept {answered} (retried)"
 
 
 def _error_name(code: int) -> str:

@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
@@ -144,6 +145,54 @@ class ClientSettings:
 
             conf["sasl_oauth_token_provider"] = token_provider(p)
         return conf
+
+
+# librdkafka settings Java's client takes under the same name and with the same values.
+SAME_IN_JAVA = ("security.protocol", "client.id", "isolation.level", "sasl.kerberos.service.name",
+                "ssl.key.password", "socket.receive.buffer.bytes", "socket.send.buffer.bytes")
+_JAAS_LOGIN = {"PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+               "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+               "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule"}
+
+
+def java_client_properties(props: Mapping[str, str], reader: str, instead: str = "") -> dict[str, str]:
+    """kcli's client settings (librdkafka's names, as ``normalize_properties`` leaves them) as
+    Java's Kafka client takes them, for a JVM client (Spark's Kafka connector): SASL PLAIN and
+    SCRAM as a ``sasl.jaas.config``, PEM files as PEM stores, the host check, and the keys both
+    clients share (SAME_IN_JAVA and RENAMED); Java-only keys (IGNORED) as given. A setting with
+    no Java counterpart here (OAUTHBEARER, GSSAPI, librdkafka-only keys) is one UsageError that
+    names it, ``reader`` and what takes it ``instead``."""
+    out: dict[str, str] = {}
+    rest = {k: v for k, v in props.items() if k != "bootstrap.servers"}
+    java_names = {ours: java for java, ours in RENAMED.items()}
+    for key in [k for k in rest if k in SAME_IN_JAVA or k in IGNORED]:
+        out[java_names.get(key, key)] = rest.pop(key)
+    mechanism = (rest.pop("sasl.mechanism", None) or rest.pop("sasl.mechanisms", None) or "").upper()
+    if mechanism in _JAAS_LOGIN:
+        user, password = rest.pop("sasl.username", ""), rest.pop("sasl.password", "")
+        out["sasl.mechanism"] = mechanism
+        out["sasl.jaas.config"] = (f"{_JAAS_LOGIN[mechanism]} required username={_jaas_quoted(user)} "
+                                   f"password={_jaas_quoted(password)};")
+    elif mechanism:
+        rest["sasl.mechanism"] = mechanism
+    if "ssl.ca.location" in rest:
+        out.update({"ssl.truststore.type": "PEM", "ssl.truststore.location": rest.pop("ssl.ca.location")})
+    if "ssl.certificate.location" in rest and "ssl.key.location" in rest:
+        out["ssl.keystore.type"] = "PEM"
+        out["ssl.keystore.certificate.chain"] = read_text(rest.pop("ssl.certificate.location"), "ssl.certificate.location")
+        out["ssl.keystore.key"] = read_text(rest.pop("ssl.key.location"), "ssl.key.location")
+    check = rest.pop("ssl.endpoint.identification.algorithm", None)
+    if check is not None:
+        out["ssl.endpoint.identification.algorithm"] = "" if check.strip().lower() == "none" else check
+    if rest:
+        raise UsageError(f"{reader} cannot take these client properties: {', '.join(sorted(rest))}"
+                         + (f"; {instead}" if instead else ""))
+    return out
+
+
+def _jaas_quoted(value: str) -> str:
+    """A JAAS option value in double quotes, with backslash escapes (``parse_jaas`` reads them)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 JAAS_MODULES = {

@@ -35,6 +35,8 @@ from kcli.broker import configs as cfg
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.log import PartitionLog
 
+OMITTED = -2      # a test refusal (EmbeddedCluster.refuse "OMIT"): no answer for the key
+
 OFFSETS_TOPIC_PARTITIONS = 50
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
 
@@ -129,6 +131,7 @@ class Cluster:
         # Tests' refusals (EmbeddedCluster.refuse): {API name: [error code, group keys left to
         # refuse (None: every one)]}, as a real coordinator answers while __consumer_offsets is
         # not there yet or loads, or after its group moved.
+        # OMITTED as the code: the FindCoordinator key is left out of the answer.
         self.refusals: dict[str, list] = {}
         if self.data_dir is None or not self._load():
             self._bootstrap()

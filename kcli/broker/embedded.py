@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from kcli.broker.cluster import Cluster, Topic
+from kcli.broker.cluster import OMITTED, Cluster, Topic
 from kcli.broker.server import Broker, tls_context
 from kcli.broker.versions import check_pose_as
 
@@ -157,12 +157,16 @@ class EmbeddedCluster:
         key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
         name, e.g. "COORDINATOR_NOT_AVAILABLE", as a fresh cluster answers until
         __consumer_offsets exists), from any client; ``count`` None: every one until cleared
-        (``error`` None). For tests of what clients do while the coordinator is not there."""
+        (``error`` None). For tests of what clients do while the coordinator is not there.
+        ``error`` OMIT (FindCoordinator v4+ only): the key is left out of the answer."""
         from kcli.broker.groups.errors import Err
 
         if api not in self.REFUSABLE:
             raise ValueError(f"api must be one of {self.REFUSABLE}")
-        code = None if error is None else Err[error] if error in Err.__members__ else None
+        if error == "OMIT" and api != "FindCoordinator":
+            raise ValueError("only FindCoordinator keys can be left out of an answer")
+        code = (None if error is None else OMITTED if error == "OMIT"
+                else Err[error] if error in Err.__members__ else None)
         if error is not None and code is None:
             raise ValueError(f"unknown coordinator error {error!r}")
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from kcli import kip937
+from kcli.admin.settings import java_client_properties
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
@@ -41,6 +42,7 @@ from kcli.times import parse_datetime_ms
 LONG_MAX = kip937.LONG_MAX
 PYTHON, JVM, AUTO = "python", "jvm", "auto"
 SOURCES = (AUTO, PYTHON, JVM)
+JVM_READER = "--source jvm (Spark's Kafka connector)"
 LONG_MIN = -(2**63)
 
 # A position in a topic: "earliest", "latest", a time (epoch ms as int, or text kcli.times reads),
@@ -100,10 +102,8 @@ def _run_audit(options: AuditOptions) -> AuditResult:
     deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
     if options.source not in SOURCES:
         raise UsageError(f"--source must be one of {', '.join(SOURCES)}, not {options.source!r}")
-    extra = set(options.client_config) - {"bootstrap.servers"}
-    if options.source == JVM and extra:
-        raise UsageError("--source jvm takes no client properties (--command-config) yet: "
-                         "--source python reads with them")
+    if options.source == JVM:                  # what the connector cannot take: exit 2 first
+        java_client_properties(options.client_config, JVM_READER, "--source python reads with them")
     check_pyspark()
     check_java()
     check_master(options.master, options.timeout_s)
@@ -117,19 +117,25 @@ def _run_audit(options: AuditOptions) -> AuditResult:
                  options.before_max_ms, options.after_max_ms, options.reference_ms,
                  options.target_ms, options.client_config, options.timeout_s, options.admin)
     conf = dict(options.spark_conf)
-    jars = options.jars or (connector_jars() if options.source != PYTHON and not extra else [])
+    jars = options.jars or (connector_jars() if options.source != PYTHON else [])
     if jars:
         conf["spark.jars"] = ",".join(filter(None, [conf.get("spark.jars"), *jars]))
     spark = session(options.master, conf, log=options.log, deadline=deadline)
-    plan.source = pick_source(spark, PYTHON if extra else options.source)
+    plan.source = pick_source(spark, options.source, options.client_config)
     return _audit(spark, plan, options.progress, options.save_dir)
 
 
-def pick_source(spark, source: str) -> str:
+def pick_source(spark, source: str, client_config: Mapping[str, str] | None = None) -> str:
     """``python`` or ``jvm`` for ``source`` (``auto``: jvm when Spark's Kafka connector is on the
-    session's classpath); ``jvm`` without the connector is one line."""
+    session's classpath and takes every client property); ``jvm`` without the connector is one
+    line."""
     if source == PYTHON:
         return PYTHON
+    if source == AUTO:
+        try:
+            java_client_properties(dict(client_config or {}), JVM_READER)
+        except UsageError:
+            return PYTHON
     if has_connector(spark):
         return JVM
     if source == JVM:
@@ -166,7 +172,7 @@ def audit_timestamps(
     reported and does not deliver."""
     plan = _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms,
                  target_ms, client_config, timeout_s, admin)
-    plan.source = pick_source(spark, source)
+    plan.source = pick_source(spark, source, client_config)
     return _audit(spark, plan, progress, save_dir)
 
 
@@ -357,8 +363,10 @@ def _jvm_records(spark, plan: _Plan, start: dict, end: dict, keys: list[str], pr
     from pyspark.sql import functions as F
 
     assign = {topic: sorted(int(p) for p in parts) for topic, parts in start.items()}
-    df = (spark.read.format("kafka")
-          .option("kafka.bootstrap.servers", plan.conf["bootstrap.servers"])
+    reader = spark.read.format("kafka").option("kafka.bootstrap.servers", plan.conf["bootstrap.servers"])
+    for key, value in java_client_properties(plan.conf, JVM_READER).items():
+        reader = reader.option(f"kafka.{key}", value)  # isolation.level: read_committed, as the source's
+    df = (reader
           .option("assign", json.dumps(assign))
           .option("startingOffsets", json.dumps(start))
           .option("endingOffsets", json.dumps(end))

@@ -214,8 +214,12 @@ def test_audit_counts_what_a_read_committed_consumer_reads(txn_topic):
     spark = session("local[1]", {"spark.sql.shuffle.partitions": "1", "spark.default.parallelism": "1"})
     try:
         result = audit_timestamps(spark, b, [topic], target_ms=base + 4500, timeout_s=60)
+        # Spark's Kafka connector reads as a read_committed consumer too: the same answer
+        jvm = audit_timestamps(spark, b, [topic], target_ms=base + 4500, timeout_s=60, source="jvm",
+                               reference_ms=result.reference_ms)
     finally:
         spark.stop()
+    assert {**jvm.to_json_dict(), "source": "python"} == result.to_json_dict()
     parts = {p.partition: p for p in result.partitions}
     p0, p1 = parts[0], parts[1]
     assert (p0.records, p0.min_timestamp, p0.max_timestamp, p0.max_timestamp_offset) == (

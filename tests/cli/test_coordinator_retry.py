@@ -105,6 +105,20 @@ def test_reset_execute_ends_at_the_deadline_with_one_line(ec):
     assert time.monotonic() - start < 3.0
 
 
+def test_a_group_left_out_of_the_answer_is_asked_again(ec):
+    """A FindCoordinator answer without one of the keys asked (v4+ batches them): the key is
+    asked again, as Java's admin client does, not a KeyError; at the deadline, one line."""
+    ec.refuse("FindCoordinator", "OMIT", 2)
+    before = snapshot(ec)
+    r = run_kcli(ec.bootstrap_servers, "describe", "groups", "--all-groups", "-o", "json")
+    assert _offsets(r) == {g: COMMITTED for g in GROUPS}
+    assert sent(ec, before).kcli["FindCoordinator"] == 2      # the two left out asked again
+    ec.refuse("FindCoordinator", "OMIT")
+    r = run_kcli(ec.bootstrap_servers, "describe", "groups", "cr-b", timeout="1s")
+    assert r.code == 1 and r.out == "" and len(r.err.splitlines()) == 1, r
+    assert "Cannot find the coordinator of group 'cr-b'" in r.err and "leaving it out" in r.err, r.err
+
+
 @pytest.fixture(scope="module")
 def consumer_cluster():
     with fast_cluster(1) as ec:

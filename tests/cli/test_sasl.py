@@ -113,3 +113,33 @@ def test_wrong_password_is_one_line_and_exit_1(ec, config_file, command):
     assert WRONG not in r.err and "PlainLoginModule" not in r.err
     assert time.monotonic() - started < 15
     assert "never-created" not in ec.call(lambda: list(ec.cluster.topics))
+
+
+@pytest.mark.spark
+def test_audit_reads_with_the_command_config_through_both_sources(ec, tmp_path):
+    """``audit timestamps --source jvm`` passes the Java form (sasl.jaas.config) to Spark's Kafka
+    connector as Java client properties: the same JSON as kcli's own source."""
+    cfg = tmp_path / "jaas.properties"
+    cfg.write_text(properties("jaas", PASSWORD))
+    docs = {}
+    for source in ("jvm", "python"):
+        r = run_kcli_process(ec.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps",
+                             "-t", "data", "--reference", str(BASE_TS + 10_000), "--master", "local[1]",
+                             "--source", source, "-o", "json", timeout=180)
+        assert r.code == 0, r.err
+        docs[source] = json.loads(r.out)
+        assert docs[source].pop("source") == source
+    assert docs["jvm"] == docs["python"]
+    assert docs["jvm"]["total"]["records"] == 3 and docs["jvm"]["total"]["outOfOrder"] == 1
+
+
+def test_audit_jvm_source_refuses_what_the_connector_cannot_take_before_a_jvm_starts(ec, tmp_path):
+    """A librdkafka-only setting has no Java counterpart: --source jvm is one line, exit 2, before
+    Spark starts; auto takes kcli's source, which reads with it."""
+    cfg = tmp_path / "librdkafka.properties"
+    cfg.write_text(properties("properties", PASSWORD) + "enable.ssl.certificate.verification=false\n")
+    r = run_kcli(ec.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps", "-t", "data",
+                 "--master", "local[1]", "--source", "jvm")
+    assert (r.code, r.out) == (2, ""), r
+    assert r.err == ("Error: --source jvm (Spark's Kafka connector) cannot take these client properties: "
+                     "enable.ssl.certificate.verification; --source python reads with them\n")

@@ -113,3 +113,39 @@ def test_jaas_values_are_refused_in_linear_time(value):
     with pytest.raises(UsageError):
         parse_jaas(value)
     assert time.perf_counter() - start < 1
+
+
+def test_java_client_properties_for_a_jvm_client(tmp_path):
+    """kcli's settings as Java's client takes them (Spark's Kafka connector): PLAIN and SCRAM as a
+    JAAS line kcli's own reader gives back unchanged, PEM files as PEM stores, the host check."""
+    from kcli.admin.settings import java_client_properties, normalize_properties
+
+    password = 'p"a\\ss word;'
+    java = java_client_properties(normalize_properties({
+        "security.protocol": "SASL_SSL",
+        "sasl.jaas.config": PLAIN + r' required username="alice" password="p\"a\\ss word;";',
+        "ssl.endpoint.identification.algorithm": "", "client.id": "me", "receive.buffer.bytes": "65536",
+        "bootstrap.servers": "ignored:1"}), "reader")
+    assert parse_jaas(java.pop("sasl.jaas.config")) == ("PLAIN", {"username": "alice", "password": password})
+    assert java == {"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "client.id": "me",
+                    "ssl.endpoint.identification.algorithm": "", "receive.buffer.bytes": "65536"}
+    jaas = java_client_properties({"sasl.mechanism": "SCRAM-SHA-512", "sasl.username": "alice",
+                                   "sasl.password": password}, "reader")["sasl.jaas.config"]
+    assert parse_jaas(jaas) == (None, {"username": "alice", "password": password})   # SCRAM: either hash
+    (tmp_path / "cert.pem").write_text("CERT"), (tmp_path / "key.pem").write_text("KEY")
+    assert java_client_properties({"ssl.ca.location": "/ca.pem", "ssl.certificate.location": str(tmp_path / "cert.pem"),
+                                   "ssl.key.location": str(tmp_path / "key.pem")}, "reader") == {
+        "ssl.truststore.type": "PEM", "ssl.truststore.location": "/ca.pem", "ssl.keystore.type": "PEM",
+        "ssl.keystore.certificate.chain": "CERT", "ssl.keystore.key": "KEY"}
+
+
+@pytest.mark.parametrize("props, named", [
+    ({"sasl.mechanism": "OAUTHBEARER", "sasl.oauthbearer.method": "oidc"}, "sasl.mechanism, sasl.oauthbearer.method"),
+    ({"enable.ssl.certificate.verification": "false"}, "enable.ssl.certificate.verification"),
+])
+def test_java_client_properties_names_what_a_jvm_client_cannot_take(props, named):
+    from kcli.admin.settings import java_client_properties
+
+    with pytest.raises(UsageError) as exc:
+        java_client_properties(props, "the reader", "use the other")
+    assert exc.value.message == f"the reader cannot take these client properties: {named}; use the other"

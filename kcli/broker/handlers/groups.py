@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 
+from kcli.broker.cluster import OMITTED
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.groups import coordinator_for
 from kcli.broker.groups.errors import Err, GroupError
@@ -38,8 +39,9 @@ async def find_coordinator(ctx: RequestContext, req):
     cls = RESPONSES[FIND_COORDINATOR]
     key_type = req.key_type if ctx.api_version >= 1 else GROUP_KEY
     if ctx.api_version >= 4:
-        return _response(ctx, coordinators=[
-            cls.Coordinator(key=key, **_locate(ctx, key, key_type)) for key in req.coordinator_keys])
+        located = ((key, _locate(ctx, key, key_type)) for key in req.coordinator_keys)
+        return _response(ctx, coordinators=[cls.Coordinator(key=key, **answer) for key, answer in located
+                                            if answer["error_code"] != OMITTED])
     return _response(ctx, **_locate(ctx, req.key, key_type))
 
 
