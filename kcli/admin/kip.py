@@ -87,6 +87,14 @@ class Backoff:
         return True
 
 
+def _unknown_to_describe_groups(answer) -> bool:
+    """A DescribeGroups answer (kind, group, node) that says the group is no classic group: not
+    found (v6), or Dead without members (before v6)."""
+    if answer is None or answer[0] == "missing":
+        return True
+    return answer[0] == "classic" and answer[1].group_state == "Dead" and not answer[1].members
+
+
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
@@ -96,6 +104,7 @@ class KipClient:
         self.settings = settings
         self._leaders: dict[str, dict[int, int | None]] = {}    # by topic, for this client's life
         self._coordinators: dict[str, int] = {}                  # by group
+        self._listed_types: dict[str, str] = {}                  # by group: list_groups' (v5+)
         settings.validate()                       # librdkafka's checks, before connecting
         config = settings.kafka_python_config()
         try:
@@ -375,25 +384,46 @@ class KipClient:
                                        "passed: its coordinator was not available (retried)")
             pending = moved
 
+    # -- listing groups: one ListGroups per broker ----------------------------------------
+    def _listed_groups(self, what: str, min_version: int = 0, **filters):
+        """Every live broker's ListGroups answer (each names the groups it coordinates) at the
+        highest common version, ``filters`` (states_filter, types_filter) from the version that
+        has them; None without ListGroups ``min_version``. A broker's error code fails the list:
+        it would not be the cluster's."""
+        from kafka.errors import for_code
+        from kafka.protocol.admin.groups import ListGroupsRequest as Req
+
+        version = self.max_version(Req)
+        if version is None or version < min_version:
+            return None
+        fields = {k: v for k, v, since in (("states_filter", filters.get("states_filter", []), 4),
+                                           ("types_filter", filters.get("types_filter", []), 5)) if version >= since}
+        listed = []
+        for node in self.broker_ids():
+            resp = self.send(Req(version=version, **fields), node)
+            if resp.error_code:
+                raise OperationError(f"Cannot list {what} on broker {node}: {for_code(resp.error_code).description}")
+            listed += resp.groups
+        return listed
+
+    def list_groups(self) -> list[tuple[str, str | None, str | None]]:
+        """(group id, state or None, type or None) of every consumer group, sorted by id: the
+        groups of protocol type "consumer", or "" (a group that only commits offsets), classic
+        and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
+        from ListGroups v4, the type from v5. One ListGroups per live broker."""
+        listed = self._listed_groups("consumer groups") or []
+        self._listed_types.update((g.group_id, g.group_type.lower()) for g in listed if getattr(g, "group_type", None))
+        found = {g.group_id: (g.group_id, getattr(g, "group_state", None), getattr(g, "group_type", None))
+                 for g in listed if g.protocol_type in ("", "consumer")}
+        return [found[g] for g in sorted(found)]
+
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
     def list_streams_groups(self) -> list[GroupListing]:
         """The streams groups: ListGroups v5+ (TypesFilter ["streams"]) to every live broker,
         each answering for the groups it coordinates; sorted by id. None on a broker without
         ListGroups v5 (no streams groups there)."""
-        from kafka.errors import for_code
-        from kafka.protocol.admin.groups import ListGroupsRequest as Req
-
-        version = self.max_version(Req)
-        if version is None or version < 5:
-            return []
-        found: dict[str, GroupListing] = {}
-        for node in self.broker_ids():
-            resp = self.send(Req(version=version, states_filter=[], types_filter=["streams"]), node)
-            if resp.error_code:
-                raise OperationError(f"Cannot list streams groups on broker {node}: "
-                                     f"{for_code(resp.error_code).description}")
-            for g in resp.groups:
-                found[g.group_id] = GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
+        found = {g.group_id: GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
+                 for g in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []}
         return sorted(found.values(), key=lambda g: g.group_id)
 
     def streams_group_describe_version(self) -> int | None:
@@ -623,16 +653,21 @@ class KipClient:
             refused: dict[str, tuple] = {}         # ConsumerGroupDescribe's retriable answers
             by_node = self._by_coordinator(pending)
             for node, groups in by_node.items():
-                rest = groups
-                if cgd is not None:
-                    resp = self.send(Consumer(version=cgd, group_ids=groups, include_authorized_operations=False), node)
+                def consumer(asked: list[str]) -> None:
+                    resp = self.send(Consumer(version=cgd, group_ids=asked, include_authorized_operations=False), node)
                     for g in resp.groups:
                         if not g.error_code:
                             out[g.group_id] = ("consumer", g, node)
                         elif self._retriable(g.group_id, g.error_code):
                             moved.add(g.group_id)     # asked again: DescribeGroups may not know it
                             refused[g.group_id] = (g, node)
-                    rest = [g for g in groups if g not in out]
+
+                # Groups this client listed as classic go to DescribeGroups alone: 10k classic
+                # groups' ConsumerGroupDescribe errors were a third of the decoding.
+                first = [g for g in groups if self._listed_types.get(g) != "classic"]
+                if cgd is not None and first:
+                    consumer(first)
+                rest = [g for g in groups if g not in out]
                 if not rest:
                     continue
                 resp = self.send(Describe(version=dg, groups=rest, include_authorized_operations=False), node)
@@ -646,6 +681,11 @@ class KipClient:
                         out[g.group_id] = ("missing", None, node)
                     else:
                         out[g.group_id] = ("error" if g.error_code else "classic", g, node)
+                # one listed as classic that DescribeGroups no longer knows (not found, or Dead
+                # without members below v6) may have become a consumer group since the listing
+                converted = [g for g in rest if g not in first and _unknown_to_describe_groups(out.get(g))]
+                if cgd is not None and converted:
+                    consumer(converted)
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
                 for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
                     if out.get(g, ("missing",))[0] == "missing":

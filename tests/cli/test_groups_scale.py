@@ -89,3 +89,20 @@ def test_kclis_requests_do_not_grow_with_the_groups(groups_cluster, tmp_path):
     assert large["members"].get("OffsetFetch", 0) == 0 and large["state"].get("ListOffsets", 0) == 0
     for what in (*RESETS, "expansions"):          # planned, not executed: no OffsetCommit
         assert large[what]["OffsetFetch"] <= 3 and large[what].get("OffsetCommit", 0) == 0, (what, large[what])
+
+
+def test_listing_groups_takes_one_list_groups_per_broker_and_no_librdkafka(groups_cluster):
+    """``list groups`` (each layout) and ``describe groups --all-groups`` list the groups with
+    one ListGroups per broker on kcli's own connection: no librdkafka client is made (its start
+    and its import were most of a 10k-group listing's time)."""
+    b = groups_cluster.bootstrap_servers
+    commit_groups(b, [f"listed-{i}" for i in range(30)], {("ga", 0): 1})
+    for args in (["list", "groups", "-o", "plain"], ["list", "groups", "--state", "--type", "-o", "json"],
+                 ["describe", "groups", "--all-groups", "--state", "-o", "json"]):
+        before = snapshot(groups_cluster)
+        r = run_kcli(b, *args)
+        assert r.code == 0, r.err
+        s = sent(groups_cluster, before)
+        assert s.kcli["ListGroups"] == 3 and not s.librdkafka, (args, s.kcli, s.librdkafka)
+    listed = json.loads(run_kcli(b, "list", "groups", "--state", "--type", "-o", "json").out)["groups"]
+    assert {"group": "listed-0", "type": "Classic", "state": "Empty"} in listed, listed
