@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tests.broker.groups_fixtures import fast_cluster
-from tests.support.clients import commit_groups, produce
+from tests.support.clients import active_member, commit_groups, produce
 from tests.support.requests import sent, snapshot
 from tests.support.run import run_kcli
 
@@ -104,5 +104,25 @@ def test_listing_groups_takes_one_list_groups_per_broker_and_no_librdkafka(group
         assert r.code == 0, r.err
         s = sent(groups_cluster, before)
         assert s.kcli["ListGroups"] == 3 and not s.librdkafka, (args, s.kcli, s.librdkafka)
+        if args[0] == "describe":                  # every group listed as classic: DescribeGroups alone
+            assert "ConsumerGroupDescribe" not in s.kcli and s.kcli["DescribeGroups"] <= 3, s.kcli
     listed = json.loads(run_kcli(b, "list", "groups", "--state", "--type", "-o", "json").out)["groups"]
     assert {"group": "listed-0", "type": "Classic", "state": "Empty"} in listed, listed
+
+
+def test_all_groups_describe_a_consumer_group_with_consumer_group_describe_alone(groups_cluster):
+    """--all-groups: a group listed as a consumer-protocol group is described by
+    ConsumerGroupDescribe (one, its coordinator's), those listed as classic by DescribeGroups;
+    each view shows both kinds as when named."""
+    b = groups_cluster.bootstrap_servers
+    with active_member(b, "cgd-consumer", ["gb"], protocol="consumer"):
+        before = snapshot(groups_cluster)
+        r = run_kcli(b, "describe", "groups", "--all-groups", "--state", "-o", "json")
+        assert r.code == 0, r.err
+        s = sent(groups_cluster, before)
+        named = run_kcli(b, "describe", "groups", "cgd-consumer", "--state", "-o", "json")
+    assert s.kcli["ConsumerGroupDescribe"] == 1 and 1 <= s.kcli["DescribeGroups"] <= 3, s.kcli
+    states = {g["group"]: g for g in json.loads(r.out)["groups"]}
+    assert states["cgd-consumer"] == json.loads(named.out)["groups"][0], (states["cgd-consumer"], named.out)
+    assert states["cgd-consumer"]["type"] == "Consumer" and states["cgd-consumer"]["members"] == 1
+    assert {g["type"] for name, g in states.items() if name != "cgd-consumer"} == {"Classic"}
