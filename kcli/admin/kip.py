@@ -386,10 +386,10 @@ class KipClient:
 
     # -- listing groups: one ListGroups per broker ----------------------------------------
     def _listed_groups(self, what: str, min_version: int = 0, **filters):
-        """Every live broker's ListGroups answer (each names the groups it coordinates) at the
-        highest common version, ``filters`` (states_filter, types_filter) from the version that
-        has them; None without ListGroups ``min_version``. A broker's error code fails the list:
-        it would not be the cluster's."""
+        """(node, listed group) from every live broker's ListGroups answer (each names the groups
+        it coordinates) at the highest common version, ``filters`` (states_filter, types_filter)
+        from the version that has them; None without ListGroups ``min_version``. A broker's error
+        code fails the list: it would not be the cluster's."""
         from kafka.errors import for_code
         from kafka.protocol.admin.groups import ListGroupsRequest as Req
 
@@ -403,7 +403,7 @@ class KipClient:
             resp = self.send(Req(version=version, **fields), node)
             if resp.error_code:
                 raise OperationError(f"Cannot list {what} on broker {node}: {for_code(resp.error_code).description}")
-            listed += resp.groups
+            listed += [(node, g) for g in resp.groups]
         return listed
 
     def list_groups(self) -> list[tuple[str, str | None, str | None]]:
@@ -411,10 +411,15 @@ class KipClient:
         groups of protocol type "consumer", or "" (a group that only commits offsets), classic
         and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
         from ListGroups v4, the type from v5. One ListGroups per live broker."""
-        listed = self._listed_groups("consumer groups") or []
-        self._listed_types.update((g.group_id, g.group_type.lower()) for g in listed if getattr(g, "group_type", None))
-        found = {g.group_id: (g.group_id, getattr(g, "group_state", None), getattr(g, "group_type", None))
-                 for g in listed if g.protocol_type in ("", "consumer")}
+        found = {}
+        for node, g in self._listed_groups("consumer groups") or []:
+            if g.protocol_type in ("", "consumer"):
+                found[g.group_id] = (g.group_id, getattr(g, "group_state", None), getattr(g, "group_type", None))
+                # the broker that lists a group coordinates it: no FindCoordinator for 10k keys
+                # (a group that moved since answers NOT_COORDINATOR and is looked up then)
+                self._coordinators[g.group_id] = node
+                if getattr(g, "group_type", None):
+                    self._listed_types[g.group_id] = g.group_type.lower()
         return [found[g] for g in sorted(found)]
 
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
@@ -423,7 +428,7 @@ class KipClient:
         each answering for the groups it coordinates; sorted by id. None on a broker without
         ListGroups v5 (no streams groups there)."""
         found = {g.group_id: GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
-                 for g in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []}
+                 for _, g in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []}
         return sorted(found.values(), key=lambda g: g.group_id)
 
     def streams_group_describe_version(self) -> int | None:

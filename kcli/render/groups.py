@@ -184,6 +184,16 @@ def _mixed(d: GroupDescription) -> bool:
 
 def plain_members(d: GroupDescription, verbose: bool) -> str:
     """Header line starts with a newline; every line ends with one; padded cells (ConsumerGroupCommand.printMembers)."""
+    return _plain_members(d, verbose) if d.members else _memberless(verbose)
+
+
+@functools.lru_cache(maxsize=2)
+def _memberless(verbose: bool) -> str:
+    """A group without members: the header alone, the same for every such group."""
+    return _plain_members(GroupDescription("", "", "", "", None), verbose)
+
+
+def _plain_members(d: GroupDescription, verbose: bool) -> str:
     with_instance = any(m.group_instance_id for m in d.members)
     upgraded = verbose and _mixed(d)
     header = ["GROUP", "CONSUMER-ID"] + (["GROUP-INSTANCE-ID"] if with_instance else []) + [
