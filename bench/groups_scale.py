@@ -64,11 +64,11 @@ CASES = {       # name: (kcli's arguments after -o plain, the Java tool's after 
 COUNTING = """
 import atexit, collections, json, re, sys
 from kcli.admin import wire
-counts, send = collections.Counter(), wire.Connection.request
-def request(self, req, *args, **kwargs):
+counts, send = collections.Counter(), wire.Connection.send
+def sending(self, req, *args, **kwargs):
     counts[re.sub(r"(_v\\d+)?$", "", type(req).__name__).removesuffix("Request")] += 1
     return send(self, req, *args, **kwargs)
-wire.Connection.request = request
+wire.Connection.send = sending
 path = sys.argv.pop(1)
 atexit.register(lambda: open(path, "w").write(json.dumps(counts)))
 sys.argv[0] = "kcli"
