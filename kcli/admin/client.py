@@ -281,8 +281,17 @@ class KafkaAdmin(LibrdkafkaReads):
         return self.kip.partition_leaders(names) if names else {}
 
     # -- consumer groups ------------------------------------------------------------------
+    @or_librdkafka("_lr_list_groups")
     def list_groups(self) -> list[GroupListing]:
-        """Classic and consumer-protocol groups, sorted by id (filters are applied by callers)."""
+        """Classic and consumer-protocol groups, sorted by id (filters are applied by callers): one
+        ListGroups per broker on kcli's own connection (KipClient.list_groups), states and types
+        named as librdkafka names them (a state it has no name for is "Unknown"). A command that
+        lists then describes groups loads no librdkafka client."""
+        return [GroupListing(gid, _known_state(state), "Consumer" if (gtype or "").lower() == "consumer" else "Classic")
+                for gid, state, gtype in self.kip.list_groups()]
+
+    def _lr_list_groups(self) -> list[GroupListing]:
+        """librdkafka's ListConsumerGroups."""
         try:
             res = self._result(self._admin.list_consumer_groups(request_timeout=self._timeout()))
         except BrokerRejected as exc:
@@ -325,7 +334,7 @@ class KafkaAdmin(LibrdkafkaReads):
                 _consumer_protocol(d, g, version)
                 out.append(d)
             else:
-                state = g.group_state if g.group_state in _STATES.values() else "Unknown"
+                state = _known_state(g.group_state)
                 members = [GroupMember(m.member_id, m.client_id, m.client_host,
                                        _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
                                        m.group_instance_id) for m in g.members]
@@ -451,6 +460,12 @@ _STATES = {"STABLE": "Stable", "EMPTY": "Empty", "DEAD": "Dead",
 
 def _state_name(state) -> str:
     return _STATES.get(getattr(state, "name", ""), "Unknown")
+
+
+def _known_state(state: str | None) -> str:
+    """A group state the broker named, as librdkafka names it: one it has no name for (Assigning,
+    Reconciling, or none below ListGroups v4) is "Unknown"."""
+    return state if state in _STATES.values() else "Unknown"
 
 
 def _type_name(gtype) -> str:

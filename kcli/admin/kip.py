@@ -87,6 +87,14 @@ class Backoff:
         return True
 
 
+def _unknown_to_describe_groups(answer) -> bool:
+    """A DescribeGroups answer (kind, group, node) that says the group is no classic group: not
+    found (v6), or Dead without members (before v6)."""
+    if answer is None or answer[0] == "missing":
+        return True
+    return answer[0] == "classic" and answer[1].group_state == "Dead" and not answer[1].members
+
+
 class KipClient:
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
@@ -96,6 +104,7 @@ class KipClient:
         self.settings = settings
         self._leaders: dict[str, dict[int, int | None]] = {}    # by topic, for this client's life
         self._coordinators: dict[str, int] = {}                  # by group
+        self._listed_types: dict[str, str] = {}                  # by group: list_groups' (v5+)
         settings.validate()                       # librdkafka's checks, before connecting
         config = settings.kafka_python_config()
         try:
@@ -133,20 +142,32 @@ class KipClient:
         out and got no answer (none in time, or the connection dropped) raises BrokerRejected
         with ``_TIMED_OUT`` or ``_TRANSPORT``: its outcome is unknown. One that was not sent (no
         connection, no time left) raises OperationError: nothing was asked of the broker."""
+        return self._answered(type(request).__name__, lambda: self._wire.send(request, node_id, until))
+
+    def send_each(self, requests: list[tuple[int, object]]) -> list:
+        """The responses to ``requests`` ((node id, request), one per node), all sent before any
+        answer is read (Wire.send_each): the brokers answer at once. Errors as ``send``'s."""
+        if not requests:
+            return []
+        return self._answered(type(requests[0][1]).__name__, lambda: self._wire.send_each(requests))
+
+    @staticmethod
+    def _answered(name: str, call):
+        """``call()``'s response, its wire errors as ``send`` words them for request ``name``."""
         from kcli.admin.wire import WireError, WireTimeout, WireUnreadable
 
         try:
-            return self._wire.send(request, node_id, until)
+            return call()
         except WireUnreadable as exc:
-            raise UnreadableAnswer(exc.answer, str(exc), type(request).__name__) from None
+            raise UnreadableAnswer(exc.answer, str(exc), name) from None
         except WireError as exc:
-            message = f"{type(request).__name__} failed: {exc}"
+            message = f"{name} failed: {exc}"
             if not exc.sent:
                 raise OperationError(message) from None
             name = "_TIMED_OUT" if isinstance(exc, WireTimeout) else "_TRANSPORT"
             raise BrokerRejected(BrokerError(UNANSWERED_CODES[name], name, message)) from None
         except Exception as exc:  # noqa: BLE001
-            raise OperationError(f"{type(request).__name__} failed: {exc}") from None
+            raise OperationError(f"{name} failed: {exc}") from None
 
     # -- KIP-1327 -------------------------------------------------------------------------
     def describe_topic_partitions(self, names: list[str], progress=None) -> list[TopicInfo]:
@@ -201,8 +222,11 @@ class KipClient:
         return getattr(self._metadata([]), "cluster_id", None)
 
     def broker_ids(self) -> list[int]:
-        """The live brokers: those in the cluster metadata."""
-        return sorted(b.node_id for b in self._metadata([]).brokers)
+        """The live brokers: those in the cluster metadata (whose addresses the connections to
+        them then use: no second Metadata)."""
+        brokers = self._metadata([]).brokers
+        self._wire.learn_addresses({b.node_id: (b.host, b.port) for b in brokers})
+        return sorted(b.node_id for b in brokers)
 
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """DescribeTopicPartitions (v1 when offered: CreationTimeMs; None below v1); on brokers
@@ -378,25 +402,51 @@ class KipClient:
                                        "passed: its coordinator was not available (retried)")
             pending = moved
 
+    # -- listing groups: one ListGroups per broker ----------------------------------------
+    def _listed_groups(self, what: str, min_version: int = 0, **filters):
+        """(node, listed group) from every live broker's ListGroups answer (each names the groups
+        it coordinates) at the highest common version, ``filters`` (states_filter, types_filter)
+        from the version that has them; None without ListGroups ``min_version``. A broker's error
+        code fails the list: it would not be the cluster's."""
+        from kafka.errors import for_code
+        from kafka.protocol.admin.groups import ListGroupsRequest as Req
+
+        version = self.max_version(Req)
+        if version is None or version < min_version:
+            return None
+        fields = {k: v for k, v, since in (("states_filter", filters.get("states_filter", []), 4),
+                                           ("types_filter", filters.get("types_filter", []), 5)) if version >= since}
+        listed = []
+        nodes = self.broker_ids()
+        for node, resp in zip(nodes, self.send_each([(node, Req(version=version, **fields)) for node in nodes])):
+            if resp.error_code:
+                raise OperationError(f"Cannot list {what} on broker {node}: {for_code(resp.error_code).description}")
+            listed += [(node, g) for g in resp.groups]
+        return listed
+
+    def list_groups(self) -> list[tuple[str, str | None, str | None]]:
+        """(group id, state or None, type or None) of every consumer group, sorted by id: the
+        groups of protocol type "consumer", or "" (a group that only commits offsets), classic
+        and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
+        from ListGroups v4, the type from v5. One ListGroups per live broker."""
+        found = {}
+        for node, g in self._listed_groups("consumer groups") or []:
+            if g.protocol_type in ("", "consumer"):
+                found[g.group_id] = (g.group_id, getattr(g, "group_state", None), getattr(g, "group_type", None))
+                # the broker that lists a group coordinates it: no FindCoordinator for 10k keys
+                # (a group that moved since answers NOT_COORDINATOR and is looked up then)
+                self._coordinators[g.group_id] = node
+                if getattr(g, "group_type", None):
+                    self._listed_types[g.group_id] = g.group_type.lower()
+        return [found[g] for g in sorted(found)]
+
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
     def list_streams_groups(self) -> list[GroupListing]:
         """The streams groups: ListGroups v5+ (TypesFilter ["streams"]) to every live broker,
         each answering for the groups it coordinates; sorted by id. None on a broker without
         ListGroups v5 (no streams groups there)."""
-        from kafka.errors import for_code
-        from kafka.protocol.admin.groups import ListGroupsRequest as Req
-
-        version = self.max_version(Req)
-        if version is None or version < 5:
-            return []
-        found: dict[str, GroupListing] = {}
-        for node in self.broker_ids():
-            resp = self.send(Req(version=version, states_filter=[], types_filter=["streams"]), node)
-            if resp.error_code:
-                raise OperationError(f"Cannot list streams groups on broker {node}: "
-                                     f"{for_code(resp.error_code).description}")
-            for g in resp.groups:
-                found[g.group_id] = GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
+        found = {g.group_id: GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
+                 for _, g in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []}
         return sorted(found.values(), key=lambda g: g.group_id)
 
     def streams_group_describe_version(self) -> int | None:
@@ -625,21 +675,29 @@ class KipClient:
             moved: set[str] = set()
             refused: dict[str, tuple] = {}         # ConsumerGroupDescribe's retriable answers
             by_node = self._by_coordinator(pending)
-            for node, groups in by_node.items():
-                rest = groups
-                if cgd is not None:
-                    resp = self.send(Consumer(version=cgd, group_ids=groups, include_authorized_operations=False), node)
+
+            def consumer(asked: dict[int, list[str]]) -> None:
+                """ConsumerGroupDescribe of ``asked`` (groups per node), all nodes at once."""
+                asked = {node: groups for node, groups in asked.items() if groups}
+                requests = [(node, Consumer(version=cgd, group_ids=groups, include_authorized_operations=False))
+                            for node, groups in asked.items()] if cgd is not None else []
+                for (node, _), resp in zip(requests, self.send_each(requests)):
                     for g in resp.groups:
                         if not g.error_code:
                             out[g.group_id] = ("consumer", g, node)
                         elif self._retriable(g.group_id, g.error_code):
                             moved.add(g.group_id)     # asked again: DescribeGroups may not know it
                             refused[g.group_id] = (g, node)
-                    rest = [g for g in groups if g not in out]
-                if not rest:
-                    continue
-                resp = self.send(Describe(version=dg, groups=rest, include_authorized_operations=False), node)
-                asked = set(rest)
+
+            # Groups this client listed as classic go to DescribeGroups alone: 10k classic
+            # groups' ConsumerGroupDescribe errors were a third of the decoding.
+            first = {node: [g for g in groups if self._listed_types.get(g) != "classic"] for node, groups in by_node.items()}
+            consumer(first)
+            rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
+            requests = [(node, Describe(version=dg, groups=groups, include_authorized_operations=False))
+                        for node, groups in rest.items() if groups]
+            for (node, req), resp in zip(requests, self.send_each(requests)):
+                asked = set(req.groups)
                 for g in resp.groups:
                     if g.group_id not in asked:
                         continue
@@ -649,6 +707,11 @@ class KipClient:
                         out[g.group_id] = ("missing", None, node)
                     else:
                         out[g.group_id] = ("error" if g.error_code else "classic", g, node)
+            # one listed as classic that DescribeGroups no longer knows (not found, or Dead
+            # without members below v6) may have become a consumer group since the listing
+            listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
+            consumer({node: [g for g in groups if g in listed_classic and _unknown_to_describe_groups(out.get(g))]
+                      for node, groups in rest.items()})
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
                 for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
                     if out.get(g, ("missing",))[0] == "missing":

@@ -119,14 +119,34 @@ class Connection:
         """Sends ``request`` and waits for its response until ``deadline`` (time.monotonic). Any
         failure closes the connection: an answer that comes late must never be read as the next
         request's (the next request opens a new connection)."""
+        return self.receive(request, deadline, self.send(request, deadline))
+
+    def send(self, request, deadline: float) -> float:
+        """``request`` sent (the first half of ``request``: ``receive`` reads its answer); the
+        instant it was sent. A failure closes the connection (its request was not sent)."""
         if self._sock is None:
             raise WireError(f"{self.host}:{self.port}: the connection is closed")
         self._protocol.send_request(request)
-        started, sent, head = time.monotonic(), False, b""
+        started = time.monotonic()
         try:
             self._sock.settimeout(_remaining(deadline))
             self._sock.sendall(self._protocol.send_bytes())
-            sent = True
+        except OSError as exc:
+            self.close()
+            raise self._error(exc, started, False) from None
+        except Exception as exc:  # noqa: BLE001 - as receive's, for a request that did not go out
+            self.close()
+            raise WireUnreadable(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
+                                 answer_name(request), False, b"") from None
+        except BaseException:
+            self.close()
+            raise
+        return started
+
+    def receive(self, request, deadline: float, started: float):
+        """The answer to ``request``, sent at ``started`` (``send``), read by ``deadline``."""
+        sent, head = True, b""
+        try:
             for _ in range(MAX_ROUNDS):
                 self._sock.settimeout(_remaining(deadline))
                 data = self._sock.recv(1 << 16)
@@ -264,6 +284,46 @@ class Wire:
                 self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
                                     f"{round((time.monotonic() - started) * 1000)} ms for an answer")
             raise
+
+    def send_each(self, requests: list[tuple[int, object]]) -> list:
+        """The responses to ``requests`` ((node id, request), one per node), each sent before any
+        answer is read: the brokers work on them at once, where ``send`` one after the other
+        waits for each. The errors are ``send``'s; on one, every connection still owing an
+        answer is closed (a late answer must never be read as another request's)."""
+        deadline = self._deadline()
+        if deadline <= time.monotonic():
+            raise WireNotSent(f"not sent: the command's deadline had passed"
+                              + (f" while {self._unanswered}" if self._unanswered else ""))
+        pending = []
+        try:
+            conns = []
+            for node_id, _ in requests:
+                try:
+                    conns.append(self._connection(node_id, deadline))
+                except WireError as exc:
+                    exc.sent = False
+                    raise
+            if len({id(c) for c in conns}) < len(conns):    # two nodes on one address: in turn
+                return [self.send(request, node_id) for node_id, request in requests]
+            for conn, (_, request) in zip(conns, requests):
+                pending.append((conn, request, conn.send(request, deadline)))
+            responses = []
+            for conn, request, started in list(pending):
+                try:
+                    responses.append(conn.receive(request, deadline, started))
+                except WireTimeout as exc:
+                    self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
+                                        f"{round((time.monotonic() - started) * 1000)} ms for an answer")
+                    raise
+                pending.pop(0)
+            return responses
+        finally:
+            for conn, _, _ in pending:
+                conn.close()
+
+    def learn_addresses(self, addresses: dict[int, tuple[str, int]]) -> None:
+        """The brokers' addresses by node id, from a Metadata answer the caller read."""
+        self._addresses = dict(addresses)
 
     def _connection(self, node_id: int | None, deadline: float) -> Connection:
         """The open connection for ``node_id`` (None: the bootstrap broker's); one closed after a

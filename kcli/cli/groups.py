@@ -60,9 +60,8 @@ def describe_groups(
         raise OperationError("Consumer groups and streams groups have different JSON documents: "
                              "describe them in separate commands with --output json")
     if out().format != "json":
-        for notice in [*map(lib.state_notice, descs), *map(streams_lib.state_notice, streams)]:
-            if notice:
-                out().note("\n" + notice)
+        out().notes("\n" + notice for notice in [*map(lib.state_notice, descs), *map(streams_lib.state_notice, streams)]
+                    if notice)
     if streams:
         _describe_streams(streams, members, show_state, st.verbose, time_lag)
         if not descs:

@@ -4,6 +4,7 @@ kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from kcli import javaorder
@@ -37,8 +38,7 @@ def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_
         return
     if out.format == "plain":
         if not (show_state or show_type):
-            for g in groups:
-                out.line(g.group_id)
+            out.write_lines(g.group_id + "\n" for g in groups)
             return
         width = max([15] + [len(g.group_id) for g in groups]) + 10
         def line(gid, gtype, state):
@@ -48,9 +48,8 @@ def render_list(out: Output, groups: list[GroupListing], show_state: bool, show_
             if show_state:
                 text += " " + _pad(state, 20)
             return text
-        out.line(line("GROUP", "TYPE", "STATE"))
-        for g in groups:
-            out.line(line(g.group_id, g.type, g.state))
+        out.write_lines(line(*cells) + "\n" for cells in [("GROUP", "TYPE", "STATE")]
+                        + [(g.group_id, g.type, g.state) for g in groups])
         return
     out.table(Table(["GROUP", "TYPE", "STATE"], [[g.group_id, g.type, g.state] for g in groups]))
 
@@ -185,6 +184,16 @@ def _mixed(d: GroupDescription) -> bool:
 
 def plain_members(d: GroupDescription, verbose: bool) -> str:
     """Header line starts with a newline; every line ends with one; padded cells (ConsumerGroupCommand.printMembers)."""
+    return _plain_members(d, verbose) if d.members else _memberless(verbose)
+
+
+@functools.lru_cache(maxsize=2)
+def _memberless(verbose: bool) -> str:
+    """A group without members: the header alone, the same for every such group."""
+    return _plain_members(GroupDescription("", "", "", "", None), verbose)
+
+
+def _plain_members(d: GroupDescription, verbose: bool) -> str:
     with_instance = any(m.group_instance_id for m in d.members)
     upgraded = verbose and _mixed(d)
     header = ["GROUP", "CONSUMER-ID"] + (["GROUP-INSTANCE-ID"] if with_instance else []) + [
@@ -206,15 +215,21 @@ def plain_members(d: GroupDescription, verbose: bool) -> str:
         widths += [15, max([20] + [len(r[current]) for r in rows]), 15,
                    max([20] + [len(r[target]) for r in rows])]
 
-    def line(cells):
-        text = "".join(_pad(c, w) + " " for c, w in zip(cells, widths))
-        if verbose:
-            text = text[:-1]                       # the verbose format ends with the padded TA cell
-        if upgraded:
-            text += " " + cells[-1]
-        return text + "\n"
+    line = functools.partial(_member_line, widths=tuple(widths), verbose=verbose, upgraded=upgraded)
+    return "\n" + _member_line_cached(tuple(header), tuple(widths), verbose, upgraded) + "".join(line(r) for r in rows)
 
-    return "\n" + line(header) + "".join(line(r) for r in rows)
+
+def _member_line(cells, widths: tuple[int, ...], verbose: bool, upgraded: bool) -> str:
+    text = "".join(_pad(c, w) + " " for c, w in zip(cells, widths))
+    if verbose:
+        text = text[:-1]                       # the verbose format ends with the padded TA cell
+    if upgraded:
+        text += " " + cells[-1]
+    return text + "\n"
+
+
+# a header line is the same for most groups (the widths a memberless group gets): made once each
+_member_line_cached = functools.lru_cache(maxsize=64)(_member_line)
 
 
 def render_members(out: Output, groups: list[GroupDescription], verbose: bool) -> None:
@@ -231,8 +246,7 @@ def render_members(out: Output, groups: list[GroupDescription], verbose: bool) -
                          "upgraded": m.upgraded} for m in d.members]} for d in groups]))
         return
     if out.format == "plain":
-        for d in groups:
-            out.write(plain_members(d, verbose))
+        out.write_lines(plain_members(d, verbose) for d in groups)
         return
     for d in groups:
         with_instance = any(m.group_instance_id for m in d.members)
@@ -262,16 +276,25 @@ def _state_cells(d: GroupDescription, verbose: bool) -> list[str]:
     return cells
 
 
+STATE_HEADER = ("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS")
+STATE_HEADER_VERBOSE = ("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
+                        "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME")
+
+
 def plain_state(d: GroupDescription, verbose: bool) -> str:
-    header = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
-    header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]
-    widths = [max(15, len(d.group_id)), max(25, len(_coordinator(d))), 20, 20]
-    widths += [15, 25, 10] if verbose else []
+    cells = _state_cells(d, verbose)
+    widths = (max(15, len(d.group_id)), max(25, len(cells[1])), 20, 20) + ((15, 25, 10) if verbose else ())
+    return "\n" + _state_header(widths, verbose) + "\n" + _state_line(cells, widths) + "\n"
 
-    def line(cells):
-        return "".join(_pad(c, w) + " " for c, w in zip(cells, widths)) + cells[-1]
 
-    return "\n" + line(header) + "\n" + line(_state_cells(d, verbose)) + "\n"
+def _state_line(cells, widths: tuple[int, ...]) -> str:
+    return "".join(_pad(c, w) + " " for c, w in zip(cells, widths)) + cells[-1]
+
+
+@functools.lru_cache(maxsize=64)
+def _state_header(widths: tuple[int, ...], verbose: bool) -> str:
+    """The same for most groups (their ids and coordinators are as wide): made once each."""
+    return _state_line(STATE_HEADER_VERBOSE if verbose else STATE_HEADER, widths)
 
 
 def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> None:
@@ -289,8 +312,7 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
         out.json(json_document("group-state", groups=docs))
         return
     if out.format == "plain":
-        for d in groups:
-            out.write(plain_state(d, verbose))
+        out.write_lines(plain_state(d, verbose) for d in groups)
         return
     cols = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
     cols += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]

@@ -326,6 +326,10 @@ class Output:
         """A notice for humans (warnings, fallbacks): stderr, so data on stdout stays clean."""
         self.stderr.write(text + "\n")
 
+    def notes(self, texts: Iterator[str]) -> None:
+        """Many notices (one per group of 10k), written together: stderr writes each at once."""
+        self.stderr.write("".join(text + "\n" for text in texts))
+
     def table(self, table: Table) -> None:
         if self.format == "csv":
             writer = csv.writer(self.stdout, lineterminator="\n")

@@ -163,3 +163,35 @@ def test_a_late_answer_is_never_read_as_the_next_requests():
             assert type(resp).__name__ == "ApiVersionsResponse" and resp.error_code == 0
         finally:
             wire.close()
+
+
+def test_send_each_sends_to_every_node_before_reading_and_closes_the_unanswered():
+    """Wire.send_each: one request per node, every answer in the order asked, each node asked
+    once; when the answers do not come in time, every connection still owing one is closed, so
+    a late answer is never read as the next request's."""
+    from kafka.protocol.metadata import ApiVersionsRequest
+
+    with EmbeddedCluster(nodes=3) as ec:
+        wire = Wire(config(ec.bootstrap_servers), within(1000))
+        try:
+            req = MetadataRequest(version=12, topics=[], allow_auto_topic_creation=False)
+            wire.send(req, 2)                                    # every address known
+            before = ec.request_counts()
+            answers = wire.send_each([(3, req), (1, req), (2, req)])
+            assert [{b.node_id for b in a.brokers} for a in answers] == [{1, 2, 3}] * 3
+            after = ec.request_counts()
+            assert {n: after[n].get("Metadata", 0) - before.get(n, {}).get("Metadata", 0) for n in after} == \
+                {1: 1, 2: 1, 3: 1}
+            ec.fault("Metadata", "late")
+            started = time.monotonic()
+            with pytest.raises(WireTimeout) as hung:
+                wire.send_each([(1, req), (2, req), (3, req)])
+            assert hung.value.sent
+            ec.fault("Metadata", None)
+            time.sleep(max(0.0, 2.8 - (time.monotonic() - started)))     # the late answers are out
+            for node in (1, 2, 3):
+                resp = wire.send(ApiVersionsRequest(version=3, client_software_name="kcli",
+                                                    client_software_version="0"), node)
+                assert type(resp).__name__ == "ApiVersionsResponse" and resp.error_code == 0, node
+        finally:
+            wire.close()

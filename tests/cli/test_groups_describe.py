@@ -81,11 +81,12 @@ def test_delete_offsets_and_groups(ec):
 
 
 def test_list_groups_without_an_answer_is_a_failure_not_an_empty_list():
-    """Regression: librdkafka reports a broker that never answered in the result's errors, and
-    the empty list was printed with exit 0."""
+    """Regression: librdkafka reported a broker that never answered in the result's errors, and
+    the empty list was printed with exit 0. The groups are now listed on kcli's own connection,
+    whose silent broker fails the same way as every other command's."""
     with socket.socket() as s:                      # accepts connections (the backlog), never answers
         s.bind(("127.0.0.1", 0))
         s.listen(8)
         port = s.getsockname()[1]
         r = run_kcli(f"127.0.0.1:{port}", "list", "groups", timeout="1s")
-    assert (r.code, r.out) == (1, "") and f"No answer from the cluster at 127.0.0.1:{port} before the command's deadline (--timeout 1000 ms) passed" in r.err
+    assert (r.code, r.out) == (1, "") and f"Cannot reach the cluster at 127.0.0.1:{port} within 1000 ms" in r.err

@@ -1,10 +1,11 @@
 """Groups at scale (issue 28): ``list groups`` and ``describe groups --all-groups`` in each view,
 ``reset-offsets --all-groups`` (planned: --all-topics, --topic, --from-file) and ``check
-expansions`` send kcli's own requests per broker, never per group: a batched FindCoordinator,
-one ConsumerGroupDescribe and one DescribeGroups per coordinator, one OffsetFetch v8+ (many
-groups) per coordinator, one ListOffsets and one Fetch (time lag) per leader for all the groups'
-partitions. Counted by the embedded broker per client id (tests/support/requests.py): kcli's own
-exactly, librdkafka's (ListGroups, on its own timing) not at all."""
+expansions`` send kcli's own requests per broker, never per group: one ListGroups per broker
+(each names the groups it coordinates: no FindCoordinator), one ConsumerGroupDescribe (for the
+groups listed as consumer-protocol groups) and one DescribeGroups per coordinator, one
+OffsetFetch v8+ (many groups) per coordinator, one ListOffsets and one Fetch (time lag) per
+leader for all the groups' partitions. Counted by the embedded broker per client id
+(tests/support/requests.py): kcli's own exactly; librdkafka sends none."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import time
 import pytest
 
 from tests.broker.groups_fixtures import fast_cluster
-from tests.support.clients import commit_groups, produce
+from tests.support.clients import active_member, commit_groups, produce
 from tests.support.requests import sent, snapshot
 from tests.support.run import run_kcli
 
@@ -84,8 +85,45 @@ def test_kclis_requests_do_not_grow_with_the_groups(groups_cluster, tmp_path):
     assert small == large, (small, large)
     offsets = large["offsets"]
     # per coordinator (3 nodes), per leader (3 nodes): never per group
-    assert offsets["FindCoordinator"] == 1 and offsets["OffsetFetch"] <= 3 and offsets["DescribeGroups"] <= 3
+    assert "FindCoordinator" not in offsets and offsets["ListGroups"] == 3 and offsets["OffsetFetch"] <= 3 and offsets["DescribeGroups"] <= 3
     assert offsets["ListOffsets"] <= 3 and offsets["Fetch"] <= 3
     assert large["members"].get("OffsetFetch", 0) == 0 and large["state"].get("ListOffsets", 0) == 0
     for what in (*RESETS, "expansions"):          # planned, not executed: no OffsetCommit
         assert large[what]["OffsetFetch"] <= 3 and large[what].get("OffsetCommit", 0) == 0, (what, large[what])
+
+
+def test_listing_groups_takes_one_list_groups_per_broker_and_no_librdkafka(groups_cluster):
+    """``list groups`` (each layout) and ``describe groups --all-groups`` list the groups with
+    one ListGroups per broker on kcli's own connection: no librdkafka client is made (its start
+    and its import were most of a 10k-group listing's time)."""
+    b = groups_cluster.bootstrap_servers
+    commit_groups(b, [f"listed-{i}" for i in range(30)], {("ga", 0): 1})
+    for args in (["list", "groups", "-o", "plain"], ["list", "groups", "--state", "--type", "-o", "json"],
+                 ["describe", "groups", "--all-groups", "--state", "-o", "json"]):
+        before = snapshot(groups_cluster)
+        r = run_kcli(b, *args)
+        assert r.code == 0, r.err
+        s = sent(groups_cluster, before)
+        assert s.kcli["ListGroups"] == 3 and not s.librdkafka, (args, s.kcli, s.librdkafka)
+        if args[0] == "describe":                  # every group listed as classic: DescribeGroups alone
+            assert "ConsumerGroupDescribe" not in s.kcli and s.kcli["DescribeGroups"] <= 3, s.kcli
+    listed = json.loads(run_kcli(b, "list", "groups", "--state", "--type", "-o", "json").out)["groups"]
+    assert {"group": "listed-0", "type": "Classic", "state": "Empty"} in listed, listed
+
+
+def test_all_groups_describe_a_consumer_group_with_consumer_group_describe_alone(groups_cluster):
+    """--all-groups: a group listed as a consumer-protocol group is described by
+    ConsumerGroupDescribe (one, its coordinator's), those listed as classic by DescribeGroups;
+    each view shows both kinds as when named."""
+    b = groups_cluster.bootstrap_servers
+    with active_member(b, "cgd-consumer", ["gb"], protocol="consumer"):
+        before = snapshot(groups_cluster)
+        r = run_kcli(b, "describe", "groups", "--all-groups", "--state", "-o", "json")
+        assert r.code == 0, r.err
+        s = sent(groups_cluster, before)
+        named = run_kcli(b, "describe", "groups", "cgd-consumer", "--state", "-o", "json")
+    assert s.kcli["ConsumerGroupDescribe"] == 1 and 1 <= s.kcli["DescribeGroups"] <= 3, s.kcli
+    states = {g["group"]: g for g in json.loads(r.out)["groups"]}
+    assert states["cgd-consumer"] == json.loads(named.out)["groups"][0], (states["cgd-consumer"], named.out)
+    assert states["cgd-consumer"]["type"] == "Consumer" and states["cgd-consumer"]["members"] == 1
+    assert {g["type"] for name, g in states.items() if name != "cgd-consumer"} == {"Classic"}
