@@ -64,6 +64,7 @@ ranges ending in a gap left by compaction, transaction markers or DeleteRecords)
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import dataclass
 from operator import itemgetter
@@ -123,6 +124,11 @@ _FORCED = {
     "enable.auto.offset.store": False,
     "enable.partition.eof": True,
 }
+# librdkafka's own log lines (a connection torn down at close...) stay off the driver's stderr,
+# which carries only kcli's lines; what fails reaches the caller as an exception.
+_QUIET = logging.getLogger("kcli.pipeline.librdkafka")
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
 _CONSUME_BATCH = 10_000
 _FLUSH_ROWS = 65_536
 _POLL_S = 0.1
@@ -225,7 +231,7 @@ def plan_ranges(
     and each partition's (log start, log end) offsets.
 
     ``topics`` may be empty when ``start`` names the partitions as offsets."""
-    consumer = Consumer(scan_config(conf))
+    consumer = Consumer(scan_config(conf), logger=_QUIET)
     try:
         wanted = _partitions(consumer, topics, start, timeout_s)
         ranges, watermarks = [], {}

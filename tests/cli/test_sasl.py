@@ -125,8 +125,8 @@ def test_audit_reads_with_the_command_config_through_both_sources(ec, tmp_path):
     for source in ("jvm", "python"):
         r = run_kcli_process(ec.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps",
                              "-t", "data", "--reference", str(BASE_TS + 10_000), "--master", "local[1]",
-                             "--source", source, "-o", "json", timeout=180)
-        assert r.code == 0, r.err
+                             "--source", source, "-o", "json", timeout=300)
+        assert (r.code, r.err) == (0, ""), r.err     # no librdkafka log line on the terminal
         docs[source] = json.loads(r.out)
         assert docs[source].pop("source") == source
     assert docs["jvm"] == docs["python"]
