@@ -159,7 +159,7 @@ def test_the_scan_sees_a_broken_boundary():
     assert forbidden_imports("kcli.ops.groups", "from kcli.cli.context import state\n")
     assert forbidden_imports("kcli.ops.groups", "import typer\n")
     assert forbidden_imports("kcli.offsets.plan", "from kcli.admin import Admin\n")
-    assert forbidden_imports("kcli.admin.kip", "from kcli.ops import resets\n")
+    assert forbidden_imports("kcli.admin.wire.group_offsets", "from kcli.ops import resets\n")
     assert forbidden_imports("kcli.model", "import kcli.times\n")
     assert not forbidden_imports("kcli.cli.topics", "from kcli.ops import topics\n")
     assert not forbidden_imports("kcli.ops.topics", "from kcli import __version__, javaorder\nimport json\n")

@@ -5,8 +5,8 @@ use to talk to a cluster, and nothing else.
   ``kcli.model`` dataclasses; a request the cluster answers with an error raises
   ``kcli.errors.BrokerRejected`` (Kafka's error code and name) or reports it per item.
 - ``client.KafkaAdmin``: the implementation, on confluent-kafka's AdminClient, with the KIP
-  requests no client library exposes sent by ``kip.KipClient`` over ``wire`` (kafka-python's
-  protocol layer on kcli's own blocking connections).
+  requests no client library exposes sent by ``wire.WireClient`` (kafka-python's protocol
+  layer on kcli's own blocking connections).
 - ``fallback``: never worse than librdkafka. When kcli's own client cannot negotiate with a
   broker or decode its answer (``kcli.errors.UnreadableAnswer``), every call librdkafka can
   serve (topic names, brokers, cluster id, partition counts and leaders, describe topics,

@@ -3,7 +3,7 @@ offset is looked up; the plan is the planner's (``kcli.offsets.plan``); ``execut
 rollback file, commits one group at a time and reads back what got no answer; ``report`` turns
 the outcomes into the exit code. Request counts do not grow with the partition count, and
 the planning's not with the groups: one OffsetCommit per group (in batches that keep its
-records in __consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches), the rest per
+records in __consumer_offsets under 512 KiB: kcli.admin.wire.group_offsets.commit_batches), the rest per
 reset (Metadata, ListOffsets per leader, Metadata v14, OffsetFetch v8+ and
 ConsumerGroupDescribe per coordinator)."""
 

@@ -1,5 +1,5 @@
 """kcli with ``--command-config`` against TLS listeners of the embedded broker (SSL, and SASL_SSL
-with PLAIN), through both clients kcli has: its own connection (kcli/admin/wire.py, the stdlib ssl
+with PLAIN), through both clients kcli has: its own connection (kcli/admin/wire/connection.py, the stdlib ssl
 module) for describe topics, librdkafka for list-offsets and create topic. A CA that did not sign
 the broker's certificate is one line on stderr and exit 1 at once, never the --timeout; so is a
 certificate for another name, unless ssl.endpoint.identification.algorithm=none."""
