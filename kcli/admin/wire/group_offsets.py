@@ -19,10 +19,8 @@ COMMIT_BATCH_BYTES = 512 * 1024
 
 
 class GroupOffsetRequests(CoordinatorRequests):
-    # -- committed offsets and log offsets on kcli's own connections -----------------------
-    # librdkafka's admin calls for these grow faster than the partitions (ListOffsets 0.9 s at
-    # 10k and 10.3 s at 40k partitions, bench/reset_scale.py); one request per coordinator or
-    # leader here is linear.
+    # -- committed offsets: librdkafka's admin calls for these grow faster than the partitions
+    # (bench/reset_scale.py); one request per coordinator here is linear.
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
         """OffsetFetch (v7 at most: topics by name) from the group's coordinator: the given
