@@ -63,12 +63,12 @@ CASES = {       # name: (kcli's arguments after -o plain, the Java tool's after 
 # kcli with every request of its own connection counted (by API), written to argv[1] at exit.
 COUNTING = """
 import atexit, collections, json, re, sys
-from kcli.admin import wire
-counts, send = collections.Counter(), wire.Connection.send
+from kcli.admin.wire import connection
+counts, send = collections.Counter(), connection.Connection.send
 def sending(self, req, *args, **kwargs):
     counts[re.sub(r"(_v\\d+)?$", "", type(req).__name__).removesuffix("Request")] += 1
     return send(self, req, *args, **kwargs)
-wire.Connection.send = sending
+connection.Connection.send = sending
 path = sys.argv.pop(1)
 atexit.register(lambda: open(path, "w").write(json.dumps(counts)))
 sys.argv[0] = "kcli"

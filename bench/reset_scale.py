@@ -50,7 +50,7 @@ import time
 from confluent_kafka import ConsumerGroupTopicPartitions, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from kcli.admin.kip import commit_batches
+from kcli.admin.wire.group_offsets import commit_batches
 from kcli.broker import EmbeddedCluster
 from kcli.broker.groups import coordinator_for
 
@@ -200,7 +200,7 @@ def request_delta(ec: EmbeddedCluster, run) -> tuple[object, dict[str, int]]:
 
 def per_batch(counts: dict[str, int], batches: int) -> dict[str, float]:
     """``counts`` with OffsetCommit per batch: --execute sends one per batch of partitions
-    (kcli.admin.kip.commit_batches), the only request whose count follows the partition count."""
+    (kcli.admin.wire.group_offsets.commit_batches), the only request whose count follows the partition count."""
     return {**counts, "OffsetCommit": counts["OffsetCommit"] / batches} if "OffsetCommit" in counts else counts
 
 

@@ -12,6 +12,8 @@ Data flows ``cli`` -> ``ops`` -> ``admin``/``offsets``/``pipeline`` -> ``model``
   layer that draws with rich;
 - ``admin`` is the one adapter to Kafka; ``ops`` calls it and the planner, and never the CLI,
   typer or rich;
+- kcli's own client (``admin.wire``) never imports confluent-kafka or the rest of the adapter:
+  which client sends a request is ``admin.client``'s choice (the rule in ``kcli/admin/__init__.py``);
 - the broker and the client side share only ``kcli.protocol`` (the wire messages);
 - only ``kcli.cli`` uses typer, and it never imports confluent-kafka: the adapter does.
 
@@ -50,6 +52,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                     "views never talk to Kafka (no admin, ops, confluent-kafka)"),
     "kcli.admin": (FOUNDATION + ("kcli.protocol",), ("confluent_kafka", "kafka", "cryptography"),
                    "the adapter: no CLI, ops, views or broker"),
+    "kcli.admin.wire": (FOUNDATION + ("kcli.protocol", "kcli.admin.settings"), ("kafka",),
+                        "kcli's own client (base, metadata, offsets, coordinators, groups, group_offsets, "
+                        "configs, produce; connection): kafka-python's protocol layer on its own connections, "
+                        "never librdkafka nor the adapter that chooses between them (kcli.admin's rule)"),
     "kcli.ops": (FOUNDATION + ("kcli.admin", "kcli.offsets"), (),
                  "what a command does: adapter and planner, never the CLI, typer, rich or the broker"),
     "kcli.consumer": (FOUNDATION + ("kcli.admin",), ("confluent_kafka",),
@@ -160,7 +166,10 @@ def test_the_scan_sees_a_broken_boundary():
     assert forbidden_imports("kcli.ops.groups", "from kcli.cli.context import state\n")
     assert forbidden_imports("kcli.ops.groups", "import typer\n")
     assert forbidden_imports("kcli.offsets.plan", "from kcli.admin import Admin\n")
-    assert forbidden_imports("kcli.admin.kip", "from kcli.ops import resets\n")
+    assert forbidden_imports("kcli.admin.wire.group_offsets", "from kcli.ops import resets\n")
+    assert forbidden_imports("kcli.admin.wire.groups", "import confluent_kafka\n")
+    assert forbidden_imports("kcli.admin.wire.base", "from kcli.admin.client import KafkaAdmin\n")
+    assert not forbidden_imports("kcli.admin.wire.base", "from kcli.admin.settings import ClientSettings\n")
     assert forbidden_imports("kcli.model", "import kcli.times\n")
     assert not forbidden_imports("kcli.cli.topics", "from kcli.ops import topics\n")
     assert not forbidden_imports("kcli.ops.topics", "from kcli import __version__, javaorder\nimport json\n")

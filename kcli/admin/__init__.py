@@ -4,9 +4,10 @@ use to talk to a cluster, and nothing else.
 - ``Admin`` (below): every call an operation may make, typed. Values in and out are plain
   ``kcli.model`` dataclasses; a request the cluster answers with an error raises
   ``kcli.errors.BrokerRejected`` (Kafka's error code and name) or reports it per item.
-- ``client.KafkaAdmin``: the implementation, on confluent-kafka's AdminClient, with the KIP
-  requests no client library exposes sent by ``kip.KipClient`` over ``wire`` (kafka-python's
-  protocol layer on kcli's own blocking connections).
+- ``client.KafkaAdmin``: the implementation. Which client sends each call is decided there, by
+  the rule below, and nowhere else: callers never choose a client.
+- ``wire``: kcli's own Kafka-protocol client (``wire.WireClient``, one module per API family):
+  kafka-python's protocol messages over kcli's own blocking connections (``wire.connection``).
 - ``fallback``: never worse than librdkafka. When kcli's own client cannot negotiate with a
   broker or decode its answer (``kcli.errors.UnreadableAnswer``), every call librdkafka can
   serve (topic names, brokers, cluster id, partition counts and leaders, describe topics,
@@ -19,6 +20,27 @@ use to talk to a cluster, and nothing else.
   ``or_librdkafka``/``or_unavailable`` decorators on ``client.KafkaAdmin``'s methods.
 - ``settings``: where and how to connect (``--command-config``, profiles), the one table that
   translates Java client properties for both clients, and the command's deadline.
+
+The rule: a request goes over kcli's own connections (``wire``) when librdkafka cannot send it
+as kcli needs it; every other request goes over librdkafka (confluent-kafka's AdminClient).
+librdkafka cannot when kcli needs
+  (a) a KIP field, version or API it does not expose: CreationTimeMs, PartitionAgeMs,
+      GroupCreationTimeMs, the consumer-protocol and streams groups, ListOffsets -4/-5/-6,
+      OffsetDelete, every config synonym, one Produce batch and one heartbeat as ``check broker``
+      sends them;
+  (b) one request per leader or coordinator whatever the number of groups or partitions, where
+      librdkafka's requests grow faster (ListOffsets, OffsetFetch v8, OffsetCommit batches,
+      ConsumerGroupDescribe and DescribeGroups, FindCoordinator v4);
+  (c) a deadline of the call's own (an OffsetCommit by ``until``, leaving time to read back what
+      got no answer) and request counts kcli decides, which the tests assert exactly;
+  (d) a request it will not send as asked: Metadata for no topic (cluster id, brokers), a config
+      resource named "" (the cluster-wide broker defaults); and one connection for a command
+      that only reads (``describe topics`` never loads librdkafka: start-up, bench/cli_latency.py).
+So every read and every change of committed offsets goes over ``wire``; librdkafka keeps the
+changes to topics, partitions, a named resource's configs and groups (CreateTopics,
+CreatePartitions, DeleteTopics, IncrementalAlterConfigs, DeleteGroups), where its request,
+controller routing and retries are what the Java tools do and no KIP field is involved, and it
+serves every read kcli's codec cannot decode (``fallback``).
 """
 
 from __future__ import annotations

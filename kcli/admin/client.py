@@ -1,7 +1,7 @@
 """The admin adapter: the one interface commands call. Implemented on confluent-kafka's
-AdminClient; the KIP requests no client library exposes go through ``kcli.admin.kip`` (kafka-python's
+AdminClient; the KIP requests no client library exposes go through ``kcli.admin.wire`` (kafka-python's
 protocol layer). Each client library is imported by the operations that use it, so a command loads
-only the one it needs (``describe topics`` runs on the KIP client alone)."""
+only the one it needs (``describe topics`` runs on the wire client alone)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ class KafkaAdmin(LibrdkafkaReads):
         self.settings = settings
         self.notes: list[str] = []                # the Warn lines of this command (see warn)
         self._client = None
-        self._kip = None
+        self._wire = None
         self._failure: str | None = None          # see _on_error
         self._last_error: str | None = None
         self._unreachable: str | None = None      # the last connect failure, while it is the last word
@@ -143,25 +143,25 @@ class KafkaAdmin(LibrdkafkaReads):
 
     # -- plumbing -------------------------------------------------------------------------
     @property
-    def kip(self):
+    def wire(self):
         """kcli's own client, connected on first use; one that could not negotiate with the
         broker (UnreadableAnswer) is not tried again by this command."""
-        if isinstance(self._kip, Exception):
-            raise self._kip
-        if self._kip is None:
-            from kcli.admin.kip import KipClient
+        if isinstance(self._wire, Exception):
+            raise self._wire
+        if self._wire is None:
+            from kcli.admin.wire import WireClient
             from kcli.errors import UnreadableAnswer
 
             try:
-                self._kip = KipClient(self.settings)
+                self._wire = WireClient(self.settings)
             except UnreadableAnswer as exc:
-                self._kip = exc
+                self._wire = exc
                 raise
-        return self._kip
+        return self._wire
 
     def close(self) -> None:
-        if self._kip is not None and not isinstance(self._kip, Exception):
-            self._kip.close()
+        if self._wire is not None and not isinstance(self._wire, Exception):
+            self._wire.close()
         # Destroy the librdkafka client now (its last reference; its error_cb holds only self):
         # left to process exit, its threads outlive the C atexit handlers and may crash in
         # OpenSSL's cleanup while reconnecting to a TLS listener.
@@ -172,41 +172,41 @@ class KafkaAdmin(LibrdkafkaReads):
     def topic_names(self) -> list[str]:
         """Every topic, sorted: one Metadata on kcli's own connection (the one describe topics
         uses for everything)."""
-        return self.kip.topic_names()
+        return self.wire.topic_names()
 
     @or_librdkafka("_lr_broker_ids")
     def broker_ids(self) -> list[int]:
-        return self.kip.broker_ids()
+        return self.wire.broker_ids()
 
     @or_librdkafka("_lr_cluster_id")
     def cluster_id(self) -> str | None:
         """One Metadata request for no topic, on kcli's own connection: librdkafka's list_topics
         asks for every partition of every topic (3 s at 30k partitions)."""
-        return self.kip.cluster_id()
+        return self.wire.cluster_id()
 
     @or_librdkafka("_lr_partition_counts")
     def partition_counts(self) -> dict[str, int]:
         """Partition count per topic, every topic: one Metadata request, on kcli's own connection
         (librdkafka's list_topics is sliced to serve its error events while it waits)."""
-        return self.kip.partition_counts()
+        return self.wire.partition_counts()
 
     @or_librdkafka("_lr_describe_topics", kip_only={"DescribeTopicPartitions": "CreationTimeMs (KIP-1327)"})
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
-        """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see KipClient);
+        """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see WireClient);
         ``progress`` (done, total) counts the topics."""
-        return self.kip.describe_topics(names, progress)
+        return self.wire.describe_topics(names, progress)
 
     @or_unavailable("PartitionAgeMs (KIP-1327)", unsupported("PartitionAgeMs (KIP-1327) is unavailable"))
     def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
         """KIP-1327 PartitionAgeMs per partition (-1 unknown); UnsupportedByBroker without
         Metadata v14."""
-        return self.kip.partition_ages(topics)
+        return self.wire.partition_ages(topics)
 
     @or_unavailable("GroupCreationTimeMs (KIP-1282)", lambda exc: None)
     def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
         """KIP-1282 GroupCreationTimeMs per group (-1 unknown, None not described), or None when
         the broker has no ConsumerGroupDescribe v2."""
-        return self.kip.group_creation_times(group_ids)
+        return self.wire.group_creation_times(group_ids)
 
     def create_topic(self, name: str, partitions: int | None, replication_factor: int | None,
                      configs: dict[str, str], assignment: list[list[int]] | None,
@@ -243,12 +243,12 @@ class KafkaAdmin(LibrdkafkaReads):
         """Every config of each resource, in the broker's order, with synonyms (all of them: a
         synonym name may repeat across sources, which confluent-kafka's dict of synonyms
         cannot hold)."""
-        return self.kip.describe_configs(resources, synonyms=True)
+        return self.wire.describe_configs(resources, synonyms=True)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
         """Incremental: ``set_`` and ``delete``; name "" is the cluster-wide broker defaults."""
         if name == "":
-            return self.kip.incremental_alter_configs(rtype, name, set_, delete)
+            return self.wire.incremental_alter_configs(rtype, name, set_, delete)
         from confluent_kafka.admin import AlterConfigOpType, ConfigEntry as CkConfigEntry, ConfigResource
 
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
@@ -261,34 +261,34 @@ class KafkaAdmin(LibrdkafkaReads):
     def list_offsets(self, partitions: Iterable[tuple[str, int]], time: int) -> list[OffsetInfo]:
         """``time``: -1 latest, -2 earliest, -3 max-timestamp (KIP-734), -4/-5/-6 the tiered-storage
         offsets, else epoch ms. On kcli's own connections, one ListOffsets per leader
-        (KipClient.list_offsets: librdkafka's grows faster than the partitions, and refuses -4/-5/-6)."""
+        (WireClient.list_offsets: librdkafka's grows faster than the partitions, and refuses -4/-5/-6)."""
         partitions = list(partitions)
-        return self.kip.list_offsets(partitions, time) if partitions else []
+        return self.wire.list_offsets(partitions, time) if partitions else []
 
     def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset): its timestamp, or a
-        bound on it (see KipClient.record_times). One Metadata for the leaders, then one bounded
+        bound on it (see WireClient.record_times). One Metadata for the leaders, then one bounded
         Fetch per leader; UnsupportedByBroker without Fetch v4+."""
         if not wanted:
             return {}
         leaders = self.partition_leaders(sorted({t for t, _, _ in wanted}))
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
-        return self.kip.record_times(list(wanted), flat)
+        return self.wire.record_times(list(wanted), flat)
 
     @or_librdkafka("_lr_partition_leaders")
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
-        return self.kip.partition_leaders(names) if names else {}
+        return self.wire.partition_leaders(names) if names else {}
 
     # -- consumer groups ------------------------------------------------------------------
     @or_librdkafka("_lr_list_groups")
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers): one
-        ListGroups per broker on kcli's own connection (KipClient.list_groups), states and types
+        ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
         named as librdkafka names them (a state it has no name for is "Unknown"). A command that
         lists then describes groups loads no librdkafka client."""
         return [GroupListing(gid, _known_state(state), "Consumer" if (gtype or "").lower() == "consumer" else "Classic")
-                for gid, state, gtype in self.kip.list_groups()]
+                for gid, state, gtype in self.wire.list_groups()]
 
     def _lr_list_groups(self) -> list[GroupListing]:
         """librdkafka's ListConsumerGroups."""
@@ -311,15 +311,15 @@ class KafkaAdmin(LibrdkafkaReads):
     def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
         """On kcli's own connection, one ConsumerGroupDescribe (the epochs, target assignments,
         the exact state and, v2 KIP-1282, the creation time) then one DescribeGroups (the classic
-        groups) per coordinator, whatever the number of groups (KipClient.describe_groups):
+        groups) per coordinator, whatever the number of groups (WireClient.describe_groups):
         librdkafka's DescribeConsumerGroups sends a FindCoordinator and a DescribeGroups per
         group. A group the broker does not know comes back with ``exists=False``. A broker
         without DescribeGroups gets librdkafka's request, and its answer."""
         try:
-            found, brokers = self.kip.describe_groups(group_ids)
+            found, brokers = self.wire.describe_groups(group_ids)
         except UnsupportedByBroker:
             return self._lr_describe_groups(group_ids)
-        version = self.kip.consumer_group_describe_version()
+        version = self.wire.consumer_group_describe_version()
         out = []
         for gid in group_ids:
             kind, g, node = found.get(gid, ("unanswered", None, None))
@@ -370,8 +370,8 @@ class KafkaAdmin(LibrdkafkaReads):
 
     @or_unavailable(CONSUMER_FIELDS, lambda exc: None)
     def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:
-        version = self.kip.consumer_group_describe_version()
-        for gid, g in self.kip.describe_consumer_groups_v2(group_ids).items():
+        version = self.wire.consumer_group_describe_version()
+        for gid, g in self.wire.describe_consumer_groups_v2(group_ids).items():
             _consumer_protocol(out[gid], g, version)
 
     @or_librdkafka("_lr_committed_offsets_of_groups")
@@ -379,27 +379,27 @@ class KafkaAdmin(LibrdkafkaReads):
                                     ) -> dict[str, list[CommittedOffset]]:
         """Every partition with a commit, per group (or the partitions ``partitions`` names for
         it, as ``committed_offsets``): one OffsetFetch v8+ per coordinator on kcli's own
-        connection (KipClient.committed_offsets_of_groups), one per group before v8."""
-        return self.kip.committed_offsets_of_groups(group_ids, partitions) if group_ids else {}
+        connection (WireClient.committed_offsets_of_groups), one per group before v8."""
+        return self.wire.committed_offsets_of_groups(group_ids, partitions) if group_ids else {}
 
     @or_librdkafka("_lr_committed_offsets")
     def committed_offsets(self, group_id: str,
                           partitions: list[tuple[str, int]] | None = None) -> list[CommittedOffset]:
-        """One OffsetFetch on kcli's own connection (KipClient.committed_offsets): the given
+        """One OffsetFetch on kcli's own connection (WireClient.committed_offsets): the given
         partitions, or every partition with a commit (None), in the broker's order."""
-        return self.kip.committed_offsets(group_id, partitions) if partitions != [] else []
+        return self.wire.committed_offsets(group_id, partitions) if partitions != [] else []
 
     @or_librdkafka("_lr_alter_group_offsets")
     def alter_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int],
                             until: float | None = None) -> dict[tuple[str, int], BrokerError | None]:
-        """OffsetCommit for the group on kcli's own connection (KipClient.commit_offsets: one
+        """OffsetCommit for the group on kcli's own connection (WireClient.commit_offsets: one
         request per coordinator and batch, librdkafka's alter_consumer_group_offsets grew faster
         than the partitions), waited for until ``until`` (time.monotonic; default the deadline);
         the error (or None) per partition. Sent without an answer: ``_TIMED_OUT``/``_TRANSPORT``,
         the commit may or may not have been applied; not sent: ``_NOT_SENT``. The broker's
         errors are named and worded as librdkafka names them, like every other per-item error."""
         return {tp: e if e is None or e.code <= 0 else _worded(e.code)
-                for tp, e in self.kip.commit_offsets(group_id, offsets, until).items()}
+                for tp, e in self.wire.commit_offsets(group_id, offsets, until).items()}
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
@@ -408,35 +408,35 @@ class KafkaAdmin(LibrdkafkaReads):
     # -- streams groups -------------------------------------------------------------------
     def list_streams_groups(self) -> list[GroupListing]:
         """ListGroups (types ["streams"]) to every broker, on kcli's own connection."""
-        return self.kip.list_streams_groups()
+        return self.wire.list_streams_groups()
 
     def describe_streams_groups(self, group_ids: list[str],
                                 errors: dict[str, str] | None = None) -> dict[str, StreamsGroupDescription]:
-        """StreamsGroupDescribe per coordinator (KipClient.describe_streams_groups): the groups
+        """StreamsGroupDescribe per coordinator (WireClient.describe_streams_groups): the groups
         the broker knows as streams groups (``errors``: the broker's message for the others)."""
-        return self.kip.describe_streams_groups(group_ids, errors)
+        return self.wire.describe_streams_groups(group_ids, errors)
 
     def streams_topology_status(self, group_id: str) -> str:
-        """KIP-1331's TopologyDescriptionStatus of one streams group (KipClient.streams_topology_status)."""
-        return self.kip.streams_topology_status(group_id)
+        """KIP-1331's TopologyDescriptionStatus of one streams group (WireClient.streams_topology_status)."""
+        return self.wire.streams_topology_status(group_id)
 
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
-        return self.kip.delete_offsets(group_id, partitions)
+        return self.wire.delete_offsets(group_id, partitions)
 
     # -- check broker: on kcli's own connection (no client library sends these as asked) ----
     def advertised_version(self, api_key: int) -> int | None:
         """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
-        return self.kip.advertised_version(api_key)
+        return self.wire.advertised_version(api_key)
 
     def produce_batch(self, topic: str, partition: int, records: list[tuple[int, bytes | None, bytes | None]]):
         """One record batch of (timestamp, key, value) to the partition's leader, as one Produce:
-        the broker's answer as a ProduceOutcome (KipClient.produce_batch)."""
-        return self.kip.produce_batch(topic, partition, records)
+        the broker's answer as a ProduceOutcome (WireClient.produce_batch)."""
+        return self.wire.produce_batch(topic, partition, records)
 
     def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int, topics: list[str] | None):
         """One ConsumerGroupHeartbeat (join with epoch 0, leave with -1): a HeartbeatAnswer."""
-        return self.kip.consumer_group_heartbeat(group_id, member_id, epoch, topics)
+        return self.wire.consumer_group_heartbeat(group_id, member_id, epoch, topics)
 
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:

@@ -1,8 +1,7 @@
 """Never worse than librdkafka: the one rule for a broker answer kcli's own client cannot read.
 
-kcli sends most reads on its own connection (``kcli.admin.kip`` over ``kcli.admin.wire``,
-kafka-python's codec), which is stricter than librdkafka: a broker (or a mock, a proxy) whose
-answer that codec cannot decode, or with which it cannot negotiate, raises
+kcli sends most reads on its own connection (``kcli.admin.wire``, kafka-python's codec), which is
+stricter than librdkafka: a broker (or a mock, a proxy) whose answer that codec cannot decode, or with which it cannot negotiate, raises
 ``kcli.errors.UnreadableAnswer``. Then:
 
 - a call librdkafka can serve (``@or_librdkafka``) is served by librdkafka, with one ``Warn:``
@@ -141,7 +140,7 @@ class LibrdkafkaReads:
         no ELR, no CreationTimeMs (the field is omitted)."""
         from confluent_kafka import TopicCollection
 
-        from kcli.admin.kip import kafka_uuid
+        from kcli.admin.wire.metadata import kafka_uuid
         from kcli.model import INTERNAL_TOPICS
 
         futures = self._admin.describe_topics(TopicCollection(list(names)), request_timeout=self._timeout())
@@ -265,9 +264,9 @@ class LibrdkafkaReads:
 
 def _source(source) -> str:
     """A config source as Kafka names it, from confluent-kafka's enum or its int."""
-    from kcli.admin.kip import _config_source
+    from kcli.admin.wire.configs import config_source
 
-    return source.name if hasattr(source, "name") else _config_source(int(source))
+    return source.name if hasattr(source, "name") else config_source(int(source))
 
 
 def _uuid(topic_id):

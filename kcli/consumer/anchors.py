@@ -1,4 +1,4 @@
-"""The broker-side anchors of the KIP policies, read through ``kcli.admin.kip.KipClient``:
+"""The broker-side anchors of the KIP policies, read through ``kcli.admin.wire.WireClient``:
 the group creation time (ConsumerGroupDescribe v2, KIP-1282) and the partition ages
 (Metadata v14 PartitionAgeMs, KIP-1327). The client connects on first use."""
 
@@ -25,7 +25,7 @@ class BrokerAnchors:
     def __init__(self, settings: ClientSettings, group_id: str):
         self.settings = settings
         self.group_id = group_id
-        self._kip = None
+        self._wire = None
         self._creation: int | None = None
         self._creation_missing: str | None = None   # definitive: the time never appears later
         self._supported: bool | None = None          # the policy's API versions, once known
@@ -40,8 +40,8 @@ class BrokerAnchors:
             return
         if self._unsupported is None:
             try:
-                heartbeat = self.kip.max_version(self.kip.proto.ConsumerGroupHeartbeatRequest)
-                metadata = self.kip.max_version(self.kip.proto.MetadataRequest)
+                heartbeat = self.wire.max_version(self.wire.proto.ConsumerGroupHeartbeatRequest)
+                metadata = self.wire.max_version(self.wire.proto.MetadataRequest)
             except Exception:  # noqa: BLE001 - not reachable (yet): librdkafka keeps trying too
                 return
             if policy.name == TO_START_TIME and (heartbeat is None or heartbeat < 2):
@@ -58,19 +58,19 @@ class BrokerAnchors:
         raise type(self._unsupported)(*self._unsupported.args)
 
     @property
-    def kip(self):
-        if self._kip is None:
-            from kcli.admin.kip import KipClient
+    def wire(self):
+        if self._wire is None:
+            from kcli.admin.wire import WireClient
 
-            self._kip = KipClient(self.settings)
-        return self._kip
+            self._wire = WireClient(self.settings)
+        return self._wire
 
     def group_creation_time(self) -> int:
         """GroupCreationTimeMs, fetched once (it never changes), or the KIP-1282 exception."""
         if self._creation is not None:
             return self._creation
         if self._creation_missing is None:
-            times = self.kip.group_creation_times([self.group_id])
+            times = self.wire.group_creation_times([self.group_id])
             if times is None:
                 self._creation_missing = BROKER_TOO_OLD
             else:
@@ -87,11 +87,11 @@ class BrokerAnchors:
     def partition_ages(self, topics: list[str], max_age_ms: int) -> dict[tuple[str, int], int]:
         """PartitionAgeMs per (topic, partition), -1 unknown, computed by the broker now."""
         try:
-            return self.kip.partition_ages(topics)
+            return self.wire.partition_ages(topics)
         except UnsupportedByBroker:
             raise UnsupportedVersion(METADATA_V14_MISSING.format(max_age_ms=max_age_ms)) from None
 
     def close(self) -> None:
-        if self._kip is not None:
-            self._kip.close()
-            self._kip = None
+        if self._wire is not None:
+            self._wire.close()
+            self._wire = None

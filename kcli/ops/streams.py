@@ -1,6 +1,6 @@
 """Streams groups (KIP-1071; kafka-streams-groups --describe): which of the described groups are
 streams groups, and the rows of their offsets view. No client library speaks StreamsGroupDescribe:
-it goes over kcli's own connection (KipClient.describe_streams_groups); the creation time
+it goes over kcli's own connection (WireClient.describe_streams_groups); the creation time
 (KIP-1282) comes from StreamsGroupDescribe v2+ only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""KipClient.commit_offsets, the OffsetCommit of reset-offsets --execute on kcli's own connection,
+"""WireClient.commit_offsets, the OffsetCommit of reset-offsets --execute on kcli's own connection,
 against the embedded broker: an admin's commit (no member), one request per coordinator and
 batch, a moved coordinator found again, and each failure told as the reset classifies it: sent
 and not answered (unknown) or not sent (not applied)."""
@@ -9,17 +9,18 @@ import time
 
 import pytest
 
-import kcli.admin.kip as kip
-from kcli.admin.kip import KipClient, commit_batches
+import kcli.admin.wire.group_offsets as group_offsets
 from kcli.admin.settings import ClientSettings
+from kcli.admin.wire import WireClient
+from kcli.admin.wire.group_offsets import commit_batches
 from kcli.broker import EmbeddedCluster
 from kcli.ops.failures import unanswered
 
 KCLI = "kcli"
 
 
-def client(ec, timeout_ms: int = 10_000) -> KipClient:
-    return KipClient(ClientSettings(ec.bootstrap_servers, timeout_ms=timeout_ms))
+def client(ec, timeout_ms: int = 10_000) -> WireClient:
+    return WireClient(ClientSettings(ec.bootstrap_servers, timeout_ms=timeout_ms))
 
 
 def commits(ec, node: int | None = None) -> int:
@@ -27,7 +28,7 @@ def commits(ec, node: int | None = None) -> int:
     return sum(c.get("OffsetCommit", 0) for n, c in counts.items() if node in (None, n))
 
 
-def committed(kc: KipClient, group: str) -> dict:
+def committed(kc: WireClient, group: str) -> dict:
     return {(c.topic, c.partition): c.offset for c in kc.committed_offsets(group)}
 
 
@@ -35,7 +36,7 @@ def test_commit_batches_keep_each_request_under_the_record_budget(monkeypatch):
     offsets = {("t", p): p for p in range(10)}
     assert commit_batches("g", offsets) == [offsets]
     assert commit_batches("g", {}) == []
-    monkeypatch.setattr(kip, "COMMIT_BATCH_BYTES", 3 * (kip.COMMIT_RECORD_BYTES + 2))   # 3 per batch
+    monkeypatch.setattr(group_offsets, "COMMIT_BATCH_BYTES", 3 * (group_offsets.COMMIT_RECORD_BYTES + 2))   # 3 per batch
     batches = commit_batches("g", offsets)
     assert [len(b) for b in batches] == [3, 3, 3, 1]
     assert {tp: o for b in batches for tp, o in b.items()} == offsets
@@ -50,7 +51,7 @@ def test_an_admin_commit_is_one_request_per_batch(monkeypatch):
             assert errors == {("t", p): None for p in range(6)}
             assert committed(kc, "g") == {("t", p): p for p in range(6)}
             assert commits(ec) == 1
-            monkeypatch.setattr(kip, "COMMIT_BATCH_BYTES", 2 * (kip.COMMIT_RECORD_BYTES + 2))
+            monkeypatch.setattr(group_offsets, "COMMIT_BATCH_BYTES", 2 * (group_offsets.COMMIT_RECORD_BYTES + 2))
             assert set(kc.commit_offsets("g", {("t", p): 0 for p in range(6)}).values()) == {None}
             assert commits(ec) == 1 + 3 and committed(kc, "g") == {("t", p): 0 for p in range(6)}
         finally:

@@ -1,4 +1,4 @@
-"""KipClient.committed_offsets_of_groups with named partitions per group (reset-offsets' --topic
+"""WireClient.committed_offsets_of_groups with named partitions per group (reset-offsets' --topic
 and --from-file selections): one OffsetFetch v8+ for the groups of a coordinator answers as one
 OffsetFetch per group (v7, a broker before Kafka 3.0) does: an entry per named partition (None
 where nothing is committed), every committed partition for a group not named, none for a group
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from kafka.protocol.consumer.group import OffsetFetchRequest
 
-from kcli.admin.kip import KipClient
 from kcli.admin.settings import ClientSettings
+from kcli.admin.wire import WireClient
 from kcli.broker import EmbeddedCluster
 from tests.support.clients import commit_groups
 
@@ -18,7 +18,7 @@ def test_named_partitions_in_one_request_answer_as_one_request_per_group():
     with EmbeddedCluster(nodes=1) as ec:
         ec.create_topic("ga", 3)
         commit_groups(ec.bootstrap_servers, ["g1", "g2"], {("ga", p): 1 + p for p in range(2)})
-        kc = KipClient(ClientSettings(ec.bootstrap_servers))
+        kc = WireClient(ClientSettings(ec.bootstrap_servers))
         try:
             named = {"g1": [("ga", 0), ("ga", 2)], "g3": []}
             fetches = lambda: sum(c.get("OffsetFetch", 0) for c in ec.request_counts("kcli").values())  # noqa: E731

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from kcli.admin.kip import next_record_time
+from kcli.admin.wire.offsets import next_record_time
 from tests.support.records import marker, txn_batch
 
 NONE, LZ4 = 0, 3

@@ -1,4 +1,4 @@
-"""kcli.admin.wire against real sockets on 127.0.0.1: the embedded broker, and listeners that
+"""kcli.admin.wire.connection against real sockets on 127.0.0.1: the embedded broker, and listeners that
 never answer or hang up, so every failure path ends within the timeout with one message."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from kcli.admin.wire import Connection, Wire, WireError, WireTimeout, split_host_port
+from kcli.admin.wire.connection import Connection, Wire, WireError, WireTimeout, split_host_port
 from kcli.broker import EmbeddedCluster
 from kcli.protocol import MetadataRequest
 

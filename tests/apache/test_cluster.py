@@ -3,19 +3,19 @@ a broker without the KIPs), the SASL listener, and a stopped node seen by the ot
 
 from __future__ import annotations
 
-from kcli.admin.kip import KipClient
 from kcli.admin.settings import ClientSettings
+from kcli.admin.wire import WireClient
 from tests.support.apache_kafka import KAFKA_VERSION, java_tool
 from tests.support.clients import create_topic, unique
 from tests.support.waits import wait_until
 
 
 def api_versions(bootstrap: str, props: dict | None = None) -> dict[int, tuple[int, int]]:
-    kip = KipClient(ClientSettings(bootstrap, props or {}, 10_000))
+    wire = WireClient(ClientSettings(bootstrap, props or {}, 10_000))
     try:
-        return dict(kip._wire.api_versions)
+        return dict(wire._wire.api_versions)
     finally:
-        kip.close()
+        wire.close()
 
 
 def test_apache_kafka_lacks_the_kip_versions(apache_kafka):

@@ -4,7 +4,7 @@ option (`kafka-topics --topic-id -x...`): about 1 random id in 64 did, and flake
 
 from __future__ import annotations
 
-from kcli.admin.kip import kafka_uuid as _text
+from kcli.admin.wire.metadata import kafka_uuid as _text
 from kcli.broker import EmbeddedCluster
 from kcli.broker.cluster import random_uuid
 

@@ -18,20 +18,20 @@ def _node1(cluster) -> str:
 def test_embedded_broker_answers_a_brokers_own_configs_only_on_that_node(cluster):
     from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
 
-    from kcli.admin.kip import KipClient
     from kcli.admin.settings import ClientSettings
+    from kcli.admin.wire import WireClient
 
-    kip = KipClient(ClientSettings(_node1(cluster), {}, 10_000))
+    wire = WireClient(ClientSettings(_node1(cluster), {}, 10_000))
     try:
         def ask(name, node):
-            return kip.send(Req(version=4, include_synonyms=False, include_documentation=False, resources=[
+            return wire.send(Req(version=4, include_synonyms=False, include_documentation=False, resources=[
                 Req.DescribeConfigsResource(resource_type=4, resource_name=name, configuration_keys=None)]),
                 node).results[0]
         elsewhere = ask("2", 1)
         assert elsewhere.error_code == 42 and "expected 1 or empty string" in elsewhere.error_message  # INVALID_REQUEST
         assert ask("2", 2).error_code == 0 and ask("", 1).error_code == 0 and ask("", 3).error_code == 0
     finally:
-        kip.close()
+        wire.close()
 
 
 def test_describe_and_alter_configs_of_broker_2_through_node_1(cluster):

@@ -121,11 +121,12 @@ def _flatten(words) -> list[str]:
 @pytest.fixture(scope="module")
 def connections():
     """Every connection kcli opens, counted: librdkafka's client (created on first use) and
-    kcli's own (kcli.admin.wire)."""
-    from kcli.admin import client, wire
+    kcli's own (kcli.admin.wire.connection)."""
+    from kcli.admin import client
+    from kcli.admin.wire import connection
 
     opened = [0]
-    admin_property, connection_init = client.KafkaAdmin._admin, wire.Connection.__init__
+    admin_property, connection_init = client.KafkaAdmin._admin, connection.Connection.__init__
 
     def counted_admin(self):
         if self._client is None:
@@ -138,7 +139,7 @@ def connections():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(client.KafkaAdmin, "_admin", property(counted_admin))
-        patch.setattr(wire.Connection, "__init__", counted_connection)
+        patch.setattr(connection.Connection, "__init__", counted_connection)
         yield opened
     STATS.write()
 

@@ -1,6 +1,6 @@
 """kcli with ``--command-config`` against TLS listeners of the embedded broker (SSL, and SASL_SSL
-with PLAIN), through both clients kcli has: its own connection (kcli/admin/wire.py, the stdlib ssl
-module) for describe topics, librdkafka for list-offsets and create topic. A CA that did not sign
+with PLAIN), through both clients kcli has: its own connection (kcli/admin/wire/connection.py, the stdlib ssl
+module) for describe topics and list-offsets, librdkafka for create topic. A CA that did not sign
 the broker's certificate is one line on stderr and exit 1 at once, never the --timeout; so is a
 certificate for another name, unless ssl.endpoint.identification.algorithm=none."""
 
@@ -22,8 +22,8 @@ BASE_TS = 1_700_000_000_000
 VERIFY_FAILED = "certificate verify failed"
 NO_NAME_CHECK = {"ssl.endpoint.identification.algorithm": "none"}
 COMMANDS = {      # kcli's client path for each
-    "describe-topics": ("describe", "topics", "data"),                          # wire.py
-    "list-offsets": ("list-offsets", "-t", "data", "--max-timestamp"),         # librdkafka
+    "describe-topics": ("describe", "topics", "data"),                          # kcli.admin.wire
+    "list-offsets": ("list-offsets", "-t", "data", "--max-timestamp"),         # kcli.admin.wire
     "create-topic": ("create", "topic", "never-created"),                       # librdkafka
 }
 

@@ -275,7 +275,7 @@ class ToolSession:
 def _kafka_uuid() -> str:
     """A random cluster id as Kafka's Uuid.randomUuid makes it (the embedded broker's rule): never
     one starting with '-', which kafka-storage's argument parser would take for an option."""
-    from kcli.admin.kip import kafka_uuid
+    from kcli.admin.wire.metadata import kafka_uuid
     from kcli.broker.cluster import random_uuid
 
     return kafka_uuid(random_uuid())

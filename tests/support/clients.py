@@ -97,18 +97,18 @@ def commit(bootstrap: str, group: str, offsets: dict[tuple[str, int], int]) -> N
 
 def commit_groups(bootstrap: str, groups: list[str], offsets: dict[tuple[str, int], int]) -> None:
     """Commits the same ``offsets`` for each of many groups, one OffsetCommit per group on one
-    connection (kcli's own admin commit, KipClient.commit_offsets): thousands of groups in seconds,
+    connection (kcli's own admin commit, WireClient.commit_offsets): thousands of groups in seconds,
     where a consumer per group takes a connection and a coordinator lookup each."""
-    from kcli.admin.kip import KipClient
     from kcli.admin.settings import ClientSettings
+    from kcli.admin.wire import WireClient
 
     from kcli.errors import OperationError
 
-    kip = KipClient(ClientSettings(bootstrap, {}, 60_000))
+    wire = WireClient(ClientSettings(bootstrap, {}, 60_000))
 
     def located() -> bool:     # a fresh Kafka has no coordinator until __consumer_offsets exists
         try:
-            kip.find_coordinators(groups)                # one batched FindCoordinator (v4+)
+            wire.find_coordinators(groups)               # one batched FindCoordinator (v4+)
             return True
         except OperationError:
             return False
@@ -116,10 +116,10 @@ def commit_groups(bootstrap: str, groups: list[str], offsets: dict[tuple[str, in
     try:
         wait_until(located, what="the groups' coordinators")
         for g in groups:
-            failed = {tp: e for tp, e in kip.commit_offsets(g, offsets).items() if e is not None}
+            failed = {tp: e for tp, e in wire.commit_offsets(g, offsets).items() if e is not None}
             assert not failed, (g, failed)
     finally:
-        kip.close()
+        wire.close()
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """The requests a command sends to the embedded broker, told apart by connection.
 
-kcli's own connection (kafka-python's codec, kcli/admin/wire.py and kip.py, client id ``kcli``)
+kcli's own connection (kafka-python's codec, kcli/admin/wire/, client id ``kcli``)
 sends exactly what kcli decides: assert those counts exactly. librdkafka (client id ``rdkafka``)
 opens connections, refreshes metadata and looks coordinators up on its own timing, one more or
 fewer from run to run (seen: ApiVersions 5 vs 6, Metadata 4 vs 5, FindCoordinator 2 vs 3): bound

@@ -16,8 +16,8 @@ def _run(code: str) -> str:
     return proc.stdout.strip()
 
 
-def test_the_kip_client_loads_only_the_messages_it_sends():
-    out = _run("import sys, kcli.admin.kip, kcli.admin.wire\n"
+def test_the_wire_client_loads_only_the_messages_it_sends():
+    out = _run("import sys, kcli.admin.wire, kcli.admin.wire.connection\n"
                "print(sorted(m for m in ('kafka.admin', 'kafka.consumer', 'kafka.producer', 'kafka.net.connection',"
                " 'kafka.protocol.admin.acl', 'kafka.protocol.consumer.fetch') if m in sys.modules))")
     assert out == "[]"
@@ -46,16 +46,16 @@ def test_the_message_tables_are_those_of_a_full_kafka_import():
 def test_kip_responses_decode_after_kafka_pythons_stock_modules_load():
     """kafka-python's stock DescribeTopicPartitions classes (v0 only), imported after kcli's,
     take over its process-wide response registry; kcli's connection claims it back."""
-    out = _run("import kcli.admin.wire  # declares kcli's message classes\n"
+    out = _run("import kcli.admin.wire.connection  # declares kcli's message classes\n"
                "from kafka import KafkaAdminClient  # then the whole client: every stock class\n"
-               "from kcli.admin.kip import KipClient\n"
+               "from kcli.admin.wire import WireClient\n"
                "from kcli.admin.settings import ClientSettings\n"
                "from kcli.broker import EmbeddedCluster\n"
                "with EmbeddedCluster() as c:\n"
                "    c.create_topic('t', partitions=1, creation_time_ms=1234)\n"
-               "    kip = KipClient(ClientSettings(c.bootstrap_servers))\n"
-               "    print(kip.describe_topics(['t'])[0].partitions[0].creation_time_ms)\n"
-               "    kip.close()")
+               "    wire = WireClient(ClientSettings(c.bootstrap_servers))\n"
+               "    print(wire.describe_topics(['t'])[0].partitions[0].creation_time_ms)\n"
+               "    wire.close()")
     assert out == "1234"
 
 

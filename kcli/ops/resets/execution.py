@@ -1,5 +1,5 @@
 """reset-offsets' execution: the rollback file first, then one OffsetCommit per group (in
-batches that keep its records in __consumer_offsets under 512 KiB: kcli.admin.kip.commit_batches)
+batches that keep its records in __consumer_offsets under 512 KiB: kcli.admin.wire.group_offsets.commit_batches)
 on kcli's own connection, a read-back of what got no answer, each partition classified applied,
 not applied or unknown; ``report`` and ``finish`` turn the outcomes into the exit code."""
 

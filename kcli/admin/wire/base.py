@@ -1,0 +1,112 @@
+"""The connection and negotiation every family of kcli's own requests shares: ``WireBase`` opens
+``kcli.admin.wire.connection.Wire`` (ApiVersions, SASL), picks the highest version both sides speak
+and sends one request by a deadline, turning the connection's failures into kcli's errors.
+
+kafka-python is imported only in this package on the client side (lazily: a command that sends
+nothing over it never loads it): its response registry is process-global and ``kcli.protocol``
+declares the KIP classes once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from kcli.admin.settings import ClientSettings
+from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, UsageError
+from kcli.model import BrokerError
+
+logging.getLogger("kafka").addHandler(logging.NullHandler())
+logging.getLogger("kafka").propagate = False
+
+# librdkafka's codes for a request sent and not answered (RD_KAFKA_RESP_ERR__TIMED_OUT, __TRANSPORT)
+UNANSWERED_CODES = {"_TIMED_OUT": -185, "_TRANSPORT": -195}
+
+
+class WireBase:
+    """One client's connections (``Wire``), and what every request family keeps on them for the
+    client's life: the leaders by topic (``metadata``) and the coordinators by group
+    (``coordinators``)."""
+
+    def __init__(self, settings: ClientSettings):
+        import kcli.protocol as proto             # first: it lets kafka-python's modules load alone
+        from kcli.admin.wire.connection import Wire, WireConfigError, WireTimeout, WireUnreadable
+
+        self.proto = proto
+        self.settings = settings
+        self._leaders: dict[str, dict[int, int | None]] = {}    # by topic, for this client's life
+        self._coordinators: dict[str, int] = {}                  # by group
+        self._listed_types: dict[str, str] = {}                  # by group: list_groups' (v5+)
+        settings.validate()                       # librdkafka's checks, before connecting
+        config = settings.kafka_python_config()
+        try:
+            self._wire = Wire(config, settings.until)
+        except WireConfigError as exc:
+            raise UsageError(f"Invalid client configuration: {exc}") from None
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc)) from None
+        except WireTimeout as exc:
+            raise OperationError(f"Cannot reach the cluster at {settings.bootstrap_servers} "
+                                 f"within {settings.timeout_ms} ms: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - any failure to connect is one clear line
+            raise OperationError(f"Cannot connect to the cluster at {settings.bootstrap_servers}: "
+                                 f"{exc}") from None
+
+    def close(self) -> None:
+        self._wire.close()
+
+    def max_version(self, request_class) -> int | None:
+        """The highest version both sides speak, or None when the broker lacks the API."""
+        broker = self._wire.api_versions.get(request_class.API_KEY)
+        if broker is None:
+            return None
+        top = min(broker[1], request_class.max_version)
+        return top if top >= broker[0] else None
+
+    def _version(self, request_class, what: str) -> int:
+        version = self.max_version(request_class)
+        if version is None:
+            raise UnsupportedByBroker(f"The broker does not support {what}")
+        return version
+
+    def send(self, request, node_id=None, until: float | None = None):
+        """The response, by the command's deadline or ``until`` when sooner. A request that went
+        out and got no answer (none in time, or the connection dropped) raises BrokerRejected
+        with ``_TIMED_OUT`` or ``_TRANSPORT``: its outcome is unknown. One that was not sent (no
+        connection, no time left) raises OperationError: nothing was asked of the broker."""
+        return self._answered(type(request).__name__, lambda: self._wire.send(request, node_id, until))
+
+    def send_each(self, requests: list[tuple[int, object]]) -> list:
+        """The responses to ``requests`` ((node id, request), one per node), all sent before any
+        answer is read (Wire.send_each): the brokers answer at once. Errors as ``send``'s."""
+        if not requests:
+            return []
+        return self._answered(type(requests[0][1]).__name__, lambda: self._wire.send_each(requests))
+
+    @staticmethod
+    def _answered(name: str, call):
+        """``call()``'s response, its wire errors as ``send`` words them for request ``name``."""
+        from kcli.admin.wire.connection import WireError, WireTimeout, WireUnreadable
+
+        try:
+            return call()
+        except WireUnreadable as exc:
+            raise UnreadableAnswer(exc.answer, str(exc), name) from None
+        except WireError as exc:
+            message = f"{name} failed: {exc}"
+            if not exc.sent:
+                raise OperationError(message) from None
+            name = "_TIMED_OUT" if isinstance(exc, WireTimeout) else "_TRANSPORT"
+            raise BrokerRejected(BrokerError(UNANSWERED_CODES[name], name, message)) from None
+        except Exception as exc:  # noqa: BLE001
+            raise OperationError(f"{name} failed: {exc}") from None
+
+    def advertised_version(self, api_key: int) -> int | None:
+        """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
+        broker = self._wire.api_versions.get(api_key)
+        return None if broker is None else broker[1]
+
+
+def error_name(code: int) -> str:
+    from kafka.errors import for_code
+
+    return for_code(code).message

@@ -1,0 +1,145 @@
+"""Metadata and topics on kcli's own connection: DescribeTopicPartitions v1 (CreationTimeMs,
+KIP-1327), Metadata v14 (PartitionAgeMs, KIP-1327), and beside them what ``describe topics`` also
+needs (the topic names, the Metadata fallback for brokers without DescribeTopicPartitions), so
+that command opens one connection; the partition leaders the other families send to."""
+
+from __future__ import annotations
+
+import base64
+
+from kcli.admin.wire.base import WireBase, error_name
+from kcli.errors import OperationError, UnsupportedByBroker
+from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
+
+PARTITION_LIMIT = 2000
+UNKNOWN_TOPIC_OR_PARTITION = 3
+
+
+def kafka_uuid(value) -> str | None:
+    """A topic id as Kafka prints it (Uuid.toString: URL-safe base64, no padding)."""
+    if value is None or value.int == 0:
+        return None
+    return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
+
+
+class MetadataRequests(WireBase):
+    # -- KIP-1327 -------------------------------------------------------------------------
+    def describe_topic_partitions(self, names: list[str], progress=None) -> list[TopicInfo]:
+        """DescribeTopicPartitions page by page; ``progress`` (done, total) counts the topics."""
+        Req = self.proto.DescribeTopicPartitionsRequest
+        version = self._version(Req, "DescribeTopicPartitions")
+        by_name: dict[str, TopicInfo] = {}
+        cursor = None
+        pending = list(names)
+        for _ in range(100_000):  # bounded: each round returns at least one partition or ends
+            req = Req(version=version, topics=[Req.TopicRequest(name=n) for n in pending],
+                      response_partition_limit=PARTITION_LIMIT, cursor=cursor)
+            resp = self.send(req)
+            for t in resp.topics:
+                if t.error_code:
+                    raise OperationError(f"Topic '{t.name}': {error_name(t.error_code)}")
+                info = by_name.setdefault(t.name, TopicInfo(t.name, kafka_uuid(t.topic_id), []))
+                for p in t.partitions:
+                    info.partitions.append(PartitionInfo(
+                        partition=p.partition_index,
+                        leader=p.leader_id if p.leader_id >= 0 else None,
+                        replicas=list(p.replica_nodes), isr=list(p.isr_nodes),
+                        elr=list(p.eligible_leader_replicas or []),
+                        last_known_elr=list(p.last_known_elr or []),
+                        creation_time_ms=p.creation_time_ms if version >= 1 else None,
+                        leader_epoch=p.leader_epoch))
+            if resp.next_cursor is None:
+                break
+            if progress is not None:
+                progress(names.index(resp.next_cursor.topic_name), len(names))
+            cursor = Req.Cursor(topic_name=resp.next_cursor.topic_name,
+                                partition_index=resp.next_cursor.partition_index)
+            pending = names[names.index(resp.next_cursor.topic_name):]
+        for info in by_name.values():
+            info.partitions.sort(key=lambda p: p.partition)
+        return [by_name[n] for n in names if n in by_name]
+
+    # -- describe topics: the rest of what it needs, on the same connection ---------------
+    def _metadata(self, topics: list[str] | None, version: int | None = None):
+        """One Metadata request (every topic for None), never creating a topic."""
+        Req = self.proto.MetadataRequest
+        topics_field = None if topics is None else [Req.MetadataRequestTopic(name=t) for t in topics]
+        return self.send(Req(version=self._version(Req, "Metadata") if version is None else version,
+                             topics=topics_field, allow_auto_topic_creation=False,
+                             include_topic_authorized_operations=False))
+
+    def topic_names(self) -> list[str]:
+        return sorted(t.name for t in self._metadata(None).topics)
+
+    def cluster_id(self) -> str | None:
+        """From a Metadata request for no topic (None below v2, which has no cluster id)."""
+        return getattr(self._metadata([]), "cluster_id", None)
+
+    def broker_ids(self) -> list[int]:
+        """The live brokers: those in the cluster metadata (whose addresses the connections to
+        them then use: no second Metadata)."""
+        brokers = self._metadata([]).brokers
+        self._wire.learn_addresses({b.node_id: (b.host, b.port) for b in brokers})
+        return sorted(b.node_id for b in brokers)
+
+    def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
+        """DescribeTopicPartitions (v1 when offered: CreationTimeMs; None below v1); on brokers
+        without it (before 3.8) Metadata, so ELR is N/A and CreationTimeMs is not reported at all
+        (KIP-1327: the field is omitted)."""
+        try:
+            topics = self.describe_topic_partitions(names, progress)
+        except UnsupportedByBroker:
+            topics = self._describe_topics_by_metadata(names)
+        for t in topics:
+            t.internal = t.name in INTERNAL_TOPICS
+        return topics
+
+    def _describe_topics_by_metadata(self, names: list[str]) -> list[TopicInfo]:
+        found = {t.name: t for t in self._metadata(names).topics}
+        out = []
+        for name in names:
+            t = found.get(name)
+            if t is None or t.error_code:
+                raise OperationError(f"Topic '{name}': "
+                                     f"{error_name(t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION)}")
+            out.append(TopicInfo(name, kafka_uuid(getattr(t, "topic_id", None)), [
+                PartitionInfo(p.partition_index, p.leader_id if p.leader_id >= 0 else None,
+                              list(p.replica_nodes), list(p.isr_nodes), leader_epoch=p.leader_epoch)
+                for p in sorted(t.partitions, key=lambda p: p.partition_index)]))
+        return out
+
+    # -- KIP-1327: partition age ----------------------------------------------------------
+    def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
+        """PartitionAgeMs per partition (-1 unknown) from one Metadata v14 request."""
+        Req = self.proto.MetadataRequest
+        version = self.max_version(Req)
+        if version is None or version < 14:
+            raise UnsupportedByBroker(
+                "The broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which "
+                "--max-age needs; nothing was reset")
+        resp = self._metadata(topics, version=14)
+        return {(t.name, p.partition_index): p.partition_age_ms
+                for t in resp.topics for p in t.partitions}
+
+    def partition_leaders(self, topics: list[str], refresh: bool = False) -> dict[str, dict[int, int | None]]:
+        """Leader per partition (None: no leader) of the named topics that exist: one Metadata
+        (v13 at most: v14's tagged PartitionAgeMs is not needed here) for the topics this client
+        has not asked about yet, or all of them with ``refresh`` (after a leader change)."""
+        wanted = sorted(set(topics) if refresh else set(topics) - set(self._leaders))
+        if wanted:
+            self._learn_leaders(wanted)
+        return {t: self._leaders[t] for t in topics if t in self._leaders}
+
+    def partition_counts(self) -> dict[str, int]:
+        """Partition count per topic, every topic: one Metadata, whose leaders are remembered."""
+        return {t: len(parts) for t, parts in self._learn_leaders(None).items()}
+
+    def _learn_leaders(self, topics: list[str] | None) -> dict[str, dict[int, int | None]]:
+        """Metadata (v13 at most: v14's tagged PartitionAgeMs is not needed here) for ``topics``
+        (None: every topic); the leaders of the topics it describes, remembered."""
+        Req = self.proto.MetadataRequest
+        resp = self._metadata(topics, version=min(self._version(Req, "Metadata"), 13))
+        learned = {t.name: {p.partition_index: (p.leader_id if p.leader_id >= 0 else None) for p in t.partitions}
+                   for t in resp.topics if not t.error_code}
+        self._leaders.update(learned)
+        return learned
