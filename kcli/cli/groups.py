@@ -141,7 +141,7 @@ def reset_offsets(
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view
-    from kcli.render.notices import summary
+    from kcli.render.notices import notice, summary
 
     if compare:
         from kcli.ops import compare as comparing
@@ -165,7 +165,7 @@ def reset_offsets(
         max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip,
         rollback_file=rollback_file, now_ms=int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
-    notices = [n for plan in result.plans for n in plan.native_notices()] + result.skips + result.replays
+    notices = [notice(w) for w in [*(w for plan in result.plans for w in plan.warnings), *result.skips, *result.replays]]
     for line in summary(notices, state().verbose):
         out().note(f"Warn: {line}")
     if result.executed:

@@ -21,7 +21,8 @@ from kcli import javaorder
 from kcli.errors import (BrokerRejected, KcliError, OperationError, PartialFailure, UnsupportedByBroker,
                          UsageError)
 from kcli.inputs import read_text
-from kcli.model import MISSING_GROUP, NO_PLAN, GroupDescription, GroupPlan, Notice, PartitionPlan, PartitionPosition
+from kcli.model import (MISSING_GROUP, NO_PLAN, NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, GroupPlan,
+                        PartitionPlan, PartitionPosition, PlanWarning, Refusal)
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv, parse_csv
 from kcli.ops.failures import raise_for, unanswered
@@ -55,13 +56,21 @@ NO_CREATION_TIME = (
 CLASSIC_NO_CREATION_TIME = "Cannot reset offsets using --to-start-time: '{group}' is a classic group; " + CLASSIC_REASON
 
 
-class ClassicGroupStartTime(OperationError):
-    """A classic group has no creation time (KIP-1282). ``java_message``: what the Java tool
-    prints (it does not tell the classic case apart), for the drop-ins."""
+# Why a group has no creation time to reset to (StartTimeUnavailable.reason).
+BROKER_TOO_OLD, GROUP_MISSING, CLASSIC_GROUP, NOT_RECORDED = "broker-too-old", "missing", "classic", "not-recorded"
 
-    def __init__(self, group: str):
-        super().__init__(CLASSIC_NO_CREATION_TIME.format(group=group))
-        self.java_message = NO_CREATION_TIME.format(group=group)
+
+class StartTimeUnavailable(OperationError):
+    """KIP-1282: a --to-start-time reset of ``group`` cannot be planned; ``reason`` (above) says
+    why, typed, so that each front end words it its own way (the message: kcli's words)."""
+
+    def __init__(self, reason: str, group: str, message: str):
+        super().__init__(message)
+        self.reason, self.group = reason, group
+
+
+class StartTimeUnsupported(StartTimeUnavailable, UnsupportedByBroker):
+    """BROKER_TOO_OLD: the broker (or the group's describe) gives no creation time at all."""
 
 
 def group_start_time(admin: Admin, group: str) -> int:
@@ -78,30 +87,36 @@ APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
-    notes (replies lost but read back). ``skips``: the planner's skip notices, ``replays`` its
-    replay notices (one per group); ``refused``: the plan skips unread records and --allow-skip
+    notes (replies lost but read back). ``skips``: the planner's skip warnings, ``replays`` its
+    replay warnings (one per group); ``refused``: the plan skips unread records and --allow-skip
     was not given."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    skips: list[Notice] = field(default_factory=list)
-    replays: list[Notice] = field(default_factory=list)
+    skips: list[PlanWarning] = field(default_factory=list)
+    replays: list[PlanWarning] = field(default_factory=list)
     refused: bool = False
 
 
 def active_groups(descs: list[GroupDescription]) -> dict[str, str]:
-    """The groups that cannot be reset (they have members), each with kafka-consumer-groups'
-    words for it."""
-    return {d.group_id: f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
-                        f"current state is {d.state}." for d in descs if d.exists and d.state not in RESETTABLE}
+    """The groups that cannot be reset (they have members), each with its refusal."""
+    return {d.group_id: Refusal(NOT_INACTIVE, d.group_id, d.state)
+            for d in descs if d.exists and d.state not in RESETTABLE}
+
+
+def refusal_text(r: Refusal) -> str:
+    """kcli's words for a refusal (the native commands' error lines): the Java tools'."""
+    if r.kind == TOPICS_NOT_IN_GROUP:
+        return f"One or more topics are not part of the group '{r.group}'."
+    return f"Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}."
 
 
 def check_resettable(descs: list[GroupDescription]) -> None:
     refused = active_groups(descs)
     if refused:
-        raise OperationError("\n".join(refused.values()))
+        raise OperationError("\n".join(map(refusal_text, refused.values())))
 
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
@@ -129,7 +144,7 @@ class MissingPartitions(OperationError):
 
 def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
                 classic: set[str] = frozenset(), streams: dict | None = None
-                ) -> tuple[dict[str, int], dict[str, OperationError]]:
+                ) -> tuple[dict[str, int], dict[str, StartTimeUnavailable]]:
     """Each group's creation time (KIP-1282), and for each group that has none the error a
     --to-start-time reset of it meets: one lookup (ConsumerGroupDescribe) for the consumer
     groups; a streams group's (``streams``: its StreamsGroupDescription by id) is the one its
@@ -149,22 +164,23 @@ def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
 
 def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
                       missing: set[str], classic: set[str] = frozenset(),
-                      unsupported: set[str] = frozenset()) -> dict[str, OperationError]:
+                      unsupported: set[str] = frozenset()) -> dict[str, StartTimeUnavailable]:
     """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None) or a
     group whose describe has no creation time field (``unsupported``: a streams group below
     StreamsGroupDescribe v2), a missing group, a classic group (never a creation time,
     KIP-1282), a group without a recorded creation time (the KIP's own error: created before
     KIP-1282 was enabled)."""
-    errors: dict[str, OperationError] = {}
+    errors: dict[str, StartTimeUnavailable] = {}
     for g in ids:
         if (times is None or g in unsupported) and g not in missing:
-            errors[g] = UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+            errors[g] = StartTimeUnsupported(BROKER_TOO_OLD, g, TOO_OLD_FOR_START_TIME)
         elif g in missing:
-            errors[g] = OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
+            errors[g] = StartTimeUnavailable(GROUP_MISSING, g, f"Cannot reset offsets using --to-start-time: "
+                                                              f"group '{g}' does not exist.")
         elif g in classic:
-            errors[g] = ClassicGroupStartTime(g)
+            errors[g] = StartTimeUnavailable(CLASSIC_GROUP, g, CLASSIC_NO_CREATION_TIME.format(group=g))
         elif times.get(g) is None or times[g] < 0:
-            errors[g] = OperationError(NO_CREATION_TIME.format(group=g))
+            errors[g] = StartTimeUnavailable(NOT_RECORDED, g, NO_CREATION_TIME.format(group=g))
     return errors
 
 
@@ -255,11 +271,9 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         plan = planner.plan_group(g, scenario, positions(selection, committed, starts, ends, g),
                                   lookups=lookups, ages=ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
-            plan.warn(NO_PLAN, f"No reset plan for group {g} found.")
+            plan.warnings.append(PlanWarning(NO_PLAN, g))
         if g in missing:
-            plan.warn(MISSING_GROUP, f"Group {g} does not exist: " + (
-                "this reset creates it with these offsets (restoring the rollback file deletes it again)"
-                if execute else "--execute creates it with these offsets"))
+            plan.warnings.append(PlanWarning(MISSING_GROUP, g, execute=execute))
         plans.append(plan)
     next_records(admin, [p for plan in plans for p in plan.partitions])
     return plans
@@ -292,13 +306,13 @@ def input_topics(streams: dict) -> dict[str, set[str]]:
     return {g: set(d.input_topics) for g, d in streams.items()}
 
 
-def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, str]:
+def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, Refusal]:
     """Those of the groups ``ids`` whose --topic partitions are not all committed by the group
-    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with that tool's words:
-    such a group is not reset, as an active one is not."""
+    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with its refusal: such a
+    group is not reset, as an active one is not."""
     if not specs:
         return {}
-    return {g: f"One or more topics are not part of the group '{g}'." for g in ids
+    return {g: Refusal(TOPICS_NOT_IN_GROUP, g) for g in ids
             if any(committed[g].get(tp) is None for tp in selection[g])}
 
 
@@ -669,9 +683,9 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
-    skips = planner.skip_notices(plans)
+    skips = planner.skip_warnings(plans)
     refused = bool(req.execute and skips and not req.may_skip)
-    replays = planner.replay_notices(plans)
+    replays = planner.replay_warnings(plans)
     if not req.execute or refused or all(p.refused for p in plans):
         return ResetResult(plans, skips=skips, replays=replays, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)
@@ -696,7 +710,7 @@ def finish(result: ResetResult) -> None:
     active = [p for p in result.plans if p.refused]
     if not active:
         return report(result)
-    lines = [p.refused for p in active]
+    lines = [refusal_text(p.refused) for p in active]
     if len(active) == len(result.plans):
         raise OperationError("\n".join(lines))
     done = "reset" if result.executed else "planned"

@@ -36,7 +36,6 @@ TOPIC_ERROR = "Error while executing topic command : "
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 STREAMS_ERROR = "\nError: Executing streams group command failed due to "
 OFFSETS_ERROR = "Error occurred: "
-LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResetter)"   # 4.4's logger
 
 
 @dataclass
@@ -290,10 +289,8 @@ def _offsets(req, streams: _Streams) -> int:
 
         try:
             rules = specs.partition_rules([topic] if topic is not None else [], partitions, topic_partitions)
-        except UsageError as exc:
-            if exc.message.startswith("Invalid rule specification"):
-                raise UsageError(f"org.apache.kafka.tools.TerseException: {exc.message}") from None
-            raise
+        except specs.InvalidRule as exc:
+            raise UsageError(f"org.apache.kafka.tools.TerseException: {exc.message}") from None
     except UsageError as exc:
         streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
         return EXIT_USAGE
@@ -415,15 +412,15 @@ def _group_tool(req, streams: _Streams, actions: dict, error_prefix: str, conver
         streams.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     except KcliError as exc:
-        message = getattr(exc, "java_message", exc.message)    # the Java tool's words, where kcli's differ
-        if message.startswith(START_TIME_ERROR):         # KIP-1282 prints these as they are
-            streams.write("stdout", f"\nError: {message}\n")
+        from kcli.ops.resets import StartTimeUnavailable
+
+        if isinstance(exc, StartTimeUnavailable):
+            from kcli.cli.dropin import javawords
+
+            streams.write("stdout", javawords.start_time_error(exc, error_prefix))
         else:
             streams.write("stdout", f"{error_prefix}{_java_message(exc)}\n")
         return streams.failed(exc)
-
-
-START_TIME_ERROR = "Cannot reset offsets using --to-start-time."
 
 
 def _java_message(exc: KcliError) -> str:
@@ -586,10 +583,10 @@ class _Reset:
 
     @classmethod
     def execute(cls, admin, p, req, out, streams) -> int:
+        from kcli.cli.dropin import javawords
+        from kcli.offsets.plan import NoCommittedOffset
         from kcli.ops import resets
         from kcli.render import groups as view
-
-        from kcli.offsets.plan import NoCommittedOffset
 
         try:
             result = resets.reset(admin, req, int(time.time() * 1000))
@@ -598,18 +595,11 @@ class _Reset:
         plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
         for plan in plans:
             if plan.refused:
-                streams.write("stdout", f"\nError: {plan.refused}\n")
+                streams.write("stdout", javawords.refusal(plan.refused))
             for w in plan.warnings:
-                if w.startswith("New offset"):
-                    streams.write("stderr", LOG4J_WARN.format(date=_log4j_now(), message=w) + "\n")
-                elif w.startswith("Partition "):
-                    streams.write("stdout", f"\nWarn: {w}\n")
-                elif w.startswith("No reset plan"):
-                    streams.write("stdout", f"\nError: {w}\n")
-                else:
-                    streams.write("stderr", f"Warn: {w}\n")
-        for notice in result.skips:
-            streams.write("stderr", f"Warn: {notice.text}\n")
+                streams.write(*javawords.warning(w))
+        for w in result.skips:
+            streams.write(*javawords.warning(w))
         if result.executed:
             streams.write("stderr", f"Rollback file (the committed offsets before this reset): "
                                     f"{result.rollback_file}\n")
@@ -642,11 +632,6 @@ def _java_order(plans):
     from kcli import javaorder
 
     return javaorder.reset_plans(plans)
-
-
-def _log4j_now() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + f",{int(now * 1000) % 1000:03d}"
 
 
 _GROUP_ACTIONS = {"list": _List, "describe": _Describe, "delete": _Delete, "delete-offsets": _DeleteOffsets,
