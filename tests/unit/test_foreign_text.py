@@ -1,6 +1,6 @@
-"""The two places kcli must read a foreign library's error text (issue 29), each one named
-function: a Spark worker's traceback (kcli.pipeline.audit) and Python's re.error message
-(kcli.specs). Everything else decides by types and fields."""
+"""The places kcli must read a foreign library's error text (issue 29), each one named function:
+a Spark worker's traceback (kcli.pipeline.audit), Python's re.error message (kcli.specs) and
+librdkafka's connect failures (kcli.admin.client). Everything else decides by types and fields."""
 
 from __future__ import annotations
 
@@ -31,3 +31,13 @@ def test_python_regex_errors_in_re2_words():
     assert re2_description_of_python_text("missing ), unterminated subpattern") == "missing closing )"
     assert re2_description_of_python_text("something new") == "something new"
     assert re2_error("a(") == "missing closing )"
+
+
+def test_librdkafka_connect_failures_name_broker_and_reason():
+    from kcli.admin.client import connect_failure_from_librdkafka_text as read
+
+    assert read("127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused "
+                "(after 0ms in state CONNECT)") == "127.0.0.1:1: Connection refused"
+    assert read("nohost:9092/bootstrap: Failed to resolve 'nohost:9092': Name or service not known "
+                "(after 2ms in state CONNECT)") == "nohost:9092: Name or service not known"
+    assert read("127.0.0.1:9092/1: Disconnected (after 5ms in state UP)") is None
