@@ -7,6 +7,8 @@ check found a problem (``kcli check ...``: its output says what).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -60,12 +62,23 @@ class BrokerRejected(OperationError):
         self.error = error
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A broker's answer by its API and version; printed as Kafka names it (``MetadataResponse v12``)."""
+    api: str                         # Kafka's name of the API: ``Metadata``, ``ConsumerGroupDescribe``
+    version: int
+
+    def __str__(self) -> str:
+        return f"{self.api}Response v{self.version}"
+
+
 class UnreadableAnswer(OperationError):
     """kcli's own client (kafka-python's codec, kcli.admin.wire) could not read a broker's answer,
-    or could not negotiate with the broker: ``answer`` names it (``MetadataResponse v12``),
-    ``detail`` says why. librdkafka may read it: kcli.admin.fallback decides."""
+    or could not negotiate with the broker: ``answer`` names it (an Answer: its ``api`` and
+    version), ``detail`` says why. librdkafka may read it: kcli.admin.fallback decides (by
+    ``answer.api``)."""
 
-    def __init__(self, answer: str, detail: str, request: str | None = None):
+    def __init__(self, answer: Answer, detail: str, request: str | None = None):
         super().__init__(f"{request + ' failed: ' if request else ''}the broker's {answer} could not be "
                          f"read by kcli's own client ({detail})")
         self.answer, self.detail = answer, detail

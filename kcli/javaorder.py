@@ -119,8 +119,8 @@ def reset_plans(plans: list[GroupPlan]) -> list[GroupPlan]:
     return out
 
 
-def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, int], str],
-                   empty: dict[tuple[str, int], str]) -> list[str]:
+def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, int], K],
+                   empty: dict[tuple[str, int], K]) -> list[K]:
     """A group's reset warnings as OffsetsUtils prints them: a clamped offset while iterating the
     requested offsets (Collectors.toMap over every partition to reset), an empty partition while
     iterating a default HashMap of the partitions that had no record at the time."""

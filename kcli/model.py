@@ -227,16 +227,55 @@ class PartitionPlan:
         return max(0, min(self.current, self.log_end) - max(self.new, self.log_start))
 
 
-# Kinds of a native command's warnings (Notice.kind).
+# Kinds of a reset's warnings (PlanWarning.kind, Notice.kind).
 CLAMPED, NO_RECORD, SKIPS_UNREAD, REPLAYS, MISSING_GROUP, NO_PLAN = (
     "clamped", "no-record", "skips-unread", "replays", "missing-group", "no-plan")
 
 
 @dataclass(frozen=True)
+class PlanWarning:
+    """A reset's warning as a value: its kind (above) and what wording it needs. Each front end
+    words it its own way: kcli's commands (kcli.render.notices), the drop-ins as the Java tools
+    do (kcli.cli.dropin.javawords); nothing decides by a warning's text.
+
+    - CLAMPED: ``asked`` (the offset the scenario gave) set to ``new`` (the log start or end);
+    - NO_RECORD: no record at or after the time, ``new`` is the log end;
+    - SKIPS_UNREAD: ``new`` skips ``records`` unread records past the committed ``current``;
+    - REPLAYS: ``records`` already read replayed on ``partitions`` partitions (group-wide);
+    - MISSING_GROUP: the group does not exist; ``execute``: the reset commits (creates it), False
+      a dry run, None a comparison (never committed);
+    - NO_PLAN: a --from-file reset whose file has no rows for the group."""
+    kind: str
+    group: str
+    topic: str | None = None
+    partition: int | None = None
+    asked: int | None = None
+    new: int | None = None
+    current: int | None = None
+    records: int = 0
+    partitions: int = 0
+    execute: bool | None = None
+
+
+# Kinds of a refusal (Refusal.kind): why a group is not reset.
+NOT_INACTIVE, TOPICS_NOT_IN_GROUP = "not-inactive", "topics-not-in-group"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why one group is not reset, as a value (worded by each front end): NOT_INACTIVE, it has
+    members (``state``: its state); TOPICS_NOT_IN_GROUP, kafka-streams-groups' rule: a --topic
+    partition the group has not committed."""
+    kind: str
+    group: str
+    state: str | None = None
+
+
+@dataclass(frozen=True)
 class Notice:
-    """A native command's warning and its kind (above): on stderr each kind is summed up after a
-    few examples (kcli.render.notices), every one with --verbose; JSON carries them all.
-    ``scope``: what it is about beyond its kind (a --compare policy)."""
+    """A native command's warning in kcli's words, and its kind (above): on stderr each kind is
+    summed up after a few examples (kcli.render.notices), every one with --verbose; JSON carries
+    them all. ``scope``: what it is about beyond its kind (a --compare policy)."""
     kind: str
     text: str
     scope: str = ""
@@ -246,22 +285,8 @@ class Notice:
 class GroupPlan:
     group: str
     partitions: list[PartitionPlan] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    refused: str | None = None       # why this group is not reset (it is active); no partitions then
-    # kcli's own words for warnings whose kafka-consumer-groups text (in ``warnings``, which the
-    # drop-in prints) is misleading: {tool's text: kcli's}
-    reworded: dict[str, str] = field(default_factory=dict)
-    kinds: dict[str, str] = field(default_factory=dict)      # {tool's text: its kind}
-
-    def native_warnings(self) -> list[str]:
-        return [self.reworded.get(w, w) for w in self.warnings]
-
-    def native_notices(self) -> list[Notice]:
-        return [Notice(self.kinds.get(w, ""), self.reworded.get(w, w)) for w in self.warnings]
-
-    def warn(self, kind: str, text: str) -> None:
-        self.warnings.append(text)
-        self.kinds[text] = kind
+    warnings: list[PlanWarning] = field(default_factory=list)   # in the order the Java tool prints them
+    refused: Refusal | None = None       # why this group is not reset (it is active); no partitions then
 
 
 @record(slots=True)

@@ -211,11 +211,15 @@ def _java_split(text: str, sep: str) -> list[str]:
     return items
 
 
+class InvalidRule(UsageError):
+    """A --topic-partitions rule that does not parse (kafka-get-offsets throws a TerseException)."""
+
+
 def _partition_number(digits: str, rule: str) -> int:
     try:
         return parse_int(digits, 0, INT32_MAX)
     except ValueError:
-        raise UsageError(f"Invalid rule specification: {shown(rule)}") from None
+        raise InvalidRule(f"Invalid rule specification: {shown(rule)}") from None
 
 
 def parse_topic_partitions(text: str) -> list[PartitionRule]:
@@ -225,7 +229,7 @@ def parse_topic_partitions(text: str) -> list[PartitionRule]:
     for item in _java_split(text, ","):
         m = _RULE.fullmatch(item)
         if not m:
-            raise UsageError(f"Invalid rule specification: {shown(item)}")
+            raise InvalidRule(f"Invalid rule specification: {shown(item)}")
         topic = topic_filter([m.group(1)]) if m.group(1) else re.compile(".*")
         if m.group(2):
             rules.append(PartitionRule(topic, only=frozenset({_partition_number(m.group(2), item)})))
@@ -339,6 +343,13 @@ _PERL_ONLY = re.compile(r"\(\?(?:[=!]|<[=!])")        # lookaround: RE2 has none
 _BACKREFERENCE = re.compile(r"(?<!\\)(?:\\\\)*\\[1-9]")
 
 
+def re2_description_of_python_text(message: str) -> str:
+    """The one place kcli reads a foreign library's error text here: Python's ``re.error`` has
+    no error code, only its message (``exc.msg``), so RE2's words for the same problem are found
+    by the message's first words (``_RE2_DESCRIPTIONS``); an unknown one is given as it is."""
+    return next((re2 for py, re2 in _RE2_DESCRIPTIONS if message.startswith(py)), message)
+
+
 def re2_error(regex: str) -> str | None:
     """None when RE2 (the syntax kafka-consumer-groups --validate-regex checks) accepts
     ``regex``, else RE2's description of the problem. Python's parser decides; what RE2 lacks
@@ -352,7 +363,7 @@ def re2_error(regex: str) -> str | None:
             warnings.simplefilter("ignore")
             re.compile(regex)
     except re.error as exc:
-        return next((re2 for py, re2 in _RE2_DESCRIPTIONS if str(exc.msg).startswith(py)), str(exc.msg))
+        return re2_description_of_python_text(str(exc.msg))
     except (RecursionError, OverflowError):
         return "expression too large"
     return None

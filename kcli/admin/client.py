@@ -38,6 +38,14 @@ _CONNECT_FAILED = re.compile(r"(?P<broker>[^/\s]+)/\S+: (?:Connect to \S+ failed
 _TIMED_OUT = -185                    # librdkafka's RD_KAFKA_RESP_ERR__TIMED_OUT
 
 
+def connect_failure_from_librdkafka_text(text: str) -> str | None:
+    """The one place this adapter reads a foreign library's error text: librdkafka tells a
+    connection refused (or a name without an address) from other transport errors, and names the
+    broker, only in its error's text (``_CONNECT_FAILED``). ``broker: reason``, or None."""
+    refused = _CONNECT_FAILED.match(text)
+    return f"{refused['broker']}: {refused['reason']}" if refused else None
+
+
 class ClientFailure(OperationError):
     """librdkafka reported an error that no retry will cure (authentication, TLS, a fatal error):
     every request of this client fails with it, so no per-request handler may wrap or keep it."""
@@ -86,8 +94,7 @@ class KafkaAdmin(LibrdkafkaReads):
         if err.code() != KafkaError._ALL_BROKERS_DOWN:
             self._last_error = err.str()
         if err.code() in (KafkaError._TRANSPORT, KafkaError._RESOLVE):
-            refused = _CONNECT_FAILED.match(err.str())
-            self._unreachable = f"{refused['broker']}: {refused['reason']}" if refused else None
+            self._unreachable = connect_failure_from_librdkafka_text(err.str())
         cause = None
         if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
             cause = err.str()

@@ -35,8 +35,7 @@ def or_librdkafka(fallback: str, kip_only: dict[str, str] | None = None):
             try:
                 return method(self, *args, **kwargs)
             except UnreadableAnswer as exc:
-                lost = next((what for api, what in (kip_only or {}).items()
-                             if exc.answer.startswith(f"{api}Response ")), None)
+                lost = (kip_only or {}).get(exc.answer.api)
                 if lost:
                     self.unreadable(exc, f"{lost} unavailable, {FALLBACK}")
                 else:

@@ -140,7 +140,7 @@ def reset_offsets(
     from kcli.offsets import plan as planner
     from kcli.ops import resets
     from kcli.render import groups as view
-    from kcli.render.notices import summary
+    from kcli.render.notices import notice, summary
 
     flags = resets.ResetFlags(
         groups=group or [], all_groups=all_groups, topics=topic or [], all_topics=all_topics or all_input_topics,
@@ -159,7 +159,7 @@ def reset_offsets(
         return
     req = resets.request(flags, int(time.time() * 1000))
     result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
-    notices = [n for plan in result.plans for n in plan.native_notices()] + result.skips + result.replays
+    notices = [notice(w) for w in [*(w for plan in result.plans for w in plan.warnings), *result.skips, *result.replays]]
     for line in summary(notices, state().verbose):
         out().note(f"Warn: {line}")
     if result.executed:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from kcli.model import GroupPlan, Notice, PartitionPlan
+from kcli.model import GroupPlan, PartitionPlan, PlanWarning
 from kcli.offsets import plan as planner
 
 
@@ -77,7 +77,7 @@ class Comparison:
     policy is planned over the same positions)."""
     order: list[tuple[GroupPlan, list[int]]]
     columns: list[PolicyPlans]
-    warnings: list[Notice] = field(default_factory=list)
+    warnings: list[tuple[str, PlanWarning]] = field(default_factory=list)     # (policy label or "", warning)
 
     def cells(self, group: str | None = None) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
         """Each row (group, topic, partition, committed, log start, log end), of every group or
@@ -92,7 +92,8 @@ class Comparison:
                        [None if c is None else c.partitions[i] for c in columns])
 
 
-def comparison(plans: list[GroupPlan], columns: list[PolicyPlans], warnings: list[Notice]) -> Comparison:
+def comparison(plans: list[GroupPlan], columns: list[PolicyPlans],
+               warnings: list[tuple[str, PlanWarning]]) -> Comparison:
     """``plans``: any one policy's."""
     def by_partition(plan: GroupPlan) -> list[int]:
         parts = plan.partitions

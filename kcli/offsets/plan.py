@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, Notice, PartitionPlan, PartitionPosition
+from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, PartitionPlan, PartitionPosition,
+                        PlanWarning)
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
 TP = tuple[str, int]
@@ -80,18 +81,13 @@ def age_rule(age_ms: int | None, max_age_ms: int) -> tuple[bool, str]:
     return False, f"latest (cold, age {format_duration_ms(age_ms)} > {limit})"
 
 
-def _clamp(pos: PartitionPosition, offset: int, warnings: dict[TP, str]) -> int:
+def _clamp(group: str, pos: PartitionPosition, offset: int, warnings: dict[TP, PlanWarning]) -> int:
     """``offset`` within the log; a clamped one is warned about (``warnings``, by partition)."""
-    tp, name = (pos.topic, pos.partition), f"{pos.topic}-{pos.partition}"
-    if offset > pos.log_end:
-        warnings[tp] = (f"New offset ({offset}) is higher than latest offset for topic partition "
-                        f"{name}. Value will be set to {pos.log_end}.")
-        return pos.log_end
-    if offset < pos.log_start:
-        warnings[tp] = (f"New offset ({offset}) is lower than earliest offset for topic partition "
-                        f"{name}. Value will be set to {pos.log_start}.")
-        return pos.log_start
-    return offset
+    new = min(max(offset, pos.log_start), pos.log_end)
+    if new != offset:
+        warnings[(pos.topic, pos.partition)] = PlanWarning(CLAMPED, group, pos.topic, pos.partition,
+                                                           asked=offset, new=new)
+    return new
 
 
 def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition],
@@ -106,9 +102,8 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
     The warnings come in the order kafka-consumer-groups prints them (``javaorder.reset_warnings``)."""
     plan = GroupPlan(group)
     kind = scenario.kind
-    clamped: dict[TP, str] = {}
-    empty: dict[TP, str] = {}
-    reworded: dict[str, str] = {}
+    clamped: dict[TP, PlanWarning] = {}
+    empty: dict[TP, PlanWarning] = {}
     for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
@@ -122,20 +117,17 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         elif kind == CURRENT:
             new = pos.committed if pos.committed is not None else pos.log_end
         elif kind == OFFSET:
-            new = _clamp(pos, scenario.value, clamped)
+            new = _clamp(group, pos, scenario.value, clamped)
         elif kind == SHIFT:
             if pos.committed is None:
                 raise NoCommittedOffset(pos.topic, pos.partition)
-            new = _clamp(pos, pos.committed + scenario.value, clamped)
+            new = _clamp(group, pos, pos.committed + scenario.value, clamped)
         elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
-            new = None if file_offsets[tp] == NO_OFFSET else _clamp(pos, file_offsets[tp], clamped)
+            new = None if file_offsets[tp] == NO_OFFSET else _clamp(group, pos, file_offsets[tp], clamped)
         elif kind in TIME_KINDS:
             offset, ts = (lookups or {}).get(tp, (-1, None))
             if offset is None or offset < 0:
-                empty[tp] = (f"Partition {pos.partition} from topic {pos.topic} is empty. "
-                             "Falling back to latest known offset.")
-                reworded[empty[tp]] = (f"Partition {pos.topic}-{pos.partition}: no record at or after "
-                                       f"the time; the reset goes to the log end ({pos.log_end})")
+                empty[tp] = PlanWarning(NO_RECORD, group, pos.topic, pos.partition, new=pos.log_end)
                 new, ts = pos.log_end, None
             else:
                 new = offset
@@ -144,24 +136,20 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
                                              pos.log_start, pos.log_end, ts, rule))
     plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
-    plan.reworded = reworded
-    plan.kinds = {**dict.fromkeys(clamped.values(), CLAMPED), **dict.fromkeys(empty.values(), NO_RECORD)}
     return plan
 
 
-def skip_notices(plans: list[GroupPlan]) -> list[Notice]:
+def skip_warnings(plans: list[GroupPlan]) -> list[PlanWarning]:
     """One per partition whose committed offset the plans move past unread records."""
-    return [Notice(SKIPS_UNREAD, f"Group {p.group}, partition {p.topic}-{p.partition}: the new offset {p.new} "
-                                 f"skips {p.skipped} unread records (committed offset {p.current})")
+    return [PlanWarning(SKIPS_UNREAD, p.group, p.topic, p.partition, new=p.new, current=p.current, records=p.skipped)
             for plan in plans for p in plan.partitions if p.skipped]
 
 
-def replay_notices(plans: list[GroupPlan]) -> list[Notice]:
-    """One line per group whose committed offsets the plans move back over records it has read."""
+def replay_warnings(plans: list[GroupPlan]) -> list[PlanWarning]:
+    """One per group whose committed offsets the plans move back over records it has read."""
     out = []
     for plan in plans:
         back = [p for p in plan.partitions if p.replayed]
         if back:
-            out.append(Notice(REPLAYS, f"Group {plan.group}: the reset replays {sum(p.replayed for p in back)} "
-                                       f"records already read on {len(back)} partition(s)"))
+            out.append(PlanWarning(REPLAYS, plan.group, records=sum(p.replayed for p in back), partitions=len(back)))
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli.errors import UsageError
-from kcli.model import MISSING_GROUP, Notice
+from kcli.model import MISSING_GROUP, PlanWarning
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops.groups import group_ids
@@ -134,10 +134,8 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
     next_records(admin, [p for c in columns for plan in c.plans.values() for p in plan.partitions])
     for column in columns:
         for plan in column.plans.values():
-            warnings += [Notice(n.kind, f"[{column.policy.label}] {n.text}", column.policy.label)
-                         for n in plan.native_notices()]
-    warnings += [Notice(MISSING_GROUP, f"Group {g} does not exist: it has no committed offsets")
-                 for g in ids if g in groups.missing]
+            warnings += [(column.policy.label, w) for w in plan.warnings]
+    warnings += [("", PlanWarning(MISSING_GROUP, g)) for g in ids if g in groups.missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
     return comparison(every_plan, columns, list(dict.fromkeys(warnings)))
 

@@ -261,18 +261,30 @@ def _spark_job(spark, action, progress: ProgressHook | None, reads: ReadProgress
     try:
         return run_with_progress(spark, action, progress, reads=reads)
     except (PySparkException, Py4JJavaError) as e:
-        lines = str(e).strip().splitlines() or [type(e).__name__]
-        reason, in_traceback = lines[0], False
-        for line in lines:
-            if line.endswith("Traceback (most recent call last):"):
-                in_traceback = True
-            elif in_traceback and line and not line[0].isspace():
-                reason, in_traceback = line, False
-        if reason.startswith("ModuleNotFoundError"):
+        reason, error_class = worker_error_from_spark_text(str(e) or type(e).__name__)
+        if error_class == "ModuleNotFoundError":
             python = os.environ.get("PYSPARK_PYTHON", "python3")
             reason += (f" (Spark's Python workers run {python}: on a cluster, every executor "
                        "needs kcli[spark] for that interpreter)")
         raise OperationError(f"Spark job failed: {reason}") from None
+
+
+def worker_error_from_spark_text(message: str) -> tuple[str, str | None]:
+    """The one place kcli reads a foreign library's error text: Spark reports a failed Python
+    worker only as text (the Java exception's message carries the worker's traceback; the
+    Python exception object never reaches the driver, and the failure can come before any kcli
+    code runs there: kcli not importable by the executors' Python). Returns the last Python
+    traceback's exception line (else the message's first line) and that exception's class name
+    (``ModuleNotFoundError``; None when there is no traceback)."""
+    lines = message.strip().splitlines() or [message]
+    reason, error_class, in_traceback = lines[0], None, False
+    for line in lines:
+        if line.endswith("Traceback (most recent call last):"):
+            in_traceback = True
+        elif in_traceback and line and not line[0].isspace():
+            reason, in_traceback = line, False
+            error_class = line.split(":", 1)[0].strip().rpartition(".")[2]
+    return reason, error_class
 
 
 def _bound(position: Position):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from kcli.model import Notice
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
-from kcli.render.notices import summary
+from kcli.render.notices import notice, summary
 from kcli.render.output import NULL, Cell, Output, Rows, Table, json_document, null
 
 NA = null("n/a")        # the broker cannot serve the policy; an empty cell in CSV
@@ -52,7 +53,11 @@ def notes(c: Comparison, verbose: bool = False) -> list[str]:
     """Each unavailable policy's reason, once; then the planner's warnings, summed up per kind
     (every one with ``verbose``)."""
     out = [f"{column.policy.name} is n/a: {why}" for column in c.columns for why in column.reasons()]
-    return out + [f"Warn: {w}" for w in summary(c.warnings, verbose)]
+    return out + [f"Warn: {w}" for w in summary(notices(c), verbose)]
+
+
+def notices(c: Comparison) -> list[Notice]:
+    return [notice(w, scope) for scope, w in c.warnings]
 
 
 def render_comparison(out: Output, c: Comparison, verbose: bool = False) -> None:
@@ -88,4 +93,4 @@ def comparison_document(c: Comparison) -> dict:
         return Rows(lambda: (partition(row, plans) for row, plans in c.cells(group)))
     return json_document("reset-compare", policies=[policy(col) for col in c.columns],
                          groups=[{"group": plan.group, "partitions": partitions(plan.group)} for plan, _ in c.order],
-                         warnings=[w.text for w in c.warnings])
+                         warnings=[n.text for n in notices(c)])

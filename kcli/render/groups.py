@@ -11,6 +11,7 @@ from kcli import javaorder
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan,
                         max_time_lag)
 from kcli.offsets.csvfile import export_csv
+from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
 from kcli.render.output import NULL, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell
 from kcli.times import format_duration_rounded, time_field
@@ -358,7 +359,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
                                    {"group": plan.group, "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
-                                    "warnings": plan.native_warnings()} for plan in plans]))
+                                    "warnings": [notices.text(w) for w in plan.warnings]} for plan in plans]))
         return
     skips = any(p.skipped for p in rows)
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA"]
@@ -416,16 +417,16 @@ _GROUP_LEVEL = ("INVALID_GROUP_ID", "GROUP_ID_NOT_FOUND", "GROUP_AUTHORIZATION_F
 _PARTITION_LEVEL = ("GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "UNKNOWN_TOPIC_OR_PARTITION")
 
 
-def delete_offsets_summary(group: str, group_error: BrokerError | None, rows) -> str:
-    """The Java tool's top line (4.1+, ConsumerGroupCommand.deleteOffsets)."""
+def delete_offsets_summary(group: str, group_error: BrokerError | None, rows) -> tuple[bool, str]:
+    """The Java tool's top line (4.1+, ConsumerGroupCommand.deleteOffsets): (an error?, the line)."""
     name = group_error.name if group_error else None
     if name in _GROUP_LEVEL:
-        return f"Error: {ERRORS[group_error.code][2] if group_error.code in ERRORS else group_error.message}"
+        return True, f"Error: {ERRORS[group_error.code][2] if group_error.code in ERRORS else group_error.message}"
     if name in _PARTITION_LEVEL or (name is None and any(e for _, _, e in rows)):
-        return "Error: Encountered some partition-level error, see the follow-up details."
+        return True, "Error: Encountered some partition-level error, see the follow-up details."
     if name:
-        return f"Error: Encountered some unknown error: {name}"
-    return f"Request succeeded for deleting offsets from group {group}."
+        return True, f"Error: Encountered some unknown error: {name}"
+    return False, f"Request succeeded for deleting offsets from group {group}."
 
 
 def render_delete_offsets(out: Output, group: str, group_error: BrokerError | None, rows) -> None:
@@ -435,7 +436,7 @@ def render_delete_offsets(out: Output, group: str, group_error: BrokerError | No
                                    {"topic": t, "partition": None if p < 0 else p,
                                     "error": None if e is None else e.name} for t, p, e in rows]))
         return
-    summary = delete_offsets_summary(group, group_error, rows)
+    failed, summary = delete_offsets_summary(group, group_error, rows)
     if out.format == "table":
         out.line(summary)
         out.table(Table(["TOPIC", "PARTITION", "STATUS"], [
@@ -445,7 +446,7 @@ def render_delete_offsets(out: Output, group: str, group_error: BrokerError | No
     status = [(t, MISSING if p < 0 else str(p),
                "Successful" if e is None else f"Error: {exception_text(e.code, e.message)}")
               for t, p, e in rows]
-    out.line(summary if not summary.startswith("Error") else "\n" + summary)
+    out.line("\n" + summary if failed else summary)      # the tool prints an error after an empty line
     tw = max([15] + [len(t) for t, _, _ in rows])
     out.write("".join(f"\n{_pad(t, tw)} {_pad(p, 10)} {_pad(s, 15)}"
                       for t, p, s in [("TOPIC", "PARTITION", "STATUS")] + status) + "\n")

@@ -110,6 +110,19 @@ def test_bootstrap_server_is_required_as_in_java():
         assert dropin(*args) == Result(2, "", message + "\n"), args
 
 
+def test_a_bad_topic_partitions_rule_is_the_tools_terse_exception():
+    """kafka-get-offsets throws a TerseException for a rule that does not parse; the drop-in
+    tells it by its type (kcli.specs.InvalidRule), not by its words: a --partitions list that
+    does not parse is another error line."""
+    b = "127.0.0.1:1"            # refused before any request
+    for rule in ("t:x", "t:99999999999"):
+        assert dropin("kafka-get-offsets", "--bootstrap-server", b, "--topic-partitions", rule) == Result(
+            2, "", f"Error occurred: org.apache.kafka.tools.TerseException: Invalid rule specification: {rule}\n")
+    assert dropin("kafka-get-offsets", "--bootstrap-server", b, "--topic", "t", "--partitions", "x") == Result(
+        2, "", "Error occurred: --partitions expects a comma separated list of numeric partition ids, but "
+               "received: x\n")
+
+
 def test_an_unforeseen_error_is_one_line_never_a_traceback(monkeypatch):
     """The drop-ins' last resort, as the native commands' (kcli.cli.main): what no tool's own
     reporting foresaw is one line on stderr (a value jopt refuses to convert or read twice:

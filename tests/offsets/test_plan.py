@@ -2,7 +2,7 @@
 
 import pytest
 
-from kcli.model import PartitionPosition
+from kcli.model import CLAMPED, NO_RECORD, PartitionPosition, PlanWarning
 from kcli.offsets.plan import (CURRENT, DATETIME, DURATION, EARLIEST, FILE, LATEST, MAX_AGE, OFFSET,
                                SHIFT, START_TIME, NoCommittedOffset, Scenario, age_rule, lookup_timestamp,
                                plan_group)
@@ -37,12 +37,10 @@ def test_to_offset_in_range_and_delta():
 def test_to_offset_clamped_high_and_low():
     p, w = one(Scenario(OFFSET, 500))
     assert p.new == 200
-    assert w == ["New offset (500) is higher than latest offset for topic partition t-0. "
-                 "Value will be set to 200."]
+    assert w == [PlanWarning(CLAMPED, "g", "t", 0, asked=500, new=200)]
     p, w = one(Scenario(OFFSET, 3), pos(start=10))
     assert p.new == 10
-    assert w == ["New offset (3) is lower than earliest offset for topic partition t-0. "
-                 "Value will be set to 10."]
+    assert w == [PlanWarning(CLAMPED, "g", "t", 0, asked=3, new=10)]
 
 
 def test_shift_by_both_ways_and_clamped():
@@ -50,7 +48,7 @@ def test_shift_by_both_ways_and_clamped():
     assert one(Scenario(SHIFT, -50))[0].new == 50
     assert one(Scenario(SHIFT, -150))[0].new == 0
     p, w = one(Scenario(SHIFT, 150))
-    assert p.new == 200 and "higher than latest" in w[0]
+    assert p.new == 200 and w == [PlanWarning(CLAMPED, "g", "t", 0, asked=250, new=200)]
 
 
 def test_shift_by_without_commit_fails_naming_the_ways_out():
@@ -74,7 +72,7 @@ def test_time_lookup_uses_record_and_its_timestamp(kind):
 def test_time_lookup_without_record_falls_back_to_log_end(kind):
     p, w = one(Scenario(kind, 5), pos(topic="orders", partition=2), lookups={("orders", 2): (-1, None)})
     assert (p.new, p.timestamp_ms) == (200, None)
-    assert w == ["Partition 2 from topic orders is empty. Falling back to latest known offset."]   # the tool's
+    assert w == [PlanWarning(NO_RECORD, "g", "orders", 2, new=200)]
 
 
 def test_time_lookup_is_not_clamped():
@@ -141,8 +139,7 @@ def test_warnings_come_in_the_java_tools_order():
     for a --to-datetime after the last record: HashMap order, not partition order."""
     positions = [pos(committed=10, end=10, topic="parity-orders", partition=p) for p in range(3)]
     shifted = plan_group("g", Scenario(SHIFT, 150), positions)
-    assert [w.split("partition ")[1].split(".")[0] for w in shifted.warnings] == [
-        "parity-orders-1", "parity-orders-2", "parity-orders-0"]
+    assert [(w.kind, w.partition) for w in shifted.warnings] == [(CLAMPED, 1), (CLAMPED, 2), (CLAMPED, 0)]
     late = plan_group("g", Scenario(DATETIME, 4_000_000_000_000), positions[:2],
                       lookups={("parity-orders", 0): (-1, None), ("parity-orders", 1): (-1, None)})
-    assert [w.split(" from")[0] for w in late.warnings] == ["Partition 1", "Partition 0"]
+    assert [(w.kind, w.partition) for w in late.warnings] == [(NO_RECORD, 1), (NO_RECORD, 0)]

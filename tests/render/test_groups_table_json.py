@@ -3,7 +3,7 @@
 import io
 import json
 
-from kcli.model import BrokerInfo, GroupDescription, GroupOffsetRow, GroupPlan, PartitionPlan
+from kcli.model import NO_PLAN, BrokerInfo, GroupDescription, GroupOffsetRow, GroupPlan, PartitionPlan, PlanWarning
 from kcli.render import groups as view
 from kcli.render.output import Output
 
@@ -31,7 +31,7 @@ def test_plan_table_columns_for_time_and_max_age():
 
 
 def test_plan_json():
-    plans = [GroupPlan("g", [PartitionPlan("g", "t", 0, None, 7, 0, 9, 1000, None)], ["w"])]
+    plans = [GroupPlan("g", [PartitionPlan("g", "t", 0, None, 7, 0, 9, 1000, None)], [PlanWarning(NO_PLAN, "g")])]
     doc = json.loads(render(view.render_plan, plans, fmt="json", time_scenario=True, with_rule=False,
                             scenario="to-datetime x", executed=True, rollback_file="/tmp/r.csv"))
     assert doc["schema"] == "kcli.reset-plan/v1"
@@ -41,7 +41,7 @@ def test_plan_json():
             "replayed": 0,
         "logStartOffset": 0, "logEndOffset": 9, "recordTimestampMs": 1000,
         "recordTimestamp": "1970-01-01T00:00:01.000Z"}
-    assert doc["groups"][0]["warnings"] == ["w"]
+    assert doc["groups"][0]["warnings"] == ["No reset plan for group g found."]
 
 
 def test_state_json_creation_time():

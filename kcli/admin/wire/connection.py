@@ -16,6 +16,7 @@ from kafka.protocol.metadata import ApiVersionsRequest
 from kafka.protocol.parser import KafkaProtocol
 
 from kcli import __version__
+from kcli.errors import Answer
 
 API_VERSIONS_KEY = ApiVersionsRequest.API_KEY
 UNSUPPORTED_VERSION = 35
@@ -39,16 +40,17 @@ class WireUnreadable(WireError):
     broker sent it (``MetadataResponse v12``). The request went out and was answered; only kcli's
     own client cannot read the answer (librdkafka may: kcli.admin.fallback)."""
 
-    def __init__(self, message: str, answer: str, sent: bool = True, head: bytes = b""):
+    def __init__(self, message: str, answer: Answer, sent: bool = True, head: bytes = b""):
         super().__init__(message, sent)
         self.answer = answer
         self.head = head                 # the answer's first bytes: size, correlation id, ...
 
 
-def answer_name(request) -> str:
-    """The response a request gets, as Kafka names it: ``MetadataResponse v12``."""
+def answer_name(request) -> Answer:
+    """The response a request gets: its API (the request class's name without ``Request``) and
+    version, printed as Kafka names it (``MetadataResponse v12``)."""
     name = type(request).__name__
-    return f"{name[:-len('Request')] if name.endswith('Request') else name}Response v{request.version}"
+    return Answer(name.removesuffix("Request"), request.version)
 
 
 class WireTimeout(WireError):

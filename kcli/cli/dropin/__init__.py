@@ -6,7 +6,9 @@ tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TI
 named like Apache's scripts.
 
 ``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs``/``streams`` each tool's
-options and checks (pure), ``run`` the execution on kcli's operations and plain views. The
+options and checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
+views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
+they share (the entry, kcli's global options, the connection). The
 typer commands (``commands``) only hand their words over: ``kcli.cli.main.run`` sends a drop-in command line
 to ``run`` untouched, with kcli's global options given before the tool's name (``run.Before``)."""
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from kcli.offsets import plan as planner
 from kcli.ops.groups import group_ids
 from kcli.ops.resets.execution import ResetResult, execute, finish
-from kcli.ops.resets.gather import (NO_CREATION_TIME, TOO_OLD_FOR_START_TIME, MissingPartitions,
-                                    group_start_time)
+from kcli.ops.resets.gather import (BROKER_TOO_OLD, CLASSIC_GROUP, GROUP_MISSING, NO_CREATION_TIME,
+                                    NOT_RECORDED, TOO_OLD_FOR_START_TIME, MissingPartitions,
+                                    StartTimeUnavailable, StartTimeUnsupported, group_start_time)
 from kcli.ops.resets.planning import plan_reset
 from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
@@ -28,8 +29,10 @@ from kcli.ops.resets.rollback import rollback_path
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
-__all__ = ["NO_CREATION_TIME", "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetFlags", "ResetRequest",
-           "ResetResult", "ScenarioFlags", "execute", "finish", "group_start_time", "request", "reset"]
+__all__ = ["BROKER_TOO_OLD", "CLASSIC_GROUP", "GROUP_MISSING", "NOT_RECORDED", "NO_CREATION_TIME",
+           "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetFlags", "ResetRequest", "ResetResult",
+           "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "execute", "finish",
+           "group_start_time", "request", "reset"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
@@ -41,9 +44,9 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
-    skips = planner.skip_notices(plans)
+    skips = planner.skip_warnings(plans)
     refused = bool(req.execute and skips and not req.may_skip)
-    replays = planner.replay_notices(plans)
+    replays = planner.replay_warnings(plans)
     if not req.execute or refused or all(p.refused for p in plans):
         return ResetResult(plans, skips=skips, replays=replays, refused=refused)
     path = req.rollback_file or rollback_path(admin.cluster_id(), ids, now_ms)

@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass, field
 
 from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
-from kcli.model import GroupPlan, Notice
+from kcli.model import GroupPlan, PlanWarning
 from kcli.ops.failures import raise_for, unanswered
+from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
 from kcli.ops.resets.rollback import write_rollback
 from kcli.ops.streams import describe_any
@@ -28,16 +29,16 @@ APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and
-    notes (replies lost but read back). ``skips``: the planner's skip notices, ``replays`` its
-    replay notices (one per group); ``refused``: the plan skips unread records and --allow-skip
+    notes (replies lost but read back). ``skips``: the planner's skip warnings, ``replays`` its
+    replay warnings (one per group); ``refused``: the plan skips unread records and --allow-skip
     was not given."""
     plans: list[GroupPlan]
     executed: bool = False
     rollback_file: str | None = None
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    skips: list[Notice] = field(default_factory=list)
-    replays: list[Notice] = field(default_factory=list)
+    skips: list[PlanWarning] = field(default_factory=list)
+    replays: list[PlanWarning] = field(default_factory=list)
     refused: bool = False
 
 
@@ -165,7 +166,7 @@ def finish(result: ResetResult) -> None:
     active = [p for p in result.plans if p.refused]
     if not active:
         return report(result)
-    lines = [p.refused for p in active]
+    lines = [gather.refusal_text(p.refused) for p in active]
     if len(active) == len(result.plans):
         raise OperationError("\n".join(lines))
     done = "reset" if result.executed else "planned"

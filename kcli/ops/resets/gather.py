@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kcli import javaorder
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import GroupDescription, PartitionPlan, PartitionPosition
+from kcli.model import NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, PartitionPlan, PartitionPosition, Refusal
 from kcli.offsets import plan as planner
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
@@ -44,13 +44,21 @@ NO_CREATION_TIME = (
 CLASSIC_NO_CREATION_TIME = "Cannot reset offsets using --to-start-time: '{group}' is a classic group; " + CLASSIC_REASON
 
 
-class ClassicGroupStartTime(OperationError):
-    """A classic group has no creation time (KIP-1282). ``java_message``: what the Java tool
-    prints (it does not tell the classic case apart), for the drop-ins."""
+# Why a group has no creation time to reset to (StartTimeUnavailable.reason).
+BROKER_TOO_OLD, GROUP_MISSING, CLASSIC_GROUP, NOT_RECORDED = "broker-too-old", "missing", "classic", "not-recorded"
 
-    def __init__(self, group: str):
-        super().__init__(CLASSIC_NO_CREATION_TIME.format(group=group))
-        self.java_message = NO_CREATION_TIME.format(group=group)
+
+class StartTimeUnavailable(OperationError):
+    """KIP-1282: a --to-start-time reset of ``group`` cannot be planned; ``reason`` (above) says
+    why, typed, so that each front end words it its own way (the message: kcli's words)."""
+
+    def __init__(self, reason: str, group: str, message: str):
+        super().__init__(message)
+        self.reason, self.group = reason, group
+
+
+class StartTimeUnsupported(StartTimeUnavailable, UnsupportedByBroker):
+    """BROKER_TOO_OLD: the broker (or the group's describe) gives no creation time at all."""
 
 
 def group_start_time(admin: Admin, group: str) -> int:
@@ -71,7 +79,7 @@ class GroupAnswers:
         return {d.group_id for d in self.descs if not d.exists}
 
     @property
-    def active(self) -> dict[str, str]:
+    def active(self) -> dict[str, Refusal]:
         """The groups that cannot be reset, with the reason (``active_groups``)."""
         return active_groups(self.descs)
 
@@ -80,7 +88,7 @@ class GroupAnswers:
         """Each streams group's input topics (``input_topics``)."""
         return input_topics(self.streams)
 
-    def start_times(self, admin: Admin, ids: list[str]) -> tuple[dict[str, int], dict[str, OperationError]]:
+    def start_times(self, admin: Admin, ids: list[str]) -> tuple[dict[str, int], dict[str, StartTimeUnavailable]]:
         """The creation times of ``ids`` and the error of each that has none (``start_times``)."""
         return start_times(admin, ids, self.missing, classic_groups(self.descs), self.streams)
 
@@ -95,17 +103,23 @@ def group_answers(admin: Admin, ids: list[str]) -> GroupAnswers:
     return GroupAnswers(*describe_any(admin, ids))
 
 
-def active_groups(descs: list[GroupDescription]) -> dict[str, str]:
-    """The groups that cannot be reset (they have members), each with kafka-consumer-groups'
-    words for it."""
-    return {d.group_id: f"Assignments can only be reset if the group '{d.group_id}' is inactive, but the "
-                        f"current state is {d.state}." for d in descs if d.exists and d.state not in RESETTABLE}
+def active_groups(descs: list[GroupDescription]) -> dict[str, Refusal]:
+    """The groups that cannot be reset (they have members), each with its refusal."""
+    return {d.group_id: Refusal(NOT_INACTIVE, d.group_id, d.state)
+            for d in descs if d.exists and d.state not in RESETTABLE}
+
+
+def refusal_text(r: Refusal) -> str:
+    """kcli's words for a refusal (the native commands' error lines): the Java tools'."""
+    if r.kind == TOPICS_NOT_IN_GROUP:
+        return f"One or more topics are not part of the group '{r.group}'."
+    return f"Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}."
 
 
 def check_resettable(descs: list[GroupDescription]) -> None:
     refused = active_groups(descs)
     if refused:
-        raise OperationError("\n".join(refused.values()))
+        raise OperationError("\n".join(map(refusal_text, refused.values())))
 
 
 def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
@@ -133,7 +147,7 @@ class MissingPartitions(OperationError):
 
 def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
                 classic: set[str] = frozenset(), streams: dict | None = None
-                ) -> tuple[dict[str, int], dict[str, OperationError]]:
+                ) -> tuple[dict[str, int], dict[str, StartTimeUnavailable]]:
     """Each group's creation time (KIP-1282), and for each group that has none the error a
     --to-start-time reset of it meets: one lookup (ConsumerGroupDescribe) for the consumer
     groups; a streams group's (``streams``: its StreamsGroupDescription by id) is the one its
@@ -153,22 +167,23 @@ def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
 
 def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
                       missing: set[str], classic: set[str] = frozenset(),
-                      unsupported: set[str] = frozenset()) -> dict[str, OperationError]:
+                      unsupported: set[str] = frozenset()) -> dict[str, StartTimeUnavailable]:
     """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None) or a
     group whose describe has no creation time field (``unsupported``: a streams group below
     StreamsGroupDescribe v2), a missing group, a classic group (never a creation time,
     KIP-1282), a group without a recorded creation time (the KIP's own error: created before
     KIP-1282 was enabled)."""
-    errors: dict[str, OperationError] = {}
+    errors: dict[str, StartTimeUnavailable] = {}
     for g in ids:
         if (times is None or g in unsupported) and g not in missing:
-            errors[g] = UnsupportedByBroker(TOO_OLD_FOR_START_TIME)
+            errors[g] = StartTimeUnsupported(BROKER_TOO_OLD, g, TOO_OLD_FOR_START_TIME)
         elif g in missing:
-            errors[g] = OperationError(f"Cannot reset offsets using --to-start-time: group '{g}' does not exist.")
+            errors[g] = StartTimeUnavailable(GROUP_MISSING, g, f"Cannot reset offsets using --to-start-time: "
+                                                              f"group '{g}' does not exist.")
         elif g in classic:
-            errors[g] = ClassicGroupStartTime(g)
+            errors[g] = StartTimeUnavailable(CLASSIC_GROUP, g, CLASSIC_NO_CREATION_TIME.format(group=g))
         elif times.get(g) is None or times[g] < 0:
-            errors[g] = OperationError(NO_CREATION_TIME.format(group=g))
+            errors[g] = StartTimeUnavailable(NOT_RECORDED, g, NO_CREATION_TIME.format(group=g))
     return errors
 
 
@@ -241,13 +256,13 @@ def input_topics(streams: dict) -> dict[str, set[str]]:
     return {g: set(d.input_topics) for g, d in streams.items()}
 
 
-def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, str]:
+def uncommitted_topics(ids: list[str], specs: list[str], selection, committed) -> dict[str, Refusal]:
     """Those of the groups ``ids`` whose --topic partitions are not all committed by the group
-    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with that tool's words:
-    such a group is not reset, as an active one is not."""
+    (kafka-streams-groups' rule: its filterExistingGroupTopics), each with its refusal: such a
+    group is not reset, as an active one is not."""
     if not specs:
         return {}
-    return {g: f"One or more topics are not part of the group '{g}'." for g in ids
+    return {g: Refusal(TOPICS_NOT_IN_GROUP, g) for g in ids
             if any(committed[g].get(tp) is None for tp in selection[g])}
 
 

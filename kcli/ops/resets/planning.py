@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan
+from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan, PlanWarning
 from kcli.offsets import plan as planner
 from kcli.ops.resets.gather import Steps, group_answers, next_records, offset_answers, time_lookups
 
@@ -52,11 +52,9 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         plan = planner.plan_group(g, scenario, answers.positions(g),
                                   lookups=lookups, ages=answers.ages, file_offsets=(file_offsets or {}).get(g))
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
-            plan.warn(NO_PLAN, f"No reset plan for group {g} found.")
+            plan.warnings.append(PlanWarning(NO_PLAN, g))
         if g in missing:
-            plan.warn(MISSING_GROUP, f"Group {g} does not exist: " + (
-                "this reset creates it with these offsets (restoring the rollback file deletes it again)"
-                if execute else "--execute creates it with these offsets"))
+            plan.warnings.append(PlanWarning(MISSING_GROUP, g, execute=execute))
         plans.append(plan)
     next_records(admin, [p for plan in plans for p in plan.partitions])
     return plans

@@ -1,0 +1,289 @@
+"""kafka-consumer-groups' execution (its grammar: ``kcli.cli.dropin.groups``): each action on kcli's
+group and reset operations and plain views, with the tool's way of reporting (its error lines on
+stdout; a reset's warnings and refusals in its words: ``kcli.cli.dropin.javawords``). The
+reset's rules are kcli's: see ``Reset``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from kcli.cli.dropin import jopt
+from kcli.cli.dropin.common import Usage
+from kcli.cli.dropin.run import Streams, admin_for, plain_output
+from kcli.errors import EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
+
+GROUP_ERROR = "\nError: Executing consumer group command failed due to "
+
+
+def execute(req, streams: Streams) -> int:
+    from kcli.specs import re2_error
+
+    p = req.parsed
+    if req.action == "validate-regex":
+        regex = p.value("validate-regex")
+        error = re2_error(regex)
+        streams.write("stdout", f"The regular expression `{regex}` is valid.\n" if error is None else
+                      f"The regular expression `{regex}` is invalid: {error}.\n")
+        return 0
+    return group_tool(req, streams, _GROUP_ACTIONS, GROUP_ERROR,
+                       lambda exc: Usage(f"{GROUP_ERROR}{exc}", "stdout"))
+
+
+def group_tool(req, streams: Streams, actions: dict, error_prefix: str, conversion) -> int:
+    """kafka-consumer-groups' and kafka-streams-groups' run: the values the tool converts while
+    it runs (``conversion``: the Usage a jopt conversion error is, as each tool reports it), the
+    action's own checks (``prepare``), then the action on the admin adapter; an operation's
+    error is the tool's line on stdout (``error_prefix``, or KIP-1282's own words)."""
+    p = req.parsed
+    try:
+        try:
+            timeout_ms = p.value("timeout")
+            command_config = p.value("command-config")
+            bootstrap = p.value("bootstrap-server")
+        except jopt.JoptError as exc:
+            raise conversion(exc) from None
+        from kcli.admin.settings import parse_timeout_ms
+
+        timeout_ms = parse_timeout_ms(str(timeout_ms))
+        if streams.before.timeout_ms is not None:      # kcli's --timeout before the name: the shorter
+            timeout_ms = min(timeout_ms, streams.before.timeout_ms) if p.has("timeout") else streams.before.timeout_ms
+        action = actions[req.action]
+        prepared = action.prepare(p) if hasattr(action, "prepare") else None
+    except Usage as exc:
+        streams.write(exc.stream, f"{exc.message}\n")
+        return EXIT_USAGE
+    except UsageError as exc:            # the Java tool's IllegalArgumentException: usage, stderr
+        streams.write("stderr", f"{exc.message}\n")
+        return EXIT_USAGE
+    try:
+        with admin_for(bootstrap, command_config, timeout_ms, streams) as admin:
+            return action.execute(admin, p, prepared, plain_output(streams), streams)
+    except UsageError as exc:
+        streams.write("stderr", f"{exc.message}\n")
+        return EXIT_USAGE
+    except KcliError as exc:
+        from kcli.ops.resets import StartTimeUnavailable
+
+        if isinstance(exc, StartTimeUnavailable):
+            from kcli.cli.dropin import javawords
+
+            streams.write("stdout", javawords.start_time_error(exc, error_prefix))
+        else:
+            streams.write("stdout", f"{error_prefix}{_java_message(exc)}\n")
+        return streams.failed(exc)
+
+
+def _java_message(exc: KcliError) -> str:
+    """The Java tool's words where kcli's differ: a topic that does not exist, named whole."""
+    from kcli.ops.resets import MissingPartitions
+    from kcli.render.javatext import ERRORS
+
+    if isinstance(exc, MissingPartitions) and exc.whole_topics:
+        return ERRORS[3][2]
+    return exc.message
+
+
+def exit_of(check, *args) -> int:
+    """An operation's exit code once its results are shown (nothing more printed: the Java
+    tool's output already says what failed)."""
+    try:
+        check(*args)
+    except KcliError as exc:
+        return exc.exit_code
+    return 0
+
+
+class _List:
+    @staticmethod
+    def prepare(p):
+        from kcli import specs
+
+        states, types = p.raw("state"), p.raw("type")
+        return (specs.parse_states(states) if states else None, specs.parse_types(types) if types else None)
+
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        states, types = prepared
+        view.render_list(out, lib.list_groups(admin, states, types), show_state=p.has("state"),
+                         show_type=p.has("type"))
+        return 0
+
+
+def _group_ids(admin, p) -> list[str]:
+    from kcli.ops import groups as lib
+
+    return lib.group_ids(admin, p.values("group"), p.has("all-groups"))
+
+
+class _Describe:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        descs = sorted(admin.describe_groups(_group_ids(admin, p)), key=lambda d: d.group_id)
+        missing = [d for d in descs if not d.exists]
+        if missing:
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
+                                 f"{missing[0].group_id} not found.")
+        verbose = p.has("verbose")
+        offsets = not p.has("members") and not p.has("state")
+        rows = dict((d.group_id, rows) for d, rows in lib.offset_views(admin, descs)) if offsets else {}
+        for d in descs:
+            notice = lib.state_notice(d)
+            if notice:
+                streams.write("stderr", "\n" + notice + "\n")
+            if p.has("members"):
+                view.render_members(out, [d], verbose)
+            elif p.has("state"):
+                view.render_state(out, [d], verbose)
+            else:
+                view.render_offsets(out, [(d, rows[d.group_id])], verbose)
+        return 0
+
+
+class _Delete:
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        results = admin.delete_groups(_group_ids(admin, p))
+        view.render_delete_groups(out, results)
+        return exit_of(lib.check_deleted, results)
+
+
+class DeleteOffsets:
+    @staticmethod
+    def prepare(p):
+        from kcli.specs import parse_topic_spec
+
+        try:
+            group = p.value("group")
+        except jopt.JoptError as exc:
+            raise Usage(f"{GROUP_ERROR}{exc}", "stdout") from None
+        topics = p.values("topic")
+        for spec in topics:
+            parse_topic_spec(spec)
+        return group, topics
+
+    @staticmethod
+    def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as lib
+        from kcli.render import groups as view
+
+        group, topics = prepared
+        group_error, rows = lib.delete_offsets(admin, group, topics)
+        view.render_delete_offsets(out, group, group_error, rows)
+        return exit_of(lib.check_offsets_deleted, group, group_error, rows)
+
+
+class Reset:
+    """kcli's reset with the Java tool's command line. kcli's safety rules stay: a rollback file
+    before any commit (named on stderr), skipped unread records named on stderr. An active group
+    is not reset (the tool's error line, an empty plan) while the others are (exit 3). The Java tool has no --allow-skip: --execute commits a plan that
+    skips unread records, as the Java tool does, after kcli's warning."""
+
+    error = GROUP_ERROR
+
+    @classmethod
+    def conversion(cls, exc) -> Usage:
+        """A value jopt cannot convert, as the tool reports it (its runtime error line)."""
+        return Usage(f"{cls.error}{exc}", "stdout")
+
+    @classmethod
+    def scope(cls, p) -> tuple[list[str], bool]:
+        return p.values("topic"), p.has("all-topics")
+
+    @classmethod
+    def prepare(cls, p):
+        from kcli.ops import resets
+        from kcli.times import TimeParseError, parse_java_datetime_ms, parse_java_duration_ms
+
+        first = lambda name: (p.values(name) or [None])[0]      # the tool reads the first (valuesOf)
+        try:
+            flags = _reset_flags(p, first)
+        except jopt.JoptError as exc:
+            raise cls.conversion(exc) from None
+        try:          # the Java tool's grammars for times: Utils.getDateTime, Duration.parse
+            if flags.to_datetime is not None:
+                flags = replace(flags, to_datetime=str(parse_java_datetime_ms(flags.to_datetime)))
+            if flags.by_duration is not None:
+                parse_java_duration_ms(flags.by_duration)
+        except TimeParseError as exc:
+            raise Usage(f"{cls.error}{exc}", "stdout") from None
+        topics, all_topics = cls.scope(p)
+        return resets.request(resets.ResetFlags(groups=p.values("group"), all_groups=p.has("all-groups"),
+                                                topics=topics, all_topics=all_topics, scenario=flags,
+                                                dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True),
+                              int(time.time() * 1000), streams_tool=cls.streams_tool)
+
+    streams_tool = False
+
+    @staticmethod
+    def plan_text(plans) -> str:
+        from kcli.render import groups as view
+
+        return view.plain_plan(plans)
+
+    @classmethod
+    def execute(cls, admin, p, req, out, streams) -> int:
+        from kcli.cli.dropin import javawords
+        from kcli.offsets.plan import NoCommittedOffset
+        from kcli.ops import resets
+        from kcli.render import groups as view
+
+        try:
+            result = resets.reset(admin, req, int(time.time() * 1000))
+        except NoCommittedOffset as exc:                 # a usage error for the Java tool
+            raise UsageError(exc.java_message) from None
+        plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
+        for plan in plans:
+            if plan.refused:
+                streams.write("stdout", javawords.refusal(plan.refused))
+            for w in plan.warnings:
+                streams.write(*javawords.warning(w))
+        for w in result.skips:
+            streams.write(*javawords.warning(w))
+        if result.executed:
+            streams.write("stderr", f"Rollback file (the committed offsets before this reset): "
+                                    f"{result.rollback_file}\n")
+            for note in result.notes:
+                streams.write("stderr", note + "\n")
+        incomplete = cls.after(admin, p, result, streams)
+        if p.has("export"):
+            view.render_export(out, result.plans, req.with_group)
+        else:
+            out.write(cls.plan_text(plans))
+        code = exit_of(resets.finish, result)
+        return PartialFailure.exit_code if incomplete and code == 0 else code
+
+    @staticmethod
+    def after(admin, p, result, streams) -> bool:
+        """What the tool does once the offsets are committed (kafka-streams-groups: delete topics);
+        True when some of it failed (the offsets were committed: exit 3)."""
+        return False
+
+
+def _reset_flags(p, first):
+    from kcli.ops.resets import ScenarioFlags
+
+    return ScenarioFlags(to_earliest=p.has("to-earliest"), to_latest=p.has("to-latest"),
+                         to_current=p.has("to-current"), to_offset=first("to-offset"),
+                         shift_by=p.value("shift-by"), to_datetime=first("to-datetime"),
+                         by_duration=p.value("by-duration"), from_file=first("from-file"),
+                         to_start_time=p.has("to-start-time"))
+
+
+def _java_order(plans):
+    from kcli import javaorder
+
+    return javaorder.reset_plans(plans)
+
+
+_GROUP_ACTIONS = {"list": _List, "describe": _Describe, "delete": _Delete, "delete-offsets": DeleteOffsets,
+                  "reset-offsets": Reset}

@@ -1,0 +1,56 @@
+"""The Java tools' words for what kcli's reset reports as values (``kcli.model.PlanWarning`` and
+``Refusal``, ``kcli.ops.resets.StartTimeUnavailable``), and the stream each goes to: the one
+place for each wording the drop-ins print, byte for byte as kafka-consumer-groups (and
+kafka-streams-groups) 4.4 print it. They decide by a value's kind, never by a text, so kcli's own
+wording (``kcli.render.notices``) can change without changing a drop-in's stdout. kcli's own
+notes, which the Java tools do not have (a skip past unread records, a group that does not
+exist), keep kcli's words on stderr."""
+
+from __future__ import annotations
+
+import time
+
+from kcli.model import CLAMPED, NO_PLAN, NO_RECORD, TOPICS_NOT_IN_GROUP, PlanWarning, Refusal
+from kcli.render import notices
+
+LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResetter)"   # 4.4's logger
+
+
+def warning(w: PlanWarning) -> tuple[str, str]:
+    """(stream, text) of one reset warning as the tool prints it."""
+    if w.kind == CLAMPED:              # OffsetsUtils' log line
+        bound = "higher than latest" if w.asked > w.new else "lower than earliest"
+        message = (f"New offset ({w.asked}) is {bound} offset for topic partition {w.topic}-{w.partition}. "
+                   f"Value will be set to {w.new}.")
+        return "stderr", LOG4J_WARN.format(date=log4j_now(), message=message) + "\n"
+    if w.kind == NO_RECORD:
+        return "stdout", (f"\nWarn: Partition {w.partition} from topic {w.topic} is empty. "
+                          "Falling back to latest known offset.\n")
+    if w.kind == NO_PLAN:
+        return "stdout", f"\nError: No reset plan for group {w.group} found.\n"
+    return "stderr", f"Warn: {notices.text(w)}\n"          # kcli's own note
+
+
+def refusal(r: Refusal) -> str:
+    """The tool's line (stdout) for a group it does not reset."""
+    if r.kind == TOPICS_NOT_IN_GROUP:
+        return f"\nError: One or more topics are not part of the group '{r.group}'.\n"
+    return f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}.\n"
+
+
+def start_time_error(exc, error_prefix: str) -> str:
+    """The tool's line (stdout) for a --to-start-time reset without a creation time
+    (``kcli.ops.resets.StartTimeUnavailable``): KIP-1282's own words, which do not tell a
+    classic group apart; a missing group is the tool's error line with kcli's words."""
+    from kcli.ops import resets
+
+    if exc.reason == resets.BROKER_TOO_OLD:
+        return f"\nError: {resets.TOO_OLD_FOR_START_TIME}\n"
+    if exc.reason in (resets.NOT_RECORDED, resets.CLASSIC_GROUP):
+        return f"\nError: {resets.NO_CREATION_TIME.format(group=exc.group)}\n"
+    return f"{error_prefix}{exc.message}\n"
+
+
+def log4j_now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + f",{int(now * 1000) % 1000:03d}"
