@@ -340,10 +340,12 @@ class KafkaReader(DataSourceReader):
         self.poll_timeout_s = _positive_int(options, "pollTimeoutMs", 120_000) / 1000
         self.timeout_s = _positive_int(options, "timeoutMs", 30_000) / 1000
         self.progress = options.get("progressAddress") or None
+        # a running maximum needs the whole range in order, in one task
+        self.whole_ranges = _PRECEDING_MAX in self.columns
 
     def partitions(self) -> list[RangePartition]:
         ranges, _ = plan_ranges(self.conf, self.topics, self.start, self.end, self.timeout_s)
-        if _PRECEDING_MAX in self.columns:  # a running maximum needs the whole range in order
+        if self.whole_ranges:
             return [RangePartition(r) for r in ranges if r.count]
         return [RangePartition(s) for r in ranges for s in split_range(r, self.max_records)]
 
