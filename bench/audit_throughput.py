@@ -80,6 +80,62 @@ def audit_seconds(spark, bootstrap: str, records: int, source: str = "python") -
     return elapsed
 
 
+def cli_seconds(bootstrap: str, records: int, master: str, source: str) -> tuple[float, int]:
+    """``kcli audit timestamps`` end to end in a fresh interpreter (a cold JVM): seconds, and the
+    peak of the summed RSS of its process tree (kcli, the JVM, Spark's Python workers; sampled
+    every 0.1 s from /proc), in bytes."""
+    import json
+    import threading
+
+    argv = [sys.executable, "-m", "kcli", "-b", bootstrap, "audit", "timestamps", "-t", TOPIC,
+            "--master", master, "--source", source, "--before-max-ms", "3600000",
+            "--after-max-ms", "3600000", "--timeout", "60s", "--output", "json"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    peak, done = [0], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = proc.communicate(timeout=3600)
+    elapsed = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode not in (0, 4):  # 4: the audit found out-of-order records, as it should
+        raise SystemExit(f"kcli audit exited {proc.returncode}")
+    counted = json.loads(out)["total"]["records"]
+    if counted != records:
+        raise SystemExit(f"kcli audit counted {counted} records, expected {records}")
+    return elapsed, peak[0]
+
+
+def _tree_rss(root: int) -> int:
+    """The summed resident memory of ``root`` and its descendants, from /proc (Linux)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(name))
+        rss[int(name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo += children.get(pid, [])
+    return total
+
+
 def _runs(seconds: list[float]) -> str:
     return "[" + " ".join(f"{x:.2f}" for x in seconds) + "]"
 
@@ -92,6 +148,9 @@ def main() -> None:
                     help="comma-separated: python (kcli's source), jvm (Spark's Kafka connector, "
                          "scripts/provision-spark-kafka.sh)")
     ap.add_argument("--masters", default="local[1],local[2]")
+    ap.add_argument("--cli", action="store_true",
+                    help="instead of the warm runs, time the CLI cold (a fresh kcli process "
+                         "and JVM per run) alternated with kcat, and report peak RSS")
     args = ap.parse_args()
     from kcli.pipeline.spark import connector_jars, session
 
@@ -106,7 +165,22 @@ def main() -> None:
         fill(bootstrap, args.records)
         print(f"produced {args.records} records in {time.perf_counter() - t0:.1f}s")
         kcat_all = []
-        for master in args.masters.split(","):
+        if args.cli:
+            for master in args.masters.split(","):
+                for source in sources:
+                    kcats, clis, peaks = [], [], []
+                    for _ in range(args.runs):
+                        kcats.append(kcat_seconds(bootstrap))
+                        seconds, peak = cli_seconds(bootstrap, args.records, master, source)
+                        clis.append(seconds)
+                        peaks.append(peak)
+                    kcat, cli = statistics.median(kcats), statistics.median(clis)
+                    kcat_all += kcats
+                    print(f"kcli audit (CLI, cold) {master} {source}: {cli:.2f}s {_runs(clis)}, "
+                          f"{args.records / cli / 1e6:.2f} M records/s, peak RSS "
+                          f"{max(peaks) / 2**20:.0f} MiB; kcat alongside {kcat:.2f}s "
+                          f"{_runs(kcats)}: {kcat / cli:.2f}x kcat")
+        for master in args.masters.split(",") if not args.cli else ():
             t0 = time.perf_counter()
             spark = session(master, {"spark.sql.shuffle.partitions": str(PARTITIONS), **jars})
             started = time.perf_counter() - t0

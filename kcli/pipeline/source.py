@@ -511,7 +511,12 @@ class _Columns:
             next_offset = records[-1].offset() + 1
         data = self.data
         if "offset" in data:
-            data["offset"] += map(_OFFSET, records)
+            first = records[0].offset() if records else 0
+            last = records[-1].offset() if records else -1
+            if last - first == len(records) - 1:
+                data["offset"] += range(first, last + 1)  # no gap: no call per record
+            else:
+                data["offset"] += map(_OFFSET, records)
         if "timestamp" in data or "timestampType" in data:
             stamps = list(map(_TIMESTAMP, records))  # (librdkafka type, ms) pairs
             if "timestamp" in data:
