@@ -25,7 +25,7 @@ from typing import Any, Iterator, Mapping
 from pyspark.sql.datasource import DataSource, InputPartition
 
 from kcli.pipeline.result import CULPRIT_LIMIT
-from kcli.pipeline.source import KafkaReader, RangePartition, read_range
+from kcli.pipeline.source import KafkaReader, OffsetRange, RangePartition, read_range
 
 FORMAT = "kcli-kafka-audit"
 LONG_MAX = 2**63 - 1
@@ -164,7 +164,8 @@ def _higher(a, b):
 class AuditSource(DataSource):
     """``spark.read.format("kcli-kafka-audit")``: the ``kcli-kafka`` options, plus ``audit``, JSON
     ``{"target": ms or null, "bounds": {topic: {partition: [lower, upper, reset]}}}``; one row per
-    partition range (``SCHEMA``)."""
+    partition range (``SCHEMA``). Offsets given as JSON for both ends are read as given, not
+    looked up and clamped again (the audit planned them)."""
 
     @classmethod
     def name(cls) -> str:
@@ -188,6 +189,15 @@ class AuditReader(KafkaReader):
         audit = json.loads(options["audit"])
         self.target = audit["target"]
         self.bounds = audit["bounds"]
+
+    def partitions(self) -> list[RangePartition]:
+        """The ranges as the audit planned them (it asked the broker already): no second lookup."""
+        if self.start.kind != "offsets" or self.end.kind != "offsets":
+            return super().partitions()
+        return [RangePartition(OffsetRange(topic, partition, start,
+                                           self.end.offsets.get((topic, partition), start)))
+                for (topic, partition), start in sorted(self.start.offsets.items())
+                if self.end.offsets.get((topic, partition), start) > start]
 
     def read(self, partition: InputPartition) -> Iterator[tuple]:
         from pyspark.sql.pandas.types import to_arrow_schema
