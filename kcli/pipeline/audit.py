@@ -1,11 +1,13 @@
 """``kcli audit timestamps``: what timestamp-based operations will meet in a topic's data.
 
 The broker is asked (confluent-kafka) for the partitions' offsets, the topics' KIP-937 bounds and
-its ListOffsets answers; the records are read through the ``kcli-kafka`` data source and every
-per-record computation is a Spark SQL aggregation, so it scales out with the Spark master. One task
-per partition reads its range in offset order and gives each record the highest timestamp before it
-(the one order-dependent value); everything else is hash-aggregated without moving records. The
-result types and their JSON are in ``kcli.pipeline.result``.
+its ListOffsets answers. With kcli's source (``python``) one task per partition reads its range
+once, in offset order, and counts it in the Python worker, culprits included
+(``kcli.pipeline.scan``, the ``kcli-kafka-audit`` data source): one row per partition reaches the
+JVM. With Spark's Kafka connector (``jvm``) every count is a Spark SQL aggregation, the running
+maximum and the culprits Spark SQL windows per partition (``_aggregate``, ``_culprits``); both
+scale out with the Spark master, a task per partition. The result types and their JSON are in
+``kcli.pipeline.result``.
 
 pyspark is imported only when an audit runs.
 """
@@ -405,9 +407,10 @@ def _limits(plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], t
 
 
 def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
-    """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
-    partition); then, for the partitions with out-of-order or too-new records, the culprits
-    (``_culprits``) under ``culprits`` and ``culprit_rows`` in the same dict entry.
+    """Per partition, every count of the audit, as dicts keyed by (topic, partition): with kcli's
+    source in one pass (``_scan``); with the connector in one Spark query, then, for the
+    partitions with out-of-order or too-new records, the culprits (``_culprits``) under
+    ``culprits`` and ``culprit_rows`` in the same dict entry.
 
     The source reads each partition's range in one task, in offset order, and gives every record
     the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
