@@ -18,14 +18,14 @@ included (kcli.pipeline.scan); with the JVM connector it rereads the partitions 
 records for the culprits (kcli.pipeline.audit._culprits). Measured on a 2-core machine shared
 with other jobs (load 6-25, so only the ratios within one run compare):
 
-- before (the culprits in a second pass, every record shipped to the JVM), 1M, local[2], load
-  7-10: python warm 10.53 s, 0.21x kcat (kcat 2.16 s alongside); jvm warm 14.33 s, 0.14x.
-- after (one pass in the worker), 1M, local[2], load 13-15: python warm 6.02 s
-  [5.16 6.02 9.48], 0.26x kcat (kcat 1.56 s alongside); see docs/performance.md for the latest.
-- after, 10M, the CLI cold, local[2], load 18-25: 655 s (the JVM and Spark's four Python
-  daemons took about 7 minutes to start, the reads about 4, every process at 5-8% CPU), kcat
-  23 s alongside: 0.04x; peak RSS of the audit's process tree 1806 MiB (the JVM ~400 MiB, each
-  of the two reading workers 520-620 MiB).
+- 1M, local[2], warm, back to back at load 2.5-3.7: before (the culprits in a second pass,
+  every record shipped to the JVM) python 4.21 s [6.68 3.37 4.21], 0.23x kcat (0.98 s
+  alongside), jvm 0.21x; after (one pass in the worker) python 2.04 s [2.04 1.80 2.28], 0.48x
+  kcat (0.97 s alongside), jvm 0.15x (its path is unchanged).
+- 10M, the CLI cold (--cli), local[2], python, load 3.6: 20.5 s, 0.49 M records/s, 0.20x kcat
+  (4.0 s alongside); peak RSS of the audit's process tree 2133 MiB. At load 18-25 the same run
+  took 655 s (kcat 23 s; 1806 MiB), seven minutes of it starting the JVM and Spark's Python
+  daemons.
 """
 
 from __future__ import annotations
