@@ -5,15 +5,27 @@ bytes with shuffled timestamps into a 4-partition topic, then times, in the same
 ``local[1]`` and ``local[2]`` (Spark start-up reported apart; the audit timed cold, then warm) and,
 alternating with each warm run, ``kcat -C -e`` to /dev/null (the baseline). Medians; the ratio
 compares the runs of one block, which saw the same machine load. (The second session reuses the
-first one's JVM.) Target: warm ``local[2]`` audit ≥ 0.5× kcat's records/s on a 2-core
-machine. Not part of the test suite.
+first one's JVM.) Targets (issue 27): warm ``local[2]`` audit with kcli's source ≥ 1.0× kcat's
+records/s at 1M records; the CLI cold (``--cli``: a fresh kcli process and JVM per run, peak RSS
+of its process tree reported) ≥ 0.5× kcat at 10M. Not part of the test suite.
 
     .venv/bin/python bench/audit_throughput.py [--records 1000000] [--runs 3] [--sources python,jvm]
-        [--masters local[1],local[2]]
+        [--masters local[1],local[2]] [--cli]
 
-The data has out-of-order records in every partition, so the audit also rereads every partition
-for the culprits (kcli.pipeline.audit._culprits): on 1M records, local[2], a loaded 2-core machine
-(load 6-10), the warm audit took 3.1-9.9 s with that pass and 1.6-3.4 s without it, kcat 1.0 s.
+The data has out-of-order records in partitions 0 and 2 (partitions 1 and 3 are in order). With
+kcli's source the audit reads every partition once and counts it in the Python worker, culprits
+included (kcli.pipeline.scan); with the JVM connector it rereads the partitions with out-of-order
+records for the culprits (kcli.pipeline.audit._culprits). Measured on a 2-core machine shared
+with other jobs (load 6-25, so only the ratios within one run compare):
+
+- 1M, local[2], warm, back to back at load 2.5-3.7: before (the culprits in a second pass,
+  every record shipped to the JVM) python 4.21 s [6.68 3.37 4.21], 0.23x kcat (0.98 s
+  alongside), jvm 0.21x; after (one pass in the worker) python 2.04 s [2.04 1.80 2.28], 0.48x
+  kcat (0.97 s alongside), jvm 0.15x (its path is unchanged).
+- 10M, the CLI cold (--cli), local[2], python, load 3.6: 20.5 s, 0.49 M records/s, 0.20x kcat
+  (4.0 s alongside); peak RSS of the audit's process tree 2133 MiB. At load 18-25 the same run
+  took 655 s (kcat 23 s; 1806 MiB), seven minutes of it starting the JVM and Spark's Python
+  daemons.
 """
 
 from __future__ import annotations
@@ -80,6 +92,62 @@ def audit_seconds(spark, bootstrap: str, records: int, source: str = "python") -
     return elapsed
 
 
+def cli_seconds(bootstrap: str, records: int, master: str, source: str) -> tuple[float, int]:
+    """``kcli audit timestamps`` end to end in a fresh interpreter (a cold JVM): seconds, and the
+    peak of the summed RSS of its process tree (kcli, the JVM, Spark's Python workers; sampled
+    every 0.1 s from /proc), in bytes."""
+    import json
+    import threading
+
+    argv = [sys.executable, "-m", "kcli", "-b", bootstrap, "audit", "timestamps", "-t", TOPIC,
+            "--master", master, "--source", source, "--before-max-ms", "3600000",
+            "--after-max-ms", "3600000", "--timeout", "60s", "--output", "json"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    peak, done = [0], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = proc.communicate(timeout=3600)
+    elapsed = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode not in (0, 4):  # 4: the audit found out-of-order records, as it should
+        raise SystemExit(f"kcli audit exited {proc.returncode}")
+    counted = json.loads(out)["total"]["records"]
+    if counted != records:
+        raise SystemExit(f"kcli audit counted {counted} records, expected {records}")
+    return elapsed, peak[0]
+
+
+def _tree_rss(root: int) -> int:
+    """The summed resident memory of ``root`` and its descendants, from /proc (Linux)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(name))
+        rss[int(name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo += children.get(pid, [])
+    return total
+
+
 def _runs(seconds: list[float]) -> str:
     return "[" + " ".join(f"{x:.2f}" for x in seconds) + "]"
 
@@ -92,6 +160,9 @@ def main() -> None:
                     help="comma-separated: python (kcli's source), jvm (Spark's Kafka connector, "
                          "scripts/provision-spark-kafka.sh)")
     ap.add_argument("--masters", default="local[1],local[2]")
+    ap.add_argument("--cli", action="store_true",
+                    help="instead of the warm runs, time the CLI cold (a fresh kcli process "
+                         "and JVM per run) alternated with kcat, and report peak RSS")
     args = ap.parse_args()
     from kcli.pipeline.spark import connector_jars, session
 
@@ -106,7 +177,22 @@ def main() -> None:
         fill(bootstrap, args.records)
         print(f"produced {args.records} records in {time.perf_counter() - t0:.1f}s")
         kcat_all = []
-        for master in args.masters.split(","):
+        if args.cli:
+            for master in args.masters.split(","):
+                for source in sources:
+                    kcats, clis, peaks = [], [], []
+                    for _ in range(args.runs):
+                        kcats.append(kcat_seconds(bootstrap))
+                        seconds, peak = cli_seconds(bootstrap, args.records, master, source)
+                        clis.append(seconds)
+                        peaks.append(peak)
+                    kcat, cli = statistics.median(kcats), statistics.median(clis)
+                    kcat_all += kcats
+                    print(f"kcli audit (CLI, cold) {master} {source}: {cli:.2f}s {_runs(clis)}, "
+                          f"{args.records / cli / 1e6:.2f} M records/s, peak RSS "
+                          f"{max(peaks) / 2**20:.0f} MiB; kcat alongside {kcat:.2f}s "
+                          f"{_runs(kcats)}: {kcat / cli:.2f}x kcat")
+        for master in args.masters.split(",") if not args.cli else ():
             t0 = time.perf_counter()
             spark = session(master, {"spark.sql.shuffle.partitions": str(PARTITIONS), **jars})
             started = time.perf_counter() - t0

@@ -1,11 +1,13 @@
 """``kcli audit timestamps``: what timestamp-based operations will meet in a topic's data.
 
 The broker is asked (confluent-kafka) for the partitions' offsets, the topics' KIP-937 bounds and
-its ListOffsets answers; the records are read through the ``kcli-kafka`` data source and every
-per-record computation is a Spark SQL aggregation, so it scales out with the Spark master. One task
-per partition reads its range in offset order and gives each record the highest timestamp before it
-(the one order-dependent value); everything else is hash-aggregated without moving records. The
-result types and their JSON are in ``kcli.pipeline.result``.
+its ListOffsets answers. With kcli's source (``python``) one task per partition reads its range
+once, in offset order, and counts it in the Python worker, culprits included
+(``kcli.pipeline.scan``, the ``kcli-kafka-audit`` data source): one row per partition reaches the
+JVM. With Spark's Kafka connector (``jvm``) every count is a Spark SQL aggregation, the running
+maximum and the culprits Spark SQL windows per partition (``_aggregate``, ``_culprits``); both
+scale out with the Spark master, a task per partition. The result types and their JSON are in
+``kcli.pipeline.result``.
 
 pyspark is imported only when an audit runs.
 """
@@ -344,19 +346,33 @@ def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: boo
     """The records of ``parts``' ranges as a DataFrame (the partition, and the topic when there
     are several, then offset, timestamp and, when asked, precedingMaxTimestamp); its key columns;
     the topics. The reads report to ``reads`` (when given)."""
-    start = {p.topic: {} for p in parts}
-    end = {p.topic: {} for p in parts}
-    for p in parts:
-        start[p.topic][str(p.partition)] = p.start_offset
-        end[p.topic][str(p.partition)] = p.end_offset
+    start, end = _offsets(parts)
     topics = sorted({p.topic for p in parts})
     # with one topic the partition alone is the key: no string to carry and hash per record
     keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
     if plan.source == JVM:
         return _jvm_records(spark, plan, start, end, keys, preceding_max), keys, topics
-    reader = spark.read.format("kcli-kafka").options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
     columns = keys + ["offset", "timestamp"] + (["precedingMaxTimestamp"] if preceding_max else [])
-    df = (reader.option("columns", ",".join(columns))
+    df = _reader(spark, "kcli-kafka", plan, parts, reads).option("columns", ",".join(columns))
+    return df.load(), keys, topics
+
+
+def _offsets(parts: list[PartitionAudit]) -> tuple[dict, dict]:
+    """The ranges of ``parts`` as ``startingOffsets`` and ``endingOffsets`` ({topic: {"p": o}})."""
+    start: dict[str, dict[str, int]] = {p.topic: {} for p in parts}
+    end: dict[str, dict[str, int]] = {p.topic: {} for p in parts}
+    for p in parts:
+        start[p.topic][str(p.partition)] = p.start_offset
+        end[p.topic][str(p.partition)] = p.end_offset
+    return start, end
+
+
+def _reader(spark, format_: str, plan: _Plan, parts: list[PartitionAudit],
+            reads: ReadProgress | None):
+    """A reader of ``format_`` (kcli's sources) for the ranges of ``parts``, reporting the records
+    read to ``reads`` (when given)."""
+    start, end = _offsets(parts)
+    df = (spark.read.format(format_).options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
           .option("startingOffsets", json.dumps(start))
           .option("endingOffsets", json.dumps(end))
           .option("timeoutMs", str(int(plan.timeout_s * 1000)))
@@ -364,7 +380,7 @@ def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: boo
     if reads is not None:
         df = df.option("progressAddress", reads.address_for(sum(p.end_offset - p.start_offset
                                                                 for p in parts)))
-    return df.load(), keys, topics
+    return df
 
 
 def _jvm_records(spark, plan: _Plan, start: dict, end: dict, keys: list[str], preceding_max: bool):
@@ -400,16 +416,21 @@ def _bounds_columns(F, plan: _Plan, parts: list[PartitionAudit]) -> list:
     """Per record, the lowest and highest accepted timestamp and the reset offset of its
     partition: literal expressions, not a joined table (no extra job to build and broadcast
     one)."""
-    return _by_partition(F, {
-        (p.topic, p.partition): (*_window(plan.reference_ms, p.before_max_ms, p.after_max_ms),
-                                 _reset_offset(p, plan.broker_target))
-        for p in parts})
+    return _by_partition(F, _limits(plan, parts))
+
+
+def _limits(plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], tuple[int, int, int]]:
+    """Per (topic, partition): the lowest and highest accepted timestamp and the reset offset."""
+    return {(p.topic, p.partition): (*_window(plan.reference_ms, p.before_max_ms, p.after_max_ms),
+                                     _reset_offset(p, plan.broker_target))
+            for p in parts}
 
 
 def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
-    """Per partition, every count of the audit in one Spark query, as Rows keyed by (topic,
-    partition); then, for the partitions with out-of-order or too-new records, the culprits
-    (``_culprits``) under ``culprits`` and ``culprit_rows`` in the same dict entry.
+    """Per partition, every count of the audit, as dicts keyed by (topic, partition): with kcli's
+    source in one pass (``_scan``); with the connector in one Spark query, then, for the
+    partitions with out-of-order or too-new records, the culprits (``_culprits``) under
+    ``culprits`` and ``culprit_rows`` in the same dict entry.
 
     The source reads each partition's range in one task, in offset order, and gives every record
     the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
@@ -420,6 +441,8 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
     scanned = [p for p in plan.parts if p.end_offset > p.start_offset]
     if not scanned:
         return {}
+    if plan.source == PYTHON:
+        return _scan(spark, plan, scanned, reads)
     df, keys, topics = _records(spark, plan, scanned, True, reads)
     lower, upper, reset = _bounds_columns(F, plan, scanned)
     ts, off, before = F.col("timestamp"), F.col("offset"), F.col("precedingMaxTimestamp")
@@ -451,6 +474,26 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
     if suspect:
         for key, row in _culprits(spark, plan, suspect, reads).items():
             stats[key].update(culprits=row["culprits"], culprit_rows=row["first"])
+    return stats
+
+
+def _scan(spark, plan: _Plan, parts: list[PartitionAudit],
+          reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
+    """``_aggregate``'s rows, culprits included, through kcli's source: each task reads its
+    partition's range once and counts it in the Python worker (``kcli.pipeline.scan``), which
+    ships one row per range instead of every record."""
+    from kcli.pipeline.scan import FORMAT
+
+    bounds: dict[str, dict[str, list[int]]] = {}
+    for (topic, partition), limits in _limits(plan, parts).items():
+        bounds.setdefault(topic, {})[str(partition)] = list(limits)
+    df = _reader(spark, FORMAT, plan, parts, reads).option(
+        "audit", json.dumps({"target": plan.target_ms, "bounds": bounds}))
+    stats = {}
+    for r in df.load().collect():
+        row = r.asDict()
+        row["culprit_rows"] = [c.asDict() for c in row["culprit_rows"]]
+        stats[(row["topic"], row["partition"])] = row
     return stats
 
 

@@ -346,10 +346,12 @@ class KafkaReader(DataSourceReader):
         self.poll_timeout_s = _positive_int(options, "pollTimeoutMs", 120_000) / 1000
         self.timeout_s = _positive_int(options, "timeoutMs", 30_000) / 1000
         self.progress = options.get("progressAddress") or None
+        # a running maximum needs the whole range in order, in one task
+        self.whole_ranges = _PRECEDING_MAX in self.columns
 
     def partitions(self) -> list[RangePartition]:
         ranges, _ = plan_ranges(self.conf, self.topics, self.start, self.end, self.timeout_s)
-        if _PRECEDING_MAX in self.columns:  # a running maximum needs the whole range in order
+        if self.whole_ranges:
             return [RangePartition(r) for r in ranges if r.count]
         return [RangePartition(s) for r in ranges for s in split_range(r, self.max_records)]
 
@@ -515,7 +517,12 @@ class _Columns:
             next_offset = records[-1].offset() + 1
         data = self.data
         if "offset" in data:
-            data["offset"] += map(_OFFSET, records)
+            first = records[0].offset() if records else 0
+            last = records[-1].offset() if records else -1
+            if last - first == len(records) - 1:
+                data["offset"] += range(first, last + 1)  # no gap: no call per record
+            else:
+                data["offset"] += map(_OFFSET, records)
         if "timestamp" in data or "timestampType" in data:
             stamps = list(map(_TIMESTAMP, records))  # (librdkafka type, ms) pairs
             if "timestamp" in data:

@@ -146,6 +146,7 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     check_java()
     from pyspark.sql import SparkSession
 
+    from kcli.pipeline.scan import AuditSource
     from kcli.pipeline.source import KafkaDataSource
 
     # Spark runs its Python workers with PYSPARK_PYTHON (else the first `python3` on PATH), on the
@@ -170,6 +171,7 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
             spark = _within(builder.getOrCreate, deadline, master)
         spark.sparkContext.setLogLevel("ERROR")
     spark.dataSource.register(KafkaDataSource)
+    spark.dataSource.register(AuditSource)
     return spark
 
 
