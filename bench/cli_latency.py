@@ -19,7 +19,11 @@ kcli runs as installed: its modules are compiled to bytecode first (pip does tha
 since with PYTHONDONTWRITEBYTECODE set every run would otherwise compile kcli's sources while the
 baseline's libraries load precompiled. One untimed round warms the file cache for every runner.
 
-    .venv/bin/python bench/cli_latency.py [--runs 21]
+With ``--against DIR`` (another kcli checkout, e.g. ``git worktree add /tmp/prev HEAD~1``), it
+also times this tree's kcli and DIR's alternated, on more commands (the drop-ins included), and
+prints this ÷ previous per command: target ≤ 1.03× (no command slower than the previous head).
+
+    .venv/bin/python bench/cli_latency.py [--runs 21] [--against DIR]
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -39,6 +44,7 @@ from kcli.admin.client import LIBRDKAFKA_DEFAULTS
 from kcli.broker import EmbeddedCluster
 
 TARGET = 1.05          # kcli / the typer floor
+AGAINST_TARGET = 1.03  # this tree's kcli / the previous head's (--against)
 
 BARE_DESCRIBE = """
 import json, sys
@@ -93,8 +99,11 @@ def timed(cmd: list[str]) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--against", metavar="DIR", help="another kcli checkout to time side by side")
     args = ap.parse_args()
     compileall.compile_dir(kcli_package.__path__[0], quiet=1)
+    if args.against:
+        compileall.compile_dir(os.path.join(args.against, "kcli"), quiet=1)
     py, kcli = sys.executable, [sys.executable, "-m", "kcli"]
     with EmbeddedCluster(nodes=1) as cluster:
         b = cluster.bootstrap_servers
@@ -137,6 +146,52 @@ def main() -> None:
             print(f"{name:30} kcli {floor:.2f}x the typer floor: target <= {TARGET}x "
                   f"{'met' if floor <= TARGET else 'NOT MET'} ({ratio:.2f}x the bare script's "
                   f"median, {strict:.2f}x its fast mode (p25))")
+        if args.against:
+            against(cluster, args.against, args.runs)
+
+
+def dropin(entry: str) -> list[str]:
+    """``python`` arguments that run a drop-in as its console script does (its entry point)."""
+    return ["-c", f"import sys; from kcli.cli.dropin import {entry}; sys.exit({entry}())"]
+
+
+def against(cluster, previous: str, runs: int) -> None:
+    """This tree's kcli and ``previous``'s, alternated, on each command: median ratio."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    b = cluster.bootstrap_servers
+    c = Consumer({"bootstrap.servers": b, "group.id": "bench-group", "enable.auto.commit": False})
+    c.commit(offsets=[TopicPartition("bench", p, 0) for p in range(6)], asynchronous=False)
+    c.close()
+    commands = {
+        "describe topics": ["describe", "topics", "bench", "-b", b],
+        "list topics": ["list", "topics", "-b", b],
+        "list-offsets --max-timestamp": ["list-offsets", "-t", "bench", "--max-timestamp", "-b", b],
+        "list groups": ["list", "groups", "-b", b],
+        "describe groups": ["describe", "groups", "bench-group", "-b", b],
+        "reset-offsets dry run": ["reset-offsets", "-g", "bench-group", "-t", "bench", "--to-earliest", "-b", b],
+        "--help": ["--help"],
+        # the drop-ins as their console scripts run them (kcli-kafka-*: the entry point alone)
+        "drop-in describe groups": dropin("kafka_consumer_groups_main") + [
+            "--bootstrap-server", b, "--describe", "--group", "bench-group"],
+        "drop-in get-offsets": dropin("kafka_get_offsets_main") + ["--bootstrap-server", b, "--topic", "bench"],
+    }
+    trees = {"this": os.path.dirname(os.path.abspath(kcli_package.__path__[0])), "previous": previous}
+    print(f"\n{'command':30} {'this ms':>8} {'previous ms':>11} {'ratio':>6}  (target <= {AGAINST_TARGET}x)")
+    worst = 0.0
+    for name, argv in commands.items():
+        run = argv if argv[0] == "-c" else ["-m", "kcli", *argv]
+        cmds = {t: ["env", f"PYTHONPATH={root}", sys.executable, *run] for t, root in trees.items()}
+        for cmd in cmds.values():
+            timed(cmd)                            # warm-up, untimed
+        samples = {t: [] for t in cmds}
+        for _ in range(runs):
+            for t, cmd in cmds.items():
+                samples[t].append(timed(cmd))
+        this, prev = statistics.median(samples["this"]), statistics.median(samples["previous"])
+        worst = max(worst, this / prev)
+        print(f"{name:30} {this * 1000:8.1f} {prev * 1000:11.1f} {this / prev:6.2f}")
+    print(f"slowest ratio {worst:.2f}x: target <= {AGAINST_TARGET}x {'met' if worst <= AGAINST_TARGET else 'NOT MET'}")
 
 if __name__ == "__main__":
     main()
