@@ -22,6 +22,10 @@ logging.getLogger("kafka").propagate = False
 UNANSWERED_CODES = {"_TIMED_OUT": -185, "_TRANSPORT": -195}
 
 
+class DeadlineNotSent(OperationError):
+    """A request the command's deadline left no time to send: its message says "not sent"."""
+
+
 class WireBase:
     """One client's connections (``Wire``), and what every request family keeps on them for the
     client's life: the leaders by topic (``metadata``) and the coordinators by group
@@ -85,7 +89,7 @@ class WireBase:
     @staticmethod
     def _answered(name: str, call):
         """``call()``'s response, its wire errors as ``send`` words them for request ``name``."""
-        from kcli.admin.wire.connection import WireError, WireTimeout, WireUnreadable
+        from kcli.admin.wire.connection import WireError, WireNotSent, WireTimeout, WireUnreadable
 
         try:
             return call()
@@ -94,7 +98,7 @@ class WireBase:
         except WireError as exc:
             message = f"{name} failed: {exc}"
             if not exc.sent:
-                raise OperationError(message) from None
+                raise (DeadlineNotSent if isinstance(exc, WireNotSent) else OperationError)(message) from None
             name = "_TIMED_OUT" if isinstance(exc, WireTimeout) else "_TRANSPORT"
             raise BrokerRejected(BrokerError(UNANSWERED_CODES[name], name, message)) from None
         except Exception as exc:  # noqa: BLE001

@@ -4,7 +4,7 @@ limit, each request by its own deadline), and OffsetDelete."""
 
 from __future__ import annotations
 
-from kcli.admin.wire.base import UNANSWERED_CODES
+from kcli.admin.wire.base import UNANSWERED_CODES, DeadlineNotSent
 from kcli.admin.wire.coordinators import GROUP_ID_NOT_FOUND, Backoff, CoordinatorRequests
 from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker
 from kcli.model import BrokerError, CommittedOffset
@@ -188,7 +188,7 @@ class GroupOffsetRequests(CoordinatorRequests):
 
 def _not_sent(exc: Exception) -> BrokerError:
     """A change that never reached the broker: not applied (kcli.ops.failures.unanswered: no)."""
-    return BrokerError(-1, "_NOT_SENT", str(exc) if "not sent" in str(exc) else f"not sent: {exc}")
+    return BrokerError(-1, "_NOT_SENT", str(exc) if isinstance(exc, DeadlineNotSent) else f"not sent: {exc}")
 
 
 def commit_batches(group_id: str, offsets: dict[tuple[str, int], int]) -> list[dict[tuple[str, int], int]]:
