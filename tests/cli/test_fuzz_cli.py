@@ -1,5 +1,5 @@
 """The CLI's wiring of every parser, fuzzed end to end: a tenth as many inputs as the parsers' own
-fuzzing (tests/unit/test_fuzz_parsers.py), as each runs kcli's entry point against the embedded
+fuzzing (tests/inputs/test_fuzz_parsers.py), as each runs kcli's entry point against the embedded
 broker. It found list-offsets --time '' read as latest (exit 0).
 
 For each input the parser itself is asked first (the oracle). When it refuses the input, kcli
