@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 from confluent_kafka import (ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType,
-                             Consumer, Producer, TopicPartition)
+                             Consumer, TopicPartition)
 from confluent_kafka.admin import AdminClient, NewPartitions
 
 from tests.support.groups import consume, fast_cluster

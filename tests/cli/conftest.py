@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer
 
 from kcli.broker import EmbeddedCluster
+from tests.support.clients import produce
 from tests.support.groups import consume, fast_cluster
 from tests.support.sasl import BASE_TS, PASSWORD
 from tests.support.waits import Clock
@@ -46,10 +47,7 @@ def sasl_cluster():
         c.create_topic("data", partitions=2)
         conf = {"bootstrap.servers": c.bootstrap_servers, "security.protocol": "SASL_PLAINTEXT",
                 "sasl.mechanism": "PLAIN", "sasl.username": "alice", "sasl.password": PASSWORD}
-        p = Producer({**conf, "linger.ms": 0})
-        for ts in (BASE_TS + 1000, BASE_TS + 5000, BASE_TS + 3000):
-            p.produce("data", b"v", partition=0, timestamp=ts)
-        assert p.flush(10) == 0
+        produce(c.bootstrap_servers, "data", [(0, b"v", BASE_TS + d) for d in (1000, 5000, 3000)], **conf)
         consumer = Consumer({**conf, "group.id": "sasl-group", "auto.offset.reset": "earliest",
                              "enable.auto.commit": False, "group.protocol": "classic",
                              "session.timeout.ms": 6000, "heartbeat.interval.ms": 300})

@@ -11,8 +11,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer
-from confluent_kafka.admin import AdminClient, NewPartitions
+from confluent_kafka.admin import AdminClient
 
 from kcli.ops import resets as lib
 from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME

@@ -9,9 +9,7 @@ import json
 import time
 
 import pytest
-from confluent_kafka import Consumer, Producer
 
-from tests.support.groups import consume, fast_cluster
 from tests.support.run import run_kcli, run_kcli_process
 from tests.support.sasl import BASE_TS, PASSWORD, properties
 

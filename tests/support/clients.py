@@ -39,15 +39,16 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, replication_fac
 
 
 def produce(bootstrap: str, topic: str, records: list[tuple], **config) -> None:
-    """``(partition, value)`` or ``(partition, value, timestamp_ms)`` records, acks=all, in
-    order; fails on any delivery error."""
+    """``(partition, value)``, ``(partition, value, timestamp_ms)`` or ``(partition, value,
+    timestamp_ms, key)`` records (a value None is a tombstone, a timestamp None the producer's
+    time), acks=all, in order; fails on any delivery error. ``config``: more producer settings."""
     errors: list = []
     p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, **config})
-    for rec in records:
-        partition, value = rec[0], rec[1]
-        kw = {"timestamp": rec[2]} if len(rec) > 2 and rec[2] is not None else {}
-        p.produce(topic, value if isinstance(value, bytes) else str(value).encode(),
-                  partition=partition, on_delivery=lambda err, _m: err and errors.append(err), **kw)
+    for partition, value, *rest in records:
+        ts, key = (*rest, None, None)[:2]
+        kw = {"timestamp": ts} if ts is not None else {}
+        p.produce(topic, value if value is None or isinstance(value, bytes) else str(value).encode(),
+                  key=key, partition=partition, on_delivery=lambda err, _m: err and errors.append(err), **kw)
         p.poll(0)
     assert p.flush(30) == 0, "records still in flight after 30s"
     assert not errors, errors
