@@ -172,7 +172,7 @@ def main() -> None:
     rows: list[dict] = []
     print(HEADER)
     if "embedded" in args.targets:
-        from tests.broker.groups_fixtures import fast_cluster
+        from tests.support.groups import fast_cluster
 
         for nodes in args.embedded_nodes:
             with fast_cluster(nodes) as ec:

@@ -4,7 +4,7 @@ approach (a confluent-kafka consumer whose ``on_revoke`` blocks until the revoke
 drained, flushed and committed), side by side against the embedded broker, for both incremental
 protocols.
 
-The scenario is tests/consumer/revoke_rig.py (a cooperative rebalance): a producer writes ``--rate``
+The scenario is tests/support/revoke_rig.py (a cooperative rebalance): a producer writes ``--rate``
 records/s to each of 6 partitions, consumer A runs alone, B joins and 3 of A's partitions move to
 B; A needs ``--flush`` seconds to let them go. Kept-partition records/s = records of A's other 3
 partitions that A received during that window, divided by its length; "of produced" compares
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the scenario lives in tests/
 
-from tests.broker.groups_fixtures import fast_cluster  # noqa: E402
-from tests.consumer.revoke_rig import PROTOCOLS, Settings, run  # noqa: E402
+from tests.support.groups import fast_cluster  # noqa: E402
+from tests.support.revoke_rig import PROTOCOLS, Settings, run  # noqa: E402
 
 MODES = ("naive", "split")
 

@@ -3,7 +3,7 @@ broker applies and what it means for producers. Pure.
 
 The rule is Kafka's LogConfig: a bound is its own value unless that is Long.MAX_VALUE, in which
 case the deprecated ``message.timestamp.difference.max.ms`` applies (Kafka 3.6 to 3.9). Kafka 4
-removed that key, so there the bound is simply its value. ``tests/unit/test_kip937.py`` pins the
+removed that key, so there the bound is simply its value. ``tests/inputs/test_kip937.py`` pins the
 embedded broker's own implementation to the same answers."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates ``man/`` (kcli.1 and one page per command) and ``completions/`` (bash, zsh, fish,
 PowerShell) from kcli's click command tree. ``python scripts/gen_docs.py`` rewrites them;
-``--check`` exits 1 when a committed file differs (tests/unit/test_generated_docs.py does the same
+``--check`` exits 1 when a committed file differs (tests/cli/test_generated_docs.py does the same
 in-process). No dependencies beyond kcli itself: the roff and the shell scripts are written here."""
 
 from __future__ import annotations

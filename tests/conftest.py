@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.apache_kafka import COMPAT_VERSIONS, ApacheKafka, RealKafkaUnavailable
 
-SASL_USERS = {"alice": "alice-secret", "bob": "bob-secret"}
+from tests.support.sasl import USERS as SASL_USERS
 
 
 def _connector_on_every_spark_jvm() -> None:

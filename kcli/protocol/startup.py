@@ -5,7 +5,7 @@
 - ``load_json``: kafka-python reads each message class's JSON schema through
   ``importlib.resources``, whose import (tempfile, shutil, zipfile, random...) was ~40 M
   instructions of a drop-in's ~550 M. The same files, read with ``open``, parsed the same way
-  (tests/unit/test_protocol_import.py compares every schema with kafka-python's own loader).
+  (tests/protocol/test_protocol_import.py compares every schema with kafka-python's own loader).
 - ``compile``: kafka-python generates an encoder and a decoder per message version and compiles
   each on first use; the code objects are kept under ``kcli.xdg.cache_dir("codegen")`` (keyed by
   the generated source, checked whole when read back), as Python keeps ``.pyc`` files. A cache

@@ -2,7 +2,7 @@
 for the error code and that exception's message, so ``-o plain`` prints what kafka-consumer-groups
 prints (``* Group 'g' could not be deleted due to: org.apache.kafka.common.errors.
 GroupIdNotFoundException: The group id does not exist.``). The errors kcli's commands can meet;
-``tests/unit/test_javatext.py`` checks every row against Apache's ``Errors`` in the jars."""
+``tests/render/test_javatext.py`` checks every row against Apache's ``Errors`` in the jars."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from confluent_kafka import ConsumerGroupTopicPartitions
 from confluent_kafka.admin import AdminClient
 
 from kcli.broker.groups import coordinator_for
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.support.apache_kafka import RealKafkaUnavailable, java, kafka_libs
 from tests.support.clients import active_member, commit, create_topic, produce, unique
 

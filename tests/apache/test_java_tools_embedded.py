@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.support.apache_kafka import TOOL_RUNNER, TOOLS, java
 from tests.support.clients import (active_member, commit, consume_and_commit, create_topic,
                                    produce, unique)

@@ -14,7 +14,7 @@ import pytest
 from kcli.consumer import (Consumer, GroupCreationTimeNotAvailable, UnsupportedVersion, latest,
                            to_start_time)
 from kcli.consumer.errors import BROKER_TOO_OLD
-from tests.conftest import SASL_USERS
+from tests.support.sasl import USERS as SASL_USERS
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
 from tests.support.run import run_kcli, run_kcli_process
 

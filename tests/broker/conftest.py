@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.broker.core_helpers import Wire
+from tests.support.broker_wire import Wire
 from tests.support.waits import Clock
 
 from kcli.broker import EmbeddedCluster

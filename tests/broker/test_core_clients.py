@@ -228,7 +228,7 @@ def _leader_back(a, node):
 
 
 def test_wrong_node_gets_not_leader(broker3, wire):
-    from tests.broker.core_helpers import req
+    from tests.support.broker_wire import req
     broker3.create_topic("nl", partitions=1)
     leader = broker3.cluster.topics["nl"].partitions[0].leader
     other = next(n for n in (1, 2, 3) if n != leader)

@@ -12,7 +12,7 @@ import time
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from tests.broker.core_helpers import Wire, req
+from tests.support.broker_wire import Wire, req
 from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster

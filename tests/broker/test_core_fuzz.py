@@ -1,4 +1,4 @@
-"""Frame fuzzing: thousands of malformed, mutated and random requests (fuzz_frames.py) each get
+"""Frame fuzzing: thousands of malformed, mutated and random requests (tests/support/fuzz_frames.py) each get
 Kafka's error response or a closed connection, never an exception in the broker, and real
 clients work afterwards.
 
@@ -29,7 +29,7 @@ from confluent_kafka import Consumer, Producer, TopicCollection, TopicPartition
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
                                    NewPartitions, NewTopic)
 from tests.support.waits import wait_until
-from tests.broker.fuzz_frames import FrameMaker
+from tests.support.fuzz_frames import FrameMaker
 
 from kcli.broker import EmbeddedCluster
 from kcli.broker import server as broker_server

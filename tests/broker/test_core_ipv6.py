@@ -14,8 +14,9 @@ import sys
 import warnings
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from tests.support.clients import produce
 from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster
@@ -66,11 +67,8 @@ def stop(proc: subprocess.Popen) -> None:
 def produce_and_consume(bootstrap: str) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic("six", 2, 2)])["six"].result(15)
-    p = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
     sent = [f"v{i}".encode() for i in range(10)]
-    for i, value in enumerate(sent):
-        p.produce("six", value=value, partition=i % 2)
-    assert p.flush(15) == 0
+    produce(bootstrap, "six", [(i % 2, value) for i, value in enumerate(sent)])
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "six", "enable.auto.commit": False})
     c.assign([TopicPartition("six", 0, 0), TopicPartition("six", 1, 0)])
     got = []

@@ -4,7 +4,7 @@ data_dir and when posing as 4.1."""
 
 from __future__ import annotations
 
-from tests.broker.core_helpers import req
+from tests.support.broker_wire import req
 from tests.support.waits import Clock
 from kafka.record import MemoryRecordsBuilder
 

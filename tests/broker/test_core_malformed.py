@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 
-from tests.broker.core_helpers import req
+from tests.support.broker_wire import req
 
 from tests.support.request_checks import (BATCH_CASES, NULL_REQUESTS, batch_answers,
                                           create_partitions, init_producer_id, null_answers,

@@ -5,7 +5,7 @@ messages below are Kafka's; tests/apache/test_produce_validation.py compares the
 
 from __future__ import annotations
 
-from tests.broker.core_helpers import req
+from tests.support.broker_wire import req
 
 from kcli.broker import EmbeddedCluster
 from tests.support.produce_checks import (TOPICS, batch, kafka_python_errors, record_fail_0011,

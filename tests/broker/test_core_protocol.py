@@ -9,7 +9,7 @@ from kcli.broker import EmbeddedCluster
 from kcli.broker.versions import advertised
 from kcli.protocol import REQUESTS, RESPONSES
 
-from tests.broker.core_helpers import Wire, req
+from tests.support.broker_wire import Wire, req
 
 
 def api_versions(wire_conn, version=3):

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from tests.broker.core_helpers import Wire, req
+from tests.support.broker_wire import Wire, req
 from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster

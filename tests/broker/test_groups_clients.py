@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 from confluent_kafka import (ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType,
-                             Consumer, Producer, TopicPartition)
+                             Consumer, TopicPartition)
 from confluent_kafka.admin import AdminClient, NewPartitions
 
-from tests.broker.groups_fixtures import consume, fast_cluster
+from tests.support.groups import consume, fast_cluster
+from tests.support.clients import produce, spread
 from tests.support.waits import wait_until
 
 PROTOCOLS = {
@@ -30,13 +31,6 @@ def consumer(ec, group: str, protocol: str, **extra) -> Consumer:
                      **PROTOCOLS[protocol], **extra})
 
 
-def produce(ec, topic: str, count: int, partitions: int, tag: str) -> None:
-    p = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 5})
-    for i in range(count):
-        p.produce(topic, f"{tag}-{i}".encode(), partition=i % partitions)
-    assert p.flush(15) == 0
-
-
 def assert_exactly_once(received: list[list], expected: int) -> None:
     everything = [r for member in received for r in member]
     keys = Counter((t, p, o) for t, p, o, _ in everything)
@@ -50,7 +44,7 @@ def test_two_members_consume_every_record_once_across_join_and_leave(protocol, n
     with fast_cluster(nodes) as ec:
         ec.create_topic("orders", 6)
         group = f"g-{protocol}"
-        produce(ec, "orders", 60, 6, "first")
+        produce(ec.bootstrap_servers, "orders", spread("first", 6, 60))
         a = consumer(ec, group, protocol)
         a.subscribe(["orders"])
         received = consume([a], 60)
@@ -60,14 +54,14 @@ def test_two_members_consume_every_record_once_across_join_and_leave(protocol, n
         wait_until(lambda: _poll_all([a, b], both) and a.assignment() and b.assignment(),
                    what="a rebalance giving both members partitions")
         assert len(a.assignment()) + len(b.assignment()) == 6
-        produce(ec, "orders", 60, 6, "second")
+        produce(ec.bootstrap_servers, "orders", spread("second", 6, 60))
         got = consume([a, b], 120 - sum(map(len, both)))
         both = [both[0] + got[0], both[1] + got[1]]
         assert both[1], "the second member received records"
         b.close()                                   # leaves: its partitions go back to a
         wait_until(lambda: _poll_all([a], both) and len(a.assignment()) == 6,
                    what="a owning all partitions again")
-        produce(ec, "orders", 30, 6, "third")
+        produce(ec.bootstrap_servers, "orders", spread("third", 6, 30))
         both[0] += consume([a], 150 - sum(map(len, both)))[0]
         assert_exactly_once(both, 150)
         admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
@@ -98,7 +92,7 @@ def test_consumer_protocol_group_picks_up_new_partitions():
         admin.create_partitions([NewPartitions("grow", 4)])["grow"].result(15)
         wait_until(lambda: c.poll(0.05) is None and len(c.assignment()) == 4, timeout=15,
                    what="the new partitions in the assignment")
-        produce(ec, "grow", 8, 4, "x")
+        produce(ec.bootstrap_servers, "grow", spread("x", 4, 8))
         received = consume([c], 8)
         assert {p for _, p, _, _ in received[0]} == {0, 1, 2, 3}
         c.close()
@@ -107,7 +101,7 @@ def test_consumer_protocol_group_picks_up_new_partitions():
 def test_admin_operations_on_both_group_types():
     with fast_cluster(3) as ec:
         ec.create_topic("adm", 3)
-        produce(ec, "adm", 9, 3, "r")
+        produce(ec.bootstrap_servers, "adm", spread("r", 3, 9))
         admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
         modern = consumer(ec, "g-modern", "consumer")
         classic = consumer(ec, "g-classic", "classic-range")
@@ -182,14 +176,14 @@ def _states(admin) -> set:
 def test_static_member_restarts_and_resumes_from_its_commits(protocol):
     with fast_cluster(1) as ec:
         ec.create_topic("static", 2)
-        produce(ec, "static", 10, 2, "before")
+        produce(ec.bootstrap_servers, "static", spread("before", 2, 10))
         first = consumer(ec, "g-static", protocol, **{"group.instance.id": "instance-1"})
         first.subscribe(["static"])
         assert len(consume([first], 10)[0]) == 10
         first.close()
         second = consumer(ec, "g-static", protocol, **{"group.instance.id": "instance-1"})
         second.subscribe(["static"])
-        produce(ec, "static", 4, 2, "after")
+        produce(ec.bootstrap_servers, "static", spread("after", 2, 4))
         received = consume([second], 4)[0]
         assert sorted(v for _, _, _, v in received) == [f"after-{i}".encode() for i in range(4)]
         second.close()

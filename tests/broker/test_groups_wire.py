@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from kcli.protocol import REQUESTS
-from tests.broker.groups_fixtures import RawClient, coordinator_of, fast_cluster, on_coordinator
+from tests.support.groups import RawClient, coordinator_of, fast_cluster, on_coordinator
 from tests.support.waits import Clock, wait_until
 
 FIND_COORDINATOR, OFFSET_COMMIT, OFFSET_FETCH, JOIN_GROUP, HEARTBEAT = 10, 8, 9, 11, 12

@@ -11,8 +11,8 @@ import time
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from tests.broker.sasl_helpers import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
-from tests.broker.core_helpers import req
+from tests.support.sasl import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
+from tests.support.broker_wire import req
 
 from kcli.broker import EmbeddedCluster
 

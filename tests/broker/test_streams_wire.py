@@ -10,39 +10,17 @@ from __future__ import annotations
 import pytest
 
 from kcli.protocol import REQUESTS
-from tests.broker.groups_fixtures import RawClient, coordinator_of, fast_cluster
+from tests.support.groups import RawClient, coordinator_of, fast_cluster
+from tests.support.streams_wire import SGH, heartbeat, topology
 from tests.support.waits import Clock
 
 OFFSET_COMMIT, OFFSET_FETCH, DESCRIBE_GROUPS, LIST_GROUPS, DELETE_GROUPS, JOIN_GROUP = 8, 9, 15, 16, 42, 11
-CGH, CGD, SGH, SGD = 68, 69, 88, 89
+CGH, CGD, SGD = 68, 69, 89
 UNSUPPORTED_VERSION, INVALID_REQUEST, NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND = 35, 42, 68, 69
 UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH, FENCED_MEMBER_EPOCH = 25, 113, 110
 MISSING_SOURCE_TOPICS, MISSING_INTERNAL_TOPICS = 1, 3
 STREAMS = {"group.streams.initial.rebalance.delay.ms": "0", "group.streams.heartbeat.interval.ms": "500"}
 T0 = 1_750_000_000_000
-
-
-def topology(source="in", changelog=None, epoch=0):
-    T = REQUESTS[SGH].Topology
-    S = T.Subtopology
-    info = S.TopicInfo
-    return T(epoch=epoch, subtopologies=[S(
-        subtopology_id="0", source_topics=[source], source_topic_regex=[], repartition_sink_topics=[],
-        state_changelog_topics=[info(name=changelog, partitions=0, replication_factor=0, topic_configs=[
-            info.KeyValue(key="cleanup.policy", value="compact")])] if changelog else [],
-        repartition_source_topics=[], copartition_groups=[])])
-
-
-def heartbeat(raw, node, group, member, epoch, version=2, process="p1", active=None, topo=None, **extra):
-    req = REQUESTS[SGH]
-    joining = epoch == 0
-    tasks = None if active is None else [req.TaskIds(subtopology_id=s, partitions=ps) for s, ps in active]
-    return raw.send(req(
-        version=version, group_id=group, member_id=member, member_epoch=epoch, endpoint_information_epoch=0,
-        rebalance_timeout_ms=30000 if joining else -1, topology=(topo or topology()) if joining else None,
-        active_tasks=[] if joining else tasks, standby_tasks=[] if joining else (None if tasks is None else []),
-        warmup_tasks=[] if joining else (None if tasks is None else []),
-        process_id=process if joining else None, client_tags=[] if joining else None, **extra), node)
 
 
 def describe(raw, node, group, version=2):

@@ -1,6 +1,6 @@
 """TLS listeners on the embedded broker (EmbeddedCluster(tls=...)), alone (SSL) and with SASL/PLAIN
 (SASL_SSL), proven with real clients: librdkafka through confluent-kafka, and kcat. Certificates
-come from tests/broker/tls_certs.py (openssl): a client trusting another CA, or checking the
+come from tests/support/tls_certs.py (openssl): a client trusting another CA, or checking the
 broker's name against a certificate for another name, is refused before any request is served.
 
 librdkafka's ssl.endpoint.identification.algorithm defaults to https (since 2.0), and an IP
@@ -20,11 +20,11 @@ import ssl
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from tests.broker.sasl_helpers import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
+from tests.support.sasl import AUTH_FAILED, KCAT, USERS, kcat, wait_for_error
 
 from kcli.broker import EmbeddedCluster
-from tests.broker.groups_fixtures import consume
-from tests.broker.tls_certs import make_certs
+from tests.support.groups import consume
+from tests.support.tls_certs import make_certs
 
 VERIFY_FAILED = "certificate verify failed"
 

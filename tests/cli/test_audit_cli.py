@@ -11,7 +11,7 @@ import pytest
 from confluent_kafka import Producer
 
 from kcli.broker import EmbeddedCluster
-from tests.cli.conftest import run_kcli, run_kcli_process
+from tests.support.run import run_kcli, run_kcli_process
 
 pytestmark = pytest.mark.spark
 BASE = 1_736_937_000_000

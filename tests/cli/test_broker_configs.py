@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.run import run_dropin
 
 

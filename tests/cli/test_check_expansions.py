@@ -11,8 +11,8 @@ import io
 import json
 import time
 
-from tests.broker.groups_fixtures import fast_cluster
-from tests.cli.test_groups_reset import consume_and_commit, expand, latest_group_reads, produce
+from tests.support.groups import fast_cluster
+from tests.support.clients import consume_and_commit, expand, latest_group_reads, produce, tagged
 from tests.support.clients import commit
 from tests.support.run import run_kcli
 
@@ -32,10 +32,10 @@ def test_expansion_story_exposed_then_suspected_lost():
         b = ec.bootstrap_servers
         ec.create_topic("story", 2, creation_time_ms=int(time.time() * 1000) - 2 * DAY)
         for p in (0, 1):
-            produce(b, "story", p, 5, f"old{p}")
+            produce(b, "story", tagged(f"old{p}", p, 5))
         # The group reads at latest, commits and stops; a second group follows with earliest.
         latest_group_reads(b, "story-g", "story", 2,
-                           lambda: [produce(b, "story", p, 3, f"new{p}") for p in (0, 1)], 6)
+                           lambda: [produce(b, "story", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
         # The topic grows; producers write to the new partitions before the group comes back.
         expand(b, "story", 2, 4, 4)
         consume_and_commit(b, "reader", ["story"], 24, protocol="consumer")    # earliest: reads all
@@ -53,7 +53,7 @@ def test_expansion_story_exposed_then_suspected_lost():
 
         # The group resumes at latest: it skips exp records, reads what comes after, commits.
         got = latest_group_reads(b, "story-g", "story", 4,
-                                 lambda: [produce(b, "story", p, 2, f"late{p}") for p in (2, 3)], 4)
+                                 lambda: [produce(b, "story", tagged(f"late{p}", p, 2)) for p in (2, 3)], 4)
         got = sorted((p, o, v.decode()) for _, p, o, v in got)
         assert got == [(p, 4 + i, f"late{p}-{i}") for p in (2, 3) for i in range(2)]   # exp0..3 never read
 
@@ -135,7 +135,7 @@ def test_a_new_topic_is_not_an_expansion():
         for name, n in (("fresh", 8), ("fresh2", 5)):
             ec.create_topic(name, n)
             for p in range(n):
-                produce(b, name, p, 2, f"{name}{p}")
+                produce(b, name, tagged(f"{name}{p}", p, 2))
         commit(b, "fresh-g", {("fresh", 0): 2, ("fresh2", 0): 1})    # 11 partitions without a commit
         ec.create_topic("untouched", 2)
         r, doc, rows = radar(b)

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.support.clients import commit_groups, consume_and_commit, produce
 from tests.support.requests import sent, snapshot
 from tests.support.run import run_kcli
@@ -160,8 +160,8 @@ def _consumer_group_checks(ec, b):
 def test_a_streams_group_refused_by_a_loading_coordinator_is_not_missing():
     """StreamsGroupDescribe answered COORDINATOR_LOAD_IN_PROGRESS: the streams group is asked
     again until the deadline (it used to be left out: "not found"), then one line, exit 1."""
-    from tests.broker.groups_fixtures import RawClient, coordinator_of
-    from tests.broker.test_streams_wire import heartbeat
+    from tests.support.groups import RawClient, coordinator_of
+    from tests.support.streams_wire import heartbeat
 
     with fast_cluster(1) as ec:
         ec.create_topic("in", 2)

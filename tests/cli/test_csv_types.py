@@ -17,8 +17,8 @@ from kcli.pipeline.result import AuditResult, AuditTotal, PartitionAudit
 from kcli.render.audit import render_audit
 from kcli.render.output import Output
 from kcli.times import format_ms
-from tests.broker.groups_fixtures import fast_cluster
-from tests.cli.test_terminal_views import HOUR, NOW, expansion_story
+from tests.support.groups import fast_cluster
+from tests.support.stories import HOUR, NOW, expansion_story
 from tests.support.run import run_kcli
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")

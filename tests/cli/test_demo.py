@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import socket
 
-from tests.cli.conftest import run_kcli_process
+from tests.support.run import run_kcli_process
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
 

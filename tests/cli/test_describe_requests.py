@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 
 
 def _sent(before: dict, after: dict) -> Counter:

@@ -10,20 +10,20 @@ import time
 
 import pytest
 
-from tests.cli.test_sasl import PASSWORD, ec, properties  # noqa: F401 - ec is the SASL cluster fixture
+from tests.support.sasl import PASSWORD, properties
 from tests.support.run import run_dropin
 
 GROUP_LINE = ("kafka-consumer-groups", "--describe", "--group", "sasl-group")
 
 
 @pytest.fixture
-def profiles(tmp_path, monkeypatch, ec):  # noqa: F811
+def profiles(tmp_path, monkeypatch, sasl_cluster):
     """Profile ``sasl``: the SASL properties, no bootstrap servers; ``full``: both."""
     (tmp_path / "kcli").mkdir()
     (tmp_path / "kcli" / "config.toml").write_text(
         '[profiles.sasl]\nproperties = { "security.protocol" = "SASL_PLAINTEXT", "sasl.mechanism" = "PLAIN", '
         f'"sasl.username" = "alice", "sasl.password" = "{PASSWORD}" }}\n'
-        f'[profiles.full]\nbootstrap_servers = "{ec.bootstrap_servers}"\n'
+        f'[profiles.full]\nbootstrap_servers = "{sasl_cluster.bootstrap_servers}"\n'
         f'properties = {{ "security.protocol" = "SASL_PLAINTEXT", "sasl.mechanism" = "PLAIN", '
         f'"sasl.username" = "alice", "sasl.password" = "{PASSWORD}" }}\n')
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
@@ -32,8 +32,8 @@ def profiles(tmp_path, monkeypatch, ec):  # noqa: F811
     return str(config)
 
 
-def test_profile_timeout_verbose_and_plain_before_a_dropin_apply_to_it(ec, profiles):  # noqa: F811
-    b = ec.bootstrap_servers
+def test_profile_timeout_verbose_and_plain_before_a_dropin_apply_to_it(sasl_cluster, profiles):
+    b = sasl_cluster.bootstrap_servers
     reference = run_dropin(*GROUP_LINE, "--bootstrap-server", b, "--command-config", profiles)
     assert reference.code == 0 and "sasl-group" in reference.out, reference
     for before in (["--profile", "sasl"], ["--profile=sasl", "--timeout", "5s"],
@@ -54,8 +54,8 @@ def test_profile_timeout_verbose_and_plain_before_a_dropin_apply_to_it(ec, profi
     assert r.code == 1 and PASSWORD not in r.out + r.err, r
 
 
-def test_what_does_not_apply_before_a_dropin_is_refused_in_one_line(ec, profiles):  # noqa: F811
-    b = ec.bootstrap_servers
+def test_what_does_not_apply_before_a_dropin_is_refused_in_one_line(sasl_cluster, profiles):
+    b = sasl_cluster.bootstrap_servers
     for before, words in ((["-o", "json"], "--output json does not apply to kafka-consumer-groups: the drop-ins "
                                            "print the Java tool's text"),
                           (["--output=csv"], "--output csv does not apply"),
@@ -68,13 +68,13 @@ def test_what_does_not_apply_before_a_dropin_is_refused_in_one_line(ec, profiles
         assert r.code == 2 and r.out == "" and r.err.startswith(words) and r.err.count("\n") == 1, (before, r)
 
 
-def test_verbose_before_a_dropin_adds_detail_to_an_error_and_keeps_stdout(ec, profiles):  # noqa: F811
-    line = ("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--describe", "--group", "nosuch")
+def test_verbose_before_a_dropin_adds_detail_to_an_error_and_keeps_stdout(sasl_cluster, profiles):
+    line = ("kafka-consumer-groups", "--bootstrap-server", sasl_cluster.bootstrap_servers, "--describe", "--group", "nosuch")
     plain = run_dropin("--profile", "sasl", *line)
     assert plain.code == 1 and "Group nosuch not found." in plain.out and plain.err == "", plain
     r = run_dropin("--profile", "sasl", "--verbose", *line)
     assert (r.code, r.out) == (1, plain.out), r
-    assert r.err.startswith("Detail: ") and f"bootstrap servers {ec.bootstrap_servers}" in r.err, r
+    assert r.err.startswith("Detail: ") and f"bootstrap servers {sasl_cluster.bootstrap_servers}" in r.err, r
     assert PASSWORD not in r.err
 
 

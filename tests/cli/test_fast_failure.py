@@ -14,7 +14,7 @@ import pytest
 
 from kcli.cli.main import run
 from kcli.cli.tree import COMMANDS, DROPINS
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 
 # Every command that talks to a cluster, with arguments that make it send requests.
 CASES = [

@@ -1,5 +1,5 @@
 """The CLI's wiring of every parser, fuzzed end to end: a tenth as many inputs as the parsers' own
-fuzzing (tests/unit/test_fuzz_parsers.py), as each runs kcli's entry point against the embedded
+fuzzing (tests/inputs/test_fuzz_parsers.py), as each runs kcli's entry point against the embedded
 broker. It found list-offsets --time '' read as latest (exit 0).
 
 For each input the parser itself is asked first (the oracle). When it refuses the input, kcli
@@ -24,7 +24,7 @@ from kcli.inputs import read_text
 from kcli.offsets.csvfile import parse_csv
 from kcli.profiles import load_profile
 from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.fuzz import EXAMPLES, FUZZ, MAX_SECONDS, Stats, file_bytes, text_with
 
 CLI = settings(FUZZ, max_examples=max(1, EXAMPLES // 10))

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from tests.broker.groups_fixtures import consume, fast_cluster
-from tests.cli.conftest import run_kcli
+from tests.support.groups import consume, fast_cluster
+from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, consumer, produce
 
 

@@ -11,81 +11,16 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer
-from confluent_kafka.admin import AdminClient, NewPartitions
+from confluent_kafka.admin import AdminClient
 
 from kcli.ops import resets as lib
 from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
-from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
+from tests.support.clients import committed, consume_and_commit, consumer, expand, latest_group_reads, produce, tagged
+from tests.support.groups import consume, fast_cluster, on_coordinator
 from tests.support.waits import wait_until
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.requests import same_requests, sent, snapshot
 from tests.support.run import run_dropin
-
-PROTOCOL = {"classic": {"group.protocol": "classic", "session.timeout.ms": 6000,
-                        "heartbeat.interval.ms": 300},
-            "consumer": {"group.protocol": "consumer"}}
-
-
-def produce(b, topic, partition, n, tag, ts=None):
-    p = Producer({"bootstrap.servers": b, "linger.ms": 0})
-    for i in range(n):
-        kw = {"timestamp": ts} if ts is not None else {}
-        p.produce(topic, f"{tag}-{i}".encode(), partition=partition, **kw)
-    assert p.flush(10) == 0
-
-
-def consumer(b, group, protocol, reset="earliest"):
-    return Consumer({"bootstrap.servers": b, "group.id": group, "auto.offset.reset": reset,
-                     "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500,
-                     **PROTOCOL[protocol]})
-
-
-def consume_and_commit(b, group, topics, expected, protocol="classic"):
-    """A real consumer of the group reads ``expected`` records, commits and leaves."""
-    c = consumer(b, group, protocol)
-    c.subscribe(topics)
-    got = consume([c], expected)[0]
-    assert len(got) == expected
-    c.commit(asynchronous=False)
-    c.close()
-    return got
-
-
-def latest_group_reads(b, group, topic, partitions, then, expected):
-    """A consumer-protocol group starts at latest on ``partitions`` partitions of ``topic`` (its
-    reset is one ListOffsets away: given time to land), ``then()`` produces, and the group reads
-    the ``expected`` records that came after it, commits and stops; returns what it received."""
-    c = consumer(b, group, "consumer", reset="latest")
-    c.subscribe([topic])
-    wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == partitions,
-               what=f"assignment of {partitions}")
-    deadline = time.monotonic() + 1.5
-    while time.monotonic() < deadline:
-        assert c.poll(0.1) is None
-    time.sleep(0.05)
-    then()
-    got = consume([c], expected)[0]
-    assert len(got) == expected
-    c.commit(asynchronous=False)
-    c.close()
-    return got
-
-
-def expand(b, topic, before, after, records):
-    """The topic grows from ``before`` to ``after`` partitions, and ``records`` records
-    (``exp{p}-i``) land on each new one."""
-    admin = AdminClient({"bootstrap.servers": b})
-    admin.create_partitions([NewPartitions(topic, after)])[topic].result(10)
-    for p in range(before, after):
-        produce(b, topic, p, records, f"exp{p}")
-
-
-def committed(b, group) -> dict:
-    admin = AdminClient({"bootstrap.servers": b})
-    res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
-    return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}
-
 
 def plan(r) -> dict:
     assert r.code == 0, r.err
@@ -106,11 +41,11 @@ def test_partition_expansion_story():
         now = int(time.time() * 1000)
         ec.create_topic("story", 2, creation_time_ms=now - 2 * hour)      # an old topic
         for p in (0, 1):
-            produce(b, "story", p, 5, f"old{p}", ts=now - hour)             # history before the group
+            produce(b, "story", tagged(f"old{p}", p, 5, now - hour))             # history before the group
 
         # A consumer-protocol group starts at latest, reads what comes after it, and stops.
         latest_group_reads(b, "story-g", "story", 2,
-                           lambda: [produce(b, "story", p, 3, f"new{p}") for p in (0, 1)], 6)
+                           lambda: [produce(b, "story", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
 
         # Partitions are added and written to before the group catches up.
         expand(b, "story", 2, 4, 4)
@@ -148,7 +83,7 @@ def test_to_start_time_and_max_age_on_a_broker_posing_as_4_1():
     with fast_cluster(1, pose_as="4.1") as ec:
         b = ec.bootstrap_servers
         ec.create_topic("t41", 2)
-        produce(b, "t41", 0, 10, "r")
+        produce(b, "t41", tagged("r", 0, 10))
         consume_and_commit(b, "g41", ["t41"], 10)
         before = committed(b, "g41")
         r = run_kcli(b, "reset-offsets", "-g", "g41", "-t", "t41", "--to-start-time", "--execute")
@@ -165,7 +100,7 @@ def test_to_start_time_with_unknown_group_creation_time():
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("tl", 1)
-        produce(b, "tl", 0, 10, "r")
+        produce(b, "tl", tagged("r", 0, 10))
         on_coordinator(ec, lambda co: co.create_consumer_group("legacy", creation_time_ms=-1))
         consume_and_commit(b, "legacy", ["tl"], 10, protocol="consumer")
         assert committed(b, "legacy") == {("tl", 0): 10}
@@ -184,7 +119,7 @@ def test_a_classic_group_is_told_it_has_no_creation_time_not_to_recreate_itself(
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("cl", 1)
-        produce(b, "cl", 0, 10, "r")
+        produce(b, "cl", tagged("r", 0, 10))
         consume_and_commit(b, "billing", ["cl"], 10)                         # classic
         on_coordinator(ec, lambda co: co.create_consumer_group("legacy", creation_time_ms=-1))
         consume_and_commit(b, "legacy", ["cl"], 10, protocol="consumer")
@@ -221,20 +156,20 @@ def ec():
         c.create_topic("t2p", 2)
         c.create_topic("u2p", 2)
         c.create_topic("empty", 1)
-        produce(b, "t", 0, 50, "a")
+        produce(b, "t", tagged("a", 0, 50))
         c.checkpoint = int(time.time() * 1000)
         time.sleep(0.05)
-        produce(b, "t", 0, 50, "b")
+        produce(b, "t", tagged("b", 0, 50))
         for p in (0, 1):
-            produce(b, "t2p", p, 10, "x")
-            produce(b, "u2p", p, 10, "y")
+            produce(b, "t2p", tagged("x", p, 10))
+            produce(b, "u2p", tagged("y", p, 10))
         consume_and_commit(b, "g1", ["t"], 100)
         consume_and_commit(b, "g2", ["t"], 100, protocol="consumer")
         consume_and_commit(b, "g3", ["t2p", "u2p"], 40)
         c.create_topic("grow", 1)                      # g4 read 100 records, 100 more came after
-        produce(b, "grow", 0, 100, "c")
+        produce(b, "grow", tagged("c", 0, 100))
         consume_and_commit(b, "g4", ["grow"], 100)
-        produce(b, "grow", 0, 100, "d")
+        produce(b, "grow", tagged("d", 0, 100))
         yield c
 
 
@@ -323,7 +258,7 @@ def test_a_zero_scenario_with_another_is_two_scenarios(ec, zero):
 
 @pytest.mark.parametrize("zero,expected", [(["--to-offset", "0"], 0), (["--shift-by", "0"], 100)])
 def test_dropin_zero_scenario(ec, zero, expected):
-    from tests.cli.test_dropin import dropin
+    from tests.support.run import run_dropin as dropin
 
     r = dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--group", "g1",
                "--reset-offsets", "--topic", "t", *zero, "--dry-run")
@@ -457,7 +392,7 @@ def test_all_groups_with_one_active_group_resets_the_others():
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("t", 1)
-        produce(b, "t", 0, 20, "a")
+        produce(b, "t", tagged("a", 0, 20))
         for g in ("ia", "ib"):
             consume_and_commit(b, g, ["t"], 20)
         c = consumer(b, "act", "classic")
@@ -502,7 +437,7 @@ def test_offline_partition_outside_the_scope_does_not_matter(tmp_path):
     with fast_cluster(3) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("half", 2)
-        produce(b, "half", 0, 10, "r")
+        produce(b, "half", tagged("r", 0, 10))
         lead = leaders(b, "half")
         assert lead[0] != lead[1]
         ec.stop_node(lead[1])
@@ -520,7 +455,7 @@ def test_partition_without_leader_in_scope_refuses_the_reset(tmp_path):
         b = ec.bootstrap_servers
         ec.create_topic("three", 3)
         for p in range(3):
-            produce(b, "three", p, 10, "r")
+            produce(b, "three", tagged("r", p, 10))
         consume_and_commit(b, "g25", ["three"], 30)
         rollback = []                         # each --execute writes its own file
         r = reset(ec, "-g", "g25", "-t", "three:0,1,2", "--to-earliest", "--execute", *rollback)
@@ -596,7 +531,7 @@ def test_partial_commit_failure_is_exit_3(tmp_path, monkeypatch):
         b = ec.bootstrap_servers
         for topic in ("keep", "gone"):
             ec.create_topic(topic, 1)
-            produce(b, topic, 0, 10, topic)
+            produce(b, topic, tagged(topic, 0, 10))
         consume_and_commit(b, "pf-a", ["keep", "gone"], 20)
         consume_and_commit(b, "pf-b", ["keep"], 10)
         joiner = consumer(b, "pf-b", "classic")
@@ -628,7 +563,7 @@ def test_every_commit_failing_is_exit_1(tmp_path, monkeypatch):
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("brief", 2)
-        produce(b, "brief", 0, 5, "x")
+        produce(b, "brief", tagged("x", 0, 5))
         consume_and_commit(b, "all-fail", ["brief"], 5)
         between_plan_and_commit(monkeypatch, lambda: delete_topic(b, "brief"))
         r = run_kcli(b, "reset-offsets", "-g", "all-fail", "-t", "brief", "--to-earliest", "--execute",

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.support.clients import active_member, commit_groups, produce
 from tests.support.requests import sent, snapshot
 from tests.support.run import run_kcli

@@ -17,7 +17,7 @@ from kcli.cli.globals import hoist
 from kcli.cli.main import command_words
 from kcli.cli.main import run as run_main
 from kcli.cli.tree import COMMANDS, DROPINS, HIDDEN, build, canonical
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, create_topic, produce
 
 LEAVES = sorted(set(COMMANDS) - HIDDEN)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.cli.conftest import run_kcli, run_kcli_process
+from tests.support.run import run_kcli, run_kcli_process
 
 
 @pytest.fixture(scope="module")
@@ -278,7 +278,7 @@ def test_every_class_of_bad_input_sends_nothing(groups, tmp_path, monkeypatch, n
 
 
 def _requests_to(cluster, argv) -> int:
-    from tests.cli.test_dropin import dropin
+    from tests.support.run import run_dropin as dropin
 
     before = _total(cluster.request_counts())
     if "--bootstrap-server" not in argv:

@@ -15,7 +15,7 @@ import pytest
 
 from kcli.admin.settings import ClientSettings, normalize_properties
 from kcli.broker import EmbeddedCluster
-from tests.broker.tls_certs import OPENSSL, make_certs
+from tests.support.tls_certs import OPENSSL, make_certs
 from tests.support.run import run_kcli
 
 KEYTOOL = shutil.which("keytool")

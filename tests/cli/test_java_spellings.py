@@ -11,7 +11,7 @@ import pytest
 
 from kcli.broker import EmbeddedCluster
 from kcli.cli.tree import ALIASES, COMMANDS
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
 
 

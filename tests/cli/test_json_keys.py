@@ -10,7 +10,7 @@ import re
 import pytest
 
 from kcli.broker import EmbeddedCluster
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
 
 CAMEL = re.compile(r"[a-z][a-zA-Z0-9]*")

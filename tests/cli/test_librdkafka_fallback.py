@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.garble import GarblingProxy
 from tests.support.mock_cluster import MockCluster
 from tests.support.run import run_dropin

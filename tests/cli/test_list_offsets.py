@@ -6,7 +6,7 @@ import json
 
 from confluent_kafka import Producer
 
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 
 
 def _produce(bootstrap, topic, partition, timestamps):

@@ -15,7 +15,7 @@ import pytest
 
 from kcli.broker import EmbeddedCluster
 
-from tests.cli.conftest import run_kcli_process
+from tests.support.run import run_kcli_process
 
 TOPICS = ("wide-a", "wide-b", "wide-c")   # 3 x 1500 partitions: DescribeTopicPartitions pages 3 times
 

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.support.clients import commit, produce
 from tests.support.requests import Sent, same_requests, sent, snapshot
 from tests.support.run import run_kcli

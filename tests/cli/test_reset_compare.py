@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from tests.broker.groups_fixtures import consume, fast_cluster, on_coordinator
-from tests.cli.test_groups_reset import (committed, consume_and_commit, consumer, expand, latest_group_reads,
-                                        produce)
+from tests.support.groups import consume, fast_cluster, on_coordinator
+from tests.support.clients import (committed, consume_and_commit, consumer, expand, latest_group_reads, produce,
+                                   tagged)
 from tests.support.requests import same_requests, sent, snapshot
 from tests.support.run import run_kcli
 
@@ -48,10 +48,10 @@ def story():
         old = [now - 2 * HOUR + i * 60_000 for i in range(5)]
         for p in (0, 1):
             for ts in old:
-                produce(b, "cmp", p, 1, f"old{p}", ts=ts)
-        latest_group_reads(b, "cmp-g", "cmp", 2, lambda: [produce(b, "cmp", p, 3, f"new{p}") for p in (0, 1)], 6)
+                produce(b, "cmp", tagged(f"old{p}", p, 1, ts))
+        latest_group_reads(b, "cmp-g", "cmp", 2, lambda: [produce(b, "cmp", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
         expand(b, "cmp", 2, 4, 4)
-        produce(b, "cmp", 0, 2, "unread")
+        produce(b, "cmp", tagged("unread", 0, 2))
         assert committed(b, "cmp-g") == {("cmp", 0): 8, ("cmp", 1): 8}
         ec.old = old
         yield ec
@@ -156,7 +156,7 @@ def test_policies_a_4_1_broker_cannot_serve_are_na_with_the_reason():
     with fast_cluster(1, pose_as="4.1") as ec:
         b = ec.bootstrap_servers
         ec.create_topic("old41", 1)
-        produce(b, "old41", 0, 5, "r")
+        produce(b, "old41", tagged("r", 0, 5))
         consume_and_commit(b, "g41", ["old41"], 5)
         r = run_kcli(b, "reset-offsets", "-g", "g41", "-t", "old41", "--compare")
         assert r.code == 0, r.err

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from kcli.broker import EmbeddedCluster
-from tests.broker.groups_fixtures import FAST_GROUPS, on_coordinator
+from tests.support.groups import FAST_GROUPS, on_coordinator
 from tests.support.clients import commit, produce
 from tests.support.run import run_kcli
 from tests.support.waits import wait_until

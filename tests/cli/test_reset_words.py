@@ -13,7 +13,7 @@ from confluent_kafka import Producer
 
 from kcli.model import CLAMPED, MISSING_GROUP, NO_PLAN, NO_RECORD, NOT_INACTIVE, PlanWarning, Refusal
 from kcli.render import notices
-from tests.broker.groups_fixtures import consume, fast_cluster
+from tests.support.groups import consume, fast_cluster
 from tests.support.run import run_dropin, run_kcli
 
 

@@ -9,45 +9,12 @@ import json
 import time
 
 import pytest
-from confluent_kafka import Consumer, Producer
 
-from tests.broker.groups_fixtures import consume, fast_cluster
-from tests.cli.conftest import run_kcli, run_kcli_process
+from tests.support.run import run_kcli, run_kcli_process
+from tests.support.sasl import BASE_TS, PASSWORD, properties
 
-PASSWORD = "alice-secret"
 WRONG = "hunter2-wrong"
-BASE_TS = 1_700_000_000_000
 
-
-def properties(form: str, password: str) -> str:
-    if form == "jaas":
-        return ("security.protocol=SASL_PLAINTEXT\n"
-                "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
-                f'required username="alice" password="{password}";\n')
-    return ("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
-            f"sasl.username=alice\nsasl.password={password}\n")
-
-
-@pytest.fixture(scope="module")
-def ec():
-    """One node with SASL/PLAIN; topic "data" (2 partitions, timestamps out of order on 0) and a
-    group "sasl-group" that committed 3 records of partition 0, all through SASL clients."""
-    with fast_cluster(1, sasl_users={"alice": PASSWORD}) as c:
-        c.create_topic("data", partitions=2)
-        conf = {"bootstrap.servers": c.bootstrap_servers, "security.protocol": "SASL_PLAINTEXT",
-                "sasl.mechanism": "PLAIN", "sasl.username": "alice", "sasl.password": PASSWORD}
-        p = Producer({**conf, "linger.ms": 0})
-        for ts in (BASE_TS + 1000, BASE_TS + 5000, BASE_TS + 3000):
-            p.produce("data", b"v", partition=0, timestamp=ts)
-        assert p.flush(10) == 0
-        consumer = Consumer({**conf, "group.id": "sasl-group", "auto.offset.reset": "earliest",
-                             "enable.auto.commit": False, "group.protocol": "classic",
-                             "session.timeout.ms": 6000, "heartbeat.interval.ms": 300})
-        consumer.subscribe(["data"])
-        assert len(consume([consumer], 3)[0]) == 3
-        consumer.commit(asynchronous=False)
-        consumer.close()
-        yield c
 
 
 @pytest.fixture(params=["properties", "jaas"])
@@ -60,8 +27,8 @@ def config_file(request, tmp_path):
     return write
 
 
-def test_commands_authenticate_with_command_config(ec, config_file):
-    b, cfg, topic = ec.bootstrap_servers, config_file(PASSWORD), f"created-{config_file.form}"
+def test_commands_authenticate_with_command_config(sasl_cluster, config_file):
+    b, cfg, topic = sasl_cluster.bootstrap_servers, config_file(PASSWORD), f"created-{config_file.form}"
 
     def kcli(*args: str, note: str = ""):
         r = run_kcli(b, "--command-config", cfg, *args)
@@ -69,7 +36,7 @@ def test_commands_authenticate_with_command_config(ec, config_file):
         return r.out
 
     assert kcli("create", "topic", topic, "--partitions", "3") == f"Created topic {topic}.\n"
-    stamps = ec.call(lambda: [p.creation_time_ms for p in ec.cluster.topics[topic].partitions])
+    stamps = sasl_cluster.call(lambda: [p.creation_time_ms for p in sasl_cluster.cluster.topics[topic].partitions])
 
     doc = json.loads(kcli("describe", "topics", topic, "-o", "json"))      # kafka-python client
     (described,) = doc["topics"]
@@ -85,7 +52,7 @@ def test_commands_authenticate_with_command_config(ec, config_file):
                  note="\nConsumer group 'sasl-group' has no active members.\n").splitlines()
     assert [l.split()[:6] for l in lines[2:]] == [["sasl-group", "data", "0", "3", "3", "0"]]
 
-    counts = ec.request_counts()[1]
+    counts = sasl_cluster.request_counts()[1]
     assert counts["SaslAuthenticate"] >= 4 and counts["DescribeTopicPartitions"] >= 1
 
 
@@ -98,32 +65,32 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_wrong_password_is_one_line_and_exit_1(ec, config_file, command):
+def test_wrong_password_is_one_line_and_exit_1(sasl_cluster, config_file, command):
     """Every client path reports the broker's reason at once: the 30 s --timeout is not waited."""
     cfg = config_file(WRONG)
     started = time.monotonic()
-    r = run_kcli_process(ec.bootstrap_servers, "--command-config", cfg, "--timeout", "30s",
+    r = run_kcli_process(sasl_cluster.bootstrap_servers, "--command-config", cfg, "--timeout", "30s",
                          *COMMANDS[command], timeout=60)
     assert r.code == 1, (r.out, r.err)
     assert r.out == ""
     assert r.err.startswith("Error: ") and r.err.endswith("\n") and r.err.count("\n") == 1, r.err
     assert "Traceback" not in r.err
-    assert f"Cannot connect to the cluster at {ec.bootstrap_servers}: " in r.err
+    assert f"Cannot connect to the cluster at {sasl_cluster.bootstrap_servers}: " in r.err
     assert "Authentication failed: Invalid username or password" in r.err
     assert WRONG not in r.err and "PlainLoginModule" not in r.err
     assert time.monotonic() - started < 15
-    assert "never-created" not in ec.call(lambda: list(ec.cluster.topics))
+    assert "never-created" not in sasl_cluster.call(lambda: list(sasl_cluster.cluster.topics))
 
 
 @pytest.mark.spark
-def test_audit_reads_with_the_command_config_through_both_sources(ec, tmp_path):
+def test_audit_reads_with_the_command_config_through_both_sources(sasl_cluster, tmp_path):
     """``audit timestamps --source jvm`` passes the Java form (sasl.jaas.config) to Spark's Kafka
     connector as Java client properties: the same JSON as kcli's own source."""
     cfg = tmp_path / "jaas.properties"
     cfg.write_text(properties("jaas", PASSWORD))
     docs = {}
     for source in ("jvm", "python"):
-        r = run_kcli_process(ec.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps",
+        r = run_kcli_process(sasl_cluster.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps",
                              "-t", "data", "--reference", str(BASE_TS + 10_000), "--master", "local[1]",
                              "--source", source, "-o", "json", timeout=300)
         assert (r.code, r.err) == (0, ""), r.err     # no librdkafka log line on the terminal
@@ -133,12 +100,12 @@ def test_audit_reads_with_the_command_config_through_both_sources(ec, tmp_path):
     assert docs["jvm"]["total"]["records"] == 3 and docs["jvm"]["total"]["outOfOrder"] == 1
 
 
-def test_audit_jvm_source_refuses_what_the_connector_cannot_take_before_a_jvm_starts(ec, tmp_path):
+def test_audit_jvm_source_refuses_what_the_connector_cannot_take_before_a_jvm_starts(sasl_cluster, tmp_path):
     """A librdkafka-only setting has no Java counterpart: --source jvm is one line, exit 2, before
     Spark starts; auto takes kcli's source, which reads with it."""
     cfg = tmp_path / "librdkafka.properties"
     cfg.write_text(properties("properties", PASSWORD) + "enable.ssl.certificate.verification=false\n")
-    r = run_kcli(ec.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps", "-t", "data",
+    r = run_kcli(sasl_cluster.bootstrap_servers, "--command-config", str(cfg), "audit", "timestamps", "-t", "data",
                  "--master", "local[1]", "--source", "jvm")
     assert (r.code, r.out) == (2, ""), r
     assert r.err == ("Error: --source jvm (Spark's Kafka connector) cannot take these client properties: "

@@ -16,7 +16,7 @@ import pytest
 import typer
 
 from kcli.broker import EmbeddedCluster
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = re.compile(r"^kcli\.[a-z-]+/v\d+$")

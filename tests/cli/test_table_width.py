@@ -19,7 +19,7 @@ from kcli.pipeline.result import AuditResult, AuditTotal, PartitionAudit
 from kcli.render.audit import render_audit
 from kcli.render.output import Output
 from kcli.times import format_ms
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 from tests.support.clients import active_member, consume_and_commit, create_topic, produce, unique
 
 WIDTHS = (80, 120, 200)

@@ -17,15 +17,13 @@ import time
 import pytest
 
 from kcli.times import format_ms
-from tests.broker.groups_fixtures import fast_cluster
-from tests.cli.test_groups_reset import consume_and_commit, expand, produce
+from tests.support.groups import fast_cluster
+from tests.support.clients import produce, tagged
+from tests.support.stories import HOUR, NOW, expansion_story
 from tests.support.clients import commit
 from tests.support.waits import wait_until
 
 WIDTH = 80
-HOUR = 3_600_000
-DAY = 24 * HOUR
-NOW = int(time.time() * 1000)
 
 
 class Pty:
@@ -66,20 +64,6 @@ class Pty:
 
     def close(self) -> None:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=10)
-
-
-def expansion_story(ec) -> None:
-    """``billing`` read ``orders`` (2 partitions, created two days ago: 8 records each, stamped
-    3 h ago), committed 8 and 8, and stopped; 2 more records landed on partition 0 (2 h and 1 h
-    ago); the topic grew to 4 partitions and 4 records landed on each new one."""
-    b = ec.bootstrap_servers
-    ec.create_topic("orders", 2, creation_time_ms=NOW - 2 * DAY)
-    for p in (0, 1):
-        produce(b, "orders", p, 8, f"old{p}", ts=NOW - 3 * HOUR)
-    consume_and_commit(b, "billing", ["orders"], 16, protocol="consumer")
-    produce(b, "orders", 0, 1, "late", ts=NOW - 2 * HOUR)
-    produce(b, "orders", 0, 1, "later", ts=NOW - HOUR)
-    expand(b, "orders", 2, 4, 4)
 
 
 @pytest.fixture(scope="module")
@@ -147,8 +131,8 @@ def test_compare_and_the_expansion_radar_fit_80_columns(story, tmp_path):
     assert "(not shown at 80 columns:" in compare[-1] and "BY-DURATION-1h+/-" in compare[-1]
     exposed = _check(pty, b, err, "check", "expansions")
     assert {"PARTITION", "AGE", "GROUP", "EXPOSED", "STATUS"} <= set(exposed)
-    produce(b, "orders", 2, 2, "late2")
-    produce(b, "orders", 3, 2, "late3")
+    produce(b, "orders", tagged("late2", 2, 2))
+    produce(b, "orders", tagged("late3", 3, 2))
     commit(b, "billing", {("orders", 2): 6, ("orders", 3): 6})
     lost = _check(pty, b, err, "check", "expansions", "-g", "billing")
     assert {"SUSPECTED-LOST", "STATUS"} <= set(lost)

@@ -12,8 +12,8 @@ import os
 import time
 from confluent_kafka import Consumer, TopicPartition
 
-from tests.broker.groups_fixtures import fast_cluster
-from tests.cli.conftest import run_kcli
+from tests.support.groups import fast_cluster
+from tests.support.run import run_kcli
 from tests.support.clients import commit, produce
 from tests.support.requests import same_requests, sent, snapshot
 

@@ -14,8 +14,8 @@ import pytest
 from confluent_kafka import Producer
 
 from kcli.broker import EmbeddedCluster
-from tests.broker.tls_certs import make_certs
-from tests.cli.conftest import run_kcli, run_kcli_process
+from tests.support.tls_certs import make_certs
+from tests.support.run import run_kcli, run_kcli_process
 
 PASSWORD = "alice-secret"
 BASE_TS = 1_700_000_000_000

@@ -7,7 +7,7 @@ import json
 
 from confluent_kafka.admin import AdminClient
 
-from tests.cli.conftest import run_kcli, run_kcli_process
+from tests.support.run import run_kcli, run_kcli_process
 
 
 def _partition_lines(text: str) -> dict[int, str]:
@@ -77,7 +77,7 @@ def test_list_create_delete_and_their_errors(cluster):
     assert run_kcli(b, "create", "topic", "four", "--partitions", "4").code == 0
     fewer = run_kcli(b, "alter", "topic", "four", "--partitions", "2")
     assert fewer.code == 1 and "The topic four currently has 4 partition(s); 2 would not be an increase." in fewer.err
-    from tests.cli.test_dropin import dropin
+    from tests.support.run import run_dropin as dropin
 
     for count, message in (("2", "The topic four currently has 4 partition(s); 2 would not be an increase."),
                            ("4", "Topic already has 4 partition(s).")):

@@ -16,7 +16,7 @@ import time
 import pytest
 from confluent_kafka import KafkaException, Producer
 
-from tests.broker.groups_fixtures import fast_cluster, on_coordinator
+from tests.support.groups import fast_cluster, on_coordinator
 from tests.support.clients import commit, produce
 from tests.support.records import marker
 from tests.support.request_checks import send

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kcli.broker import EmbeddedCluster
-from tests.broker.groups_fixtures import FAST_GROUPS
+from tests.support.groups import FAST_GROUPS
 from tests.support.clients import commit
 from tests.support.run import run_kcli
 from tests.support.waits import wait_until

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kcli.times import DURATION_FORMS
-from tests.cli.conftest import run_kcli
+from tests.support.run import run_kcli
 
 RESET = ["reset-offsets", "--group", "g", "--topic", "t"]
 DATETIME = ("Invalid datetime 'yesterday': use ISO-8601 such as 2025-01-15T10:30:00.000Z (no zone = UTC) "

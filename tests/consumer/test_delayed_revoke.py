@@ -11,15 +11,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Producer, TopicPartition
+from confluent_kafka import TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions
 
 from kcli.consumer import (ConfigurationError, DelayRevokeConsumer,
                            GroupCreationTimeNotAvailable, earliest, to_start_time)
-from tests.broker.groups_fixtures import fast_cluster, on_coordinator
+from tests.support.groups import fast_cluster, on_coordinator
+from tests.support.clients import produce, tagged
 from tests.support.waits import wait_until
-from tests.consumer import revoke_rig
-from tests.consumer.revoke_rig import PROTOCOLS, Settings, Worker, produce_at_rate, wait_for
+from tests.support import revoke_rig
+from tests.support.revoke_rig import PROTOCOLS, Settings, Worker, produce_at_rate, wait_for
 
 
 @pytest.mark.parametrize("protocol", list(PROTOCOLS))
@@ -48,14 +49,6 @@ def _conf(ec, group: str, protocol: str) -> dict:
             **PROTOCOLS[protocol]}
 
 
-def _produce(ec, topic: str, partitions, per_partition: int, tag: str = "r") -> None:
-    p = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 0})
-    for part in partitions:
-        for i in range(per_partition):
-            p.produce(topic, f"{tag}-{part}-{i}".encode(), partition=part)
-    assert p.flush(15) == 0
-
-
 def _poll_until(consumers, predicate, timeout: float, what: str, seen: list | None = None):
     """Poll every consumer in turn until ``predicate()``; records go to ``seen``."""
     def step():
@@ -72,7 +65,7 @@ def _poll_until(consumers, predicate, timeout: float, what: str, seen: list | No
 def test_past_the_deadline_the_partitions_are_lost_and_no_longer_committed(protocol):
     with fast_cluster() as ec:
         ec.create_topic("t", 6)
-        _produce(ec, "t", range(6), 10)
+        produce(ec.bootstrap_servers, "t", tagged("r", range(6), 10))
         conf = _conf(ec, "g-deadline", protocol)
         a = DelayRevokeConsumer(conf, start=earliest(), revoke_deadline_ms=1000)
         a.subscribe(["t"])
@@ -129,7 +122,7 @@ def test_past_the_deadline_the_partitions_are_lost_and_no_longer_committed(proto
 def test_a_commit_rejected_as_unknown_member_loses_the_assignment():
     with fast_cluster() as ec:
         ec.create_topic("t", 2)
-        _produce(ec, "t", range(2), 5)
+        produce(ec.bootstrap_servers, "t", tagged("r", range(2), 5))
         a = DelayRevokeConsumer(_conf(ec, "g-fenced", "consumer"), start=earliest())
         a.subscribe(["t"])
         got = []
@@ -145,7 +138,7 @@ def test_a_commit_rejected_as_unknown_member_loses_the_assignment():
         assert {tp.partition for tp in a.lost()} == {0, 1}
         assert a.assignment() == []
         # librdkafka joins again: the partitions come back, from the group's committed offset
-        _produce(ec, "t", range(2), 1, tag="after")
+        produce(ec.bootstrap_servers, "t", tagged("after", range(2), 1))
         after = []
         _poll_until([a], lambda: len(after) >= 2, 20, "the records produced after the fencing",
                     after)
@@ -157,7 +150,7 @@ def test_a_commit_rejected_as_unknown_member_loses_the_assignment():
 def test_start_policy_plugs_in_and_its_errors_come_from_poll():
     with fast_cluster() as ec:
         ec.create_topic("exp", 2)
-        _produce(ec, "exp", [0, 1], 3, tag="pre")        # before the group: skipped
+        produce(ec.bootstrap_servers, "exp", tagged("pre", [0, 1], 3))        # before the group: skipped
         time.sleep(0.05)
         a = DelayRevokeConsumer(_conf(ec, "g-start", "consumer"), start=to_start_time())
         a.subscribe(["exp"])
@@ -166,9 +159,9 @@ def test_start_policy_plugs_in_and_its_errors_come_from_poll():
         # partitions added and written to before A discovers them: to_start_time reads them
         admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
         admin.create_partitions([NewPartitions("exp", 4)])["exp"].result(15)
-        _produce(ec, "exp", [2, 3], 3, tag="exp")
+        produce(ec.bootstrap_servers, "exp", tagged("exp", [2, 3], 3))
         _poll_until([a], lambda: len(a.assignment()) == 4, 20, "A owning 4 partitions", got)
-        _produce(ec, "exp", [0, 1, 2, 3], 1, tag="post")
+        produce(ec.bootstrap_servers, "exp", tagged("post", [0, 1, 2, 3], 1))
         _poll_until([a], lambda: sum(v.startswith("post") for *_, v in got) == 4, 20,
                     "the 'post' records", got)
         assert sorted(v for *_, v in got) == sorted(
@@ -198,7 +191,7 @@ def test_an_out_of_range_commit_resumes_where_the_policy_says():
         a = DelayRevokeConsumer(conf, start=to_start_time())
         a.subscribe(["t"])
         _poll_until([a], a.assignment, 20, "A owning the partition")
-        _produce(ec, "t", [0], 10)
+        produce(ec.bootstrap_servers, "t", tagged("r", [0], 10))
         got = []
         _poll_until([a], lambda: len(got) == 10, 20, "A reading 10 records", got)
         assert len(a.commit([TopicPartition("t", 0, 3)])) == 1

@@ -16,7 +16,8 @@ from kcli.consumer import (ConfigurationError, Consumer, GroupCreationTimeNotAva
 from kcli.consumer.errors import BROKER_TOO_OLD, NO_CREATION_TIME
 from kcli.broker import EmbeddedCluster
 from kcli.consumer.policies import from_config
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
+from tests.support.clients import produce, tagged
 from tests.support.waits import wait_until
 
 HOUR_MS = 3_600_000
@@ -28,14 +29,6 @@ def make(ec, group: str, policy) -> Consumer:
                      "group.protocol": "consumer", "enable.auto.commit": True,
                      "auto.commit.interval.ms": 200, "topic.metadata.refresh.interval.ms": 1000},
                     start=policy)
-
-
-def produce(ec, topic: str, tag: str, partitions: list[int], per_partition: int = 5) -> None:
-    p = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 0})
-    for part in partitions:
-        for i in range(per_partition):
-            p.produce(topic, f"{tag}-{part}-{i}".encode(), partition=part)
-    assert p.flush(15) == 0
 
 
 class Reader:
@@ -80,29 +73,29 @@ def test_partition_expansion_story(name):
     recovers = name != "latest"
     with fast_cluster() as ec:
         ec.create_topic("exp", 2, creation_time_ms=int(time.time() * 1000) - HOUR_MS)
-        produce(ec, "exp", "pre", [0, 1])            # before the group: skipped by every policy
+        produce(ec.bootstrap_servers, "exp", tagged("pre", [0, 1], 5))            # before the group: skipped by every policy
         time.sleep(0.05)
         group = f"g-{name}"
         first = Reader()
         c = make(ec, group, policy)
         c.subscribe(["exp"])
         wait_fetching(first, c, 2)
-        produce(ec, "exp", "live", [0, 1])
+        produce(ec.bootstrap_servers, "exp", tagged("live", [0, 1], 5))
         first.until(c, "live", 10)
 
         # Partitions added and written to before the consumer discovers them (it is not polled).
         admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
         admin.create_partitions([NewPartitions("exp", 4)])["exp"].result(15)
-        produce(ec, "exp", "exp", [2, 3])
+        produce(ec.bootstrap_servers, "exp", tagged("exp", [2, 3], 5))
         wait_fetching(first, c, 4)
-        produce(ec, "exp", "post", [0, 1, 2, 3])
+        produce(ec.bootstrap_servers, "exp", tagged("post", [0, 1, 2, 3], 5))
         first.until(c, "post", 20)
         first.drain(c)
         c.close()
         assert first.tags() == Counter({"live": 10, "post": 20, **({"exp": 10} if recovers else {})})
 
         # Restart: the committed offsets win over the policy.
-        produce(ec, "exp", "offline", [0, 1, 2, 3])
+        produce(ec.bootstrap_servers, "exp", tagged("offline", [0, 1, 2, 3], 5))
         second = Reader()
         c = make(ec, group, policy)
         c.subscribe(["exp"])
@@ -112,14 +105,14 @@ def test_partition_expansion_story(name):
         assert second.tags() == Counter({"offline": 20})
 
         # Out of range: records deleted past the commit of p0 (20).
-        produce(ec, "exp", "gap", [0], per_partition=10)          # offsets 20..29
+        produce(ec.bootstrap_servers, "exp", tagged("gap", [0], 10))          # offsets 20..29
         deleted = admin.delete_records([TopicPartition("exp", 0, 25)])
         list(deleted.values())[0].result(15)
         third = Reader()
         c = make(ec, group, policy)
         c.subscribe(["exp"])
         # the reset to latest has no visible end: write one record at a time until one arrives
-        wait_until(lambda: produce(ec, "exp", "tail", [0], 1) or third.drain(c, 0.3)
+        wait_until(lambda: produce(ec.bootstrap_servers, "exp", tagged("tail", [0], 1)) or third.drain(c, 0.3)
                    or third.tags()["tail"], timeout=20, interval=0, what="a 'tail' record")
         third.drain(c)
         c.close()
@@ -160,7 +153,7 @@ def _assert_keeps_raising(c: Consumer, exc_type, message: str) -> None:
 def test_to_start_time_without_a_recorded_creation_time_raises_and_never_falls_back():
     with fast_cluster() as ec:
         ec.create_topic("t", 2)
-        produce(ec, "t", "old", [0, 1])
+        produce(ec.bootstrap_servers, "t", tagged("old", [0, 1], 5))
         ec.cluster.record_creation_times = False          # the group is created without a time
         c = make(ec, "legacy", to_start_time())
         c.subscribe(["t"])
@@ -169,7 +162,7 @@ def test_to_start_time_without_a_recorded_creation_time_raises_and_never_falls_b
         assert str(exc) == message == (
             "The group creation time is not available for group 'legacy'. The group may have been "
             "created before KIP-1282 was enabled. Please delete and recreate the group.")
-        produce(ec, "t", "new", [0, 1])
+        produce(ec.bootstrap_servers, "t", tagged("new", [0, 1], 5))
         _assert_keeps_raising(c, GroupCreationTimeNotAvailable, message)
         with pytest.raises(GroupCreationTimeNotAvailable, match="not available for group 'legacy'"):
             c.consume(10, 0.5)
@@ -225,7 +218,7 @@ def test_to_start_time_over_tls_with_the_name_check_off(tmp_path):
     ssl.endpoint.identification.algorithm=none. The anchors used to take a list of their own,
     which had dropped that setting (and the OAUTHBEARER ones): the group creation time was then
     unreadable and to_start_time raised."""
-    from tests.broker.tls_certs import make_certs
+    from tests.support.tls_certs import make_certs
 
     certs = make_certs(tmp_path)
     tls = {"security.protocol": "SSL", "ssl.ca.location": certs.ca,

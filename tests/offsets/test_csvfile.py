@@ -124,7 +124,7 @@ def test_many_groups_and_lines_are_read_in_linear_time():
 
 def test_a_field_over_the_csv_modules_limit_is_a_usage_error():
     """csv.Error was raised while reading the rows, outside the handler: exit 1 (found by
-    tests/unit/test_fuzz_parsers.py)."""
+    tests/inputs/test_fuzz_parsers.py)."""
     with pytest.raises(UsageError, match=r"Invalid reset CSV: field larger than field limit"):
         parse_csv('"' + "t" * 200_000 + '",0,1\n', ["g"])
 

@@ -24,7 +24,7 @@ from datetime import datetime
 
 import pytest
 
-from tests.broker.groups_fixtures import fast_cluster
+from tests.support.groups import fast_cluster
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import Outcome, run_case, run_dropin
 from tests.support.apache_kafka import ToolSession

@@ -1,11 +1,11 @@
-"""Fixtures for the pipeline tests: one Spark session and one embedded broker per test module,
-and a producer helper that writes records with explicit partitions and timestamps."""
+"""Fixtures for the pipeline tests: one Spark session and one embedded broker per test module
+(helpers: tests/support/pipeline.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-NOW = 1_736_937_000_000  # the broker's clock in these tests: 2025-01-15T10:30:00.000Z
+from tests.support.pipeline import NOW
 
 
 @pytest.fixture(scope="module")
@@ -29,24 +29,3 @@ def broker():
     with EmbeddedCluster(nodes=1, clock=lambda: NOW,
                          configs={"log.message.timestamp.after.max.ms": str(2**63 - 1)}) as cluster:
         yield cluster
-
-
-def produce(bootstrap: str, topic: str, records: list[tuple]) -> None:
-    """Write ``(partition, timestamp_ms, key, value)`` records in order; fail on any error."""
-    from confluent_kafka import Producer
-
-    errors = []
-    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0,
-                         "enable.idempotence": False, "max.in.flight": 1})
-    for partition, ts, key, value in records:
-        producer.produce(topic, key=key, value=value, partition=partition, timestamp=ts,
-                         on_delivery=lambda err, msg: err and errors.append(err))
-        producer.poll(0)
-    assert producer.flush(30) == 0, "records still in flight after 30s"
-    assert not errors, errors
-
-
-def admin(bootstrap: str):
-    from confluent_kafka.admin import AdminClient
-
-    return AdminClient({"bootstrap.servers": bootstrap})

@@ -7,7 +7,7 @@ import pytest
 
 from kcli.pipeline.audit import audit_timestamps
 from kcli.pipeline.result import AGREE, PARTIAL, parquet_row
-from tests.pipeline.conftest import NOW, admin, produce
+from tests.support.pipeline import NOW, admin, produce
 
 pytestmark = pytest.mark.spark
 

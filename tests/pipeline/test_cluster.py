@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kcli.pipeline import AuditOptions, run_audit
-from tests.pipeline.conftest import NOW, produce
+from tests.support.pipeline import NOW, produce
 
 pytestmark = pytest.mark.spark
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.pipeline.conftest import NOW, admin, produce
+from tests.support.pipeline import NOW, admin, produce
 
 pytestmark = pytest.mark.spark
 

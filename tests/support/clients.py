@@ -8,10 +8,10 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from confluent_kafka import Consumer, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
 from tests.support.waits import wait_until
 
@@ -39,18 +39,34 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, replication_fac
 
 
 def produce(bootstrap: str, topic: str, records: list[tuple], **config) -> None:
-    """``(partition, value)`` or ``(partition, value, timestamp_ms)`` records, acks=all, in
-    order; fails on any delivery error."""
+    """``(partition, value)``, ``(partition, value, timestamp_ms)`` or ``(partition, value,
+    timestamp_ms, key)`` records (a value None is a tombstone, a timestamp None the producer's
+    time), acks=all, in order; fails on any delivery error. ``config``: more producer settings."""
     errors: list = []
     p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, **config})
-    for rec in records:
-        partition, value = rec[0], rec[1]
-        kw = {"timestamp": rec[2]} if len(rec) > 2 and rec[2] is not None else {}
-        p.produce(topic, value if isinstance(value, bytes) else str(value).encode(),
-                  partition=partition, on_delivery=lambda err, _m: err and errors.append(err), **kw)
+    for partition, value, *rest in records:
+        ts, key = (*rest, None, None)[:2]
+        kw = {"timestamp": ts} if ts is not None else {}
+        p.produce(topic, value if value is None or isinstance(value, bytes) else str(value).encode(),
+                  key=key, partition=partition, on_delivery=lambda err, _m: err and errors.append(err), **kw)
         p.poll(0)
     assert p.flush(30) == 0, "records still in flight after 30s"
     assert not errors, errors
+
+
+def tagged(tag: str, partitions: int | Iterable[int], count: int, ts: int | None = None) -> list[tuple]:
+    """Records for ``produce``: ``count`` on one partition (an int), valued ``{tag}-{i}``, or
+    ``count`` on each of a list of partitions, valued ``{tag}-{partition}-{i}``; all stamped
+    ``ts`` when given (else the producer's time)."""
+    if isinstance(partitions, int):
+        return [(partitions, f"{tag}-{i}", ts) for i in range(count)]
+    return [(p, f"{tag}-{p}-{i}", ts) for p in partitions for i in range(count)]
+
+
+def spread(tag: str, partitions: int, count: int) -> list[tuple]:
+    """Records for ``produce``: ``count`` round robin over partitions 0..``partitions``-1, valued
+    ``{tag}-{i}``."""
+    return [(i % partitions, f"{tag}-{i}") for i in range(count)]
 
 
 def consumer(bootstrap: str, group: str, protocol: str = "classic", reset: str = "earliest",
@@ -152,3 +168,38 @@ def active_member(bootstrap: str, group: str, topics: list[str], protocol: str =
         stop.set()
         thread.join(10)
         c.close()
+
+
+def latest_group_reads(b, group, topic, partitions, then, expected):
+    """A consumer-protocol group starts at latest on ``partitions`` partitions of ``topic`` (its
+    reset is one ListOffsets away: given time to land), ``then()`` produces, and the group reads
+    the ``expected`` records that came after it, commits and stops; returns what it received."""
+    c = consumer(b, group, "consumer", reset="latest")
+    c.subscribe([topic])
+    wait_until(lambda: c.poll(0.1) is None and len(c.assignment()) == partitions,
+               what=f"assignment of {partitions}")
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        assert c.poll(0.1) is None
+    time.sleep(0.05)
+    then()
+    got = consume(c, expected)
+    assert len(got) == expected
+    c.commit(asynchronous=False)
+    c.close()
+    return got
+
+
+def expand(b, topic, before, after, records):
+    """The topic grows from ``before`` to ``after`` partitions, and ``records`` records
+    (``exp{p}-i``) land on each new one."""
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.create_partitions([NewPartitions(topic, after)])[topic].result(10)
+    for p in range(before, after):
+        produce(b, topic, tagged(f"exp{p}", p, records))
+
+
+def committed(b, group) -> dict:
+    admin = AdminClient({"bootstrap.servers": b})
+    res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
+    return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}

@@ -1,4 +1,4 @@
-"""What the fuzz tests share (tests/unit/test_fuzz_parsers.py, tests/cli/test_fuzz_cli.py): the
+"""What the fuzz tests share (tests/inputs/test_fuzz_parsers.py, tests/cli/test_fuzz_cli.py): the
 example counts, the per-input time bound, input generators and the report.
 
 KCLI_FUZZ_EXAMPLES sets the inputs per parser (5,000 by default, as CI runs them);

@@ -28,3 +28,16 @@ def kcat(ec, *args: str, wait_s: int = 2) -> subprocess.CompletedProcess:
     """``kcat -L`` waits ``wait_s`` for metadata."""
     return subprocess.run([KCAT, "-b", ec.bootstrap_servers, *args, "-m", str(wait_s)],
                           capture_output=True, text=True, timeout=30)
+
+
+PASSWORD = "alice-secret"      # alice's, on the CLI tests' SASL cluster (the ``sasl_cluster`` fixture)
+BASE_TS = 1_700_000_000_000   # the first record time on that cluster
+
+
+def properties(form: str, password: str) -> str:
+    if form == "jaas":
+        return ("security.protocol=SASL_PLAINTEXT\n"
+                "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                f'required username="alice" password="{password}";\n')
+    return ("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+            f"sasl.username=alice\nsasl.password={password}\n")

@@ -1,5 +1,5 @@
 // Prints every Kafka protocol error as Apache's client knows it: code, name, the exception
-// class it raises and that exception's message, tab-separated (for tests/unit/test_javatext.py).
+// class it raises and that exception's message, tab-separated (for tests/render/test_javatext.py).
 import org.apache.kafka.common.protocol.Errors;
 
 public class KafkaErrors {
