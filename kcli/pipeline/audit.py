@@ -341,20 +341,16 @@ def _broker_answers(admin, ranges, target_ms):
     return broker_max, broker_target
 
 
-def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: bool,
-             reads: ReadProgress | None):
-    """The records of ``parts``' ranges as a DataFrame (the partition, and the topic when there
-    are several, then offset, timestamp and, when asked, precedingMaxTimestamp); its key columns;
-    the topics. The reads report to ``reads`` (when given)."""
+def _records(spark, plan: _Plan, parts: list[PartitionAudit], preceding_max: bool):
+    """The records of ``parts``' ranges through Spark's Kafka connector as a DataFrame (the
+    partition, and the topic when there are several, then offset, timestamp and, when asked,
+    precedingMaxTimestamp); its key columns; the topics. (kcli's source counts in its worker
+    instead: ``_scan``.)"""
     start, end = _offsets(parts)
     topics = sorted({p.topic for p in parts})
     # with one topic the partition alone is the key: no string to carry and hash per record
     keys = ["partition"] if len(topics) == 1 else ["topic", "partition"]
-    if plan.source == JVM:
-        return _jvm_records(spark, plan, start, end, keys, preceding_max), keys, topics
-    columns = keys + ["offset", "timestamp"] + (["precedingMaxTimestamp"] if preceding_max else [])
-    df = _reader(spark, "kcli-kafka", plan, parts, reads).option("columns", ",".join(columns))
-    return df.load(), keys, topics
+    return _jvm_records(spark, plan, start, end, keys, preceding_max), keys, topics
 
 
 def _offsets(parts: list[PartitionAudit]) -> tuple[dict, dict]:
@@ -432,9 +428,8 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
     partitions with out-of-order or too-new records, the culprits (``_culprits``) under
     ``culprits`` and ``culprit_rows`` in the same dict entry.
 
-    The source reads each partition's range in one task, in offset order, and gives every record
-    the highest timestamp before it (``precedingMaxTimestamp``); everything else is a hash
-    aggregation, so no record is shuffled or sorted."""
+    The connector's records get the highest timestamp before them (``precedingMaxTimestamp``)
+    from a window per partition in offset order; everything else is a hash aggregation."""
     from pyspark.sql import functions as F
 
     target_ms = plan.target_ms
@@ -443,7 +438,7 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
         return {}
     if plan.source == PYTHON:
         return _scan(spark, plan, scanned, reads)
-    df, keys, topics = _records(spark, plan, scanned, True, reads)
+    df, keys, topics = _records(spark, plan, scanned, True)
     lower, upper, reset = _bounds_columns(F, plan, scanned)
     ts, off, before = F.col("timestamp"), F.col("offset"), F.col("precedingMaxTimestamp")
     late = ts < before
@@ -472,7 +467,7 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
     suspect = [p for p in scanned
                if (row := stats.get((p.topic, p.partition))) and (row["out_of_order"] or row["too_new"])]
     if suspect:
-        for key, row in _culprits(spark, plan, suspect, reads).items():
+        for key, row in _culprits(spark, plan, suspect).items():
             stats[key].update(culprits=row["culprits"], culprit_rows=row["first"])
     return stats
 
@@ -497,8 +492,7 @@ def _scan(spark, plan: _Plan, parts: list[PartitionAudit],
     return stats
 
 
-def _culprits(spark, plan: _Plan, parts: list[PartitionAudit],
-              reads: ReadProgress | None = None) -> dict[tuple[str, int], Any]:
+def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], Any]:
     """The culprits of ``parts`` (``kcli.pipeline.result``): per partition their count and the
     first ``CULPRIT_LIMIT`` by offset (offset, timestamp, how far above the lowest later record,
     too new), as Rows keyed by (topic, partition).
@@ -510,7 +504,7 @@ def _culprits(spark, plan: _Plan, parts: list[PartitionAudit],
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    df, keys, topics = _records(spark, plan, parts, False, reads)
+    df, keys, topics = _records(spark, plan, parts, False)
     lower, upper, _ = _bounds_columns(F, plan, parts)
     ts, off = F.col("timestamp"), F.col("offset")
     by = Window.partitionBy(*keys)

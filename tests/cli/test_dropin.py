@@ -11,7 +11,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from tests.support.run import Result, run_kcli
+from tests.support.run import Result
 from tests.support.run import run_dropin
 from tests.support.clients import commit, create_topic
 
