@@ -144,6 +144,8 @@ def parse_topic_spec(spec: str, regex: bool = False) -> tuple[str, list[int] | N
         raise UsageError(f"Invalid partition specified in topic arg '{shown(spec)}'") from None
 
 
+# The group states Kafka names (org.apache.kafka.common.GroupState, less Unknown), in the Java
+# tool's "Valid states are" order; a listing names any other state "Unknown", as Java's admin does.
 STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
 
 

@@ -16,6 +16,7 @@ from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, Usa
 from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
                         GroupMember, OffsetInfo, RecordTime, ResourceConfig, StreamsGroupDescription,
                         TopicInfo)
+from kcli.specs import STATES as GROUP_STATES
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
@@ -292,7 +293,7 @@ class KafkaAdmin(LibrdkafkaReads):
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers): one
         ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
-        named as librdkafka names them (a state it has no name for is "Unknown"). A command that
+        named as Kafka names them (Assigning and Reconciling included; a state it has no name for is "Unknown"). A command that
         lists then describes groups loads no librdkafka client."""
         return [GroupListing(gid, _known_state(state), "Consumer" if (gtype or "").lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
@@ -470,9 +471,9 @@ def _state_name(state) -> str:
 
 
 def _known_state(state: str | None) -> str:
-    """A group state the broker named, as librdkafka names it: one it has no name for (Assigning,
-    Reconciling, or none below ListGroups v4) is "Unknown"."""
-    return state if state in _STATES.values() else "Unknown"
+    """A group state the broker named, as the Java admin client names it (GroupState.parse): one
+    Kafka has no name for, or none (ListGroups below v4), is "Unknown"."""
+    return state if state in GROUP_STATES else "Unknown"
 
 
 def _type_name(gtype) -> str:

@@ -3,12 +3,13 @@ real consumers of both protocols (Apache Kafka's DescribeConsumerGroupTest, List
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
 
-from tests.support.groups import consume, fast_cluster
-from tests.support.run import run_kcli
+from tests.support.groups import consume, fast_cluster, on_coordinator
+from tests.support.run import run_dropin, run_kcli
 from tests.support.clients import consume_and_commit, consumer, produce
 
 
@@ -53,6 +54,30 @@ def test_describe_views_of_a_stable_then_empty_group(ec, protocol):
     assert [l.split()[6:] for l in r.out.splitlines()[2:]] == [["-", "-", "-"]] * 2
     r = run_kcli(b, "list", "groups", "--state", "empty", "-o", "plain")
     assert group in [l.split()[0] for l in r.out.splitlines()[1:]]
+
+
+def test_list_names_the_consumer_protocol_states_as_kafka_does(ec):
+    """A consumer-protocol group between assignments is Reconciling in the listing, as
+    kafka-consumer-groups --list --state names it, and --state Reconciling finds it (it was
+    "Unknown", librdkafka's name, so the filter missed it)."""
+    b, group = ec.bootstrap_servers, "list-reconciling"
+
+    def two_members(coordinator):
+        g = coordinator.consumer_group(group, create=True)
+        for member in ("A", "B"):     # B's partitions are withheld until A revokes them: A never heartbeats again
+            g.heartbeat(member_id=member, epoch=0, instance_id=None, rack_id=None, rebalance_timeout_ms=30000,
+                        subscribed_names=["d"], subscribed_regex=None, server_assignor=None, owned=[],
+                        client_id="c", client_host="/127.0.0.1")
+        return g.state
+
+    assert on_coordinator(ec, two_members) == "Reconciling"
+    listed = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list", "--state")
+    assert [l.split() for l in listed.out.splitlines() if l.startswith(group)] == [[group, "Reconciling"]], listed.out
+    for spelling in ("Reconciling", "reconciling"):
+        r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list", "--state", spelling)
+        assert [l.split()[0] for l in r.out.splitlines()[1:]] == [group], r.out
+    r = run_kcli(b, "list", "groups", "--state", "reconciling", "--type", "-o", "json")
+    assert {"group": group, "type": "Consumer", "state": "Reconciling"} in json.loads(r.out)["groups"], r.out
 
 
 def test_missing_group_and_bad_input(ec):
