@@ -26,6 +26,13 @@ with other jobs (load 6-25, so only the ratios within one run compare):
   (4.0 s alongside); peak RSS of the audit's process tree 2133 MiB. At load 18-25 the same run
   took 655 s (kcat 23 s; 1806 MiB), seven minutes of it starting the JVM and Spark's Python
   daemons.
+- Issue 27, the worker's per-record Python (array('q') columns, consume() by 500, librdkafka's
+  default queue) and the daemons importing the installed pyspark, not its zip; side by side at
+  load ~2.5: 1M warm local[2] 0.94 s / 0.97 s, 0.98x / 0.90x kcat (before 1.14 s, 0.81x); 10M
+  CLI cold 14.6-15.8 s, 0.26-0.29x kcat, peak RSS 1168-1191 MiB (before 22.0 s, 0.18x, 2150
+  MiB). At load ~1.9: warm 0.90 s, 0.97x kcat (before 1.02 s, 0.86x), the first (cold) audit in
+  the session 4.4 s (before 5.9 s); 10M CLI cold 16.5 s, 0.26x, 1141 MiB (before 21.5 s, 0.19x,
+  1939 MiB). At load 5-6 the warm ratio is 0.4-0.6x: the audit is CPU-bound, kcat mostly waits.
 """
 
 from __future__ import annotations

@@ -156,6 +156,7 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.master(master).appName(app_name)
     if master.startswith("local"):
+        workers_import_installed_pyspark()
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # the JVM's own address: loopback too
         builder = (builder.config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.bindAddress", "127.0.0.1")
@@ -173,6 +174,37 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     spark.dataSource.register(KafkaDataSource)
     spark.dataSource.register(AuditSource)
     return spark
+
+
+def workers_import_installed_pyspark() -> None:
+    """Spark puts ``$SPARK_HOME/python/lib/pyspark.zip`` first on its Python workers' path, and a
+    pip-installed pyspark ships that zip: a zip holds no compiled bytecode, so every Python daemon
+    Spark starts (four in a first audit: data source lookup, creation, planning, the reads)
+    compiled pyspark again, 0.75 s of CPU against 0.19 s from the installed package. Without a
+    SPARK_HOME of the user's, and with the workers on this interpreter (which has pyspark), point
+    SPARK_HOME at the installed pyspark's layout without its ``python/`` folder (symlinks, in
+    kcli's cache): the workers import the installed, compiled pyspark and py4j."""
+    if os.environ.get("SPARK_HOME") or os.environ.get("PYSPARK_PYTHON") != sys.executable:
+        return
+    import pyspark
+
+    home = os.path.dirname(os.path.abspath(pyspark.__file__))
+    if not os.path.exists(os.path.join(home, "python", "lib", "pyspark.zip")):
+        return
+    shadow = cache_dir("spark-home", f"{pyspark.__version__}-{uuid.uuid5(uuid.NAMESPACE_URL, home)}")
+    if not os.path.isdir(shadow):
+        staging = f"{shadow}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(staging)
+            for name in os.listdir(home):
+                if name != "python":
+                    os.symlink(os.path.join(home, name), os.path.join(staging, name))
+            os.replace(staging, shadow)   # whole or not at all: another kcli may race
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            if not os.path.isdir(shadow):
+                return                    # a read-only cache: the zip, as before
+    os.environ["SPARK_HOME"] = shadow
 
 
 def quiet_py4j() -> None:

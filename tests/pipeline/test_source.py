@@ -159,3 +159,37 @@ def test_reads_report_their_progress_to_the_driver():
         assert reads.read == 200
     finally:
         reads.close()
+
+
+@pytest.mark.parametrize("columns", [["offset", "timestamp"],
+                                     ["timestamp", "timestampType", "offset", "valueSize"]])
+def test_columns_keep_offsets_with_gaps_and_stop_at_the_range_end(columns):
+    """The columns of consecutive consume() batches (``_Columns``, pure code; real Message
+    objects): offsets with a gap (a transaction marker, compaction) and without, the records at
+    or past the range end dropped, every column the same after the int64 columns' buffers are
+    wrapped as Arrow arrays, and again after a flush."""
+    from confluent_kafka import Message
+
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from kcli.pipeline.source import OffsetRange, _Columns, schema_for
+
+    def msgs(offsets):
+        return [Message(topic=TOPIC, partition=0, offset=o, timestamp=(1, NOW + 10 * o - o % 3),
+                        value=b"v" * (o % 5)) for o in offsets]
+
+    def expected(offsets):
+        values = {"offset": offsets, "timestamp": [NOW + 10 * o - o % 3 for o in offsets],
+                  "timestampType": [0] * len(offsets), "valueSize": [o % 5 for o in offsets]}
+        return {c: values[c] for c in columns}
+
+    out = _Columns(OffsetRange(TOPIC, 0, 3, 20), columns,
+                   to_arrow_schema(schema_for(columns), timezone="UTC"))
+    assert out.add(msgs([3, 4, 5])) == 6                  # no gap
+    assert out.add(msgs([7, 8, 10])) == 11                # gaps (a marker at 6, 9)
+    assert out.flush().to_pydict() == expected([3, 4, 5, 7, 8, 10])
+    assert out.add(msgs([11, 12])) == 13
+    assert out.add(msgs([18, 19, 20, 21])) == 20          # 20 and 21 are past the range end
+    batch = out.flush()
+    assert batch.to_pydict() == expected([11, 12, 18, 19])
+    assert all(batch.column(c).type == "int64" for c in ("offset", "timestamp"))
