@@ -13,6 +13,9 @@ KIP versions (as the seeds state them, docs/kips.md, "What each KIP feature need
   description, AssignorName), v2 adds GroupCreationTimeMs (KIP-1282, which numbered it v1).
 - StreamsGroupHeartbeat (key 88) v0-v2: v0-v1 as Apache Kafka 4.4.0's own JSON (v1: KIP-1331's
   TopologyDescriptionRequired, AcceptableRecoveryLag), v2 adds GroupCreationTimeMs (KIP-1282).
+
+Besides, a few of kafka-python's own messages (``_STOCK``), declared here from kafka-python's own
+schemas so that a command loads the messages it sends and no others (issue 28).
 """
 
 from __future__ import annotations
@@ -166,33 +169,47 @@ class MetadataResponse(_metadata.MetadataResponse):
         return json
 
 
-# Declared on ApiMessage from kafka-python's own schema (loaded by class name), not as subclasses
-# of kafka.protocol.admin.topics' classes: that module builds 16 message classes kcli does not send.
-class DescribeTopicPartitionsRequest(ApiMessage):
-    @classmethod
-    def json_patch(cls, json):
-        json["validVersions"] = "0-1"
-        return json
+def _describe_topic_partitions_request(json):
+    json["validVersions"] = "0-1"
+    return json
 
 
-class DescribeTopicPartitionsResponse(ApiMessage):
-    @classmethod
-    def json_patch(cls, json):
-        json["validVersions"] = "0-1"
-        parts = _find(_find(json["fields"], "Topics")["fields"], "Partitions")
-        parts["fields"].insert(0, {
-            "name": "CreationTimeMs", "type": "int64", "versions": "1+",
-            "taggedVersions": "1+", "tag": 0, "default": "-1", "ignorable": True,
-        })
-        return json
+def _describe_topic_partitions_response(json):
+    json["validVersions"] = "0-1"
+    parts = _find(_find(json["fields"], "Topics")["fields"], "Partitions")
+    parts["fields"].insert(0, {
+        "name": "CreationTimeMs", "type": "int64", "versions": "1+",
+        "taggedVersions": "1+", "tag": 0, "default": "-1", "ignorable": True,
+    })
+    return json
 
 
-# The group APIs kafka-python lacks (keys 68, 69, 88, 89: no stock class can take their keys):
-# each request/response pair is declared on first use (module ``__getattr__``), as parsing their
-# specs is start-up time that commands which never send them (describe topics, list-offsets)
-# would pay.
-_ON_USE = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescribe",
-           "StreamsGroupHeartbeat")
+def _list_offsets_request(json):
+    """kafka-python's own patch of ListOffsetsRequest (kafka/protocol/consumer/offsets.py):
+    ReplicaId defaults to -1, a client's, never a follower's 0."""
+    json["fields"][0]["default"] = -1
+    return json
+
+
+# Each request/response pair below is declared on first use (module ``__getattr__``), on
+# ApiMessage from the schema its class name loads, patched by ``_PATCHES``: parsing a spec is
+# start-up time a command that never sends the message would pay.
+# - The group APIs kafka-python lacks (keys 68, 69, 88, 89: no stock class can take their keys),
+#   from ``kcli/protocol/schemas``; DescribeTopicPartitions v1 (KIP-1327), from kafka-python's
+#   schema, not as subclasses of kafka.protocol.admin.topics' classes: that module builds 16
+#   message classes kcli does not send.
+_OWN_SCHEMAS = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescribe",
+                "StreamsGroupHeartbeat")
+_ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
+# - _STOCK: kafka-python's messages as kafka-python declares them (its patches are _PATCHES'),
+#   where its module declares many more than kcli sends: kafka.protocol.consumer.group's 14
+#   classes (every group-membership message) for a reset's OffsetFetch, consumer.offsets' 4 for
+#   ListOffsets. kafka-python's own classes stay as they are, for the broker and any
+#   kafka-python client in the process: these are the same messages.
+_STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets")
+_PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request,
+            "DescribeTopicPartitionsResponse": _describe_topic_partitions_response,
+            "ListOffsetsRequest": _list_offsets_request}
 
 
 _DECLARING = threading.Lock()   # the embedded broker's thread and a client may both ask first
@@ -202,10 +219,12 @@ def _declare(api: str) -> None:
     with _DECLARING:
         if f"{api}Response" in globals():
             return
+        kwds = {"load_json": _schemas} if api in _OWN_SCHEMAS else {}
         for name in (f"{api}Request", f"{api}Response"):
-            globals()[name] = types.new_class(name, (ApiMessage,), {"load_json": _schemas},
-                                              lambda ns, name=name: ns.update(
-                                                  __module__=__name__, __qualname__=name))
+            body = {"__module__": __name__, "__qualname__": name}
+            if name in _PATCHES:
+                body["json_patch"] = classmethod(lambda cls, json, patch=_PATCHES[name]: patch(json))
+            globals()[name] = types.new_class(name, (ApiMessage,), kwds, lambda ns, body=body: ns.update(body))
 
 
 def claim_response_classes() -> None:
@@ -214,7 +233,7 @@ def claim_response_classes() -> None:
     imported after this one (the broker's tables, a kafka-python client in the same process),
     would otherwise decode kcli's v1 responses. Connections call this before they send."""
     declared = [globals()[f"{api}Response"] for api in _ON_USE if f"{api}Response" in globals()]
-    for cls in (MetadataResponse, DescribeTopicPartitionsResponse, *declared):
+    for cls in (MetadataResponse, *declared):
         ResponseClassRegistry.register_response_class(weakref.proxy(cls))
 
 
@@ -254,7 +273,7 @@ def __getattr__(name):
         globals().update(REQUESTS=requests, RESPONSES=responses)
         return globals()[name]
     api = name.removesuffix("Request").removesuffix("Response")
-    if api in _ON_USE and name in (f"{api}Request", f"{api}Response"):
+    if (api in _ON_USE or api in _STOCK) and name in (f"{api}Request", f"{api}Response"):
         _declare(api)
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -267,4 +286,5 @@ __all__ = [
     "ConsumerGroupDescribeRequest", "ConsumerGroupDescribeResponse",
     "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse",
     "StreamsGroupHeartbeatRequest", "StreamsGroupHeartbeatResponse",
+    *(f"{api}{kind}" for api in _STOCK for kind in ("Request", "Response")),
 ]

@@ -6,11 +6,10 @@ named with no partitions."""
 
 from __future__ import annotations
 
-from kafka.protocol.consumer.group import OffsetFetchRequest
-
 from kcli.admin.settings import ClientSettings
 from kcli.admin.wire import WireClient
 from kcli.broker import EmbeddedCluster
+from kcli.protocol import OffsetFetchRequest        # the class the client sends
 from tests.support.clients import commit_groups
 
 

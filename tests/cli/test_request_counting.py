@@ -12,7 +12,7 @@ import pytest
 from tests.support.groups import fast_cluster
 from tests.support.clients import commit, produce
 from tests.support.requests import Sent, same_requests, sent, snapshot
-from tests.support.run import run_kcli
+from tests.support.run import run_dropin, run_kcli
 
 
 def made(kcli: dict, librdkafka: dict) -> Sent:
@@ -49,3 +49,30 @@ def test_the_broker_counts_requests_per_client_id():
         assert s.kcli["ApiVersions"] == 3 and s.kcli["Fetch"] == 3 and s.kcli["OffsetFetch"] == 1
         assert s.kcli["DescribeGroups"] == 1 and s.kcli["ListGroups"] == 3 and not s.librdkafka
         assert s == s.kcli + s.librdkafka                     # nobody else spoke
+
+
+def test_a_reset_dry_run_and_get_offsets_ask_for_the_cluster_metadata_once():
+    """Issue 28: one Metadata answer serves a command's every ask for the brokers (the
+    coordinator's address, the COORDINATOR column, the leaders' addresses); a reset dry run sent
+    two identical Metadata requests for no topic, get-offsets one for no topic after one for
+    every topic. kcli's own requests, exactly; librdkafka is not started."""
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("spread", 3)
+        produce(b, "spread", [(p, "x") for p in range(3)] * 2)
+        commit(b, "spread-g", {("spread", p): 1 for p in range(3)})
+        before = snapshot(ec)
+        r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--group", "spread-g",
+                       "--topic", "spread", "--to-earliest", "--dry-run")
+        assert r.code == 0 and r.out.count("spread-g") == 3, r.err
+        s = sent(ec, before)
+        # the coordinator's address and the brokers from one Metadata, the topic's leaders from
+        # another; earliest and latest offsets from each of the three leaders
+        assert s.kcli["Metadata"] == 2 and s.kcli["FindCoordinator"] == 1 and s.kcli["ListOffsets"] == 6
+        assert s.kcli["OffsetFetch"] == 1 and not s.librdkafka and s == s.kcli
+        before = snapshot(ec)
+        r = run_dropin("kafka-get-offsets", "--bootstrap-server", b, "--topic", "spread")
+        assert r.code == 0 and r.out == "spread:0:2\nspread:1:2\nspread:2:2\n", r.err
+        s = sent(ec, before)
+        # every topic's leaders and the brokers' addresses from one Metadata; one ListOffsets per leader
+        assert s.kcli["Metadata"] == 1 and s.kcli["ListOffsets"] == 3 and not s.librdkafka and s == s.kcli

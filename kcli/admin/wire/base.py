@@ -28,8 +28,9 @@ class DeadlineNotSent(OperationError):
 
 class WireBase:
     """One client's connections (``Wire``), and what every request family keeps on them for the
-    client's life: the leaders by topic (``metadata``) and the coordinators by group
-    (``coordinators``)."""
+    client's life (one command's: KafkaAdmin.wire): the leaders by topic (``metadata``), the
+    coordinators by group (``coordinators``) and the brokers and cluster id of the last Metadata
+    answer (``Wire.cluster``)."""
 
     def __init__(self, settings: ClientSettings):
         import kcli.protocol as proto             # first: it lets kafka-python's modules load alone

@@ -93,7 +93,7 @@ class Connection:
     def _open(self, deadline: float) -> None:
         self._protocol = KafkaProtocol(client_id=self.config.get("client_id", "kcli"))
         try:
-            self._sock = socket.create_connection((self.host, self.port), timeout=_remaining(deadline))
+            self._sock = socket.create_connection((_lookup_name(self.host), self.port), timeout=_remaining(deadline))
             if self._tls is not None:
                 self._sock = self._tls.wrap_socket(self._sock, server_hostname=self.host)
         except OSError as exc:
@@ -239,6 +239,7 @@ class Wire:
         self._nodes: dict[int, Connection] = {}
         self._unanswered: str | None = None          # the last request that got no answer in time
         self._addresses: dict[int, tuple[str, int]] = {}
+        self.cluster = None                          # the last Metadata answer (learn_cluster)
         self._tls = _tls_context(config)
         deadline = self._deadline()
         errors = []
@@ -323,9 +324,14 @@ class Wire:
             for conn, _, _ in pending:
                 conn.close()
 
-    def learn_addresses(self, addresses: dict[int, tuple[str, int]]) -> None:
-        """The brokers' addresses by node id, from a Metadata answer the caller read."""
-        self._addresses = dict(addresses)
+    def learn_cluster(self, answer) -> None:
+        """A Metadata answer (for any topics) read on this client: the brokers' addresses the
+        connections to them use, and the answer kept as ``cluster``, whose cluster-wide part
+        (brokers, cluster id) serves this client's later asks for it without a second Metadata
+        (MetadataRequests.cluster_metadata). A client lives for one command (KafkaAdmin.wire):
+        the cache never outlives it."""
+        self.cluster = answer
+        self._addresses = {b.node_id: (b.host, b.port) for b in answer.brokers}
 
     def _connection(self, node_id: int | None, deadline: float) -> Connection:
         """The open connection for ``node_id`` (None: the bootstrap broker's); one closed after a
@@ -341,9 +347,8 @@ class Wire:
         if node_id not in self._addresses:
             Req = proto.MetadataRequest
             version = min(self.api_versions.get(Req.API_KEY, (0, 0))[1], Req.max_version)
-            resp = self._bootstrap.request(Req(version=version, topics=[],
-                                               allow_auto_topic_creation=False), deadline)
-            self._addresses = {b.node_id: (b.host, b.port) for b in resp.brokers}
+            self.learn_cluster(self._bootstrap.request(Req(version=version, topics=[],
+                                                           allow_auto_topic_creation=False), deadline))
         if node_id not in self._addresses:
             raise WireError(f"broker {node_id} is not in the cluster metadata")
         address = self._addresses[node_id]
@@ -353,6 +358,13 @@ class Wire:
             conn = Connection(*address, self.config, self._tls, deadline)
         self._nodes[node_id] = conn
         return conn
+
+
+def _lookup_name(host: str) -> str | bytes:
+    """``host`` as getaddrinfo takes it: an ASCII name (an address, most host names) as bytes,
+    which it uses as they are, where a str goes through the ``idna`` codec, whose import
+    (encodings.idna, stringprep, unicodedata) was ~1 ms of every command's start (issue 28)."""
+    return host.encode("ascii") if host.isascii() else host
 
 
 def _remaining(deadline: float) -> float:

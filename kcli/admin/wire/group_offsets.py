@@ -28,7 +28,7 @@ class GroupOffsetRequests(CoordinatorRequests):
         with a commit for None; a group the coordinator does not know has none. Over this
         client's own connection, so it also answers while librdkafka's connection to the same
         broker waits on a request that never returns (the read-back after an unanswered commit)."""
-        from kafka.protocol.consumer.group import OffsetFetchRequest as Req
+        Req = self.proto.OffsetFetchRequest
 
         version = self.max_version(Req)
         if version is None or version < 2:
@@ -54,7 +54,7 @@ class GroupOffsetRequests(CoordinatorRequests):
         (many groups, KIP-709) per coordinator, whatever the number of groups; a broker without
         v8 (before Kafka 3.0) is asked one OffsetFetch per group. Groups answered with a retriable coordinator error
         (moved, not available, loading) are asked again until the deadline (Backoff)."""
-        from kafka.protocol.consumer.group import OffsetFetchRequest as Req
+        Req = self.proto.OffsetFetchRequest
 
         version = self.max_version(Req)
         named = partitions or {}
@@ -96,7 +96,7 @@ class GroupOffsetRequests(CoordinatorRequests):
         (unknown); ``_NOT_SENT`` for one that never went out (not applied). Partitions refused
         because the coordinator moved, is not available or is loading are committed again, to
         the coordinator found anew, after Backoff's pauses while ``until`` allows."""
-        from kafka.protocol.consumer.group import OffsetCommitRequest as Req
+        Req = self.proto.OffsetCommitRequest
 
         version = self.max_version(Req)
         if version is None or version < 2:
@@ -162,7 +162,8 @@ class GroupOffsetRequests(CoordinatorRequests):
     def delete_offsets(self, group_id: str, partitions: list[tuple[str, int]]) -> tuple:
         """(group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         from kafka.errors import for_code
-        from kafka.protocol.consumer.group import OffsetDeleteRequest as Req
+
+        Req = self.proto.OffsetDeleteRequest
 
         version = self.max_version(Req)
         if version is None:

@@ -107,7 +107,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             pending = [g for g in pending if g in moved]
             for g in pending:
                 out.pop(g, None)
-        brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self._metadata([]).brokers}
+        brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self.cluster_metadata().brokers}
         return out, brokers
 
     # -- listing groups: one ListGroups per broker ----------------------------------------
@@ -177,7 +177,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             group_ids, lambda groups: Req(version=version, group_ids=groups, **fields), "streams group")
         if errors is not None:
             errors.update({g: answer.error_message or "" for g, answer in failed.items()})
-        brokers = {b.node_id: b for b in self._metadata([]).brokers} if answered else {}
+        brokers = {b.node_id: b for b in self.cluster_metadata().brokers} if answered else {}
         return {g: _streams_description(answer, version,
                                         BrokerInfo(node, brokers[node].host, brokers[node].port)
                                         if node in brokers else None)

@@ -61,26 +61,35 @@ class MetadataRequests(WireBase):
 
     # -- describe topics: the rest of what it needs, on the same connection ---------------
     def _metadata(self, topics: list[str] | None, version: int | None = None):
-        """One Metadata request (every topic for None), never creating a topic."""
+        """One Metadata request (every topic for None), never creating a topic; its brokers and
+        cluster id are kept for this client (Wire.learn_cluster)."""
         Req = self.proto.MetadataRequest
         topics_field = None if topics is None else [Req.MetadataRequestTopic(name=t) for t in topics]
-        return self.send(Req(version=self._version(Req, "Metadata") if version is None else version,
+        resp = self.send(Req(version=self._version(Req, "Metadata") if version is None else version,
                              topics=topics_field, allow_auto_topic_creation=False,
                              include_topic_authorized_operations=False))
+        self._wire.learn_cluster(resp)
+        return resp
+
+    def cluster_metadata(self):
+        """The cluster-wide part of a Metadata answer (brokers, cluster id; its topics are not
+        for reading): the answer this client already read, whatever topics it was for, else one
+        Metadata request for no topic. A reset asked for the coordinator's address, then the
+        brokers, in two identical requests before this (issue 28)."""
+        cluster = self._wire.cluster
+        return self._metadata([]) if cluster is None else cluster
 
     def topic_names(self) -> list[str]:
         return sorted(t.name for t in self._metadata(None).topics)
 
     def cluster_id(self) -> str | None:
-        """From a Metadata request for no topic (None below v2, which has no cluster id)."""
-        return getattr(self._metadata([]), "cluster_id", None)
+        """From a Metadata answer (None below v2, which has no cluster id)."""
+        return getattr(self.cluster_metadata(), "cluster_id", None)
 
     def broker_ids(self) -> list[int]:
         """The live brokers: those in the cluster metadata (whose addresses the connections to
         them then use: no second Metadata)."""
-        brokers = self._metadata([]).brokers
-        self._wire.learn_addresses({b.node_id: (b.host, b.port) for b in brokers})
-        return sorted(b.node_id for b in brokers)
+        return sorted(b.node_id for b in self.cluster_metadata().brokers)
 
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """DescribeTopicPartitions (v1 when offered: CreationTimeMs; None below v1); on brokers

@@ -34,9 +34,10 @@ class OffsetRequests(MetadataRequests):
         retriable error are asked again after a new Metadata, a few times within the deadline;
         an error, or no answer from a leader in time, is the partition's ``error``."""
         from kafka.errors import for_code
-        from kafka.protocol.consumer.offsets import ListOffsetsRequest as Req
 
         from kcli.admin.wire.connection import WireError, WireUnreadable
+
+        Req = self.proto.ListOffsetsRequest
 
         needed, what = self.LIST_OFFSETS_NEEDS.get(timestamp, (1, ""))
         version = self.max_version(Req)
