@@ -137,3 +137,15 @@ def test_a_dropin_process_ends_without_the_interpreters_teardown():
     proc = _probed("from kcli.cli.main import main\ntry:\n    main(['kafka-topics', '--version'])\n"
                    "except SystemExit as exc:\n    print('in-process', exc.code)", [])
     assert proc.stdout == "kcli 0.1.0\nin-process 0\n" and proc.stderr == "atexit frozen=False\nteardown\n"
+
+
+def test_connecting_to_an_ascii_host_loads_no_idna_codec():
+    """kcli's connection gives getaddrinfo an ASCII host as bytes: a str host is encoded with the
+    idna codec, whose import (unicodedata, stringprep) was ~5 ms of every connecting command's
+    start (issue 28, groups at scale)."""
+    from kcli.broker import EmbeddedCluster
+
+    with EmbeddedCluster(nodes=1) as c:
+        loaded = _loaded_after(["-o", "plain", "list", "groups", "-b", c.bootstrap_servers])
+        assert "kcli.admin.wire.connection" in loaded
+        assert not {"encodings.idna", "unicodedata", "stringprep"} & loaded

@@ -93,7 +93,10 @@ class Connection:
     def _open(self, deadline: float) -> None:
         self._protocol = KafkaProtocol(client_id=self.config.get("client_id", "kcli"))
         try:
-            self._sock = socket.create_connection((self.host, self.port), timeout=_remaining(deadline))
+            # an ASCII host as bytes: getaddrinfo encodes a str with the idna codec, whose import
+            # (unicodedata, stringprep) was ~5 ms of each command's start (issue 28)
+            host = self.host.encode() if self.host.isascii() else self.host
+            self._sock = socket.create_connection((host, self.port), timeout=_remaining(deadline))
             if self._tls is not None:
                 self._sock = self._tls.wrap_socket(self._sock, server_hostname=self.host)
         except OSError as exc:
