@@ -294,7 +294,7 @@ class KafkaAdmin(LibrdkafkaReads):
         ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
         named as librdkafka names them (a state it has no name for is "Unknown"). A command that
         lists then describes groups loads no librdkafka client."""
-        return [GroupListing(gid, _known_state(state), "Consumer" if (gtype or "").lower() == "consumer" else "Classic")
+        return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
 
     def _lr_list_groups(self) -> list[GroupListing]:
@@ -469,10 +469,13 @@ def _state_name(state) -> str:
     return _STATES.get(getattr(state, "name", ""), "Unknown")
 
 
+_KNOWN_STATES = {name: name for name in _STATES.values()}
+
+
 def _known_state(state: str | None) -> str:
     """A group state the broker named, as librdkafka names it: one it has no name for (Assigning,
     Reconciling, or none below ListGroups v4) is "Unknown"."""
-    return state if state in _STATES.values() else "Unknown"
+    return _KNOWN_STATES.get(state, "Unknown")
 
 
 def _type_name(gtype) -> str:
