@@ -330,23 +330,23 @@ class KafkaAdmin(LibrdkafkaReads):
         out = []
         for gid in group_ids:
             kind, g, node = found.get(gid, ("unanswered", None, None))
-            if kind == "unanswered":
-                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
-            if kind == "missing":
-                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
-            elif kind == "error":
-                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
-            elif kind == "consumer":
-                d = GroupDescription(gid, "", "Consumer", "", brokers.get(node))
-                _consumer_protocol(d, g, version)
-                out.append(d)
-            else:
+            if kind == "classic":                 # the common case first (10k groups)
                 state = _known_state(g.group_state)
                 members = [GroupMember(m.member_id, m.client_id, m.client_host,
                                        _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
                                        m.group_instance_id) for m in g.members]
                 out.append(GroupDescription(gid, state, "Classic", g.protocol_data or "", brokers.get(node), members,
                                             exists=not (state == "Dead" and not members)))
+            elif kind == "consumer":
+                d = GroupDescription(gid, "", "Consumer", "", brokers.get(node))
+                _consumer_protocol(d, g, version)
+                out.append(d)
+            elif kind == "missing":
+                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
+            elif kind == "error":
+                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
+            else:
+                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
         return out
 
     def _lr_describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:

@@ -86,14 +86,15 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             for (node, req), resp in zip(requests, self.send_each(requests)):
                 asked = set(req.groups)
                 for g in resp.groups:
-                    if g.group_id not in asked:
+                    gid, code = g.group_id, g.error_code
+                    if gid not in asked:
                         continue
-                    if self._retriable(g.group_id, g.error_code):
-                        moved.add(g.group_id)
-                    if g.error_code == GROUP_ID_NOT_FOUND:
-                        out[g.group_id] = ("missing", None, node)
-                    else:
-                        out[g.group_id] = ("error" if g.error_code else "classic", g, node)
+                    if not code:                   # 10k groups: the common case first
+                        out[gid] = ("classic", g, node)
+                        continue
+                    if self._retriable(gid, code):
+                        moved.add(gid)
+                    out[gid] = ("missing", None, node) if code == GROUP_ID_NOT_FOUND else ("error", g, node)
             # one listed as classic that DescribeGroups no longer knows (not found, or Dead
             # without members below v6) may have become a consumer group since the listing
             listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
