@@ -149,3 +149,17 @@ def test_connecting_to_an_ascii_host_loads_no_idna_codec():
         loaded = _loaded_after(["-o", "plain", "list", "groups", "-b", c.bootstrap_servers])
         assert "kcli.admin.wire.connection" in loaded
         assert not {"encodings.idna", "unicodedata", "stringprep"} & loaded
+
+
+def test_only_the_process_entry_collects_young_objects_less_often():
+    """kcli's process (its console scripts, ``python -m kcli``) runs its command with a young
+    collection every 50k allocations, not every 700: at 10k groups the collector walked the
+    answers again and again (issue 28). In-process callers keep their thresholds."""
+    from kcli.cli.main import YOUNG_COLLECTION_THRESHOLD
+
+    assert _at_exit(["--version"], "gc.get_threshold()") == [YOUNG_COLLECTION_THRESHOLD, 10, 10]
+    assert _at_exit(["kafka-consumer-groups", "--version"], "gc.get_threshold()[0]") == YOUNG_COLLECTION_THRESHOLD
+    before = gc.get_threshold()
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert gc.get_threshold() == before
