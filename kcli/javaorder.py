@@ -49,7 +49,8 @@ def _units(text: str) -> bytes | list[int]:
 
 def _hash32(text: str) -> int:
     """java.lang.String.hashCode as an unsigned 32-bit value: each code unit times its power of
-    31, summed in C (10k group ids: a fifth fewer instructions than a loop over characters)."""
+    31, summed in C (the --list order of 10k group ids: a quarter fewer instructions than a
+    loop over characters)."""
     units = _units(text)
     return sum(map(mul, units, _weights(len(units)))) & 0xFFFFFFFF
 
