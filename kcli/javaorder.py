@@ -13,6 +13,7 @@ checked against a JVM in the tests. Buckets of 8+ colliding keys (treeified) are
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import mul
 from typing import Callable, Iterable, TypeVar
 
 from kcli.model import GroupPlan
@@ -27,17 +28,36 @@ def _int32(value: int) -> int:
     return value - (1 << 32) if value & 0x80000000 else value
 
 
+def _weights(n: int) -> tuple[int, ...]:
+    """31**(n-1) .. 31**0, mod 2**32: String.hashCode's weight of each of n code units."""
+    weights = _WEIGHTS.get(n)
+    if weights is None:
+        weights = _WEIGHTS[n] = tuple(pow(31, n - 1 - i, 1 << 32) for i in range(n))
+    return weights
+
+
+_WEIGHTS: dict[int, tuple[int, ...]] = {}
+
+
+def _units(text: str) -> bytes | list[int]:
+    """The UTF-16 code units of ``text``: its bytes when ASCII (one unit each)."""
+    if text.isascii():
+        return text.encode()
+    data = text.encode("utf-16-be", "surrogatepass")
+    return [data[i] << 8 | data[i + 1] for i in range(0, len(data), 2)]
+
+
+def _hash32(text: str) -> int:
+    """java.lang.String.hashCode as an unsigned 32-bit value: each code unit times its power of
+    31, summed in C (the --list order of 10k group ids: a quarter fewer instructions than a
+    loop over characters)."""
+    units = _units(text)
+    return sum(map(mul, units, _weights(len(units)))) & 0xFFFFFFFF
+
+
 def string_hash(text: str) -> int:
     """java.lang.String.hashCode: over UTF-16 code units, 32-bit wrap-around."""
-    h = 0
-    if text.isascii():                  # one code unit per character: 10k group ids in 30 ms, not 180
-        for c in text.encode():
-            h = (31 * h + c) & 0xFFFFFFFF
-        return _int32(h)
-    data = text.encode("utf-16-be", "surrogatepass")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return _int32(h)
+    return _int32(_hash32(text))
 
 
 def topic_partition_hash(topic: str, partition: int) -> int:
@@ -78,7 +98,14 @@ def order(keys: Iterable[K], table_size: int, hash_code: Callable[[K], int]) -> 
 
 
 def strings(keys: Iterable[str], table_size: int) -> list[str]:
-    return order(keys, table_size, string_hash)
+    """``order`` by String.hashCode, without a key function calling three per key (10k group
+    ids: kafka-consumer-groups --list)."""
+    keys = list(keys)
+    mask, buckets = table_size - 1, []
+    for k in keys:
+        h = _hash32(k)
+        buckets.append((h ^ (h >> 16)) & mask)
+    return [keys[i] for i in sorted(range(len(keys)), key=buckets.__getitem__)]
 
 
 def topic_partitions(keys: Iterable[tuple[str, int]], table_size: int) -> list[tuple[str, int]]:

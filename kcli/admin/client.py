@@ -295,7 +295,7 @@ class KafkaAdmin(LibrdkafkaReads):
         ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
         named as Kafka names them (Assigning and Reconciling included; a state it has no name for is "Unknown"). A command that
         lists then describes groups loads no librdkafka client."""
-        return [GroupListing(gid, _known_state(state), "Consumer" if (gtype or "").lower() == "consumer" else "Classic")
+        return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
 
     def _lr_list_groups(self) -> list[GroupListing]:
@@ -331,23 +331,23 @@ class KafkaAdmin(LibrdkafkaReads):
         out = []
         for gid in group_ids:
             kind, g, node = found.get(gid, ("unanswered", None, None))
-            if kind == "unanswered":
-                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
-            if kind == "missing":
-                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
-            elif kind == "error":
-                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
-            elif kind == "consumer":
-                d = GroupDescription(gid, "", "Consumer", "", brokers.get(node))
-                _consumer_protocol(d, g, version)
-                out.append(d)
-            else:
+            if kind == "classic":                 # the common case first (10k groups)
                 state = _known_state(g.group_state)
                 members = [GroupMember(m.member_id, m.client_id, m.client_host,
                                        _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
                                        m.group_instance_id) for m in g.members]
                 out.append(GroupDescription(gid, state, "Classic", g.protocol_data or "", brokers.get(node), members,
                                             exists=not (state == "Dead" and not members)))
+            elif kind == "consumer":
+                d = GroupDescription(gid, "", "Consumer", "", brokers.get(node))
+                _consumer_protocol(d, g, version)
+                out.append(d)
+            elif kind == "missing":
+                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
+            elif kind == "error":
+                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
+            else:
+                raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
         return out
 
     def _lr_describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
@@ -470,10 +470,19 @@ def _state_name(state) -> str:
     return _STATES.get(getattr(state, "name", ""), "Unknown")
 
 
+_KNOWN_STATES = {name: name for name in _STATES.values()}
+
+
 def _known_state(state: str | None) -> str:
+<<<<<<< HEAD
     """A group state the broker named, as the Java admin client names it (GroupState.parse): one
     Kafka has no name for, or none (ListGroups below v4), is "Unknown"."""
     return state if state in GROUP_STATES else "Unknown"
+=======
+    """A group state the broker named, as librdkafka names it: one it has no name for (Assigning,
+    Reconciling, or none below ListGroups v4) is "Unknown"."""
+    return _KNOWN_STATES.get(state, "Unknown")
+>>>>>>> groups28
 
 
 def _type_name(gtype) -> str:

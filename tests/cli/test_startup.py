@@ -154,3 +154,17 @@ def test_a_dropin_process_ends_without_the_interpreters_teardown():
     proc = _probed("from kcli.cli.main import main\ntry:\n    main(['kafka-topics', '--version'])\n"
                    "except SystemExit as exc:\n    print('in-process', exc.code)", [])
     assert proc.stdout == "kcli 0.1.0\nin-process 0\n" and proc.stderr == "atexit frozen=False\nteardown\n"
+
+
+def test_only_the_process_entry_collects_young_objects_less_often():
+    """kcli's process (its console scripts, ``python -m kcli``) runs its command with a young
+    collection every 50k allocations, not every 700: at 10k groups the collector walked the
+    answers again and again (issue 28). In-process callers keep their thresholds."""
+    from kcli.cli.main import YOUNG_COLLECTION_THRESHOLD
+
+    assert _at_exit(["--version"], "gc.get_threshold()") == [YOUNG_COLLECTION_THRESHOLD, 10, 10]
+    assert _at_exit(["kafka-consumer-groups", "--version"], "gc.get_threshold()[0]") == YOUNG_COLLECTION_THRESHOLD
+    before = gc.get_threshold()
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert gc.get_threshold() == before

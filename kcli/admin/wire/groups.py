@@ -86,14 +86,15 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             for (node, req), resp in zip(requests, self.send_each(requests)):
                 asked = set(req.groups)
                 for g in resp.groups:
-                    if g.group_id not in asked:
+                    gid, code = g.group_id, g.error_code
+                    if gid not in asked:
                         continue
-                    if self._retriable(g.group_id, g.error_code):
-                        moved.add(g.group_id)
-                    if g.error_code == GROUP_ID_NOT_FOUND:
-                        out[g.group_id] = ("missing", None, node)
-                    else:
-                        out[g.group_id] = ("error" if g.error_code else "classic", g, node)
+                    if not code:                   # 10k groups: the common case first
+                        out[gid] = ("classic", g, node)
+                        continue
+                    if self._retriable(gid, code):
+                        moved.add(gid)
+                    out[gid] = ("missing", None, node) if code == GROUP_ID_NOT_FOUND else ("error", g, node)
             # one listed as classic that DescribeGroups no longer knows (not found, or Dead
             # without members below v6) may have become a consumer group since the listing
             listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
@@ -112,10 +113,10 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
 
     # -- listing groups: one ListGroups per broker ----------------------------------------
     def _listed_groups(self, what: str, min_version: int = 0, **filters):
-        """(node, listed group) from every live broker's ListGroups answer (each names the groups
-        it coordinates) at the highest common version, ``filters`` (states_filter, types_filter)
-        from the version that has them; None without ListGroups ``min_version``. A broker's error
-        code fails the list: it would not be the cluster's."""
+        """(node, its listed groups) for every live broker's ListGroups answer (each names the
+        groups it coordinates) at the highest common version, ``filters`` (states_filter,
+        types_filter) from the version that has them; None without ListGroups ``min_version``. A
+        broker's error code fails the list: it would not be the cluster's."""
         from kafka.errors import for_code
         from kafka.protocol.admin.groups import ListGroupsRequest as Req
 
@@ -124,28 +125,31 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             return None
         fields = {k: v for k, v, since in (("states_filter", filters.get("states_filter", []), 4),
                                            ("types_filter", filters.get("types_filter", []), 5)) if version >= since}
-        listed = []
         nodes = self.broker_ids()
-        for node, resp in zip(nodes, self.send_each([(node, Req(version=version, **fields)) for node in nodes])):
+        answers = self.send_each([(node, Req(version=version, **fields)) for node in nodes])
+        for node, resp in zip(nodes, answers):
             if resp.error_code:
                 raise OperationError(f"Cannot list {what} on broker {node}: {for_code(resp.error_code).description}")
-            listed += [(node, g) for g in resp.groups]
-        return listed
+        return [(node, resp.groups) for node, resp in zip(nodes, answers)]
 
     def list_groups(self) -> list[tuple[str, str | None, str | None]]:
         """(group id, state or None, type or None) of every consumer group, sorted by id: the
         groups of protocol type "consumer", or "" (a group that only commits offsets), classic
         and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
-        from ListGroups v4, the type from v5. One ListGroups per live broker."""
+        from ListGroups v4, the type from v5 (below those versions, the schema's default). One
+        ListGroups per live broker."""
         found = {}
-        for node, g in self._listed_groups("consumer groups") or []:
-            if g.protocol_type in ("", "consumer"):
-                found[g.group_id] = (g.group_id, getattr(g, "group_state", None), getattr(g, "group_type", None))
-                # the broker that lists a group coordinates it: no FindCoordinator for 10k keys
-                # (a group that moved since answers NOT_COORDINATOR and is looked up then)
-                self._coordinators[g.group_id] = node
-                if getattr(g, "group_type", None):
-                    self._listed_types[g.group_id] = g.group_type.lower()
+        # the broker that lists a group coordinates it: no FindCoordinator for 10k keys (a group
+        # that moved since answers NOT_COORDINATOR and is looked up then)
+        coordinators, types = self._coordinators, self._listed_types
+        for node, groups in self._listed_groups("consumer groups") or []:
+            for g in groups:                    # 10k groups: attributes read once each
+                if g.protocol_type in ("", "consumer"):
+                    gid, gtype = g.group_id, g.group_type
+                    found[gid] = (gid, g.group_state, gtype)
+                    coordinators[gid] = node
+                    if gtype:
+                        types[gid] = gtype.lower()
         return [found[g] for g in sorted(found)]
 
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
@@ -154,7 +158,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         each answering for the groups it coordinates; sorted by id. None on a broker without
         ListGroups v5 (no streams groups there)."""
         found = {g.group_id: GroupListing(g.group_id, g.group_state or "Unknown", "Streams")
-                 for _, g in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []}
+                 for _, groups in self._listed_groups("streams groups", 5, types_filter=["streams"]) or []
+                 for g in groups}
         return sorted(found.values(), key=lambda g: g.group_id)
 
     def streams_group_describe_version(self) -> int | None:
