@@ -470,19 +470,13 @@ def _state_name(state) -> str:
     return _STATES.get(getattr(state, "name", ""), "Unknown")
 
 
-_KNOWN_STATES = {name: name for name in _STATES.values()}
+_KNOWN_STATES = {name: name for name in GROUP_STATES}
 
 
 def _known_state(state: str | None) -> str:
-<<<<<<< HEAD
     """A group state the broker named, as the Java admin client names it (GroupState.parse): one
     Kafka has no name for, or none (ListGroups below v4), is "Unknown"."""
-    return state if state in GROUP_STATES else "Unknown"
-=======
-    """A group state the broker named, as librdkafka names it: one it has no name for (Assigning,
-    Reconciling, or none below ListGroups v4) is "Unknown"."""
     return _KNOWN_STATES.get(state, "Unknown")
->>>>>>> groups28
 
 
 def _type_name(gtype) -> str:
