@@ -23,7 +23,12 @@ kcli runs as installed: its modules are compiled to bytecode first (pip does tha
 with PYTHONDONTWRITEBYTECODE set, every run would otherwise compile kcli's sources, about 0.3 s
 here, while the Java tool loads compiled classes).
 
+The drop-in (``python -m kcli kafka-consumer-groups`` with the Java tool's own arguments) is timed
+in the same alternation, its stdout compared with the tool's byte for byte ("identical"), else as
+lines in any order.
+
 Reported per command: median wall time of each, their ratio kcli/Java (below 1: kcli faster),
+and drop-in/Java,
 peak RSS of each process (ru_maxrss from wait4 in a small launcher: a child's high-water mark
 would start at this process's, which holds the broker), and kcli's requests (per API, summed).
 
@@ -105,6 +110,11 @@ def kcli_cmd(bootstrap: str, args: list[str]) -> list[str]:
     return [sys.executable, "-m", "kcli", "-o", "plain", "-b", bootstrap, "--timeout", "600s", *args]
 
 
+def dropin_cmd(bootstrap: str, args: list[str]) -> list[str]:
+    """kcli's drop-in for the Java tool, with the tool's own arguments."""
+    return [sys.executable, "-m", "kcli", "kafka-consumer-groups", "--bootstrap-server", bootstrap, *args]
+
+
 def java_cmd(bootstrap: str, args: list[str]) -> list[str]:
     return ["java", *TOOL_JVM, _tools_log4j(), "-cp", f"{kafka_libs()}/*",
             tool_class("kafka-consumer-groups"), "--bootstrap-server", bootstrap, *args]
@@ -129,14 +139,19 @@ def run_target(label: str, bootstrap: str, n: int, runs: int, java: bool, rows: 
     for name, (kargs, jargs) in CASES.items():
         counts, kout = kcli_requests(bootstrap, kargs)
         jout = measure(java_cmd(bootstrap, jargs), timeout)[2] if java and jargs else None
-        samples: dict[str, list[tuple[float, int]]] = {"kcli": [], "java": []}
+        dout = measure(dropin_cmd(bootstrap, jargs), timeout)[2] if jout is not None else None
+        samples: dict[str, list[tuple[float, int]]] = {"kcli": [], "java": [], "dropin": []}
         for _ in range(runs):                                     # alternated
             samples["kcli"].append(measure(kcli_cmd(bootstrap, kargs), timeout)[:2])
             if jout is not None:
                 samples["java"].append(measure(java_cmd(bootstrap, jargs), timeout)[:2])
+                samples["dropin"].append(measure(dropin_cmd(bootstrap, jargs), timeout)[:2])
         k = statistics.median(s for s, _ in samples["kcli"])
         j = statistics.median(s for s, _ in samples["java"]) if samples["java"] else None
+        d = statistics.median(s for s, _ in samples["dropin"]) if samples["dropin"] else None
         row = dict(target=label, groups=n, command=name, kcli_s=k, java_s=j, ratio=k / j if j else None,
+                   dropin_s=d, dropin_ratio=d / j if j else None,
+                   dropin_stdout="-" if dout is None else "identical" if dout == jout else same_lines(dout, jout),
                    kcli_rss_mib=max(r for _, r in samples["kcli"]) / 1024,
                    java_rss_mib=max(r for _, r in samples["java"]) / 1024 if samples["java"] else None,
                    requests=counts, total_requests=sum(counts.values()),
@@ -146,6 +161,7 @@ def run_target(label: str, bootstrap: str, n: int, runs: int, java: bool, rows: 
 
 
 HEADER = (f"{'target':18} {'groups':>6} {'command':21} {'kcli s':>7} {'java s':>7} {'kcli/java':>9} "
+          f"{'drop-in/java':>12} "
           f"{'kcli MiB':>8} {'java MiB':>8} {'kcli reqs':>9}  stdout / kcli's requests")
 
 
@@ -153,8 +169,8 @@ def print_row(r: dict) -> None:
     fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
     reqs = " ".join(f"{k}:{v}" for k, v in sorted(r["requests"].items()))
     print(f"{r['target']:18} {r['groups']:>6} {r['command']:21} {r['kcli_s']:7.2f} {fmt(r['java_s'], '7.2f'):>7} "
-          f"{fmt(r['ratio'], '9.3f'):>9} {r['kcli_rss_mib']:8.0f} {fmt(r['java_rss_mib'], '8.0f'):>8} "
-          f"{r['total_requests']:9}  {r['stdout']} / {reqs}", flush=True)
+          f"{fmt(r['ratio'], '9.3f'):>9} {fmt(r['dropin_ratio'], '12.3f'):>12} {r['kcli_rss_mib']:8.0f} {fmt(r['java_rss_mib'], '8.0f'):>8} "
+          f"{r['total_requests']:9}  {r['stdout']}, drop-in {r['dropin_stdout']} / {reqs}", flush=True)
 
 
 def main() -> None:
