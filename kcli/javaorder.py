@@ -98,14 +98,7 @@ def order(keys: Iterable[K], table_size: int, hash_code: Callable[[K], int]) -> 
 
 
 def strings(keys: Iterable[str], table_size: int) -> list[str]:
-    """``order`` by String.hashCode, without a key function calling three per key (10k group
-    ids: kafka-consumer-groups --list)."""
-    keys = list(keys)
-    mask, buckets = table_size - 1, []
-    for k in keys:
-        h = _hash32(k)
-        buckets.append((h ^ (h >> 16)) & mask)
-    return [keys[i] for i in sorted(range(len(keys)), key=buckets.__getitem__)]
+    return order(keys, table_size, _hash32)
 
 
 def topic_partitions(keys: Iterable[tuple[str, int]], table_size: int) -> list[tuple[str, int]]:

@@ -293,8 +293,8 @@ class KafkaAdmin(LibrdkafkaReads):
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, sorted by id (filters are applied by callers): one
         ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
-        named as Kafka names them (Assigning and Reconciling included; a state it has no name for is "Unknown"). A command that
-        lists then describes groups loads no librdkafka client."""
+        named as Kafka names them (Assigning and Reconciling included; a state it has no name for
+        is "Unknown"). A command that lists then describes groups loads no librdkafka client."""
         return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
 
