@@ -32,7 +32,11 @@ for version in 4.4.0 4.3.1 3.9.1 3.7.2; do
 done
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]'
+# editable_mode=compat: a path entry for the clone, as a regular install has no import hook;
+# setuptools' default editable finder costs every kcli process ~15 ms at start (pathlib,
+# urllib.parse), which the start-up benches (bench/java_tools.py, groups_scale.py) would count
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[spark,dev]' \
+  --config-settings editable_mode=compat
 # Spark's own Kafka connector for pyspark's version, for the audit's JVM source and its tests
 PYTHON=.venv/bin/python bash scripts/provision-spark-kafka.sh >/dev/null
 .venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels . 'setuptools>=68'
