@@ -3,7 +3,7 @@
 The broker is asked (confluent-kafka) for the partitions' offsets, the topics' KIP-937 bounds and
 its ListOffsets answers. With kcli's source (``python``) one task per partition reads its range
 once, in offset order, and counts it in the Python worker, culprits included
-(``kcli.pipeline.scan``, the ``kcli-kafka-audit`` data source): one row per partition reaches the
+(``kcli.pipeline.scan``, a Spark job over the planned ranges): one row per partition reaches the
 JVM. With Spark's Kafka connector (``jvm``) every count is a Spark SQL aggregation, the running
 maximum and the culprits Spark SQL windows per partition (``_aggregate``, ``_culprits``); both
 scale out with the Spark master, a task per partition. The result types and their JSON are in
@@ -122,7 +122,9 @@ def _run_audit(options: AuditOptions) -> AuditResult:
     jars = options.jars or (connector_jars() if options.source != PYTHON else [])
     if jars:
         conf["spark.jars"] = ",".join(filter(None, [conf.get("spark.jars"), *jars]))
-    spark = session(options.master, conf, log=options.log, deadline=deadline)
+    # the driver JVM runs no heavy code when Python workers read, or when executors elsewhere do
+    quick_jit = not options.master.startswith("local") or not _may_use_connector(options.source, conf)
+    spark = session(options.master, conf, log=options.log, deadline=deadline, quick_jit=quick_jit)
     plan.source = pick_source(spark, options.source, options.client_config)
     return _audit(spark, plan, options.progress, options.save_dir)
 
@@ -146,6 +148,21 @@ def pick_source(spark, source: str, client_config: Mapping[str, str] | None = No
             "classpath: run scripts/provision-spark-kafka.sh, or give --jars or "
             "spark.jars.packages")
     return PYTHON
+
+
+def _may_use_connector(source: str, conf: Mapping[str, str]) -> bool:
+    """Before the JVM starts: whether ``pick_source`` may pick Spark's Kafka connector, i.e. the
+    source is ``jvm``, or ``auto`` with jars or packages for Spark's classpath (the audit's
+    configuration, PYSPARK_SUBMIT_ARGS) or a Kafka jar in the user's SPARK_HOME."""
+    if source != AUTO:
+        return source == JVM
+    if conf.get("spark.jars") or conf.get("spark.jars.packages"):
+        return True
+    if any(flag in os.environ.get("PYSPARK_SUBMIT_ARGS", "") for flag in ("--jars", "--packages")):
+        return True
+    home = os.environ.get("SPARK_HOME")
+    jars = os.path.join(home, "jars") if home else ""
+    return bool(jars) and os.path.isdir(jars) and any("kafka" in name for name in os.listdir(jars))
 
 
 def audit_timestamps(
@@ -363,22 +380,6 @@ def _offsets(parts: list[PartitionAudit]) -> tuple[dict, dict]:
     return start, end
 
 
-def _reader(spark, format_: str, plan: _Plan, parts: list[PartitionAudit],
-            reads: ReadProgress | None):
-    """A reader of ``format_`` (kcli's sources) for the ranges of ``parts``, reporting the records
-    read to ``reads`` (when given)."""
-    start, end = _offsets(parts)
-    df = (spark.read.format(format_).options(**{f"kafka.{k}": v for k, v in plan.conf.items()})
-          .option("startingOffsets", json.dumps(start))
-          .option("endingOffsets", json.dumps(end))
-          .option("timeoutMs", str(int(plan.timeout_s * 1000)))
-          .option("pollTimeoutMs", str(int(plan.timeout_s * 1000))))
-    if reads is not None:
-        df = df.option("progressAddress", reads.address_for(sum(p.end_offset - p.start_offset
-                                                                for p in parts)))
-    return df
-
-
 def _jvm_records(spark, plan: _Plan, start: dict, end: dict, keys: list[str], preceding_max: bool):
     """The same columns through Spark's own Kafka connector (the ``kafka`` format): timestamps
     back to epoch ms, and precedingMaxTimestamp as a window per partition in offset order (Spark
@@ -477,19 +478,15 @@ def _scan(spark, plan: _Plan, parts: list[PartitionAudit],
     """``_aggregate``'s rows, culprits included, through kcli's source: each task reads its
     partition's range once and counts it in the Python worker (``kcli.pipeline.scan``), which
     ships one row per range instead of every record."""
-    from kcli.pipeline.scan import FORMAT
+    from kcli.pipeline.scan import scan_ranges
+    from kcli.pipeline.source import OffsetRange
 
-    bounds: dict[str, dict[str, list[int]]] = {}
-    for (topic, partition), limits in _limits(plan, parts).items():
-        bounds.setdefault(topic, {})[str(partition)] = list(limits)
-    df = _reader(spark, FORMAT, plan, parts, reads).option(
-        "audit", json.dumps({"target": plan.target_ms, "bounds": bounds}))
-    stats = {}
-    for r in df.load().collect():
-        row = r.asDict()
-        row["culprit_rows"] = [c.asDict() for c in row["culprit_rows"]]
-        stats[(row["topic"], row["partition"])] = row
-    return stats
+    limits = _limits(plan, parts)
+    ranges = [(OffsetRange(p.topic, p.partition, p.start_offset, p.end_offset),
+               list(limits[(p.topic, p.partition)])) for p in parts]
+    progress = reads.address_for(sum(p.end_offset - p.start_offset for p in parts)) if reads else None
+    rows = scan_ranges(spark, plan.conf, ranges, plan.target_ms, plan.timeout_s, progress)
+    return {(row["topic"], row["partition"]): row for row in rows}
 
 
 def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], Any]:
