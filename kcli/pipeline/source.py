@@ -1,7 +1,8 @@
 """The ``kcli-kafka`` Spark data source: batch reads of Kafka topics with confluent-kafka.
 
-Register it with ``spark.dataSource.register(KafkaDataSource)`` (``kcli.pipeline.spark.session``
-does), then::
+Register it with ``spark.dataSource.register(KafkaDataSource)`` (the audit reads with its reader
+without it: a registration makes Spark look for Python data sources first, in a Python daemon of
+its own, ~0.5 s), then::
 
     spark.read.format("kcli-kafka")
         .option("kafka.bootstrap.servers", "127.0.0.1:9092")

@@ -1,4 +1,4 @@
-"""Starting Spark for kcli: the Java check, the session (with the kcli-kafka source registered) and
+"""Starting Spark for kcli: the Java check, the session (its driver JVM's options) and
 job progress from Spark's status tracker."""
 
 from __future__ import annotations
@@ -137,10 +137,11 @@ def console_to(path: str):
 def session(master: str = "local[*]", conf: dict[str, str] | None = None,
             app_name: str = "kcli audit", log: str | None = None, deadline: float | None = None,
             quick_jit: bool = False):
-    """A SparkSession (created or reused) with the kcli-kafka data source registered; with
-    ``log``, the JVM's console output goes to that file (``console_to``). A cluster master that
-    has not taken the application by ``deadline`` (time.monotonic()), or that Spark gives up on,
-    is one line, ``Spark master unreachable: ...`` (Spark itself retries for a minute).
+    """A SparkSession (created or reused); with ``log``, the JVM's console output goes to that
+    file (``console_to``). A cluster master that has not taken the application by ``deadline``
+    (time.monotonic()), or that Spark gives up on, is one line, ``Spark master unreachable: ...``
+    (Spark itself retries for a minute). The kcli-kafka data source is not registered
+    (``kcli.pipeline.source``).
 
     Local masters bind the driver (and the JVM's SPARK_LOCAL_IP) to 127.0.0.1 and run without
     the web UI. A driver JVM started here starts from an archive of Spark's classes, and with
@@ -148,8 +149,6 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     check_pyspark()
     check_java()
     from pyspark.sql import SparkSession
-
-    from kcli.pipeline.source import KafkaDataSource
 
     # Spark runs its Python workers with PYSPARK_PYTHON (else the first `python3` on PATH), on the
     # driver too, where the data source plans the read: make that this interpreter, which has kcli,
@@ -178,7 +177,6 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
             spark = _within(builder.getOrCreate, deadline, master)
         spark.sparkContext.setLogLevel("ERROR")
     _STARTED.set()
-    spark.dataSource.register(KafkaDataSource)
     return spark
 
 

@@ -10,12 +10,14 @@ from tests.support.pipeline import NOW
 
 @pytest.fixture(scope="module")
 def spark():
+    from kcli.pipeline.source import KafkaDataSource
     from kcli.pipeline.spark import connector_jars, session
 
     # Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the tests of the JVM source
     jars = {"spark.jars": ",".join(connector_jars())} if connector_jars() else {}
     s = session("local[2]", {"spark.sql.shuffle.partitions": "2",
                              "spark.default.parallelism": "2", **jars})
+    s.dataSource.register(KafkaDataSource)          # the kcli-kafka source's own tests
     yield s
     s.stop()
 
