@@ -33,6 +33,12 @@ with other jobs (load 6-25, so only the ratios within one run compare):
   MiB). At load ~1.9: warm 0.90 s, 0.97x kcat (before 1.02 s, 0.86x), the first (cold) audit in
   the session 4.4 s (before 5.9 s); 10M CLI cold 16.5 s, 0.26x, 1141 MiB (before 21.5 s, 0.19x,
   1939 MiB). At load 5-6 the warm ratio is 0.4-0.6x: the audit is CPU-bound, kcat mostly waits.
+- The driver JVM from a class-data-sharing archive (written by the first audit on the machine),
+  the quick JIT when Python reads, the scan as a Spark job over the planned ranges, no data
+  source registered; load 1.3-1.8: 10M CLI cold 7.12 s [7.14 7.12 7.04], 0.64x kcat (4.54 s
+  [4.54 7.71 3.78]), peak RSS 836 MiB (before, same sitting: 14.30 s, 0.39x, 1191 MiB); 1M warm
+  local[2] 0.73 s, 1.18x kcat (0.87 s), the session's first audit 1.38 s; the connector warm
+  4.88 s, 0.18x.
 """
 
 from __future__ import annotations
