@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
 from kcli.xdg import config_dir
+
+if TYPE_CHECKING:              # pathlib (~2 ms to import) only when a profile is read
+    from pathlib import Path
 
 PROFILE_ENV = "KCLI_PROFILE"
 
@@ -37,6 +40,8 @@ class Profile:
 
 
 def config_path(environ=os.environ) -> Path:
+    from pathlib import Path
+
     return Path(config_dir("config.toml", environ=environ))
 
 
@@ -109,6 +114,8 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
     props: dict[str, str] = {}
     properties_file = _text(name, "properties_file", body.get("properties_file"))
     if properties_file:
+        from pathlib import Path
+
         file = Path(os.path.expanduser(properties_file))
         if not file.is_absolute():
             file = path.parent / file

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-import threading
+import _thread
 import types
 import weakref
 
@@ -212,7 +212,7 @@ _PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request
             "ListOffsetsRequest": _list_offsets_request}
 
 
-_DECLARING = threading.Lock()   # the embedded broker's thread and a client may both ask first
+_DECLARING = _thread.allocate_lock()  # threading's Lock, without importing threading   # the embedded broker's thread and a client may both ask first
 
 
 def _declare(api: str) -> None:
