@@ -219,7 +219,7 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
         b = cluster.bootstrap_servers
         cluster.create_topic("long", partitions=4)
         p = Producer({"bootstrap.servers": b, "linger.ms": 20, "batch.num.messages": 10_000})
-        for _ in range(400_000):
+        for _ in range(100_000):
             while True:
                 try:
                     p.produce("long", value=b"x" * 100)
@@ -228,6 +228,9 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
                     p.poll(0.05)
         assert p.flush(60) == 0
         del p
+        # every Fetch answered 2.5 s late: the audit still reads when the Ctrl-C comes (a fast
+        # read of this data would end before it)
+        cluster.fault("Fetch", "late")
         master, slave = pty.openpty()
         proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", b, "audit", "timestamps",
                                  "-t", "long", "--master", "local[1]"], stdin=slave, stdout=slave,
