@@ -12,6 +12,7 @@ from contextlib import ExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 
+from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka.admin import AdminClient
 
 from tests.parity.harness import EXIT, STDERR, STDOUT, Case
@@ -305,8 +306,14 @@ class State:
         getattr(self, "_" + step.replace("-", "_"))()
 
     def _delete_topic(self, name: str) -> None:
-        if name in self.admin.list_topics(timeout=10).topics:
+        # deleted whether or not the metadata lists it yet: a topic the previous run just created
+        # may be in the controller and not yet in the broker's metadata cache (a create then
+        # failed with "already exists")
+        try:
             self.admin.delete_topics([name], operation_timeout=15)[name].result(20)
+        except KafkaException as exc:
+            if exc.args[0].code() != KafkaError.UNKNOWN_TOPIC_OR_PART:
+                raise
         wait_until(lambda: name not in self.admin.list_topics(timeout=10).topics, timeout=30,
                    interval=0.2, what=f"{name} deleted")
 
