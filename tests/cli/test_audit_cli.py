@@ -228,9 +228,9 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
                     p.poll(0.05)
         assert p.flush(60) == 0
         del p
-        # every Fetch answered 2.5 s late: the audit still reads when the Ctrl-C comes (a fast
-        # read of this data would end before it)
-        cluster.fault("Fetch", "late")
+        # no Fetch is answered: the audit is still reading when the Ctrl-C comes, whatever the
+        # machine's speed (it read these records before the signal landed once, and exited 0)
+        cluster.fault("Fetch", "hang")
         master, slave = pty.openpty()
         proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", b, "audit", "timestamps",
                                  "-t", "long", "--master", "local[1]"], stdin=slave, stdout=slave,
@@ -257,7 +257,7 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
             os.close(master)
         live = [(pid, comm) for pid, state, comm in _session_processes(proc.pid) if state != "Z"]
     assert sent, f"the progress never counted records: {screen[-500:]!r}"
-    assert code == 130
+    assert code == 130, screen[-3000:]
     assert not [c for _, c in live if c == "java"], live       # the JVM is stopped before exit
     text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", screen).decode(errors="replace")
     lines = [line.strip() for line in re.split(r"[\r\n]", text)
