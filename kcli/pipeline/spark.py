@@ -316,7 +316,8 @@ def _keep_class_archive(staging: str, path: str, wait_s: float = 120.0) -> None:
     gateway exits on its stdin's end), wait for the JVM to write the archive, and keep the archive
     as the cache's when the JVM ended well (exit 0), with at most one older one (``_KEPT``).
     Without a session (its start failed: a cluster master that never answered) nothing waits.
-    Quiet: a JVM that is gone, late or failed leaves no archive, and a later audit tries again."""
+    Quiet: a JVM that is gone, late or failed, or a Ctrl-C during the wait, leaves no archive (the
+    file it was writing is an orphan ``_remove_orphans`` removes), and a later audit tries again."""
     from pyspark import SparkContext
 
     sc, proc = SparkContext._active_spark_context, getattr(SparkContext._gateway, "proc", None)
@@ -336,6 +337,8 @@ def _keep_class_archive(staging: str, path: str, wait_s: float = 120.0) -> None:
                               key=os.path.getmtime, reverse=True)
             for old in archives[_KEPT:]:
                 os.unlink(old)
+    except KeyboardInterrupt:
+        return              # Ctrl-C while it stops or writes: no archive this time, no traceback
     except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired, OSError: no archive this time
         pass
     with contextlib.suppress(OSError):

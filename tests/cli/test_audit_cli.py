@@ -270,3 +270,38 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
             break
         time.sleep(0.2)
     assert not live
+
+
+def test_ctrl_c_while_the_first_audit_writes_the_class_archive_is_quiet(tmp_path):
+    """The first audit with an empty cache waits at exit for its JVM to write the archive of
+    Spark's classes (kcli.pipeline.spark.driver_java_options): a Ctrl-C then ends the wait with
+    no traceback and keeps no archive; the audit's result was printed and stands (exit 0)."""
+    import os
+    import signal
+    import subprocess
+
+    cache = tmp_path / "cache"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_SUBMIT_ARGS", "SPARK_HOME")}
+    env.update(KCLI_CACHE_DIR=str(cache), XDG_STATE_HOME=str(tmp_path / "state"))
+    with EmbeddedCluster(nodes=1) as cluster:
+        cluster.create_topic("t", partitions=1)
+        p = Producer({"bootstrap.servers": cluster.bootstrap_servers})
+        p.produce("t", value=b"x")
+        assert p.flush(30) == 0
+        proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", cluster.bootstrap_servers,
+                                 "audit", "timestamps", "-t", "t", "--master", "local[1]", "-o",
+                                 "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        try:
+            deadline = time.monotonic() + 180
+            while not list(cache.glob("spark-cds/*.tmp")) and time.monotonic() < deadline:
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.05)
+            assert list(cache.glob("spark-cds/*.tmp")), "the JVM never began writing the archive"
+            proc.send_signal(signal.SIGINT)          # kcli only: its JVM goes on writing
+            out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert (proc.returncode, err.decode()) == (0, "")
+    assert json.loads(out)["total"]["records"] == 1
+    assert list(cache.glob("spark-cds/*.jsa")) == []
