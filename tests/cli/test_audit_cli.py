@@ -204,6 +204,16 @@ def _session_processes(sid: int) -> list[tuple[int, str, str]]:
     return found
 
 
+def _ctrl_c_default() -> None:
+    """In the child before exec: SIGINT's default disposition, as an interactive shell gives its
+    foreground job. A suite started in the background of a non-interactive shell (`cmd &`)
+    inherits SIGINT ignored, and an ignored signal stays ignored across exec: the audit would
+    never see the Ctrl-C (a fresh-clone run started that way failed so, 4 times in 4)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
     """SIGINT to the audit's process group (a terminal's Ctrl-C) once the progress bar counts
     records (its total known: the job runs): one line on the terminal, exit 130, and nothing of its session left (its JVM and
@@ -234,9 +244,9 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
         master, slave = pty.openpty()
         proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", b, "audit", "timestamps",
                                  "-t", "long", "--master", "local[1]"], stdin=slave, stdout=slave,
-                                stderr=slave, start_new_session=True)
+                                stderr=slave, start_new_session=True, preexec_fn=_ctrl_c_default)
         os.close(slave)
-        screen, sent, again, deadline = b"", 0, 0.0, time.monotonic() + 240
+        screen, sent, deadline = b"", False, time.monotonic() + 240
         try:
             while time.monotonic() < deadline:
                 if select.select([master], [], [], 0.2)[0]:
@@ -247,11 +257,9 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
                     if not chunk:
                         break
                     screen += chunk
-                if sent < 5 and time.monotonic() >= again and re.search(rb"Records read[^%\n]*? [0-9]+%", screen):
-                    # a second Ctrl-C after 3 s, as a user would: a fresh-clone CI run once saw
-                    # the first one have no effect (open, see the stop's note)
-                    os.killpg(proc.pid, signal.SIGINT)
-                    sent, again = sent + 1, time.monotonic() + 3
+                if not sent and re.search(rb"Records read[^%\n]*? [0-9]+%", screen):
+                    os.killpg(proc.pid, signal.SIGINT)              # one Ctrl-C
+                    sent = True
             code = proc.wait(60)
         finally:
             if proc.poll() is None:
@@ -259,7 +267,7 @@ def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
             os.close(master)
         live = [(pid, comm) for pid, state, comm in _session_processes(proc.pid) if state != "Z"]
     assert sent, f"the progress never counted records: {screen[-500:]!r}"
-    assert code == 130, (sent, screen[-3000:])
+    assert code == 130, screen[-3000:]
     assert not [c for _, c in live if c == "java"], live       # the JVM is stopped before exit
     text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", screen).decode(errors="replace")
     lines = [line.strip() for line in re.split(r"[\r\n]", text)
@@ -293,7 +301,8 @@ def test_ctrl_c_while_the_first_audit_writes_the_class_archive_is_quiet(tmp_path
         assert p.flush(30) == 0
         proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", cluster.bootstrap_servers,
                                  "audit", "timestamps", "-t", "t", "--master", "local[1]", "-o",
-                                 "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                 "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                preexec_fn=_ctrl_c_default)
         try:
             deadline = time.monotonic() + 180
             while not list(cache.glob("spark-cds/*.tmp")) and time.monotonic() < deadline:
