@@ -18,8 +18,9 @@ Each run starts both (in alternating order) and, with both up, measures each in 
   ``bench/broker_throughput.run``, a confluent-kafka producer (acks=all, linger.ms=5,
   batch.size=1000000, queue.buffering.max.messages=1000000, no compression) then a consumer
   assigned to every partition from offset 0, no group join (fetch.queue.backoff.ms=0, else
-  librdkafka pauses fetching for 1 s whenever its queue fills; everything else default). The same
-  settings on both sides, one client process at a time.
+  librdkafka pauses fetching for 1 s whenever its queue fills; local queues that hold a
+  partition's whole share, see ``consumer_config``; everything else default). The same settings on
+  both sides, one client process at a time.
 
 Durability differs: Kafka writes to its log files (page cache, no fsync per request, as by
 default), the embedded broker keeps records in memory. Reported: median and quartiles over the
@@ -118,7 +119,19 @@ def quartiles(samples: list[float]) -> tuple[float, float, float]:
 def measure(bootstrap: str, topic: str, records: int, nbytes: int) -> dict:
     create_topic(bootstrap, topic, PARTITIONS)
     return throughput(bootstrap, records, nbytes, "none", PARTITIONS, create=False, topic=topic,
-                      consumer_config=CONSUMER)
+                      consumer_config=consumer_config(records, nbytes))
+
+
+def consumer_config(records: int, nbytes: int) -> dict:
+    """``CONSUMER`` with local queues that hold a whole partition's share of the volume: librdkafka
+    leaves a partition whose queue is full out of its next Fetch, and a Fetch that then names
+    only partitions read to their end is parked by either broker for ``fetch.wait.max.ms``
+    (0.46 s stalls, once or twice a run, on both: docs/performance.md). With room for every
+    record, each Fetch names every partition not yet at its end and the read measures how fast
+    the broker delivers."""
+    share = -(-records // PARTITIONS)
+    return {**CONSUMER, "queued.min.messages": min(share + 1, 10_000_000),
+            "queued.max.messages.kbytes": min(share * (nbytes + 100) // 1024 + 1024, 2_097_151)}
 
 
 def timed_mb(mb: float, fastest_mb_s: float, min_seconds: float, max_mb: float) -> float:
