@@ -1,6 +1,6 @@
-"""The audit on a real Spark standalone cluster: a master and one worker started from the pyspark
+"""The audit on a real Spark standalone cluster: a master and two workers started from the pyspark
 wheel on 127.0.0.1 (ephemeral ports, scratch work directory), the embedded broker, crafted data.
-The data source runs unchanged on the worker's executor, which has kcli installed (this venv).
+The data source runs unchanged on the workers' executors, which has kcli installed (this venv).
 Everything started here is stopped here, with bounded waits, and checked to be gone."""
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def accepts(port: int) -> bool:
 
 @contextmanager
 def standalone_cluster(scratch: Path):
-    """Yield the master URL of a master with one 2-core worker; stop both on exit."""
+    """Yield the master URL of a master with two 1-core workers (work directories ``work/w1`` and
+    ``work/w2``); stop all three on exit."""
     work = scratch / "work"
     work.mkdir()
     props = scratch / "spark.properties"
@@ -103,11 +104,15 @@ def standalone_cluster(scratch: Path):
                         env, scratch / "master.log")
         started.append(master)
         url = master.wait_for(r"Starting Spark master at (spark://127\.0\.0\.1:\d+)").group(1)
-        worker = Daemon("worker.Worker", ["--host", "127.0.0.1", "--cores", "2", "--memory", "1g",
-                                          "--webui-port", "0", "--properties-file", str(props),
-                                          url], env, scratch / "worker.log")
-        started.append(worker)
-        worker.wait_for(r"Successfully registered with master")
+        workers = []
+        for name in ("w1", "w2"):
+            workers.append(Daemon("worker.Worker", [
+                "--host", "127.0.0.1", "--cores", "1", "--memory", "1g", "--webui-port", "0",
+                "--work-dir", str(work / name), "--properties-file", str(props), url],
+                env, scratch / f"{name}.log"))
+            started.append(workers[-1])
+        for worker in workers:
+            worker.wait_for(r"Successfully registered with master")
         yield url
     finally:
         for daemon in reversed(started):
@@ -148,9 +153,12 @@ def test_audit_on_a_standalone_cluster(data, tmp_path, monkeypatch):
     result = results["python"]
     assert (results["jvm"].source, result.source) == ("jvm", "python")
     assert {**results["jvm"].to_json_dict(), "source": "python"} == result.to_json_dict()
-    # the tasks ran on the worker's executor (its log is in the worker's scratch directory)
-    executor_logs = list((tmp_path / "work").glob("app-*/*/stderr"))
-    assert any("Running task" in log.read_text(errors="replace") for log in executor_logs)
+    # each worker ran an executor of the application (spread out: the application takes every
+    # core), and tasks ran on the executors (their logs are in the workers' work directories)
+    executor_logs = {w: list((tmp_path / "work" / w).glob("app-*/*/stderr")) for w in ("w1", "w2")}
+    assert all(executor_logs.values()), executor_logs
+    assert any("Running task" in log.read_text(errors="replace")
+               for logs in executor_logs.values() for log in logs)
 
     p0, p1 = result.partitions
     # p0 timestamps NOW + [0, 20, 10, 2h, -2h]: offsets 2 and 4 below the running max (back 10
