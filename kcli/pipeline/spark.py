@@ -3,7 +3,6 @@ job progress from Spark's status tracker."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import dataclasses
 import logging
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, TypeVar
 
 from kcli.errors import KcliError, OperationError
+from kcli.pipeline.classarchive import ARCHIVE_FLAGS, archive_options
 from kcli.xdg import cache_dir, state_dir
 
 T = TypeVar("T")
@@ -212,7 +212,6 @@ def workers_import_installed_pyspark() -> None:
 
 
 DRIVER_JAVA_OPTIONS = "spark.driver.extraJavaOptions"
-_ARCHIVE_FLAGS = ("-Xshare", "SharedArchiveFile", "ArchiveClassesAtExit", "AutoCreateSharedArchive")
 
 
 def driver_java_options(given: str = "", quick_jit: bool = False) -> str:
@@ -222,8 +221,8 @@ def driver_java_options(given: str = "", quick_jit: bool = False) -> str:
       JVM maps them from the archive instead of loading and verifying them from Spark's jars
       again, which takes a local session's start from 4.1 s to 2.4 s and its first job from 2.3 s
       to 1.2 s on 2 cores. ``-XX:SharedArchiveFile`` when kcli's cache holds the archive for this
-      Java and Spark (``class_archive_path``); else ``-XX:ArchiveClassesAtExit`` to a file of this
-      process, which ``_keep_class_archive`` makes the cache's at this process's exit (the first
+      Java and Spark (``kcli.pipeline.classarchive``); else ``-XX:ArchiveClassesAtExit`` to a file of this
+      process, which ``kcli.pipeline.classarchive`` makes the cache's at this process's exit (the first
       audit on a machine waits for its JVM to write the archive, ~10 s). The JVM checks an
       archive against its own build and classpath, and starts without it when they differ;
     - with ``quick_jit``, ``-XX:TieredStopAtLevel=1``: the JIT's quick compiler only, for a
@@ -240,64 +239,9 @@ def driver_java_options(given: str = "", quick_jit: bool = False) -> str:
     if SparkContext._gateway is not None or _spark_defaults_set(DRIVER_JAVA_OPTIONS):
         return given
     added = ["-XX:TieredStopAtLevel=1"] if quick_jit else []
-    if not any(flag in given for flag in _ARCHIVE_FLAGS):
-        archive = class_archive_path(check_java())
-        if os.path.isfile(archive):
-            added.append(f"-XX:SharedArchiveFile={archive}")
-        elif (staging := _staging(archive)) is not None:
-            atexit.register(_keep_class_archive, staging, archive)
-            added.append(f"-XX:ArchiveClassesAtExit={staging}")
-        # quiet: the archive's writer warns about every class it leaves out (signed jars')
-        added.append("-Xlog:cds=error,cds+dynamic=error")
+    if not any(flag in given for flag in ARCHIVE_FLAGS):
+        added += archive_options(check_java(), _STARTED)
     return " ".join([given, *added]).strip()
-
-
-def class_archive_path(java: str) -> str:
-    """``<kcli cache>/spark-cds/<key>.jsa``: one archive per Java runtime (its resolved path,
-    size and time) and Spark (SPARK_HOME, else the installed pyspark, and its version)."""
-    import hashlib
-
-    import pyspark
-
-    runtime = os.path.realpath(java)
-    stat = os.stat(runtime)
-    home = os.path.realpath(os.environ.get("SPARK_HOME") or os.path.dirname(pyspark.__file__))
-    key = "\0".join([runtime, str(stat.st_size), str(stat.st_mtime_ns), home, pyspark.__version__])
-    return cache_dir("spark-cds", hashlib.sha256(key.encode()).hexdigest()[:20] + ".jsa")
-
-
-def _staging(archive: str) -> str | None:
-    """A file of this process for the JVM to write ``archive`` to; None when the cache is not
-    writable. Older ones of processes gone are removed first."""
-    folder = os.path.dirname(archive)
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    _remove_orphans(folder)
-    return f"{archive}.{os.getpid()}.tmp"
-
-
-def _remove_orphans(folder: str) -> None:
-    """Remove the archives being written (``<name>.<pid>.tmp``) of kcli processes that ended
-    without keeping them (killed, or ended without running their exit handlers)."""
-    for name in os.listdir(folder):
-        pid = name.split(".")[-2] if name.endswith(".tmp") and name.count(".") >= 3 else ""
-        if pid.isdigit() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                os.unlink(os.path.join(folder, name))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True                                 # another user's process: alive
-    return True
 
 
 def _spark_defaults_set(key: str) -> bool:
@@ -311,42 +255,7 @@ def _spark_defaults_set(key: str) -> bool:
         return False
 
 
-def _keep_class_archive(staging: str, path: str, wait_s: float = 120.0) -> None:
-    """At exit, after a session that started: stop it, end the JVM this process started (its
-    gateway exits on its stdin's end), wait for the JVM to write the archive, and keep the archive
-    as the cache's when the JVM ended well (exit 0), with at most one older one (``_KEPT``).
-    Without a session (its start failed: a cluster master that never answered) nothing waits.
-    Quiet: a JVM that is gone, late or failed, or a Ctrl-C during the wait, leaves no archive (the
-    file it was writing is an orphan ``_remove_orphans`` removes), and a later audit tries again."""
-    from pyspark import SparkContext
-
-    sc, proc = SparkContext._active_spark_context, getattr(SparkContext._gateway, "proc", None)
-    if not _STARTED.is_set() or proc is None:
-        return                          # a file the JVM may still write: _remove_orphans, later
-    try:
-        if sc is not None:
-            # stopped first: its accumulator server would print the JVM's leaving as a traceback
-            with contextlib.suppress(Exception):
-                sc.stop()
-        with contextlib.suppress(Exception):
-            proc.stdin.close()
-        if proc.wait(wait_s) == 0 and os.path.getsize(staging) > 0:
-            os.replace(staging, path)
-            folder = os.path.dirname(path)
-            archives = sorted((os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".jsa")),
-                              key=os.path.getmtime, reverse=True)
-            for old in archives[_KEPT:]:
-                os.unlink(old)
-    except KeyboardInterrupt:
-        return              # Ctrl-C while it stops or writes: no archive this time, no traceback
-    except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired, OSError: no archive this time
-        pass
-    with contextlib.suppress(OSError):
-        os.unlink(staging)
-
-
 _STARTED = threading.Event()    # a session started in this process (``session``)
-_KEPT = 2       # archives of ~150 MB: a local and a cluster driver's (another SPARK_HOME) at most
 
 
 def quiet_py4j() -> None:
