@@ -35,7 +35,7 @@ def timestamps(
     reference: str = typer.Option("now", "--reference", help="The broker time the KIP-937 bounds are measured from."),
     target: Optional[str] = typer.Option(None, "--target", help="A reset target time: what would a reset to it replay or skip."),
     group: Optional[str] = typer.Option(None, "--group", "-g", help="Use the group's creation time (KIP-1282) as the target."),
-    master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port."),
+    master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port, yarn, k8s://https://host:port (client mode; spark-submit's other options in PYSPARK_SUBMIT_ARGS)."),
     save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
     source: str = typer.Option("auto", "--source", metavar="auto|python|jvm", help="Which Kafka data source reads the records: python (kcli's), jvm (Spark's own connector, spark-sql-kafka-0-10), or auto: jvm when the connector is on Spark's classpath and takes every --command-config property."),
     jars: Optional[str] = typer.Option(None, "--jars", help="Comma-separated jars for Spark's classpath (spark.jars), e.g. the Kafka connector's (default: those scripts/provision-spark-kafka.sh cached)."),
