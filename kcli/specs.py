@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
+from kcli.records import record
 from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms, parse_duration_ms
 
 
@@ -182,7 +182,7 @@ def parse_types(text: str, native: bool = False) -> set[str]:
 
 # -- kafka-get-offsets' partition selectors -----------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PartitionRule:
     """Selects (topic, partition) pairs: a topic regex (kafka-topics' rule, ``topic_filter``) and
     partitions ``low <= p < high`` (high None: no bound), or exactly ``only``."""

@@ -9,9 +9,10 @@ import json
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Callable, Iterator
+
+from kcli.records import field, record
 
 # progress(done, total): total None while unknown.
 ProgressUpdate = Callable[[int, "int | None"], None]
@@ -80,7 +81,7 @@ class Rows:
         return self._make()
 
 
-@dataclass
+@record
 class Table:
     columns: list[str]
     rows: list[list[str]] | Rows = field(default_factory=list)

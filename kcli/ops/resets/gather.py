@@ -8,7 +8,6 @@ counts the request rounds for a progress callback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli import javaorder
@@ -17,6 +16,7 @@ from kcli.model import NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, Part
 from kcli.offsets import plan as planner
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
+from kcli.records import record
 from kcli.specs import parse_topic_spec
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def group_start_time(admin: Admin, group: str) -> int:
     return group_answers(admin, [group]).creation_times(admin, [group])[group]
 
 
-@dataclass
+@record
 class GroupAnswers:
     """What the groups' describe answered (``describe_any``: every group, and a streams group's
     own StreamsGroupDescribe, by id), and what a reset reads of it."""
@@ -352,7 +352,7 @@ def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> d
     return found
 
 
-@dataclass
+@record
 class OffsetAnswers:
     """The partitions' answers for the groups planned: each group's selection (its partitions in
     kafka-consumer-groups' order) and committed offsets, the log starts and ends, the partition
