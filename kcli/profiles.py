@@ -18,7 +18,6 @@ properties are the file's, then the inline table's (inline wins); the command li
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
@@ -26,6 +25,7 @@ from kcli.inputs import read_text, shown
 from kcli.records import field, record
 from kcli.xdg import config_dir
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:              # pathlib (~2 ms to import) only when a profile is read
     from pathlib import Path
 

@@ -4,7 +4,6 @@ order, create, add partitions, delete."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from kcli import javaorder
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
@@ -13,6 +12,7 @@ from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import (check_partition_count, check_replication_factor, literal_topic, parse_replica_assignment,
                         topic_filter)
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

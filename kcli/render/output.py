@@ -10,12 +10,14 @@ import os
 import sys
 from contextlib import contextmanager
 from types import SimpleNamespace
-from typing import Callable, Iterator
 
 from kcli.records import field, record
 
-# progress(done, total): total None while unknown.
-ProgressUpdate = Callable[[int, "int | None"], None]
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+if TYPE_CHECKING:
+    from typing import Callable, Iterator
+
+    ProgressUpdate = Callable[[int, "int | None"], None]     # progress(done, total): total None while unknown
 
 FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."

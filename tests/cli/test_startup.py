@@ -120,6 +120,33 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
 
 
+# What a drop-in must not import (issue 28: a drop-in within 0.08x the Java tool's wall time):
+# the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
+# typing (annotations only), platform (kafka-python's uuid: kcli.protocol.startup.import_uuid),
+# pathlib, importlib.resources, email and http, and kafka-python's module of every group message.
+DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "platform", "pathlib",
+                "importlib.resources", "email", "http", "kafka.protocol.consumer.group")
+
+
+def test_the_dropins_import_none_of_what_they_do_not_need():
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import commit
+
+    never = f"sorted(m for m in {DROPIN_NEVER!r} if m in sys.modules)"
+    with EmbeddedCluster(nodes=1) as c:
+        b = c.bootstrap_servers
+        c.create_topic("lean", partitions=2)
+        commit(b, "lean-g", {("lean", 0): 0})
+        lines = [["kafka-topics", "--bootstrap-server", b, "--describe", "--topic", "lean"],
+                 ["kafka-consumer-groups", "--bootstrap-server", b, "--describe", "--group", "lean-g", "--state",
+                  "--verbose"],
+                 ["kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--group", "lean-g",
+                  "--topic", "lean", "--to-earliest", "--dry-run"],
+                 ["kafka-get-offsets", "--bootstrap-server", b, "--topic", "lean"]]
+        for line in lines:
+            assert _at_exit(line, never) == [], line
+
+
 # A fresh process that runs a console script's entry point, with probes: an atexit handler, and an
 # object whose finalizer runs only in the interpreter's teardown (when sys.modules is cleared).
 _PROBED = ("import atexit, gc, sys, types\n"

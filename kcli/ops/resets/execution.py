@@ -5,8 +5,6 @@ not applied or unknown; ``report`` and ``finish`` turn the outcomes into the exi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import time
 
 from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
@@ -18,6 +16,7 @@ from kcli.ops.resets.rollback import write_rollback
 from kcli.ops.streams import describe_any
 from kcli.records import field, record
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
