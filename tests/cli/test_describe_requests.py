@@ -60,7 +60,8 @@ def test_a_dropin_describe_of_a_literal_topic_lists_no_topics_and_a_missing_one_
     assert (r.code, r.out, r.err) == (0, "", "")
     with EmbeddedCluster(nodes=1) as c:        # an internal topic: --exclude-internal leaves it out
         c.create_topic("__consumer_offsets", partitions=2)
-        line = ("kafka-topics", "--bootstrap-server", c.bootstrap_servers, "--describe", "--topic", "__consumer_offsets")
+        line = ("kafka-topics", "--bootstrap-server", c.bootstrap_servers, "--describe", "--topic",
+                "__consumer_offsets")
         assert run_dropin(*line).out.count("\tTopic: __consumer_offsets\tPartition: ") == 2
         r = run_dropin(*line, "--exclude-internal")
         assert (r.code, r.out) == (

@@ -88,7 +88,8 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     of the typer floor) that describe topics and list-offsets never need. So are
     DescribeTopicPartitions and the kafka-python messages whose modules declare many more than
     kcli sends (issue 28, a drop-in within 0.08x of the Java tool): a reset dry run declares the
-    messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch."""
+    messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch, nor
+    describe topics kafka.protocol.admin.configs' 8 for its DescribeConfigs."""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 
@@ -99,9 +100,10 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
         b = c.bootstrap_servers
         c.create_topic("lean", partitions=2)
         commit(b, "lean-g", {("lean", 0): 0})
-        assert _at_exit(["describe", "topics", "lean", "-b", b], names) == [
-            "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse",
-            "MetadataRequest", "MetadataResponse"]
+        configs_module = "'kafka.protocol.admin.configs' in sys.modules"
+        assert _at_exit(["describe", "topics", "lean", "-b", b], f"[{names}, {configs_module}]") == [[
+            "DescribeConfigsRequest", "DescribeConfigsResponse", "DescribeTopicPartitionsRequest",
+            "DescribeTopicPartitionsResponse", "MetadataRequest", "MetadataResponse"], False]
         offsets = ["ListOffsetsRequest", "ListOffsetsResponse", "MetadataRequest", "MetadataResponse"]
         assert _at_exit(["list-offsets", "-t", "lean", "--max-timestamp", "-b", b], names) == offsets
         # nor the idna codec (a host name is looked up as bytes: kcli.admin.wire.connection)
