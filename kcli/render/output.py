@@ -4,7 +4,6 @@ CSV. Commands build a ``Table`` and a JSON document; this module prints the one 
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sys
@@ -335,6 +334,8 @@ class Output:
 
     def table(self, table: Table) -> None:
         if self.format == "csv":
+            import csv              # only for -o csv: the drop-ins print plain text (issue 28)
+
             writer = csv.writer(self.stdout, lineterminator="\n")
             writer.writerow(csv_row(table.columns))
             writer.writerows(map(csv_row, table.rows))
