@@ -77,14 +77,9 @@ def _build(cls, frozen: bool, slots: bool):
     compared = tuple(f.name for f in specs if f.compare)
     shown = tuple(f.name for f in specs if f.repr)
 
-    body = {k: v for k, v in own.items() if k not in ("__dict__", "__weakref__")}
-    for f in specs:                   # as dataclasses: a plain default stays a class attribute
-        if f.name in body and (slots or f.default is _MISSING):
-            del body[f.name]
-        elif f.name in body:
-            body[f.name] = f.default
-    if slots:
-        body["__slots__"] = names
+    # As dataclasses: a plain default stays a class attribute (not with slots), a field() goes.
+    dropped = [f.name for f in specs if f.name in own and (slots or f.default is _MISSING)]
+    body = {f.name: f.default for f in specs if f.name in own and f.name not in dropped}
     body["__record_fields__"] = tuple(specs)
     body["__record_frozen__"] = frozen
     body["__match_args__"] = tuple(f.name for f in specs if f.init)
@@ -121,8 +116,16 @@ def _build(cls, frozen: bool, slots: bool):
     for method in methods:
         method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
         body[method.__name__] = method
-    new = type(cls)(cls.__name__, cls.__bases__, body)
-    new.__qualname__ = cls.__qualname__
+    if slots:                         # a new class, as dataclasses makes one
+        whole = {k: v for k, v in own.items() if k not in ("__dict__", "__weakref__", *dropped)}
+        new = type(cls)(cls.__name__, cls.__bases__, {**whole, **body, "__slots__": names})
+        new.__qualname__ = cls.__qualname__
+        return new
+    new = cls                         # otherwise the class itself (super() and __class__ keep working)
+    for name in dropped:
+        delattr(cls, name)
+    for name, value in body.items():
+        setattr(cls, name, value)
     return new
 
 

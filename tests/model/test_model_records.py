@@ -97,6 +97,20 @@ def test_defaults_and_factories_as_dataclasses_makes_them():
         R(1, d=2)
 
 
+def test_a_record_without_slots_is_its_own_class():
+    class Base:
+        def label(self):
+            return "base"
+
+    class R(Base):
+        a: int
+
+        def label(self):
+            return "r+" + super().label()        # zero-argument super(): the class's own cell
+
+    assert records.record(R) is R and R(1).label() == "r+base" and R(1).a == 1
+
+
 def test_importing_the_model_loads_no_dataclasses():
     code = "import sys, kcli.model; print('dataclasses' in sys.modules, 'typing' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
