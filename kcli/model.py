@@ -1,5 +1,6 @@
-"""Plain dataclasses shared by every layer: what the admin adapter returns, what planners take and
-what renderers print. No Kafka client types cross this boundary.
+"""Plain records (``kcli.records``: dataclasses, lighter to import) shared by every layer: what
+the admin adapter returns, what planners take and what renderers print. No Kafka client types
+cross this boundary.
 
 Conventions: a time is epoch milliseconds; -1 means the broker reported "unknown"; ``None`` means
 the broker cannot report the field at all (its API version is too old), and renderers omit it.
@@ -7,38 +8,7 @@ the broker cannot report the field at all (its API version is too old), and rend
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
-
-def record(cls=None, /, **options):
-    """``@dataclass`` (with ``options``) whose ``__repr__`` and ``__eq__`` are shared closures
-    that behave as the ones dataclasses generate (the class's name and its fields; equal when
-    of the same class with equal fields; unhashable) instead of source compiled per class: the
-    compiling was ~2/3 of this module's import, a tenth of a drop-in's start (issue 28).
-    Frozen classes keep ``@dataclass`` (their generated ``__hash__`` goes with their ``__eq__``)."""
-    def wrap(c):
-        c = dataclass(c, repr=False, eq=False, **options)
-        compared = tuple(f.name for f in fields(c) if f.compare)
-        shown = tuple(f.name for f in fields(c) if f.repr)
-
-        def __eq__(self, other):
-            if other.__class__ is self.__class__:
-                return (tuple(getattr(self, n) for n in compared)
-                        == tuple(getattr(other, n) for n in compared))
-            return NotImplemented
-
-        def __repr__(self):
-            return (f"{self.__class__.__qualname__}("
-                    + ", ".join(f"{n}={getattr(self, n)!r}" for n in shown) + ")")
-
-        for method in (__eq__, __repr__):
-            method.__qualname__ = f"{c.__qualname__}.{method.__name__}"
-            setattr(c, method.__name__, method)
-        c.__hash__ = None
-        return c
-
-    return wrap if cls is None else wrap(cls)
-
+from kcli.records import field, record
 
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 
@@ -114,7 +84,7 @@ class RecordTime:
     error: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BrokerError:
     """An error reported for one item (a group, a topic, a partition): Kafka's protocol error
     code (negative for an error of the client library itself), its name and the client's text."""
@@ -232,7 +202,7 @@ CLAMPED, NO_RECORD, SKIPS_UNREAD, REPLAYS, MISSING_GROUP, NO_PLAN = (
     "clamped", "no-record", "skips-unread", "replays", "missing-group", "no-plan")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlanWarning:
     """A reset's warning as a value: its kind (above) and what wording it needs. Each front end
     words it its own way: kcli's commands (kcli.render.notices), the drop-ins as the Java tools
@@ -261,7 +231,7 @@ class PlanWarning:
 NOT_INACTIVE, TOPICS_NOT_IN_GROUP = "not-inactive", "topics-not-in-group"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Refusal:
     """Why one group is not reset, as a value (worded by each front end): NOT_INACTIVE, it has
     members (``state``: its state); TOPICS_NOT_IN_GROUP, kafka-streams-groups' rule: a --topic
@@ -271,7 +241,7 @@ class Refusal:
     state: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Notice:
     """A native command's warning in kcli's words, and its kind (above): on stderr each kind is
     summed up after a few examples (kcli.render.notices), every one with --verbose; JSON carries

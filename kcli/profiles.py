@@ -18,21 +18,21 @@ properties are the file's, then the inline table's (inline wins); the command li
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
+from kcli.records import field, record
 from kcli.xdg import config_dir
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:              # pathlib (~2 ms to import) only when a profile is read
     from pathlib import Path
 
 PROFILE_ENV = "KCLI_PROFILE"
 
 
-@dataclass
+@record
 class Profile:
     name: str
     bootstrap_servers: str | None = None

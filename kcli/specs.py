@@ -9,22 +9,29 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
+from kcli.records import record
 from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms, parse_duration_ms
 
 
-def topic_filter(patterns: list[str]) -> re.Pattern | None:
-    """kafka-topics' ``--topic`` rule: trimmed, ``,`` means ``|``, spaces deleted, surrounding
-    quotes stripped, and the regex must match the whole name. Several patterns are OR-ed."""
+def _topic_patterns(patterns: list[str]) -> list[str]:
+    """kafka-topics' ``--topic`` patterns as its IncludeList reads them: trimmed, ``,`` means
+    ``|``, spaces deleted, surrounding quotes stripped."""
     cleaned = []
     for raw in patterns:
         text = raw.strip().replace(",", "|").replace(" ", "").strip("\"'")
         if not text:        # an empty pattern is a mistake, never "every topic" (think delete)
             raise UsageError(f"Invalid topic '{shown(raw)}': a topic name or regex is required")
         cleaned.append(text)
+    return cleaned
+
+
+def topic_filter(patterns: list[str]) -> re.Pattern | None:
+    """kafka-topics' ``--topic`` rule: the patterns (``_topic_patterns``) OR-ed, a regex that
+    must match the whole name."""
+    cleaned = _topic_patterns(patterns)
     if not cleaned:
         return None
     regex = "|".join(f"(?:{c})" for c in cleaned)
@@ -34,6 +41,19 @@ def topic_filter(patterns: list[str]) -> re.Pattern | None:
             return re.compile(regex)
     except (re.error, RecursionError, OverflowError):   # too deeply nested, {n} too large
         raise UsageError(f"{shown('|'.join(cleaned), 200)} is an invalid regex.") from None
+
+
+_LITERAL = re.compile(r"[A-Za-z0-9_-]+")       # no character a regex reads as anything but itself
+
+
+def literal_topic(patterns: list[str]) -> str | None:
+    """The one name ``topic_filter(patterns)`` can match when it is a single pattern of letters,
+    digits, ``_`` and ``-`` only (the legal topic characters but ``.``, which a regex reads as
+    any character): a topic's name given literally. None for a regex, several patterns, or none."""
+    cleaned = _topic_patterns(patterns)
+    if len(cleaned) == 1 and _LITERAL.fullmatch(cleaned[0]):
+        return cleaned[0]
+    return None
 
 
 def check_topic_name(name: str) -> None:
@@ -182,7 +202,7 @@ def parse_types(text: str, native: bool = False) -> set[str]:
 
 # -- kafka-get-offsets' partition selectors -----------------------------------------------------
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PartitionRule:
     """Selects (topic, partition) pairs: a topic regex (kafka-topics' rule, ``topic_filter``) and
     partitions ``low <= p < high`` (high None: no bound), or exactly ``only``."""

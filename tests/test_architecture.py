@@ -5,7 +5,7 @@ a module that no entry covers (a new top-level module or package needs its line 
 
 Data flows ``cli`` -> ``ops`` -> ``admin``/``offsets``/``pipeline`` -> ``model`` -> ``render``:
 
-- the foundation (``model``, ``errors``, ``inputs``, ``times``, ``specs``, ``javaorder``,
+- the foundation (``records``, ``model``, ``errors``, ``inputs``, ``times``, ``specs``, ``javaorder``,
   ``kip937``, ``redaction``) imports only what is below it, never a client;
 - the planner (``offsets``) is pure: the foundation and the standard library;
 - ``render`` never talks to Kafka (no ``admin``, ``ops``, confluent-kafka), and is the only
@@ -29,21 +29,22 @@ from pathlib import Path
 
 KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
-FOUNDATION = ("kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
+FOUNDATION = ("kcli.records", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
               "kcli.javaorder", "kcli.kip937", "kcli.redaction", "kcli.xdg")
 
 # layer (a module, or a package and everything under it) -> (kcli layers it may import,
 # third-party distributions it may import, why)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "kcli.model": ((), (), "plain dataclasses shared by every layer"),
-    "kcli.errors": ((), (), "the error types and exit codes"),
+    "kcli.records": ((), (), "kcli's dataclass (record), below everything"),
+    "kcli.model": (("kcli.records",), (), "plain records shared by every layer"),
+    "kcli.errors": (("kcli.records",), (), "the error types and exit codes"),
     "kcli.redaction": ((), (), "the secret rule, pure"),
     "kcli.shipped": ((), (), "files shipped in the wheel"),
     "kcli.xdg": ((), (), "where kcli keeps its files (XDG base directories)"),
     "kcli.inputs": (("kcli.errors",), (), "input checks, pure"),
     "kcli.times": (("kcli.errors", "kcli.inputs"), ("dateutil",), "time and duration rules, pure"),
-    "kcli.specs": (("kcli.errors", "kcli.inputs", "kcli.times"), (), "argument grammars, pure"),
-    "kcli.javaorder": (("kcli.model",), (), "the Java tools' orderings, pure"),
+    "kcli.specs": (("kcli.records", "kcli.errors", "kcli.inputs", "kcli.times"), (), "argument grammars, pure"),
+    "kcli.javaorder": (("kcli.records", "kcli.model"), (), "the Java tools' orderings, pure"),
     "kcli.kip937": (("kcli.model",), (), "the KIP-937 bound rule, pure"),
     "kcli.protocol": (("kcli.xdg",), ("kafka",),
                       "the wire messages, shared by broker and client (compiled codecs cached by kcli.xdg)"),

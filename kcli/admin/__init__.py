@@ -45,13 +45,16 @@ serves every read kcli's codec cannot decode (``fallback``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Protocol
-
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
+    from typing import Iterable, Protocol
+
     from kcli.admin.settings import ClientSettings
     from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer, OffsetInfo,
                             ProduceOutcome,
                             RecordTime, ResourceConfig, StreamsGroupDescription, TopicInfo)
+else:
+    Protocol = object                 # the interface is the type checkers'; at run time a plain class
 
 TP = tuple[str, int]
 

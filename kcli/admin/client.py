@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Iterable
 
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
@@ -17,6 +16,10 @@ from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescripti
                         GroupMember, OffsetInfo, RecordTime, ResourceConfig, StreamsGroupDescription,
                         TopicInfo)
 from kcli.specs import STATES as GROUP_STATES
+
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+if TYPE_CHECKING:
+    from typing import Iterable
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())

@@ -148,7 +148,7 @@ class LibrdkafkaReads:
             try:
                 t = self._result(fut)
             except BrokerRejected as exc:
-                raise OperationError(f"Topic '{name}': {exc.error.name}") from None
+                raise BrokerRejected(exc.error, f"Topic '{name}': {exc.error.name}") from None
             info = TopicInfo(name, kafka_uuid(_uuid(t.topic_id)), [
                 PartitionInfo(p.id, p.leader.id if p.leader is not None and p.leader.id >= 0 else None,
                               [n.id for n in p.replicas], [n.id for n in p.isr])

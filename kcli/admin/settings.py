@@ -9,11 +9,14 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field
-from typing import Mapping
 
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
+from kcli.records import field, record
+
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+if TYPE_CHECKING:
+    from typing import Mapping
 
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
@@ -54,7 +57,7 @@ def check_bootstrap(servers: str) -> None:
         raise UsageError(f"Invalid bootstrap server list '{shown(servers)}': expected host:port[,host:port...]")
 
 
-@dataclass
+@record
 class ClientSettings:
     """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
     ``time.monotonic()`` instant: a command's whole ``--timeout``) every call ends by then too,

@@ -9,12 +9,15 @@ import gc
 import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
-from typing import TextIO
 
 from kcli.cli.dropin import DROPINS
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist, leading
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
+
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 def command_words(args: list[str]) -> list[str]:

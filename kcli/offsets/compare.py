@@ -12,14 +12,14 @@ it (``target - log start``) and replays none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from kcli.model import GroupPlan, PartitionPlan, PlanWarning
 from kcli.offsets import plan as planner
+from kcli.records import field, record
 
 
-@dataclass
+@record
 class Policy:
     """One column pair: ``label`` as the plan's JSON names the scenario (``to-earliest``,
     ``to-latest --max-age 1h``, ...), ``name`` its short column title."""
@@ -28,7 +28,7 @@ class Policy:
     scenario: planner.Scenario
 
 
-@dataclass
+@record
 class PolicyPlans:
     policy: Policy
     plans: dict[str, GroupPlan] = field(default_factory=dict)     # by group
@@ -69,7 +69,7 @@ def totals(column: PolicyPlans) -> tuple[int, int]:
     return skipped, replayed
 
 
-@dataclass
+@record
 class Comparison:
     """One ``PolicyPlans`` per policy, in the order of the columns, and the rows: each group's
     plan (any one policy's: they all plan the same partitions) with the indexes of its partitions

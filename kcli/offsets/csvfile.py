@@ -17,8 +17,6 @@ request (its groups need no cluster to be known).
 
 from __future__ import annotations
 
-import csv
-
 from kcli.errors import UsageError
 from kcli.inputs import INT32_MAX, INT64_MAX, parse_int, shown, topic_name_error
 from kcli.model import GroupPlan
@@ -71,6 +69,8 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
 def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], int]]:
     """Offsets per group. ``groups``: the ``--group`` ids given; only those are kept (with none,
     as with ``--all-groups``, every group of the file is, and the caller picks its groups)."""
+    import csv          # only here: a reset that reads no file does without (issue 28)
+
     result: dict[str, dict[tuple[str, int], int]] = {}
     wanted = set(groups)
     try:

@@ -14,12 +14,11 @@ Added: ``--to-start-time`` (KIP-1282: a time lookup at the group's creation time
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kcli import javaorder
 from kcli.errors import OperationError
 from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, PartitionPlan, PartitionPosition,
                         PlanWarning)
+from kcli.records import record
 from kcli.times import check_timestamp, format_duration_ms, timestamp_before
 
 TP = tuple[str, int]
@@ -45,7 +44,7 @@ class NoCommittedOffset(OperationError):
                          "partition first with --to-earliest (or --to-offset, --to-datetime...)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scenario:
     """``value``: N for to-offset/shift-by, epoch ms for to-datetime, ms for by-duration and
     max-age; unused otherwise."""

@@ -12,7 +12,6 @@ KIP-1282, --max-age without KIP-1327) is not available, with the reason.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli.errors import UsageError
@@ -22,6 +21,7 @@ from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops.groups import group_ids
 from kcli.ops.resets.gather import Steps, check_resettable, group_answers, next_records, offset_answers, time_lookups
 from kcli.ops.resets.request import SCENARIOS, ResetFlags, check_groups, check_topics, is_given
+from kcli.records import record
 from kcli.specs import datetime_arg, duration_arg
 from kcli.times import TimeParseError, timestamp_before
 
@@ -36,7 +36,7 @@ MAX_AGE_UNSUPPORTED = ("the broker does not support Metadata v14 (PartitionAgeMs
                        "which --max-age needs")
 
 
-@dataclass
+@record
 class CompareRequest:
     groups: list[str]
     all_groups: bool

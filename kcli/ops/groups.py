@@ -4,14 +4,13 @@ nor with the groups: OffsetFetch per coordinator (many groups each), ListOffsets
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from kcli import javaorder
 from kcli.errors import OperationError, UsageError
 from kcli.model import BrokerError, GroupDescription, GroupOffsetRow
 from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import parse_topic_spec
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

@@ -6,12 +6,12 @@ the command once the others are shown."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from kcli.errors import OperationError
 from kcli.model import INTERNAL_TOPICS, OffsetInfo
 from kcli.specs import PartitionRule
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

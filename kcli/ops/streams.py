@@ -6,7 +6,6 @@ it goes over kcli's own connection (WireClient.describe_streams_groups); the cre
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from kcli import javaorder
 from kcli.errors import OperationError
@@ -14,6 +13,7 @@ from kcli.model import (BrokerError, GroupDescription, GroupMember, GroupOffsetR
                         TopicSize)
 from kcli.ops.groups import fill_offsets
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

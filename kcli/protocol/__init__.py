@@ -61,6 +61,7 @@ _bare_package("kafka")
 from kcli.protocol import startup as _startup  # noqa: E402
 
 _startup.install_schema_loader()        # before kafka-python's message modules read their schemas
+_startup.import_uuid()                  # before kafka-python's field codecs import it
 import kafka.protocol as _kp  # noqa: E402 - after the package is registered
 
 for _name in ("kafka.protocol.admin", "kafka.protocol.consumer", "kafka.net"):
@@ -204,9 +205,10 @@ _ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
 # - _STOCK: kafka-python's messages as kafka-python declares them (its patches are _PATCHES'),
 #   where its module declares many more than kcli sends: kafka.protocol.consumer.group's 14
 #   classes (every group-membership message) for a reset's OffsetFetch, consumer.offsets' 4 for
-#   ListOffsets. kafka-python's own classes stay as they are, for the broker and any
-#   kafka-python client in the process: these are the same messages.
-_STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets")
+#   ListOffsets, admin.configs' 8 for describe topics' DescribeConfigs. kafka-python's own
+#   classes stay as they are, for the broker and any kafka-python client in the process: these
+#   are the same messages.
+_STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets", "DescribeConfigs")
 _PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request,
             "DescribeTopicPartitionsResponse": _describe_topic_partitions_response,
             "ListOffsetsRequest": _list_offsets_request}

@@ -5,12 +5,12 @@ kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 
 from kcli import javaorder
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan,
                         max_time_lag)
 from kcli.offsets.csvfile import export_csv
+from kcli.records import replace
 from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
 from kcli.render.output import NULL, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell

@@ -9,9 +9,11 @@ the native commands print these words; the drop-ins word the same values as the 
 
 from __future__ import annotations
 
-from typing import Callable
-
 from kcli.model import CLAMPED, MISSING_GROUP, NO_PLAN, NO_RECORD, REPLAYS, SKIPS_UNREAD, Notice, PlanWarning
+
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 def _clamped(w: PlanWarning) -> str:

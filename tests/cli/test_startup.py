@@ -88,7 +88,8 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     of the typer floor) that describe topics and list-offsets never need. So are
     DescribeTopicPartitions and the kafka-python messages whose modules declare many more than
     kcli sends (issue 28, a drop-in within 0.08x of the Java tool): a reset dry run declares the
-    messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch."""
+    messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch, nor
+    describe topics kafka.protocol.admin.configs' 8 for its DescribeConfigs."""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 
@@ -99,9 +100,10 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
         b = c.bootstrap_servers
         c.create_topic("lean", partitions=2)
         commit(b, "lean-g", {("lean", 0): 0})
-        assert _at_exit(["describe", "topics", "lean", "-b", b], names) == [
-            "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse",
-            "MetadataRequest", "MetadataResponse"]
+        configs_module = "'kafka.protocol.admin.configs' in sys.modules"
+        assert _at_exit(["describe", "topics", "lean", "-b", b], f"[{names}, {configs_module}]") == [[
+            "DescribeConfigsRequest", "DescribeConfigsResponse", "DescribeTopicPartitionsRequest",
+            "DescribeTopicPartitionsResponse", "MetadataRequest", "MetadataResponse"], False]
         offsets = ["ListOffsetsRequest", "ListOffsetsResponse", "MetadataRequest", "MetadataResponse"]
         assert _at_exit(["list-offsets", "-t", "lean", "--max-timestamp", "-b", b], names) == offsets
         # nor the idna codec (a host name is looked up as bytes: kcli.admin.wire.connection)
@@ -118,6 +120,36 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     group = "import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)"
     proc = subprocess.run([sys.executable, "-c", group], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
+
+
+# What a drop-in must not import (issue 28: a drop-in within 0.08x the Java tool's wall time):
+# the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
+# typing (annotations only), platform (kafka-python's uuid: kcli.protocol.startup.import_uuid),
+# pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
+# (-o csv, reset files), and datetime but where a time is printed (describe topics' CreationTimeMs).
+DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "platform", "pathlib",
+                "importlib.resources", "email", "http", "kafka.protocol.consumer.group", "csv")
+
+
+def test_the_dropins_import_none_of_what_they_do_not_need():
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import commit
+
+    def never(*more: str) -> str:
+        return f"sorted(m for m in {(*DROPIN_NEVER, *more)!r} if m in sys.modules)"
+
+    with EmbeddedCluster(nodes=1) as c:
+        b = c.bootstrap_servers
+        c.create_topic("lean", partitions=2)
+        commit(b, "lean-g", {("lean", 0): 0})
+        lines = [["kafka-topics", "--bootstrap-server", b, "--describe", "--topic", "lean"],
+                 ["kafka-consumer-groups", "--bootstrap-server", b, "--describe", "--group", "lean-g", "--state",
+                  "--verbose"],
+                 ["kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--group", "lean-g",
+                  "--topic", "lean", "--to-earliest", "--dry-run"],
+                 ["kafka-get-offsets", "--bootstrap-server", b, "--topic", "lean"]]
+        for line in lines:
+            assert _at_exit(line, never() if "kafka-topics" in line else never("datetime")) == [], line
 
 
 # A fresh process that runs a console script's entry point, with probes: an atexit handler, and an

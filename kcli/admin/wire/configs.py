@@ -29,8 +29,7 @@ class ConfigRequests(WireBase):
         """Every config of each ("topic" | "broker", name) resource, in the broker's order (the
         Java tools' orders follow it), with synonyms when asked: one DescribeConfigs per broker
         asked (config_node), the results in the order of ``resources``."""
-        from kafka.protocol.admin.configs import DescribeConfigsRequest as Req
-
+        Req = self.proto.DescribeConfigsRequest
         version = self._version(Req, "DescribeConfigs")
         by_node: dict[int | None, list[tuple[str, str]]] = {}
         for rtype, name in resources:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import base64
 
 from kcli.admin.wire.base import WireBase, error_name
-from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
+from kcli.errors import BrokerRejected, UnsupportedByBroker
+from kcli.model import INTERNAL_TOPICS, BrokerError, PartitionInfo, TopicInfo
 
 PARTITION_LIMIT = 2000
 UNKNOWN_TOPIC_OR_PARTITION = 3
@@ -20,6 +20,12 @@ def kafka_uuid(value) -> str | None:
     if value is None or value.int == 0:
         return None
     return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
+
+
+def topic_error(topic: str, code: int) -> BrokerRejected:
+    """A topic the broker described with an error (UNKNOWN_TOPIC_OR_PARTITION...): Kafka's code and name."""
+    name = error_name(code)
+    return BrokerRejected(BrokerError(code, name, f"Topic '{topic}': {name}"))
 
 
 class MetadataRequests(WireBase):
@@ -37,7 +43,7 @@ class MetadataRequests(WireBase):
             resp = self.send(req)
             for t in resp.topics:
                 if t.error_code:
-                    raise OperationError(f"Topic '{t.name}': {error_name(t.error_code)}")
+                    raise topic_error(t.name, t.error_code)
                 info = by_name.setdefault(t.name, TopicInfo(t.name, kafka_uuid(t.topic_id), []))
                 for p in t.partitions:
                     info.partitions.append(PartitionInfo(
@@ -109,8 +115,7 @@ class MetadataRequests(WireBase):
         for name in names:
             t = found.get(name)
             if t is None or t.error_code:
-                raise OperationError(f"Topic '{name}': "
-                                     f"{error_name(t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION)}")
+                raise topic_error(name, t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION)
             out.append(TopicInfo(name, kafka_uuid(getattr(t, "topic_id", None)), [
                 PartitionInfo(p.partition_index, p.leader_id if p.leader_id >= 0 else None,
                               list(p.replica_nodes), list(p.isr_nodes), leader_epoch=p.leader_epoch)

@@ -4,13 +4,12 @@ order, and the ``--add-config`` / ``--delete-config`` grammars (``kcli.specs``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka44 import CONFIG_NAMES
 from kcli.inputs import printable, topic_name_error
+from kcli.records import record
 
 
 def _names(entity: str) -> str:
@@ -64,7 +63,7 @@ ALLOWED = ("topics", "clients", "users", "brokers", "ips", "client-metrics", "gr
 SUPPORTED = ("topics", "brokers")
 
 
-@dataclass
+@record
 class ConfigsRequest:
     action: str                  # describe or alter
     entity_type: str             # topics or brokers

@@ -3,11 +3,10 @@ KIP-1282's ``--to-start-time``): its options, help texts and checks in the tool'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import OPTIONAL, REQUIRED, Opt
+from kcli.records import record
 
 _EX = "Example: --bootstrap-server localhost:9092 "
 OPTIONS = [
@@ -88,7 +87,7 @@ NO_EXECUTE_WARNING = (
     "prompting.")
 
 
-@dataclass
+@record
 class GroupsRequest:
     action: str
     parsed: jopt.Parsed

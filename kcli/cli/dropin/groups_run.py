@@ -6,12 +6,12 @@ reset's rules are kcli's: see ``Reset``."""
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import Usage
 from kcli.cli.dropin.run import Streams, admin_for, plain_output
 from kcli.errors import EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
+from kcli.records import replace
 
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 

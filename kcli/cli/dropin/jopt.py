@@ -17,9 +17,8 @@ BreakIterator for the ASCII text the tools use (``_breaks``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kcli.inputs import parse_int, printable
+from kcli.records import field, record
 
 FLAG, REQUIRED, OPTIONAL = "flag", "required", "optional"
 
@@ -28,7 +27,7 @@ class JoptError(Exception):
     """A parse or conversion error, with jopt's message (the Java tools print it as it is)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Opt:
     name: str
     help: str
@@ -43,7 +42,7 @@ class Opt:
         return f"[{self.name}]"
 
 
-@dataclass
+@record
 class Parsed:
     """What jopt's OptionSet answers: which options were given, their values in order."""
     specs: dict[str, Opt]

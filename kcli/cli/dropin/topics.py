@@ -3,12 +3,11 @@ checks in the tool's order, read into a ``TopicsRequest``. Pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
 from kcli.cli.dropin.kafka44 import CONFIG_NAMES
+from kcli.records import record
 
 _TO_CONFIGS = " (To alter topic configurations, the kafka-configs tool can be used.)"
 
@@ -70,7 +69,7 @@ BOTH_IDS_NOTICE = ("Only topic id will be used when both --topic and --topic-id 
                    "is not Uuid.ZERO_UUID")
 
 
-@dataclass
+@record
 class TopicsRequest:
     action: str
     parsed: jopt.Parsed

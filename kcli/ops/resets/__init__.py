@@ -14,7 +14,6 @@ the planning's not with the groups."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from kcli.offsets import plan as planner
 from kcli.ops.groups import group_ids
@@ -26,6 +25,7 @@ from kcli.ops.resets.planning import plan_reset
 from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

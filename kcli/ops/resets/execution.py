@@ -5,10 +5,7 @@ not applied or unknown; ``report`` and ``finish`` turn the outcomes into the exi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import time
-from dataclasses import dataclass, field
 
 from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
 from kcli.model import GroupPlan, PlanWarning
@@ -17,7 +14,9 @@ from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
 from kcli.ops.resets.rollback import write_rollback
 from kcli.ops.streams import describe_any
+from kcli.records import field, record
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
 APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 
 
-@dataclass
+@record
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and

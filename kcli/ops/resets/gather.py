@@ -8,17 +8,16 @@ counts the request rounds for a progress callback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from kcli import javaorder
 from kcli.errors import OperationError, UnsupportedByBroker
 from kcli.model import NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, PartitionPlan, PartitionPosition, Refusal
 from kcli.offsets import plan as planner
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
+from kcli.records import record
 from kcli.specs import parse_topic_spec
 
+TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
@@ -66,7 +65,7 @@ def group_start_time(admin: Admin, group: str) -> int:
     return group_answers(admin, [group]).creation_times(admin, [group])[group]
 
 
-@dataclass
+@record
 class GroupAnswers:
     """What the groups' describe answered (``describe_any``: every group, and a streams group's
     own StreamsGroupDescribe, by id), and what a reset reads of it."""
@@ -352,7 +351,7 @@ def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> d
     return found
 
 
-@dataclass
+@record
 class OffsetAnswers:
     """The partitions' answers for the groups planned: each group's selection (its partitions in
     kafka-consumer-groups' order) and committed offsets, the log starts and ends, the partition

@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import replace
 
 from kcli.errors import OperationError, UsageError
 from kcli.model import GroupPlan
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv
+from kcli.records import replace
 from kcli.xdg import state_dir
 
 
