@@ -61,7 +61,6 @@ _bare_package("kafka")
 from kcli.protocol import startup as _startup  # noqa: E402
 
 _startup.install_schema_loader()        # before kafka-python's message modules read their schemas
-_startup.import_uuid()                  # before kafka-python's field codecs import it
 import kafka.protocol as _kp  # noqa: E402 - after the package is registered
 
 for _name in ("kafka.protocol.admin", "kafka.protocol.consumer", "kafka.net"):

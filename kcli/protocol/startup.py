@@ -1,5 +1,5 @@
 """What kafka-python's protocol layer costs a command before its first request, made cheaper
-(issue 28: a drop-in within 0.08x the Java tool's wall time). Three things, done by
+(issue 28: a drop-in within 0.08x the Java tool's wall time). Two things, installed by
 ``kcli.protocol`` before kafka-python's message modules load:
 
 - ``load_json``: kafka-python reads each message class's JSON schema through
@@ -10,8 +10,6 @@
   each on first use; the code objects are kept under ``kcli.xdg.cache_dir("codegen")`` (keyed by
   the generated source, checked whole when read back), as Python keeps ``.pyc`` files. A cache
   that cannot be read or written is only skipped.
-- ``import_uuid``: kafka-python's field codecs import ``uuid``, which on Linux imports
-  ``platform`` (~1 ms) for one call, ``platform.system()``; it is given that answer instead.
 """
 
 from __future__ import annotations
@@ -60,22 +58,6 @@ def _resolve_common_structs(fields: list, common: dict) -> None:
             field["fields"] = common[struct]
         if "fields" in field:
             _resolve_common_structs(field["fields"], common)
-
-
-def import_uuid() -> None:
-    """Imports ``uuid`` without ``platform``: while it imports, ``platform`` is a stand-in
-    whose ``system()`` is ``os.uname().sysname`` (what ``platform.system()`` answers on a POSIX
-    system), removed after; a later ``import platform`` gets the real module. Nothing when
-    either is imported already, or on a system without ``os.uname``."""
-    if "uuid" in sys.modules or "platform" in sys.modules or not hasattr(os, "uname"):
-        return
-    stand_in = types.ModuleType("platform", "kcli's stand-in while uuid imports (kcli.protocol.startup)")
-    stand_in.system = lambda: os.uname().sysname
-    sys.modules["platform"] = stand_in
-    try:
-        import uuid  # noqa: F401
-    finally:
-        del sys.modules["platform"]
 
 
 def install_schema_loader() -> None:

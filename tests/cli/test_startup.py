@@ -124,10 +124,9 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
 
 # What a drop-in must not import (issue 28: a drop-in within 0.08x the Java tool's wall time):
 # the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
-# typing (annotations only), platform (kafka-python's uuid: kcli.protocol.startup.import_uuid),
-# pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
+# typing (annotations only), pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
 # (-o csv, reset files), and datetime but where a time is printed (describe topics' CreationTimeMs).
-DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "platform", "pathlib",
+DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "pathlib",
                 "importlib.resources", "email", "http", "kafka.protocol.consumer.group", "csv")
 
 

@@ -111,16 +111,3 @@ def test_generated_codecs_compile_once_per_cache(tmp_path):
         f.write_bytes(b"not marshal")
     assert run() == cold
     assert run() == (0, *cold[1:])
-
-
-def test_uuid_imports_without_platform_and_answers_as_with_it():
-    """kcli.protocol imports uuid (kafka-python's codecs need it) without ``platform`` (issue 28);
-    uuid's platform answers are those of a plain import, and ``platform`` imports whole later."""
-    probe = ("import sys, uuid\n"
-             "print(uuid._LINUX, uuid._AIX, len(str(uuid.uuid4())), 'platform' in sys.modules)\n"
-             "import platform\n"
-             "print(platform.system(), hasattr(platform, 'python_version'))")
-    plain = _run(probe).splitlines()
-    lean = _run("import kcli.protocol\n" + probe).splitlines()
-    assert plain[0].split()[3] == "True" and lean[0].split()[3] == "False"      # platform imported or not
-    assert lean[0].split()[:3] == plain[0].split()[:3] and lean[1] == plain[1] and lean[1].endswith("True")
