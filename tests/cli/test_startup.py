@@ -199,3 +199,21 @@ def test_only_the_process_entry_collects_young_objects_less_often():
     with pytest.raises(SystemExit):
         main(["--version"])
     assert gc.get_threshold() == before
+
+
+def test_the_group_dropins_never_import_typing():
+    """The group drop-ins' modules take typing's names for type checkers only (``TYPE_CHECKING =
+    False``): importing typing was ~1.5% of a 10k-group ``kafka-consumer-groups --list``'s
+    instructions (issue 28, bench/groups_scale.py), and nothing in them uses it at run time."""
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import commit
+
+    with EmbeddedCluster(nodes=1) as c:
+        b = c.bootstrap_servers
+        c.create_topic("typed", partitions=1)
+        commit(b, "typed-g", {("typed", 0): 0})
+        for view in ([], ["--members"], ["--state"]):
+            args = ["kafka-consumer-groups", "--bootstrap-server", b, "--describe", "--all-groups", *view]
+            assert _at_exit(args, "['typing' in sys.modules, 'kcli.admin.client' in sys.modules]") == [False, True]
+        assert _at_exit(["kafka-consumer-groups", "--bootstrap-server", b, "--list"],
+                        "['typing' in sys.modules, 'kcli.ops.groups' in sys.modules]") == [False, True]
