@@ -126,9 +126,7 @@ def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupO
         out.json(json_document("group-offsets", groups=[group(d, rows) for d, rows in groups]))
         return
     if out.format == "plain":
-        for _, rows in groups:
-            if rows:
-                out.write(plain_offsets(rows, verbose, time_lag))
+        out.write_lines(plain_offsets(rows, verbose, time_lag) for _, rows in groups if rows)
         return
     columns = ["GROUP", "TOPIC", "PARTITION"] + (["LEADER-EPOCH"] if verbose else []) + [
         "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]

@@ -133,16 +133,24 @@ class _Describe:
         verbose = p.has("verbose")
         offsets = not p.has("members") and not p.has("state")
         rows = dict((d.group_id, rows) for d, rows in lib.offset_views(admin, descs)) if offsets else {}
-        for d in descs:
-            notice = lib.state_notice(d)
-            if notice:
-                streams.write("stderr", "\n" + notice + "\n")
+
+        def render(groups: list) -> None:
             if p.has("members"):
-                view.render_members(out, [d], verbose)
+                view.render_members(out, groups, verbose)
             elif p.has("state"):
-                view.render_state(out, [d], verbose)
+                view.render_state(out, groups, verbose)
             else:
-                view.render_offsets(out, [(d, rows[d.group_id])], verbose)
+                view.render_offsets(out, [(d, rows[d.group_id]) for d in groups], verbose)
+
+        notices = [lib.state_notice(d) for d in descs]
+        if streams.one_file():      # each group's notice just before its view, in the tool's order
+            for d, notice in zip(descs, notices):
+                if notice:
+                    streams.write("stderr", "\n" + notice + "\n")
+                render([d])
+        else:                       # no order to keep between them: each written in big pieces
+            streams.write("stderr", "".join("\n" + notice + "\n" for notice in notices if notice))
+            render(descs)
         return 0
 
 

@@ -23,6 +23,7 @@ is refused, as the Java tools refuse an option given twice.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from contextlib import contextmanager
 
@@ -97,7 +98,21 @@ class Streams:
     def write(self, stream: str, text: str) -> None:
         from kcli.redaction import redact_text
 
-        (self.stdout if stream == "stdout" else self.stderr).write(redact_text(text, self.secrets))
+        if text:
+            (self.stdout if stream == "stdout" else self.stderr).write(redact_text(text, self.secrets))
+
+    def one_file(self) -> bool:
+        """stdout and stderr reach one file (a terminal, ``2>&1``): what goes to each must be
+        written in the order the Java tool prints it, line by line (its System.out and System.err
+        flush each line). Otherwise nothing shows their order, and 10k groups' notices and views
+        are written in a few big writes instead of 20k small ones (issue 28)."""
+        if self.stdout is self.stderr:
+            return True
+        try:
+            out, err = os.fstat(self.stdout.fileno()), os.fstat(self.stderr.fileno())
+        except (AttributeError, OSError, ValueError):        # not a file: a test's StringIO
+            return False
+        return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)
 
     def failed(self, exc: KcliError) -> int:
         """An error's exit code, after its ``Detail:`` line on stderr under --verbose (before
