@@ -289,6 +289,31 @@ def plain_state(d: GroupDescription, verbose: bool) -> str:
             + _state_tail(tuple(cells[1:]), widths[1:]) + "\n")
 
 
+def plain_states(groups: list[GroupDescription], verbose: bool):
+    """``plain_state`` of each group in turn. Without --verbose a group's line after its id
+    depends only on its coordinator, strategy, state and member count, the same for most of
+    10k groups: each such rest, and each header, is made once (10k groups' --state lines in
+    about half the time of ``plain_state`` each, issue 28)."""
+    if verbose:
+        yield from (plain_state(d, verbose) for d in groups)
+        return
+    rests: dict[tuple, tuple[int, str]] = {}
+    headers: dict[tuple[int, int], str] = {}
+    for d in groups:        # the coordinators are alive throughout: their ids name them
+        key = (id(d.coordinator), d.assignor, d.state, len(d.members))
+        rest = rests.get(key)
+        if rest is None:
+            cells = _state_cells(d, False)
+            width = max(25, len(cells[1]))
+            rest = rests[key] = (width, _state_line(cells[1:], (width, 20, 20)))
+        gid = d.group_id
+        widths = (max(15, len(gid)), rest[0])
+        header = headers.get(widths)
+        if header is None:
+            header = headers[widths] = "\n" + _state_header((*widths, 20, 20), False) + "\n"
+        yield header + gid.ljust(widths[0]) + " " + rest[1] + "\n"
+
+
 def _state_line(cells, widths: tuple[int, ...]) -> str:
     return "".join(_pad(c, w) + " " for c, w in zip(cells, widths)) + cells[-1]
 
@@ -319,7 +344,7 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
         out.json(json_document("group-state", groups=docs))
         return
     if out.format == "plain":
-        out.write_lines(plain_state(d, verbose) for d in groups)
+        out.write_lines(plain_states(groups, verbose))
         return
     cols = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
     cols += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]

@@ -169,3 +169,16 @@ def test_delete_offsets_layout():
     gerr = BrokerError(69, "GROUP_ID_NOT_FOUND", "The group id does not exist")
     assert render(view.render_delete_offsets, "g", gerr, [("t", 0, gerr)]).startswith(
         "\nError: The group id does not exist.\n")
+
+
+def test_many_groups_state_lines_are_each_groups_plain_state():
+    """render_state's plain lines for many groups (made once per distinct rest of a line) are
+    plain_state's for each: ids shorter and longer than the column, coordinators None, shared,
+    distinct but equal and wider, strategies, states and member counts mixed."""
+    wide = BrokerInfo(12, "a-very-long-broker-host-name.example", 19092)
+    coords = [COORD, None, BrokerInfo(1, "localhost", 9092), wide, COORD]
+    groups = [GroupDescription(("g" * (i % 23)) or "x", ("Stable", "Empty", "Dead")[i % 3], "Classic",
+                               ("", "range", "cooperative-sticky")[i % 3 * (i % 2)], coords[i % 5],
+                               [member()] * (i % 4)) for i in range(300)]
+    for verbose in (False, True):
+        assert render(view.render_state, groups, verbose) == "".join(view.plain_state(d, verbose) for d in groups)
