@@ -167,6 +167,39 @@ _UnsignedVarInt32.emit_decode_from = classmethod(_emit_uvarint_decode)
 _DECODER_HEAD = "def _decode(data, pos):"        # kafka-python's StructField.compiled_decode_from
 _TEXT = '    _text = str(data, "latin-1")'
 _stock_string_decode = _String.emit_decode_from
+_stock_compiled_decode_from = _StructField.compiled_decode_from
+_RECORDS_DECODERS: set[int] = set()             # threads generating a decoder of record batches
+
+
+def _carries_records(field) -> bool:
+    """Whether a message (a struct, an array, a field) has a ``records`` field at any version."""
+    if getattr(field, "_type_str", None) == "records":
+        return True
+    inner = getattr(field, "array_of", None)
+    if inner is not None and _carries_records(inner):
+        return True
+    return any(_carries_records(f) for f in getattr(field, "_fields", None) or ())
+
+
+def _compiled_decode_from(self, version, compact=False, tagged=False, data_class=None):
+    """kafka-python's StructField.compiled_decode_from; a message that carries record batches
+    (Produce requests, which the embedded broker decodes, and Fetch answers) gets kafka-python's
+    own string decoding, without ``_text``: a Latin-1 copy of the whole message, its records
+    included, would cost more than its few strings save."""
+    decoder = self._compiled_encoders.get(("decode", version, compact, tagged, data_class))
+    if decoder is not None:
+        return decoder
+    if not _carries_records(self):
+        return _stock_compiled_decode_from(self, version, compact, tagged, data_class)
+    thread = _thread.get_ident()
+    _RECORDS_DECODERS.add(thread)
+    try:
+        return _stock_compiled_decode_from(self, version, compact, tagged, data_class)
+    finally:
+        _RECORDS_DECODERS.discard(thread)
+
+
+_StructField.compiled_decode_from = _compiled_decode_from
 
 
 def _emit_string_decode(self, ctx, var_name, indent, compact=False):
@@ -175,8 +208,9 @@ def _emit_string_decode(self, ctx, var_name, indent, compact=False):
     UTF-8 as is; any other string is decoded from its UTF-8 bytes as kafka-python does. One
     slice per string instead of a memoryview slice and a decode: a tenth of a 10k-group
     ListGroups' and DescribeGroups' decoding (issue 28). Outside a generated decoder (whose
-    first line kafka-python writes), kafka-python's own code."""
-    if self.encoding != "utf-8" or not ctx.lines or ctx.lines[0] != _DECODER_HEAD:
+    first line kafka-python writes) and in a decoder of record batches, kafka-python's own code."""
+    if (self.encoding != "utf-8" or not ctx.lines or ctx.lines[0] != _DECODER_HEAD
+            or _thread.get_ident() in _RECORDS_DECODERS):
         return _stock_string_decode(self, ctx, var_name, indent, compact)
     if ctx.lines[1:2] != [_TEXT]:                 # the answer as text, once, before any field
         ctx.lines.insert(1, _TEXT)
