@@ -34,6 +34,18 @@ def test_string_keys_iterate_as_in_the_jvm(n, built):
 
 
 @pytest.mark.apache
+@pytest.mark.parametrize("keys", [[f"scale-group-{i:05d}" for i in range(0, 30000, 3)],     # one length
+                                  [f"g{i}" for i in range(3000)] + ["x" * 5000]])          # several
+def test_many_ascii_keys_iterate_as_in_the_jvm(keys):
+    """10k group ids (kafka-consumer-groups --list): the buckets of the ASCII keys of each length
+    computed together (kcli.javaorder._ascii_buckets)."""
+    keys = sorted(keys)
+    got = java(PROGRAM, "strings", "default", stdin="\n".join(keys) + "\n")
+    assert got.code == 0, got.err
+    assert javaorder.group_listing(keys) == got.out.splitlines()
+
+
+@pytest.mark.apache
 @pytest.mark.parametrize("partitions", [3, 20, 1000])
 def test_topic_partition_keys_iterate_as_in_the_jvm(partitions):
     keys = [(t, p) for t in ("orders", "pay.ments") for p in range(partitions)]
