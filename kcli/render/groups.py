@@ -9,7 +9,6 @@ import functools
 from kcli import javaorder
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan,
                         max_time_lag)
-from kcli.offsets.csvfile import export_csv
 from kcli.records import replace
 from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
@@ -414,6 +413,8 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:
     """--export: kafka-consumer-groups' CSV, rows in its order, then the empty line its println
     adds."""
+    from kcli.offsets.csvfile import export_csv     # --export only (issue 28: the other views' start-up)
+
     out.write(export_csv(javaorder.reset_plans(plans), with_group) + "\n")
 
 

@@ -4,7 +4,7 @@ CSV. Commands build a ``Table`` and a JSON document; this module prints the one 
 
 from __future__ import annotations
 
-import json
+import functools
 import os
 import sys
 from contextlib import contextmanager
@@ -232,7 +232,13 @@ def padded(table: Table) -> Iterator[str]:
         yield " ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + " " + row[-1] + "\n"
 
 
-_JSON = json.JSONEncoder(indent=2)
+@functools.cache
+def _encoder():
+    """The json module's encoder, made on first use: the json module loads only in a command
+    that writes JSON (issue 28: a listing's start-up)."""
+    import json
+
+    return json.JSONEncoder(indent=2)
 
 
 def json_pieces(value, level: int = 0) -> Iterator[str]:
@@ -240,6 +246,8 @@ def json_pieces(value, level: int = 0) -> Iterator[str]:
     array whose items are made while it is written; it and the arrays and dicts around it are
     written item by item, anything else by the json module, its lines indented to ``level`` (a
     JSON text has no line break but those of its layout)."""
+    import json
+
     inner = "\n" + "  " * (level + 1)
     if isinstance(value, Rows) or (isinstance(value, list) and _holds_rows(value)):
         opened = False
@@ -254,9 +262,9 @@ def json_pieces(value, level: int = 0) -> Iterator[str]:
             yield from json_pieces(item, level + 1)
         yield "\n" + "  " * level + "}"
     elif level:
-        yield _JSON.encode(value).replace("\n", "\n" + "  " * level)
+        yield _encoder().encode(value).replace("\n", "\n" + "  " * level)
     else:
-        yield from _JSON.iterencode(value)
+        yield from _encoder().iterencode(value)
 
 
 def _holds_rows(value) -> bool:
@@ -334,7 +342,7 @@ class Output:
 
     def table(self, table: Table) -> None:
         if self.format == "csv":
-            import csv              # only for -o csv: the drop-ins print plain text (issue 28)
+            import csv          # -o csv only (issue 28: a listing's start-up)
 
             writer = csv.writer(self.stdout, lineterminator="\n")
             writer.writerow(csv_row(table.columns))
@@ -432,6 +440,8 @@ class Output:
 
     def error(self, message: str, exit_code: int) -> None:
         if self.format == "json":
+            import json
+
             doc = json_document("error", error=message, exitCode=exit_code)
             self.stderr.write(json.dumps(doc) + "\n")
         else:

@@ -217,3 +217,32 @@ def test_the_group_dropins_never_import_typing():
             assert _at_exit(args, "['typing' in sys.modules, 'kcli.admin.client' in sys.modules]") == [False, True]
         assert _at_exit(["kafka-consumer-groups", "--bootstrap-server", b, "--list"],
                         "['typing' in sys.modules, 'kcli.ops.groups' in sys.modules]") == [False, True]
+
+
+def test_a_plain_group_listing_loads_no_json_nor_csv_module(tmp_path, monkeypatch):
+    """-o plain writes no JSON nor CSV, and kafka-python's message schemas are read back parsed
+    (kcli.protocol.startup) once a first process kept them: a 10k-group listing's start-up
+    loads neither module (issue 28); -o json and -o csv still do."""
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import commit
+
+    monkeypatch.setenv("KCLI_CACHE_DIR", str(tmp_path))
+    with EmbeddedCluster(nodes=1) as c:
+        b = c.bootstrap_servers
+        c.create_topic("plain", partitions=1)
+        commit(b, "plain-g", {("plain", 0): 0})
+        def loaded(args: list[str]) -> str:       # as _at_exit, which loads json itself
+            code = ("import atexit, runpy, sys\n"
+                    "atexit.register(lambda: sys.__stdout__.write("
+                    "'\\n' + repr(['json' in sys.modules, 'csv' in sys.modules])))\n"
+                    f"sys.argv = ['kcli', *{args!r}]\n"
+                    "runpy.run_module('kcli', run_name='__main__')\n")
+            proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+            return proc.stdout.splitlines()[-1]
+
+        for args in (["list", "groups", "-b", b, "-o", "plain"],
+                     ["describe", "groups", "plain-g", "-b", b, "-o", "plain", "--state"]):
+            loaded(args)                                                # the schemas kept
+            assert loaded(args) == "[False, False]"
+        assert loaded(["list", "groups", "-b", b, "-o", "json"]) == "[True, False]"
+        assert loaded(["list", "groups", "-b", b, "-o", "csv"]) == "[False, True]"

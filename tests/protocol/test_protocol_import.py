@@ -105,9 +105,46 @@ def test_generated_codecs_compile_once_per_cache(tmp_path):
     cold = run()
     assert cold[0] == 2 and cold[1] == "t"          # the request's encoder and decoder
     assert run() == (0, *cold[1:])
-    files = [f for f in (tmp_path / "codegen").rglob("*") if f.is_file()]
+    files = [f for f in (tmp_path / "codegen").rglob("*") if f.is_file() and not f.name.startswith("schema-")]
     assert len(files) == cold[0]
     for f in files:
         f.write_bytes(b"not marshal")
     assert run() == cold
     assert run() == (0, *cold[1:])
+
+
+SCHEMAS = ("import sys\n"
+           "import kcli.protocol\n"
+           "from kcli.protocol.startup import load_json\n"
+           "import kcli.protocol.schemas as own, test_schemas_pkg as pkg\n"
+           "got = [load_json(n, p) for n, p in (('ListGroupsResponse', None), ('ConsumerGroupDescribeResponse', own),"
+           " ('Made', pkg))]\n"
+           "print(repr(['json' in sys.modules, got[0]['name'], got[1]['apiKey'], got[2]]))")
+
+
+def test_parsed_schemas_are_kept_and_read_back_while_their_file_is_unchanged(tmp_path):
+    """A schema is parsed by the first process and kept under kcli's cache (KCLI_CACHE_DIR): the
+    next reads it back, without the json module (issue 28: a listing's start-up); a file changed
+    since, or a damaged cache file, is parsed again."""
+    pkg = tmp_path / "pkg" / "test_schemas_pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    schema = pkg / "Made.json"
+    schema.write_text('// a comment\n{"name": "Made", "fields": []}\n')
+    env = {**os.environ, "KCLI_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path / "pkg"), *filter(None, [os.environ.get("PYTHONPATH")]), os.getcwd()])}
+
+    def run():
+        proc = subprocess.run([sys.executable, "-c", SCHEMAS], capture_output=True, text=True, timeout=60, env=env)
+        assert proc.returncode == 0, proc.stderr
+        return eval(proc.stdout)            # noqa: S307 - our own repr of lists, dicts and strings
+
+    made = {"name": "Made", "fields": [], "license": "// a comment\n"}
+    assert run() == [True, "ListGroupsResponse", 69, made]          # parsed: json imported
+    assert run() == [False, "ListGroupsResponse", 69, made]         # read back
+    schema.write_text('{"name": "Made", "fields": [], "doc2": 1}\n')  # another size
+    assert run() == [True, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
+    for f in (tmp_path / "cache").rglob("schema-*"):
+        f.write_bytes(b"not marshal")
+    assert run() == [True, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
+    assert run() == [False, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
