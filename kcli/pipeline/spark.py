@@ -220,10 +220,10 @@ def driver_java_options(given: str = "", quick_jit: bool = False) -> str:
     - a class-data-sharing archive of the classes Spark loads (the JDK's dynamic AppCDS): the
       JVM maps them from the archive instead of loading and verifying them from Spark's jars
       again, which takes a local session's start from 4.1 s to 2.4 s and its first job from 2.3 s
-      to 1.2 s on 2 cores. ``-XX:SharedArchiveFile`` when kcli's cache holds the archive for this
-      Java and Spark (``kcli.pipeline.classarchive``); else ``-XX:ArchiveClassesAtExit`` to a file of this
-      process, which ``kcli.pipeline.classarchive`` makes the cache's at this process's exit (the first
-      audit on a machine waits for its JVM to write the archive, ~10 s). The JVM checks an
+      to 1.2 s on 2 cores (``kcli.pipeline.classarchive``: ``-XX:SharedArchiveFile`` when kcli's
+      cache holds the archive for this Java and Spark, else ``-XX:ArchiveClassesAtExit`` to a file
+      made the cache's at this process's exit; the first audit on a machine waits for its JVM to
+      write the archive, ~10 s). The JVM checks an
       archive against its own build and classpath, and starts without it when they differ;
     - with ``quick_jit``, ``-XX:TieredStopAtLevel=1``: the JIT's quick compiler only, for a
       driver that runs no heavy JVM code (the reads in Python workers, or tasks on a cluster's
