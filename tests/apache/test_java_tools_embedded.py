@@ -463,7 +463,9 @@ def test_delete_groups(tools):
     n = tools.names
     _, out, _ = tools("delete")
     assert f"Deletion of requested consumer groups ('{n.doomed}') was successful." in out
-    _, out, _ = tools("delete-again-and-live")
+    # the failures in the tool's HashMap order: two ids in one bucket come in an order that
+    # differs from one JVM to the next (lines_in_any_order; a fresh-clone run saw it)
+    _, out, _ = tools("delete-again-and-live", select=lines_in_any_order)
     assert f"Group '{n.consumer_live}' could not be deleted due to: " \
            "org.apache.kafka.common.errors.GroupNotEmptyException" in out
     assert f"Group '{n.doomed}' could not be deleted due to: " \
