@@ -195,3 +195,79 @@ def test_send_each_sends_to_every_node_before_reading_and_closes_the_unanswered(
                 assert type(resp).__name__ == "ApiVersionsResponse" and resp.error_code == 0, node
         finally:
             wire.close()
+
+
+@contextmanager
+def trickling_proxy(target: str, gap_s: float = 0.00005):
+    """A loopback proxy to ``target`` whose answers reach the client one byte at a time, ``gap_s``
+    apart (a slow link, or a sender that writes small parts): the client's reads each get one
+    byte. One connection; its loops are bounded in bytes and time."""
+    host, port = split_host_port(target)
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(10)
+    done = threading.Event()
+
+    def pump(src, dst, trickle: bool):
+        deadline = time.monotonic() + 60
+        try:
+            for _ in range(1 << 20):                     # bounded: reads of at least one byte
+                data = src.recv(1 << 16)
+                if not data or done.is_set() or time.monotonic() > deadline:
+                    break
+                if not trickle:
+                    dst.sendall(data)
+                    continue
+                for i in range(len(data)):
+                    dst.sendall(data[i:i + 1])
+                    time.sleep(gap_s)
+        except OSError:
+            pass
+        finally:
+            done.set()
+
+    threads = []
+
+    def serve():
+        try:
+            client, _ = server.accept()
+        except OSError:
+            return
+        broker = socket.create_connection((host, port), timeout=10)
+        client.settimeout(10)
+        for src, dst, trickle in ((client, broker, False), (broker, client, True)):
+            threads.append(threading.Thread(target=pump, args=(src, dst, trickle), daemon=True))
+            threads[-1].start()
+        done.wait(70)
+        for sock in (client, broker):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)          # wakes a pump blocked in recv
+            except OSError:
+                pass
+            sock.close()
+
+    acceptor = threading.Thread(target=serve, daemon=True)
+    acceptor.start()
+    try:
+        yield "127.0.0.1:%d" % server.getsockname()[1]
+    finally:
+        done.set()
+        server.close()
+        acceptor.join(75)
+        for thread in threads:
+            thread.join(5)
+
+
+def test_an_answer_that_comes_one_byte_at_a_time_is_read_whole():
+    """An answer may come in as many pieces as it has bytes: the reading is bounded by its size
+    and the deadline, not by a number of reads (10,000 reads failed a 10k-partition Fetch against
+    the embedded broker, which writes a Fetch answer in small parts, with "response too large")."""
+    with EmbeddedCluster(nodes=1) as ec:
+        ec.create_topic("wide", 550)
+        with trickling_proxy(ec.bootstrap_servers) as proxy:
+            wire = Wire(config(proxy), within(30_000))
+            try:
+                resp = wire.send(MetadataRequest(version=12, topics=[MetadataRequest.MetadataRequestTopic(name="wide")],
+                                                 allow_auto_topic_creation=False))
+                assert [len(t.partitions) for t in resp.topics] == [550]
+            finally:
+                wire.close()

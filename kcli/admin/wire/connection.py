@@ -20,7 +20,10 @@ from kcli.errors import Answer
 
 API_VERSIONS_KEY = ApiVersionsRequest.API_KEY
 UNSUPPORTED_VERSION = 35
-MAX_ROUNDS = 10_000                              # recv calls per response: bounded beside the deadline
+# A response's bytes, its size prefix included: the size is an INT32. A response may come in as
+# many pieces as it has bytes (a slow link, a sender that writes small parts): reading is bounded
+# by its bytes (every recv returns at least one, or the connection closed) and the deadline.
+MAX_RESPONSE_BYTES = 4 + (1 << 31) - 1
 
 
 class WireError(Exception):
@@ -147,13 +150,14 @@ class Connection:
 
     def receive(self, request, deadline: float, started: float):
         """The answer to ``request``, sent at ``started`` (``send``), read by ``deadline``."""
-        sent, head = True, b""
+        sent, head, received = True, b"", 0
         try:
-            for _ in range(MAX_ROUNDS):
+            while received <= MAX_RESPONSE_BYTES:       # bounded: see MAX_RESPONSE_BYTES
                 self._sock.settimeout(_remaining(deadline))
                 data = self._sock.recv(1 << 16)
                 if not data:
                     raise WireError(f"{self.host}:{self.port} closed the connection", sent)
+                received += len(data)
                 head = head or data[:16]
                 responses = self._protocol.receive_bytes(data)
                 if responses:
