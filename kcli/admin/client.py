@@ -279,7 +279,7 @@ class KafkaAdmin(LibrdkafkaReads):
     def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset): its timestamp, or a
         bound on it (see WireClient.record_times). One Metadata for the leaders, then one bounded
-        Fetch per leader; UnsupportedByBroker without Fetch v4+."""
+        Fetch per leader and 10k of its partitions; UnsupportedByBroker without Fetch v4+."""
         if not wanted:
             return {}
         leaders = self.partition_leaders(sorted({t for t, _, _ in wanted}))

@@ -6,7 +6,7 @@ calls them, and so can a Python user:
 
 - ``topics``: select, describe (kafka-topics' filters and order), create, add partitions, delete;
 - ``groups``: list, describe views, delete offsets;
-- ``lag``: lag in time per partition and group (the next record's timestamp, one Fetch per leader);
+- ``lag``: lag in time per partition and group (the next record's timestamp, one Fetch per leader and 10k partitions);
 - ``resets``: a package, one job per module: the request, the cluster's answers (``gather``,
   shared with ``compare``), the planning, the rollback file, the execution and its report;
 - ``compare``: every reset policy side by side over one set of answers (a dry run);

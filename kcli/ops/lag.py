@@ -4,8 +4,9 @@ reads: transaction markers and aborted records are passed over) and ``now`` minu
 on the records themselves, not interpolated from offset samples. Only markers left up to the log
 end: nothing to consume, 0.
 
-The timestamps come from one bounded Fetch per leader (``Admin.record_times``: at most a few KB
-per partition, the request count independent of the partition count). When the next record lies
+The timestamps come from one bounded Fetch per leader and 10k of its partitions
+(``Admin.record_times``: at most a few KB per partition, the request count independent of the
+partition count below that). When the next record lies
 in a batch the Fetch cut short, the batch's MaxTimestamp bounds it: the lag is then "at least".
 ``now`` is the caller's clock. A next record stamped after it (a producer's clock ahead) gives a
 negative lag, kept as it is: the group is behind by records that are future-dated, which is not

@@ -271,3 +271,31 @@ def test_an_answer_that_comes_one_byte_at_a_time_is_read_whole():
                 assert [len(t.partitions) for t in resp.topics] == [550]
             finally:
                 wire.close()
+
+
+def test_record_times_ask_a_leader_in_batches_of_partitions(monkeypatch):
+    """WireClient.record_times asks a leader for FETCH_PARTITIONS of its partitions per Fetch
+    (each answer let go before the next is asked for), and every partition's record time comes
+    back as with one Fetch: here 7 partitions in batches of 3, so 3 Fetches."""
+    from kcli.admin import wire as wire_package
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings
+    from tests.support.clients import produce
+
+    with EmbeddedCluster(nodes=1) as ec:
+        ec.create_topic("batched", 7)
+        produce(ec.bootstrap_servers, "batched", [(p, b"x", 1_000_000 + p) for p in range(7)]
+                + [(p, b"y", 2_000_000 + p) for p in range(7)])
+        wanted = [("batched", p, 1) for p in range(7)]
+        admin = KafkaAdmin(ClientSettings(bootstrap_servers=ec.bootstrap_servers))
+        try:
+            whole = admin.record_times(wanted)
+            monkeypatch.setattr(wire_package.offsets, "FETCH_PARTITIONS", 3)
+            before = ec.request_counts("kcli")[1].get("Fetch", 0)
+            batched = admin.record_times(wanted)
+            assert ec.request_counts("kcli")[1].get("Fetch", 0) - before == 3
+        finally:
+            admin.close()
+        assert batched == whole
+        assert [(batched[w].timestamp_ms, batched[w].record_offset) for w in wanted] == \
+            [(2_000_000 + p, 1) for p in range(7)]

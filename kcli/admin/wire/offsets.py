@@ -1,6 +1,7 @@
 """Log offsets and record times on kcli's own connections: ListOffsets per leader (every special
 timestamp, KIP-734's max timestamp included) and the time of the next record at an offset, from
-one bounded Fetch per leader read as a read_committed consumer reads."""
+one bounded Fetch per leader (per FETCH_PARTITIONS of its partitions) read as a read_committed
+consumer reads."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from kcli.model import OffsetInfo, RecordTime
 LIST_OFFSETS_ROUNDS = 4                         # the first ask and up to 3 after a leader change
 FETCH_PARTITION_BYTES = 4096          # per partition: the next record's batch, or its first 4 KiB
 FETCH_RESPONSE_BYTES = 16 << 20       # per Fetch answer; Kafka caps it at fetch.max.bytes (55 MiB)
+# Partitions per Fetch: a leader of many partitions is asked in batches, each answer read and let
+# go before the next is asked for (40k partitions in one answer: peak RSS 6 MiB higher, 129 vs
+# 123 MiB for a --max-age reset dry run; the decoded answer grows with its partitions).
+FETCH_PARTITIONS = 10_000
 # Fetch rounds beyond one per partition for partitions whose answers held only transaction markers
 # and aborted batches (each round reads FETCH_PARTITION_BYTES further): past that much aborted
 # data the next record's time is reported unknown rather than read on without end.
@@ -98,8 +103,8 @@ class OffsetRequests(MetadataRequests):
                      leaders: dict[tuple[str, int], int | None]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset) of ``wanted`` that a
         read_committed consumer positioned there reads (transaction markers and aborted
-        records are passed over, as it passes over them): one Fetch per leader, at most
-        FETCH_PARTITION_BYTES of each partition (records decoded by kafka-python's record reader). A partition appears once per request, so a partition
+        records are passed over, as it passes over them): one Fetch per leader and
+        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition (records decoded by kafka-python's record reader). A partition appears once per request, so a partition
         wanted at several offsets takes one more request per offset beyond the first (by
         layers); a partition the broker answered without data (the response's byte limit, its
         own ``fetch.max.bytes`` or ours, was reached) is asked again in the next round, and one
@@ -132,8 +137,9 @@ class OffsetRequests(MetadataRequests):
                         found[(*tp, offset)] = RecordTime(*tp, offset, error="no leader")
                     else:
                         by_node.setdefault(node, []).append(tp)
-                for node, tps in by_node.items():
-                    resp = self.send(_fetch_request(Req, version, [(tp, pending[tp][1]) for tp in tps]), node)
+                for node, batch in ((node, tps[i:i + FETCH_PARTITIONS]) for node, tps in by_node.items()
+                                    for i in range(0, len(tps), FETCH_PARTITIONS)):
+                    resp = self.send(_fetch_request(Req, version, [(tp, pending[tp][1]) for tp in batch]), node)
                     for topic in resp.responses:
                         for part in topic.partitions:
                             tp = (topic.topic, part.partition_index)
@@ -147,6 +153,7 @@ class OffsetRequests(MetadataRequests):
                             elif rt is not None:
                                 found[(*tp, offset)] = rt
                                 answered += 1
+                    del resp                            # let go before the next batch is asked for
                 pending = {tp: o for tp, o in pending.items() if (*tp, o[0]) not in found}
                 if not pending or not answered:
                     break

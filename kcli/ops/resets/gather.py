@@ -3,7 +3,8 @@ the same way for both. ``group_answers``: the groups' states and creation times 
 ``offset_answers``: the partitions selected (checked: they exist and have a leader), the
 committed offsets (one OffsetFetch per coordinator for all the groups), the partition ages
 (Metadata v14), the log starts and ends (ListOffsets per leader); then ``time_lookups``
-(ListOffsets per timestamp) and ``next_records`` (one bounded Fetch per leader). ``Steps``
+(ListOffsets per timestamp) and ``next_records`` (bounded Fetches, one per leader and 10k
+partitions). ``Steps``
 counts the request rounds for a progress callback."""
 
 from __future__ import annotations
@@ -231,8 +232,9 @@ def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:
 def next_records(admin: Admin, partitions: list[PartitionPlan]) -> None:
     """For each partition a plan moves forward past unread offsets, where the group's next
     record is (``PartitionPlan.next_record``), so that a move past transaction markers and
-    aborted records only is no skip: one bounded Fetch per leader (``Admin.record_times``,
-    read committed). A broker without Fetch v4+ leaves them unknown (offsets counted)."""
+    aborted records only is no skip: bounded Fetches, one per leader and 10k partitions
+    (``Admin.record_times``, read committed). A broker without Fetch v4+ leaves them unknown
+    (offsets counted)."""
     forward = [(p, (p.topic, p.partition, max(p.current, p.log_start))) for p in partitions if p.skipped]
     if not forward:
         return
