@@ -232,6 +232,17 @@ class Connection:
             raise WireError(f"SASL {name} authentication failed")
 
 
+class ClusterPart:
+    """The cluster-wide part of a Metadata answer: its brokers and its cluster id (None below
+    v2, which has none)."""
+
+    __slots__ = ("brokers", "cluster_id")
+
+    def __init__(self, answer):
+        self.brokers = answer.brokers
+        self.cluster_id = getattr(answer, "cluster_id", None)
+
+
 class Wire:
     """Connections by node id, opened on first use; requests without a node go to the bootstrap
     connection. Every call ends by the instant ``until()`` gives when it starts."""
@@ -330,11 +341,12 @@ class Wire:
 
     def learn_cluster(self, answer) -> None:
         """A Metadata answer (for any topics) read on this client: the brokers' addresses the
-        connections to them use, and the answer kept as ``cluster``, whose cluster-wide part
-        (brokers, cluster id) serves this client's later asks for it without a second Metadata
-        (MetadataRequests.cluster_metadata). A client lives for one command (KafkaAdmin.wire):
-        the cache never outlives it."""
-        self.cluster = answer
+        connections to them use, and its cluster-wide part kept as ``cluster`` (ClusterPart:
+        brokers, cluster id), which serves this client's later asks for it without a second
+        Metadata (MetadataRequests.cluster_metadata). Its topics are not kept: a reset over 40k
+        partitions held the last 40k-partition answer to its end (~20 MiB). A client lives for
+        one command (KafkaAdmin.wire): the cache never outlives it."""
+        self.cluster = ClusterPart(answer)
         self._addresses = {b.node_id: (b.host, b.port) for b in answer.brokers}
 
     def _connection(self, node_id: int | None, deadline: float) -> Connection:

@@ -78,12 +78,13 @@ class MetadataRequests(WireBase):
         return resp
 
     def cluster_metadata(self):
-        """The cluster-wide part of a Metadata answer (brokers, cluster id; its topics are not
-        for reading): the answer this client already read, whatever topics it was for, else one
-        Metadata request for no topic. A reset asked for the coordinator's address, then the
+        """The cluster-wide part of a Metadata answer (brokers, cluster id: Wire.learn_cluster's
+        ClusterPart): of the answer this client already read, whatever topics it was for, else of
+        one Metadata request for no topic. A reset asked for the coordinator's address, then the
         brokers, in two identical requests before this (issue 28)."""
-        cluster = self._wire.cluster
-        return self._metadata([]) if cluster is None else cluster
+        if self._wire.cluster is None:
+            self._metadata([])                           # learned: Wire.learn_cluster
+        return self._wire.cluster
 
     def topic_names(self) -> list[str]:
         return sorted(t.name for t in self._metadata(None).topics)
