@@ -24,6 +24,8 @@ from typing import Any, Awaitable, Callable
 import kcli.protocol  # noqa: F401 - first: kafka-python's packages bare (see broker/log.py)
 from kafka.protocol.schemas.fields.codecs.types import Int32, UnsignedVarInt32
 
+from kcli.broker.apikeys import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
+
 
 @dataclass(frozen=True)
 class Handler:
@@ -47,8 +49,8 @@ def handles(api_key: int, min_version: int, max_version: int):
 # (as Kafka's SaslServerAuthenticator): any other request closes the connection. (Kafka also
 # refuses a second ApiVersions, and answers an out-of-step request before closing.)
 SASL_STEPS: dict[str, frozenset[int]] = {
-    "handshake": frozenset({18, 17}),     # ApiVersions, SaslHandshake
-    "authenticate": frozenset({36}),      # SaslAuthenticate
+    "handshake": frozenset({API_VERSIONS, SASL_HANDSHAKE}),
+    "authenticate": frozenset({SASL_AUTHENTICATE}),
 }
 
 

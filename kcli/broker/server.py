@@ -24,6 +24,7 @@ import struct
 from collections import Counter
 
 from kcli.broker import handlers  # noqa: F401  (registers every handler)
+from kcli.broker.apikeys import API_VERSIONS
 from kcli.broker.cluster import Cluster
 from kcli.broker.dispatch import HANDLERS, SASL_STEPS, Connection, RequestContext, splice
 from kcli.broker.errors import Err
@@ -33,7 +34,6 @@ from kcli.protocol import REQUESTS, RESPONSES
 log = logging.getLogger("kcli.broker")
 
 MAX_REQUEST_BYTES = 104857600
-API_VERSIONS = 18
 _SIZE = struct.Struct(">i")
 _HEADER = struct.Struct(">hhi")
 _CLIENT_ID_SIZE = struct.Struct(">h")

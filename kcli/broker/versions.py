@@ -3,6 +3,9 @@ cluster poses as an older broker (the KIP versions withheld, in ApiVersions and 
 
 from __future__ import annotations
 
+from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT,
+                                 DESCRIBE_TOPIC_PARTITIONS, LIST_OFFSETS, METADATA,
+                                 STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT)
 from kcli.broker.dispatch import HANDLERS
 
 # pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
@@ -11,31 +14,31 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
     # Apache Kafka 4.4: StreamsGroupHeartbeat and StreamsGroupDescribe v1 are KIP-1331's, no v2
     # GroupCreationTimeMs (KIP-1282); nor the KIP-1282/KIP-1327 versions of the other APIs.
     "4.4": {
-        75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
-        3: 13,   # Metadata: no v14 PartitionAgeMs (KIP-1327)
-        68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
-        69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
-        88: 1,   # StreamsGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
-        89: 1,   # StreamsGroupDescribe: v1 is KIP-1331's; no v2 GroupCreationTimeMs (KIP-1282)
+        DESCRIBE_TOPIC_PARTITIONS: 0,  # no v1 CreationTimeMs (KIP-1327)
+        METADATA: 13,  # no v14 PartitionAgeMs (KIP-1327)
+        CONSUMER_GROUP_HEARTBEAT: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
+        CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
+        STREAMS_GROUP_HEARTBEAT: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
+        STREAMS_GROUP_DESCRIBE: 1,  # v1 is KIP-1331's; no v2 GroupCreationTimeMs (KIP-1282)
     },
     "4.1": {
-        75: 0,   # DescribeTopicPartitions: no v1 CreationTimeMs (KIP-1327)
-        3: 13,   # Metadata: no v14 PartitionAgeMs (KIP-1327)
-        68: 1,   # ConsumerGroupHeartbeat: no v2 GroupCreationTimeMs (KIP-1282)
-        69: 1,   # ConsumerGroupDescribe: no v2 GroupCreationTimeMs (KIP-1282)
-        88: -1,  # StreamsGroupHeartbeat: streams groups were early access, off by default
-        89: -1,  # StreamsGroupDescribe
+        DESCRIBE_TOPIC_PARTITIONS: 0,  # no v1 CreationTimeMs (KIP-1327)
+        METADATA: 13,  # no v14 PartitionAgeMs (KIP-1327)
+        CONSUMER_GROUP_HEARTBEAT: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
+        CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
+        STREAMS_GROUP_HEARTBEAT: -1,  # streams groups were early access, off by default
+        STREAMS_GROUP_DESCRIBE: -1,
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.
     "2.8": {
-        2: 6,    # ListOffsets: no v7 max-timestamp (KIP-734)
-        3: 11,   # Metadata
-        75: -1,  # DescribeTopicPartitions
-        68: -1,  # ConsumerGroupHeartbeat
-        69: -1,  # ConsumerGroupDescribe
-        88: -1,  # StreamsGroupHeartbeat
-        89: -1,  # StreamsGroupDescribe
+        LIST_OFFSETS: 6,  # no v7 max-timestamp (KIP-734)
+        METADATA: 11,
+        DESCRIBE_TOPIC_PARTITIONS: -1,
+        CONSUMER_GROUP_HEARTBEAT: -1,
+        CONSUMER_GROUP_DESCRIBE: -1,
+        STREAMS_GROUP_HEARTBEAT: -1,
+        STREAMS_GROUP_DESCRIBE: -1,
     },
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcli.broker import configs as cfg
+from kcli.broker.apikeys import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
@@ -42,10 +43,10 @@ def _entries(ctx: RequestContext, resource_type: int, name: str) -> list[cfg.Con
     raise BrokerError(Err.INVALID_REQUEST, f"Unsupported resource type {resource_type}")
 
 
-@handles(32, 1, 4)
+@handles(DESCRIBE_CONFIGS, 1, 4)
 async def describe_configs(ctx: RequestContext, req):
     v = ctx.api_version
-    R = RESPONSES[32]
+    R = RESPONSES[DESCRIBE_CONFIGS]
     Res = R.DescribeConfigsResult
     C = Res.DescribeConfigsResourceResult
     results = []
@@ -112,9 +113,9 @@ def _result(cls, r, error: BrokerError | None):
                resource_type=r.resource_type, resource_name=r.resource_name)
 
 
-@handles(33, 0, 2)
+@handles(ALTER_CONFIGS, 0, 2)
 async def alter_configs(ctx: RequestContext, req):
-    R = RESPONSES[33]
+    R = RESPONSES[ALTER_CONFIGS]
     out = []
     for r in req.resources:
         try:
@@ -157,9 +158,9 @@ def _incremental(ctx: RequestContext, r) -> dict[str, str]:
     return configs
 
 
-@handles(44, 0, 1)
+@handles(INCREMENTAL_ALTER_CONFIGS, 0, 1)
 async def incremental_alter_configs(ctx: RequestContext, req):
-    R = RESPONSES[44]
+    R = RESPONSES[INCREMENTAL_ALTER_CONFIGS]
     out = []
     for r in req.resources:
         try:

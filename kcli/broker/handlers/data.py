@@ -7,6 +7,8 @@ import struct
 
 from kafka.record.default_records import DefaultRecordBatch
 
+from kcli.broker.apikeys import (DELETE_RECORDS, FETCH, INIT_PRODUCER_ID, LIST_OFFSETS,
+                                 OFFSET_FOR_LEADER_EPOCH, PRODUCE)
 from kcli.broker.cluster import Cluster, Partition, Topic
 from kcli.broker.configs import LONG_MAX, timestamp_bounds
 from kcli.broker.dispatch import RequestContext, handles
@@ -223,10 +225,10 @@ def _sync(logs) -> None:
             pass
 
 
-@handles(0, 3, 13)
+@handles(PRODUCE, 3, 13)
 async def produce(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[0]
+    R = RESPONSES[PRODUCE]
     T = R.TopicProduceResponse
     P = T.PartitionProduceResponse
     now = cluster.now_ms()
@@ -275,7 +277,7 @@ async def produce(ctx: RequestContext, req):
 def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
     """One pass over the requested partitions: (topic responses, bytes, any error)."""
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[1]
+    R = RESPONSES[FETCH]
     T = R.FetchableTopicResponse
     P = T.PartitionData
     budget = req.max_bytes
@@ -321,7 +323,7 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
     return topics, total, errors
 
 
-@handles(1, 4, 18)
+@handles(FETCH, 4, 18)
 async def fetch(ctx: RequestContext, req):
     """Long poll: answer once ``min_bytes`` are available, on any error, or after
     ``max_wait_ms``."""
@@ -337,7 +339,7 @@ async def fetch(ctx: RequestContext, req):
         for part in topic.partitions:
             chunks = part.records
             part.records = ctx.defer(chunks, sum(map(len, chunks))) if chunks else b""
-    return RESPONSES[1](version=ctx.api_version, throttle_time_ms=0, error_code=0, session_id=0,
+    return RESPONSES[FETCH](version=ctx.api_version, throttle_time_ms=0, error_code=0, session_id=0,
                         responses=topics)
 
 
@@ -369,10 +371,10 @@ def _list_offset(p: Partition, target: int, version: int) -> tuple[int, int, int
     return found if found is not None else (-1, -1, -1)
 
 
-@handles(2, 1, 11)
+@handles(LIST_OFFSETS, 1, 11)
 async def list_offsets(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[2]
+    R = RESPONSES[LIST_OFFSETS]
     T = R.ListOffsetsTopicResponse
     P = T.ListOffsetsPartitionResponse
     topics = []
@@ -393,10 +395,10 @@ async def list_offsets(ctx: RequestContext, req):
     return R(version=v, throttle_time_ms=0, topics=topics)
 
 
-@handles(23, 2, 4)
+@handles(OFFSET_FOR_LEADER_EPOCH, 2, 4)
 async def offset_for_leader_epoch(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[23]
+    R = RESPONSES[OFFSET_FOR_LEADER_EPOCH]
     T = R.OffsetForLeaderTopicResult
     P = T.EpochEndOffset
     topics = []
@@ -416,10 +418,10 @@ async def offset_for_leader_epoch(ctx: RequestContext, req):
     return R(version=v, throttle_time_ms=0, topics=topics)
 
 
-@handles(21, 0, 2)
+@handles(DELETE_RECORDS, 0, 2)
 async def delete_records(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[21]
+    R = RESPONSES[DELETE_RECORDS]
     T = R.DeleteRecordsTopicResult
     P = T.DeleteRecordsPartitionResult
     topics = []
@@ -446,13 +448,13 @@ async def delete_records(ctx: RequestContext, req):
     return R(version=v, throttle_time_ms=0, topics=topics)
 
 
-@handles(22, 0, 6)
+@handles(INIT_PRODUCER_ID, 0, 6)
 async def init_producer_id(ctx: RequestContext, req):
     """Idempotent producers only: as Kafka's TransactionCoordinator without a transactional id,
     always a new id with epoch 0, whatever id and epoch the request carries (an epoch bump,
     KIP-360, gets a new id too). Transactional ids are refused: this broker has no transaction
     coordinator."""
-    R = RESPONSES[22]
+    R = RESPONSES[INIT_PRODUCER_ID]
     v = ctx.api_version
     if req.transactional_id is not None:
         return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import uuid
 
+from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT, DELETE_GROUPS,
+                                 DESCRIBE_GROUPS, FIND_COORDINATOR, HEARTBEAT, JOIN_GROUP,
+                                 LEAVE_GROUP, LIST_GROUPS, OFFSET_COMMIT, OFFSET_DELETE,
+                                 OFFSET_FETCH, SYNC_GROUP)
 from kcli.broker.cluster import OMITTED
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.groups import coordinator_for
@@ -17,9 +21,6 @@ from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed
 from kcli.protocol import RESPONSES
 
-FIND_COORDINATOR, OFFSET_COMMIT, OFFSET_FETCH, JOIN_GROUP, HEARTBEAT, LEAVE_GROUP = 10, 8, 9, 11, 12, 13
-SYNC_GROUP, DESCRIBE_GROUPS, LIST_GROUPS, DELETE_GROUPS, OFFSET_DELETE = 14, 15, 16, 42, 47
-CONSUMER_GROUP_HEARTBEAT, CONSUMER_GROUP_DESCRIBE = 68, 69
 GROUP_KEY, TRANSACTION_KEY = 0, 1
 ZERO_UUID = uuid.UUID(int=0)
 

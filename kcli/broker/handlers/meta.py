@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from kcli.broker.apikeys import API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA
 from kcli.broker.cluster import Topic, validate_topic_name
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -18,9 +19,9 @@ TOPIC_OPERATIONS = sum(1 << op for op in TOPIC_OPERATION_SET)
 _SOFTWARE = re.compile(r"^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$")
 
 
-@handles(18, 0, 4)
+@handles(API_VERSIONS, 0, 4)
 async def api_versions(ctx: RequestContext, req):
-    cls = RESPONSES[18]
+    cls = RESPONSES[API_VERSIONS]
     if ctx.api_version >= 3 and not (_SOFTWARE.match(req.client_software_name or "")
                                      and _SOFTWARE.match(req.client_software_version or "")):
         return cls(version=ctx.api_version, error_code=Err.INVALID_REQUEST, api_keys=[])
@@ -44,10 +45,10 @@ def _auto_create(cluster, name: str) -> Topic | None:
         return None
 
 
-@handles(3, 0, 14)
+@handles(METADATA, 0, 14)
 async def metadata(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[3]
+    R = RESPONSES[METADATA]
     T = R.MetadataResponseTopic
     P = T.MetadataResponsePartition
     now = cluster.now_ms()
@@ -96,10 +97,10 @@ async def metadata(ctx: RequestContext, req):
              error_code=0)
 
 
-@handles(60, 0, 2)
+@handles(DESCRIBE_CLUSTER, 0, 2)
 async def describe_cluster(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[60]
+    R = RESPONSES[DESCRIBE_CLUSTER]
     B = R.DescribeClusterBroker
     if v >= 1 and req.endpoint_type != 1:
         return R(version=v, error_code=Err.UNSUPPORTED_ENDPOINT_TYPE,
@@ -119,11 +120,11 @@ async def describe_cluster(ctx: RequestContext, req):
 MAX_DESCRIBE_PARTITIONS = 2000   # max.request.partition.size.limit
 
 
-@handles(75, 0, 1)
+@handles(DESCRIBE_TOPIC_PARTITIONS, 0, 1)
 async def describe_topic_partitions(ctx: RequestContext, req):
     """Topics sorted by name from the cursor on, at most the partition limit, as Kafka pages."""
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[75]
+    R = RESPONSES[DESCRIBE_TOPIC_PARTITIONS]
     T = R.DescribeTopicPartitionsResponseTopic
     P = T.DescribeTopicPartitionsResponsePartition
     cursor = req.cursor

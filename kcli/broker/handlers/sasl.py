@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import logging
 
+from kcli.broker.apikeys import SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
@@ -49,9 +50,9 @@ def check_plain(users: dict[str, str], token: bytes) -> None:
                    "different from username")
 
 
-@handles(17, 0, 1)
+@handles(SASL_HANDSHAKE, 0, 1)
 async def sasl_handshake(ctx: RequestContext, req):
-    R, conn = RESPONSES[17], ctx.connection
+    R, conn = RESPONSES[SASL_HANDSHAKE], ctx.connection
     if conn.sasl == "done":
         return R(version=ctx.api_version, error_code=Err.ILLEGAL_SASL_STATE, mechanisms=[])
     if ctx.api_version == 0:
@@ -67,9 +68,9 @@ async def sasl_handshake(ctx: RequestContext, req):
     return R(version=ctx.api_version, error_code=0, mechanisms=MECHANISMS)
 
 
-@handles(36, 0, 2)
+@handles(SASL_AUTHENTICATE, 0, 2)
 async def sasl_authenticate(ctx: RequestContext, req):
-    R, conn = RESPONSES[36], ctx.connection
+    R, conn = RESPONSES[SASL_AUTHENTICATE], ctx.connection
     if conn.sasl == "done":
         return R(version=ctx.api_version, error_code=Err.ILLEGAL_SASL_STATE,
                  error_message="SaslAuthenticate request received after successful "

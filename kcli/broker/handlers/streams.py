@@ -4,6 +4,7 @@ machine lives in ``kcli.broker.groups.streams``; this module maps requests and r
 
 from __future__ import annotations
 
+from kcli.broker.apikeys import STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.groups import coordinator_for
 from kcli.broker.groups.errors import Err, GroupError
@@ -11,7 +12,6 @@ from kcli.broker.groups.streams import Topology
 from kcli.broker.handlers.groups import _not_coordinator, _response
 from kcli.protocol import RESPONSES
 
-STREAMS_GROUP_HEARTBEAT, STREAMS_GROUP_DESCRIBE = 88, 89
 LEAVE_STATIC = -2
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from kcli.broker import configs as cfg
+from kcli.broker.apikeys import CREATE_PARTITIONS, CREATE_TOPICS, DELETE_TOPICS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import forget_topic
@@ -40,10 +41,10 @@ def _request_too_large(cluster, topics) -> BrokerError | None:
     return None
 
 
-@handles(19, 2, 7)
+@handles(CREATE_TOPICS, 2, 7)
 async def create_topics(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[19]
+    R = RESPONSES[CREATE_TOPICS]
     T = R.CreatableTopicResult
     counts = Counter(t.name for t in req.topics)
     duplicates = sorted(n for n, c in counts.items() if c > 1)
@@ -85,10 +86,10 @@ async def create_topics(ctx: RequestContext, req):
     return R(version=v, throttle_time_ms=0, topics=results)
 
 
-@handles(37, 0, 3)
+@handles(CREATE_PARTITIONS, 0, 3)
 async def create_partitions(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[37]
+    R = RESPONSES[CREATE_PARTITIONS]
     results = []
     # more new partitions than one controller batch holds: Kafka 4.4 refuses the request for
     # every topic before making any (KAFKA-19673, ReplicationControlManager
@@ -113,10 +114,10 @@ async def create_partitions(ctx: RequestContext, req):
     return R(version=v, throttle_time_ms=0, results=results)
 
 
-@handles(20, 1, 6)
+@handles(DELETE_TOPICS, 1, 6)
 async def delete_topics(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
-    R = RESPONSES[20]
+    R = RESPONSES[DELETE_TOPICS]
     D = R.DeletableTopicResult
     wanted = [(t.name, t.topic_id) for t in req.topics] if v >= 6 \
         else [(name, None) for name in req.topic_names]
