@@ -159,7 +159,7 @@ class EmbeddedCluster:
         __consumer_offsets exists), from any client; ``count`` None: every one until cleared
         (``error`` None). For tests of what clients do while the coordinator is not there.
         ``error`` OMIT (FindCoordinator v4+ only): the key is left out of the answer."""
-        from kcli.broker.groups.errors import Err
+        from kcli.broker.errors import Err
 
         if api not in self.REFUSABLE:
             raise ValueError(f"api must be one of {self.REFUSABLE}")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.assignors import range_, uniform
 from kcli.broker.groups.config import GroupConfig
 from kcli.broker.groups.coordinator import GroupCoordinator
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed
 
 T1, T2 = uuid.UUID(int=1), uuid.UUID(int=2)
@@ -161,7 +161,7 @@ def test_revocation_timeout_fences_the_old_owner():
         heartbeat(group, "A", 2, owned=[(T1, p) for p in range(4)])   # told to revoke, never acks
         await asyncio.sleep(0.3)
         assert "A" not in group.members
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             heartbeat(group, "A", 2, owned=[])
         assert err.value.code == Err.UNKNOWN_MEMBER_ID
         b = heartbeat(group, "B", group.members["B"].epoch, owned=[])
@@ -176,13 +176,13 @@ def test_member_epoch_checks():
         group = coord.consumer_group("g", create=True)
         heartbeat(group, "A", 0)
         for bad in (3, 5):
-            with pytest.raises(GroupError) as err:
+            with pytest.raises(BrokerError) as err:
                 heartbeat(group, "A", bad, owned=None)
             assert err.value.code == Err.FENCED_MEMBER_EPOCH
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             heartbeat(group, "nobody", 1)
         assert err.value.code == Err.UNKNOWN_MEMBER_ID
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             coord.consumer_group("missing", create=False)
         assert err.value.code == Err.GROUP_ID_NOT_FOUND
         coord.close()
@@ -210,7 +210,7 @@ def test_static_member_leaves_temporarily_and_comes_back():
         first = heartbeat(group, "A", 0, instance_id="i1")
         assert heartbeat(group, "A", -2, instance_id="i1").epoch == -2
         heartbeat(group, "B", 0, instance_id="i2")
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             heartbeat(group, "C", 0, instance_id="i2")          # i2 is still in use by B
         assert err.value.code == Err.UNRELEASED_INSTANCE_ID
         back = heartbeat(group, "A2", 0, instance_id="i1")
@@ -313,12 +313,12 @@ def test_classic_commit_generation_checks():
         coord = _coordinator(initial_rebalance_delay_ms=0)
         simple = coord.group_for_commit("simple", -1, 8)
         assert simple.kind == "classic" and simple.state == "Empty"
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             coord.group_for_commit("nope", 3, 8)
         assert err.value.code == Err.ILLEGAL_GENERATION
         group = coord.classic_group("g")
         a = await _join(group, "", require_known_member_id=False)
-        with pytest.raises(GroupError) as err:
+        with pytest.raises(BrokerError) as err:
             group.validate_commit(a.member_id, None, 1)
         assert err.value.code == Err.REBALANCE_IN_PROGRESS                  # CompletingRebalance
         await group.sync(member_id=a.member_id, instance_id=None, generation=1, protocol_type=None,
@@ -326,7 +326,7 @@ def test_classic_commit_generation_checks():
         group.validate_commit(a.member_id, None, 1)
         for member, generation, code in ((a.member_id, 0, Err.ILLEGAL_GENERATION),
                                          ("x", 1, Err.UNKNOWN_MEMBER_ID), ("", -1, Err.UNKNOWN_MEMBER_ID)):
-            with pytest.raises(GroupError) as err:
+            with pytest.raises(BrokerError) as err:
                 group.validate_commit(member, None, generation)
             assert err.value.code == code
         coord.close()

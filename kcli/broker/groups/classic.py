@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from kafka.protocol.consumer.metadata import ConsumerProtocolSubscription
 
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.config import GroupConfig
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.timers import Timers
 
 EMPTY, PREPARING, COMPLETING, STABLE, DEAD = (
@@ -412,34 +412,34 @@ class ClassicGroup:
     # ---- offsets -------------------------------------------------------------------------
     def validate_commit(self, member_id: str, instance_id: str | None, generation: int) -> None:
         if self.state == DEAD:
-            raise GroupError(Err.COORDINATOR_NOT_AVAILABLE)
+            raise BrokerError(Err.COORDINATOR_NOT_AVAILABLE)
         if generation < 0 and self.state == EMPTY:
             return
         if generation >= 0 or member_id or instance_id is not None:
             if member_id not in self.members:
-                raise GroupError(Err.UNKNOWN_MEMBER_ID)
+                raise BrokerError(Err.UNKNOWN_MEMBER_ID)
             if instance_id is not None and self.static.get(instance_id) != member_id:
-                raise GroupError(Err.FENCED_INSTANCE_ID)
+                raise BrokerError(Err.FENCED_INSTANCE_ID)
             if generation != self.generation:
-                raise GroupError(Err.ILLEGAL_GENERATION)
+                raise BrokerError(Err.ILLEGAL_GENERATION)
         elif self.state != EMPTY:
-            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+            raise BrokerError(Err.UNKNOWN_MEMBER_ID)
         if self.state == COMPLETING:
-            raise GroupError(Err.REBALANCE_IN_PROGRESS)
+            raise BrokerError(Err.REBALANCE_IN_PROGRESS)
         if self.state in (STABLE, PREPARING):
             self._arm_session(self.members[member_id])
 
     def validate_offset_delete(self) -> None:
         if self.state == DEAD:
-            raise GroupError(Err.GROUP_ID_NOT_FOUND)
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND)
         if self.state != EMPTY and self.protocol_type != "consumer":
-            raise GroupError(Err.NON_EMPTY_GROUP)
+            raise BrokerError(Err.NON_EMPTY_GROUP)
 
     def validate_delete(self) -> None:
         if self.state == DEAD:
-            raise GroupError(Err.GROUP_ID_NOT_FOUND)
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND)
         if self.state != EMPTY:
-            raise GroupError(Err.NON_EMPTY_GROUP)
+            raise BrokerError(Err.NON_EMPTY_GROUP)
 
 
 def _subscription_topics(metadata: bytes) -> list[str]:

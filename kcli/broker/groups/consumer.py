@@ -21,9 +21,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.assignors import ASSIGNORS, TopicPartition
 from kcli.broker.groups.config import GroupConfig
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.timers import Timers
 
 LEAVE_EPOCH, STATIC_LEAVE_EPOCH = -1, -2
@@ -167,9 +167,9 @@ class ConsumerGroup:
             holder = next((m for m in self.members.values() if m.instance_id == instance_id), None)
             if holder is not None and holder.member_id != member_id:
                 if epoch != 0:
-                    raise GroupError(Err.FENCED_INSTANCE_ID if epoch > 0 else Err.UNKNOWN_MEMBER_ID)
+                    raise BrokerError(Err.FENCED_INSTANCE_ID if epoch > 0 else Err.UNKNOWN_MEMBER_ID)
                 if holder.epoch != STATIC_LEAVE_EPOCH:
-                    raise GroupError(Err.UNRELEASED_INSTANCE_ID,
+                    raise BrokerError(Err.UNRELEASED_INSTANCE_ID,
                                      f"Static member {instance_id} is still in use by {holder.member_id}.")
                 # The static member comes back under a new member id and keeps its assignment.
                 self._drop(holder)
@@ -179,17 +179,17 @@ class ConsumerGroup:
         member = self.members.get(member_id)
         if member is None:
             if epoch != 0:
-                raise GroupError(Err.UNKNOWN_MEMBER_ID,
+                raise BrokerError(Err.UNKNOWN_MEMBER_ID,
                                  f"Member {member_id} is not a member of group {self.group_id}.")
             if len(self.members) >= self.max_size:
-                raise GroupError(Err.GROUP_MAX_SIZE_REACHED)
+                raise BrokerError(Err.GROUP_MAX_SIZE_REACHED)
             return self._new_member(member_id)
         if epoch == 0:
             return member
         if epoch > member.epoch or (epoch < member.epoch and not (
                 epoch == member.previous_epoch and owned is not None
                 and set(owned) <= set(member.assigned))):
-            raise GroupError(Err.FENCED_MEMBER_EPOCH,
+            raise BrokerError(Err.FENCED_MEMBER_EPOCH,
                              f"The member epoch {epoch} does not match the group's {member.epoch}.")
         return member
 
@@ -199,7 +199,7 @@ class ConsumerGroup:
     def _leave(self, member_id: str, instance_id: str | None, epoch: int) -> HeartbeatResult:
         member = self.members.get(member_id)
         if member is None:
-            raise GroupError(Err.UNKNOWN_MEMBER_ID,
+            raise BrokerError(Err.UNKNOWN_MEMBER_ID,
                              f"Member {member_id} is not a member of group {self.group_id}.")
         if epoch == STATIC_LEAVE_EPOCH and member.instance_id is not None:
             # A static member leaves temporarily: it keeps its assignment for a session timeout.
@@ -306,31 +306,31 @@ class ConsumerGroup:
             return
         member = self.members.get(member_id)
         if member is None:
-            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+            raise BrokerError(Err.UNKNOWN_MEMBER_ID)
         if epoch == member.epoch:
             return
         if epoch > member.epoch:
-            raise GroupError(Err.STALE_MEMBER_EPOCH)
+            raise BrokerError(Err.STALE_MEMBER_EPOCH)
         for tp in topic_partitions:
             assigned = member.assigned.get(tp, member.pending_revocation.get(tp))
             if assigned is None or epoch < assigned:
-                raise GroupError(Err.STALE_MEMBER_EPOCH)
+                raise BrokerError(Err.STALE_MEMBER_EPOCH)
 
     def validate_fetch(self, member_id: str | None, epoch: int) -> None:
         if member_id is None and epoch < 0:
             return
         member = self.members.get(member_id or "")
         if member is None:
-            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+            raise BrokerError(Err.UNKNOWN_MEMBER_ID)
         if epoch != member.epoch:
-            raise GroupError(Err.STALE_MEMBER_EPOCH)
+            raise BrokerError(Err.STALE_MEMBER_EPOCH)
 
     def validate_offset_delete(self) -> None:
         return
 
     def validate_delete(self) -> None:
         if self.members:
-            raise GroupError(Err.NON_EMPTY_GROUP)
+            raise BrokerError(Err.NON_EMPTY_GROUP)
 
 
 def _still_owns(owned: set[TopicPartition] | None, revoking: Mapping[TopicPartition, int]) -> bool:
@@ -342,4 +342,4 @@ def _compile(regex: str) -> re.Pattern:
     try:
         return re.compile(regex)
     except re.error as exc:
-        raise GroupError(Err.INVALID_REQUEST, f"SubscribedTopicRegex is invalid: {exc}") from None
+        raise BrokerError(Err.INVALID_REQUEST, f"SubscribedTopicRegex is invalid: {exc}") from None

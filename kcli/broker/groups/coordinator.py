@@ -7,10 +7,10 @@ from __future__ import annotations
 import uuid
 from typing import Iterable
 
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.classic import ClassicGroup
 from kcli.broker.groups.config import GroupConfig
 from kcli.broker.groups.consumer import INITIAL_EPOCH, ConsumerGroup
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
 from kcli.broker.groups.streams import StreamsGroup, TopicInfo, Topology
 from kcli.broker.groups.timers import Timers
@@ -55,7 +55,7 @@ class GroupCoordinator:
             if existing.kind == "consumer":
                 return existing
             if not existing.is_empty:
-                raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+                raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             self.groups.pop(group_id).shutdown()      # converted; its offsets stay
         group = self._add_consumer(group_id, self._creation_stamp(creation_time_ms), INITIAL_EPOCH)
         self._persist(group)
@@ -75,10 +75,10 @@ class GroupCoordinator:
         if existing is not None and existing.kind == "streams":
             return existing
         if existing is None and not create:
-            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
         if existing is not None:
             if not (create and existing.kind == "classic" and existing.is_empty):
-                raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
+                raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
             self.groups.pop(group_id).shutdown()      # converted; its offsets stay
         group = self._add_streams(group_id, self._creation_stamp(None), INITIAL_EPOCH)
         self._persist(group)
@@ -93,7 +93,7 @@ class GroupCoordinator:
         if existing is not None:
             if not existing.is_empty:
                 # a streams group's members are not classic members (Kafka: "not a classic group")
-                raise GroupError(Err.UNKNOWN_MEMBER_ID if existing.kind == "streams"
+                raise BrokerError(Err.UNKNOWN_MEMBER_ID if existing.kind == "streams"
                                  else Err.INCONSISTENT_GROUP_PROTOCOL)
             self.groups.pop(group_id).shutdown()      # converted; its offsets stay
         group = self._add_classic(group_id, None)
@@ -105,9 +105,9 @@ class GroupCoordinator:
         if existing is not None and existing.kind == "consumer":
             return existing
         if existing is None and not create:
-            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
         if existing is not None and not (create and existing.kind == "classic" and existing.is_empty):
-            raise GroupError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
         return self.create_consumer_group(group_id)
 
     def delete_group(self, group_id: str) -> Err:
@@ -116,7 +116,7 @@ class GroupCoordinator:
             return Err.GROUP_ID_NOT_FOUND
         try:
             group.validate_delete()
-        except GroupError as exc:
+        except BrokerError as exc:
             return exc.code
         self._forget(group_id)
         return Err.NONE
@@ -153,8 +153,6 @@ class GroupCoordinator:
         (CreateTopics with the declared configs; replication factor 0: the broker's default).
         Returns why it failed (None: created); the topic stays missing and the group's heartbeats
         keep answering MISSING_INTERNAL_TOPICS, with that reason."""
-        from kcli.broker.errors import BrokerError
-
         try:
             self.cluster.create_topic(info.name, partitions, info.replication_factor or -1,
                                       configs=dict(info.configs))
@@ -182,8 +180,8 @@ class GroupCoordinator:
         if generation < 0:
             return self.classic_group(group_id)      # a "simple" group, as Kafka creates
         if api_version >= 9:
-            raise GroupError(Err.GROUP_ID_NOT_FOUND)
-        raise GroupError(Err.ILLEGAL_GENERATION)
+            raise BrokerError(Err.GROUP_ID_NOT_FOUND)
+        raise BrokerError(Err.ILLEGAL_GENERATION)
 
     def commit(self, group_id: str, entries: list[tuple[str, int, Committed]]) -> None:
         self.store.commit(group_id, entries)

@@ -36,10 +36,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.assignors import uniform
 from kcli.broker.groups.consumer import (STABLE, ConsumerGroup, ConsumerMember, HeartbeatResult, LEAVE_EPOCH,
                                          STATIC_LEAVE_EPOCH)
-from kcli.broker.groups.errors import Err, GroupError
 
 Task = tuple[str, int]                      # (subtopology id, partition)
 
@@ -282,9 +282,9 @@ class StreamsGroup(ConsumerGroup):
             elif self.topology.epoch > topology.epoch:
                 pass
             elif self.topology != topology:
-                raise GroupError(Err.INVALID_REQUEST, "Topology updates are not supported yet.")
+                raise BrokerError(Err.INVALID_REQUEST, "Topology updates are not supported yet.")
         if self.topology is None:
-            raise GroupError(Err.INVALID_REQUEST, "Topology must be non-null when (re-)joining.")
+            raise BrokerError(Err.INVALID_REQUEST, "Topology must be non-null when (re-)joining.")
         if member.topology_epoch < self.topology.epoch:
             status.append((STALE_TOPOLOGY, f"The member's topology epoch {member.topology_epoch} is behind "
                                            f"the group's topology epoch {self.topology.epoch}."))
@@ -354,9 +354,9 @@ class StreamsGroup(ConsumerGroup):
         for sub, partition in tasks:
             count = self.configured.tasks.get(sub)
             if count is None:
-                raise GroupError(Err.INVALID_REQUEST, f"Subtopology {sub} does not exist in the topology.")
+                raise BrokerError(Err.INVALID_REQUEST, f"Subtopology {sub} does not exist in the topology.")
             if not 0 <= partition < count:
-                raise GroupError(Err.INVALID_REQUEST, f"Task {partition} for subtopology {sub} is invalid. "
+                raise BrokerError(Err.INVALID_REQUEST, f"Task {partition} for subtopology {sub} is invalid. "
                                                       f"Number of tasks for this subtopology: {count}")
 
     # ---- the target assignment -----------------------------------------------------------
@@ -409,9 +409,9 @@ class StreamsGroup(ConsumerGroup):
             return
         member = self.members.get(member_id)
         if member is None:
-            raise GroupError(Err.UNKNOWN_MEMBER_ID)
+            raise BrokerError(Err.UNKNOWN_MEMBER_ID)
         if api_version < 9:
-            raise GroupError(Err.UNSUPPORTED_VERSION, "OffsetCommit version 9 or above must be used "
+            raise BrokerError(Err.UNSUPPORTED_VERSION, "OffsetCommit version 9 or above must be used "
                                                       "by members using the streams group protocol")
         tasks = []
         for topic, partition in topic_partitions:

@@ -16,8 +16,8 @@ from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBE
                                  OFFSET_FETCH, SYNC_GROUP)
 from kcli.broker.cluster import OMITTED
 from kcli.broker.dispatch import RequestContext, handles
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.store import Committed
 from kcli.protocol import RESPONSES
 
@@ -80,7 +80,7 @@ async def join_group(ctx: RequestContext, req):
         return fail(Err.INVALID_GROUP_ID, req.member_id)
     try:
         group = coordinator_for(ctx.cluster).classic_group(req.group_id)
-    except GroupError as exc:
+    except BrokerError as exc:
         return fail(exc.code, req.member_id)
     result = await group.join(
         member_id=req.member_id, instance_id=req.group_instance_id, client_id=ctx.client_id or "",
@@ -176,7 +176,7 @@ async def consumer_group_heartbeat(ctx: RequestContext, req):
             owned=None if req.topic_partitions is None else [
                 (t.topic_id, p) for t in req.topic_partitions for p in t.partitions],
             client_id=ctx.client_id or "", client_host=ctx.client_host)
-    except GroupError as exc:
+    except BrokerError as exc:
         return fail(exc.code, exc.message)
     assignment = None
     if result.assignment is not None:
@@ -308,7 +308,7 @@ async def offset_commit(ctx: RequestContext, req):
         else:
             group.validate_commit(req.member_id, generation, [
                 (topic.topic_id, p.partition_index) for t, topic in topics if topic for p in t.partitions])
-    except GroupError as exc:
+    except BrokerError as exc:
         return answer(lambda topic, p: exc.code)
 
     now = cluster.now_ms()
@@ -366,7 +366,7 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
     if group is not None and group.kind in ("consumer", "streams"):
         try:
             group.validate_fetch(member_id, member_epoch)
-        except GroupError as exc:
+        except BrokerError as exc:
             return cls(group_id=group_id, topics=[], error_code=exc.code)
     committed = coordinator.committed(group_id)
 
@@ -423,7 +423,7 @@ async def offset_delete(ctx: RequestContext, req):
         return fail(Err.GROUP_ID_NOT_FOUND)
     try:
         group.validate_offset_delete()
-    except GroupError as exc:
+    except BrokerError as exc:
         return fail(exc.code)
     topics, deleted = [], []
     for t in req.topics:

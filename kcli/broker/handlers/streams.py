@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kcli.broker.apikeys import STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT
 from kcli.broker.dispatch import RequestContext, handles
+from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
-from kcli.broker.groups.errors import Err, GroupError
 from kcli.broker.groups.streams import Topology
 from kcli.broker.handlers.groups import _not_coordinator, _response
 from kcli.protocol import RESPONSES
@@ -99,7 +99,7 @@ async def streams_group_heartbeat(ctx: RequestContext, req):
             task_end_offsets=None if req.task_end_offsets is None else [
                 (o.subtopology_id, o.partition, o.offset) for o in req.task_end_offsets],
             client_id=ctx.client_id or "", client_host=ctx.client_host)
-    except GroupError as exc:
+    except BrokerError as exc:
         return fail(exc.code, exc.message)
 
     def task_ids(tasks):
