@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import os
 import re
 import time
 import uuid
@@ -33,6 +32,7 @@ from typing import Callable
 
 from kcli.broker import configs as cfg
 from kcli.broker.errors import BrokerError, Err
+from kcli.broker.files import replace_durably
 from kcli.broker.log import PartitionLog
 
 OMITTED = -2      # a test refusal (EmbeddedCluster.refuse "OMIT"): no answer for the key
@@ -375,18 +375,7 @@ class Cluster:
                                for p in t.partitions],
             } for t in self.topics.values()],
         }
-        path = self.data_dir / "cluster.json"
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "w") as f:
-            json.dump(state, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        dir_fd = os.open(self.data_dir, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        replace_durably(self.data_dir / "cluster.json", lambda f: json.dump(state, f, indent=1))
 
     def _bootstrap(self) -> None:
         """A new cluster, as Kafka's controller activates one: since 4.1 a new cluster has

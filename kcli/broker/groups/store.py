@@ -17,6 +17,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from kcli.broker.files import replace_durably
+
 LOG_NAME = "groups.log"
 
 
@@ -113,21 +115,13 @@ class GroupStore:
             raise KeyError(kind)
 
     def _compact(self) -> None:
-        tmp = self._path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        def write(f) -> None:
             for group, record in self.groups.items():
                 f.write(json.dumps(_group_line(group, record)) + "\n")
             for group, offsets in self.offsets.items():
                 for (t, p), c in offsets.items():
                     f.write(json.dumps(_offset_line(group, t, p, c)) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self._path)
-        dir_fd = os.open(self._path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        replace_durably(self._path, write)
         self._file = open(self._path, "a", encoding="utf-8")
 
 
