@@ -149,16 +149,17 @@ def reset_offsets(
                                       by_duration=by_duration, from_file=from_file, to_start_time=to_start_time),
         max_age=max_age, dry_run=dry_run, execute=execute, allow_skip=allow_skip, rollback_file=rollback_file,
         export=export)
+    now_ms = int(time.time() * 1000)         # one clock for the flags' times and the plan's
     if compare:
         from kcli.ops import compare as comparing
         from kcli.render.compare import render_comparison
 
-        req = comparing.request(flags, int(time.time() * 1000))
-        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress),
+        req = comparing.request(flags, now_ms)
+        render_comparison(out(), comparing.compare(state().admin(), req, now_ms, out().progress),
                           state().verbose)
         return
-    req = resets.request(flags, int(time.time() * 1000))
-    result = resets.reset(state().admin(), req, int(time.time() * 1000), out().progress)
+    req = resets.request(flags, now_ms)
+    result = resets.reset(state().admin(), req, now_ms, out().progress)
     notices = [notice(w) for w in [*(w for plan in result.plans for w in plan.warnings), *result.skips, *result.replays]]
     for line in summary(notices, state().verbose):
         out().note(f"Warn: {line}")

@@ -225,10 +225,11 @@ class Reset:
         except TimeParseError as exc:
             raise Usage(f"{cls.error}{exc}", "stdout") from None
         topics, all_topics = cls.scope(p)
+        now_ms = int(time.time() * 1000)     # one clock for the flags' times and the plan's
         return resets.request(resets.ResetFlags(groups=p.values("group"), all_groups=p.has("all-groups"),
                                                 topics=topics, all_topics=all_topics, scenario=flags,
                                                 dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True),
-                              int(time.time() * 1000), streams_tool=cls.streams_tool)
+                              now_ms, streams_tool=cls.streams_tool), now_ms
 
     streams_tool = False
 
@@ -239,14 +240,15 @@ class Reset:
         return view.plain_plan(plans)
 
     @classmethod
-    def execute(cls, admin, p, req, out, streams) -> int:
+    def execute(cls, admin, p, prepared, out, streams) -> int:
         from kcli.cli.dropin import javawords
         from kcli.offsets.plan import NoCommittedOffset
         from kcli.ops import resets
         from kcli.render import groups as view
 
+        req, now_ms = prepared
         try:
-            result = resets.reset(admin, req, int(time.time() * 1000))
+            result = resets.reset(admin, req, now_ms)
         except NoCommittedOffset as exc:                 # a usage error for the Java tool
             raise UsageError(exc.java_message) from None
         plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
