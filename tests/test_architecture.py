@@ -147,6 +147,48 @@ def test_the_design_layers_hold():
     assert not problems, "\n".join(problems)
 
 
+# The front ends call the library (kcli.ops), never the adapter: no ``admin.<method>(...)`` of
+# the Admin interface in kcli/cli but close(), the lifetime of the client the command opened.
+# The demo seeds its own embedded cluster through the adapter: it is no command's work.
+ADAPTER_CALLS_ALLOWED = {"close"}
+ADAPTER_CALLERS_ALLOWED = {"kcli.cli.demo"}
+
+
+def admin_methods() -> set[str]:
+    tree = ast.parse((KCLI / "admin" / "__init__.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Admin")
+    return {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+
+
+def adapter_calls(module: str, source: str) -> list[str]:
+    """``module``'s calls of an Admin method on an adapter (a name ``admin``, or ``x.admin()``)."""
+    methods, out = admin_methods() - ADAPTER_CALLS_ALLOWED, []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            target = node.func.value
+            if ((isinstance(target, ast.Name) and target.id == "admin")
+                    or (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute)
+                        and target.func.attr == "admin")):
+                out.append(f"{module}:{node.lineno}: calls the adapter's {node.func.attr}() "
+                           "instead of a kcli.ops function")
+    return out
+
+
+def test_the_front_ends_call_the_adapter_only_through_ops():
+    problems = []
+    for path in sorted((KCLI / "cli").rglob("*.py")):
+        if module_name(path) not in ADAPTER_CALLERS_ALLOWED:
+            problems += adapter_calls(module_name(path), path.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_adapter_call_scan_sees_one():
+    assert adapter_calls("kcli.cli.x", "def f(admin):\n    admin.delete_groups(['g'])\n") == [
+        "kcli.cli.x:2: calls the adapter's delete_groups() instead of a kcli.ops function"]
+    assert adapter_calls("kcli.cli.x", "state().admin().describe_configs([])\n")
+    assert not adapter_calls("kcli.cli.x", "admin.close()\nlib.delete_groups(admin, [])\n")
+
+
 def test_every_layer_named_exists():
     """A rule for a module that is gone would hide a typo in a new one's name."""
     modules = {module_name(p) for p in KCLI.rglob("*.py")}

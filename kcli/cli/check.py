@@ -65,7 +65,7 @@ def broker(
     name = bc.check_name()
     admin = state().admin()
     if dry_run:
-        render_dry_run(out(), name, bc.dry_run_actions(name, len(admin.broker_ids()), base))
+        render_dry_run(out(), name, bc.dry_run_actions(name, bc.broker_count(admin), base))
         return
     report = bc.run(admin, name, skew, base, save)
     render_report(out(), report)

@@ -51,8 +51,9 @@ def complete_names(kind: str = typer.Argument(..., help="topics, groups or profi
     elif kind in ("topics", "groups"):
         st = state()
         st.settings.timeout_ms = min(st.settings.timeout_ms, TIMEOUT_MS)
-        admin = st.admin()
-        names = admin.topic_names() if kind == "topics" else [g.group_id for g in admin.list_groups()]
+        from kcli.ops import groups, topics
+
+        names = topics.topic_names(st.admin()) if kind == "topics" else groups.listed_ids(st.admin())
     else:
         names = []
     sys.stdout.write("".join(f"{n}\n" for n in names))

@@ -38,9 +38,10 @@ def describe_configs(
 ):
     """Non-default configs (all with --all); the KIP-937 timestamp bounds always, with their
     effective value and meaning."""
+    from kcli.ops import configs as lib
     from kcli.render.configs import render_configs
 
-    resources = state().admin().describe_configs(_resources(topic, broker))
+    resources = lib.describe(state().admin(), _resources(topic, broker))
     render_configs(out(), resources, show_all)
 
 

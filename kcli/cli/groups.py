@@ -185,7 +185,7 @@ def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str
     from kcli.render import groups as view
 
     admin = state().admin()
-    results = admin.delete_groups(lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
+    results = lib.delete(admin, lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
     view.render_delete_groups(out(), results)
     lib.check_deleted(results)
 

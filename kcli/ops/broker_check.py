@@ -102,6 +102,11 @@ def check_save_path(path: str | None) -> None:
         raise UsageError(f"--save: cannot write in '{folder}'")
 
 
+def broker_count(admin: Admin) -> int:
+    """The brokers a run's topic is replicated over at most (``--dry-run``'s one request)."""
+    return len(admin.broker_ids())
+
+
 def dry_run_actions(name: str, brokers: int, baseline: dict | None) -> list[dict]:
     """What a run would create, change and delete, in order (``--dry-run``: nothing is sent but
     the Metadata that counts the brokers)."""

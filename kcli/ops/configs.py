@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from kcli.admin import Admin
 
 
+def describe(admin: Admin, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
+    """The configs of each (resource type, name), in the order given."""
+    return admin.describe_configs(resources)
+
+
 def describe_for_tool(admin: Admin, rtype: str, name: str | None,
                       show_all: bool) -> list[tuple[str, ResourceConfig | None]]:
     """(entity name, its configs) per entity, None for a named entity that does not exist (the

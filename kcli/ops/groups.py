@@ -66,6 +66,22 @@ def group_ids(admin: Admin, groups: list[str], all_groups: bool, streams: bool =
     return sorted(dict.fromkeys(g.group_id for g in (admin.list_streams_groups() if streams else admin.list_groups())))
 
 
+def listed_ids(admin: Admin) -> list[str]:
+    """Every consumer group's id, as the cluster lists them (shell completion)."""
+    return [g.group_id for g in admin.list_groups()]
+
+
+def descriptions(admin: Admin, ids: list[str]) -> list[GroupDescription]:
+    """Sorted by group id, a missing group among them (``exists`` False): the caller says how
+    it fails."""
+    return sorted(admin.describe_groups(ids), key=lambda d: d.group_id)
+
+
+def delete(admin: Admin, ids: list[str]) -> dict[str, BrokerError | None]:
+    """Each group's error, None where it was deleted (``check_deleted`` gives the exit code)."""
+    return admin.delete_groups(ids)
+
+
 def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:
     """Sorted by group id; a missing group fails the whole command (as the Java tool, 4.0+)."""
     descs = admin.describe_groups(ids)

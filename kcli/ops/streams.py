@@ -9,8 +9,8 @@ import re
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import (BrokerError, GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription,
-                        TopicSize)
+from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
+                        StreamsGroupDescription, TopicSize)
 from kcli.ops.groups import fill_offsets
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
@@ -93,6 +93,17 @@ def task_offsets(admin: Admin, d: StreamsGroupDescription) -> list[tuple[GroupOf
         base = r.current if r.current is not None else starts.get(tp)
         out.append((r, None if r.log_end is None or base is None else r.log_end - base))
     return out
+
+
+def listed(admin: Admin, states: set[str] | None = None) -> list[GroupListing]:
+    """The streams groups in the given states (None: all), as the cluster lists them."""
+    return [g for g in admin.list_streams_groups() if not states or g.state in states]
+
+
+def topology_status(admin: Admin, group: str) -> str:
+    """What the broker says of a streams group's topology description (NOT_STORED, ERROR,
+    AVAILABLE, ...: ``Admin.streams_topology_status``)."""
+    return admin.streams_topology_status(group)
 
 
 def described(admin: Admin, group: str) -> StreamsGroupDescription:

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from kcli.admin import Admin
 
 
+def topic_names(admin: Admin) -> list[str]:
+    """Every topic's name, as the cluster lists them (shell completion)."""
+    return admin.topic_names()
+
+
 def select_topics(admin: Admin, patterns: list[str], exclude_internal: bool, if_exists: bool) -> list[str]:
     """The sorted topic names matching ``patterns``; the regexes are checked before any request."""
     rx = topic_filter(patterns)

@@ -125,7 +125,7 @@ class _Describe:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
-        descs = sorted(admin.describe_groups(_group_ids(admin, p)), key=lambda d: d.group_id)
+        descs = lib.descriptions(admin, _group_ids(admin, p))
         missing = [d for d in descs if not d.exists]
         if missing:
             raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
@@ -160,7 +160,7 @@ class _Delete:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
-        results = admin.delete_groups(_group_ids(admin, p))
+        results = lib.delete(admin, _group_ids(admin, p))
         view.render_delete_groups(out, results)
         return exit_of(lib.check_deleted, results)
 

@@ -33,16 +33,18 @@ class _StreamsList:
 
     @staticmethod
     def execute(admin, p, states, out, streams) -> int:
+        from kcli.ops import streams as lib
         from kcli.render import streams as view
 
-        listed = [g for g in admin.list_streams_groups() if not states or g.state in states]
-        out.write(view.plain_list(listed, p.has("state")))
+        out.write(view.plain_list(lib.listed(admin, states), p.has("state")))
         return 0
 
 
 def _streams_ids(admin, p) -> list[str]:
+    from kcli.ops import streams as lib
+
     if p.has("all-groups"):
-        return [g.group_id for g in admin.list_streams_groups()]
+        return [g.group_id for g in lib.listed(admin)]
     return p.values("group")
 
 
@@ -73,7 +75,9 @@ class _StreamsDescribe:
 def _topology(admin, gid: str, out) -> int:
     """--topology: the broker's answer on its topology description (a description itself is not
     printed: kcli has no formatter for it yet, and says so)."""
-    status = admin.streams_topology_status(gid)
+    from kcli.ops import streams as lib
+
+    status = lib.topology_status(admin, gid)
     words = {"NOT_STORED": f"No topology description is stored for streams group '{gid}'.",
              "ERROR": f"The broker failed to fetch the topology description for streams group '{gid}'. "
                       "See the broker logs for details.",
@@ -133,6 +137,7 @@ class _StreamsReset(Reset):
 class _StreamsDelete:
     @staticmethod
     def execute(admin, p, prepared, out, streams) -> int:
+        from kcli.ops import groups as groups_lib
         from kcli.ops import streams as lib
         from kcli.render import streams as view
         from kcli.render.javatext import exception_text
@@ -141,7 +146,7 @@ class _StreamsDelete:
         results: dict[str, str | None] = dict(lib.delete_refusals(admin, ids))
         rest = [g for g in ids if g not in results]
         internal = lib.internal_topics(admin, rest) if rest and p.has("delete-all-internal-topics") else {}
-        for g, e in (admin.delete_groups(rest) if rest else {}).items():
+        for g, e in (groups_lib.delete(admin, rest) if rest else {}).items():
             results[g] = None if e is None else exception_text(e.code, e.message)
         deleted = [g for g in internal if results.get(g) is None]
         failed = lib.delete_topics_of(admin, {g: internal[g] for g in deleted})
