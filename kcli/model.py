@@ -104,6 +104,11 @@ class BrokerInfo:
 
 # -- consumer groups (kafka-consumer-groups) ------------------------------------------------------
 
+# The group states Kafka names (org.apache.kafka.common.GroupState, less Unknown), in the Java
+# tool's "Valid states are" order; a listing names any other state "Unknown", as Java's admin does.
+GROUP_STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
+
+
 @record
 class GroupListing:
     group_id: str

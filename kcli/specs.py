@@ -164,11 +164,6 @@ def parse_topic_spec(spec: str, regex: bool = False) -> tuple[str, list[int] | N
         raise UsageError(f"Invalid partition specified in topic arg '{shown(spec)}'") from None
 
 
-# The group states Kafka names (org.apache.kafka.common.GroupState, less Unknown), in the Java
-# tool's "Valid states are" order; a listing names any other state "Unknown", as Java's admin does.
-STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
-
-
 TYPES = ("Classic", "Consumer")
 # kcli list groups --type also takes streams groups (kafka-consumer-groups does not list them).
 NATIVE_TYPES = (*TYPES, "Streams")
@@ -193,7 +188,9 @@ def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> se
 
 
 def parse_states(text: str) -> set[str]:
-    return _parse_list(text, STATES, "state", "states")
+    from kcli.model import GROUP_STATES      # here: --help, which loads this module, needs no model
+
+    return _parse_list(text, GROUP_STATES, "state", "states")
 
 
 def parse_types(text: str, native: bool = False) -> set[str]:

@@ -12,10 +12,9 @@ import time
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescription, GroupListing,
-                        GroupMember, OffsetInfo, RecordTime, ResourceConfig, StreamsGroupDescription,
-                        TopicInfo)
-from kcli.specs import STATES as GROUP_STATES
+from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
+                        GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
+                        StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
