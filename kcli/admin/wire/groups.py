@@ -53,53 +53,13 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         (moved, not available, loading) are asked again until the deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
 
-        Consumer = self.proto.ConsumerGroupDescribeRequest
-        cgd, dg = self.max_version(Consumer), self._version(Describe, "DescribeGroups")
+        cgd = self.max_version(self.proto.ConsumerGroupDescribeRequest)
+        dg = self._version(Describe, "DescribeGroups")
         out: dict[str, tuple[str, object, int]] = {}
         pending = list(dict.fromkeys(group_ids))
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
-            moved: set[str] = set()
-            refused: dict[str, tuple] = {}         # ConsumerGroupDescribe's retriable answers
-            by_node = self._by_coordinator(pending)
-
-            def consumer(asked: dict[int, list[str]]) -> None:
-                """ConsumerGroupDescribe of ``asked`` (groups per node), all nodes at once."""
-                asked = {node: groups for node, groups in asked.items() if groups}
-                requests = [(node, Consumer(version=cgd, group_ids=groups, include_authorized_operations=False))
-                            for node, groups in asked.items()] if cgd is not None else []
-                for (node, _), resp in zip(requests, self.send_each(requests)):
-                    for g in resp.groups:
-                        if not g.error_code:
-                            out[g.group_id] = ("consumer", g, node)
-                        elif self._retriable(g.group_id, g.error_code):
-                            moved.add(g.group_id)     # asked again: DescribeGroups may not know it
-                            refused[g.group_id] = (g, node)
-
-            # Groups this client listed as classic go to DescribeGroups alone: 10k classic
-            # groups' ConsumerGroupDescribe errors were a third of the decoding.
-            first = {node: [g for g in groups if self._listed_types.get(g) != "classic"] for node, groups in by_node.items()}
-            consumer(first)
-            rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
-            requests = [(node, Describe(version=dg, groups=groups, include_authorized_operations=False))
-                        for node, groups in rest.items() if groups]
-            for (node, req), resp in zip(requests, self.send_each(requests)):
-                asked = set(req.groups)
-                for g in resp.groups:
-                    gid, code = g.group_id, g.error_code
-                    if gid not in asked:
-                        continue
-                    if not code:                   # 10k groups: the common case first
-                        out[gid] = ("classic", g, node)
-                        continue
-                    if self._retriable(gid, code):
-                        moved.add(gid)
-                    out[gid] = ("missing", None, node) if code == GROUP_ID_NOT_FOUND else ("error", g, node)
-            # one listed as classic that DescribeGroups no longer knows (not found, or Dead
-            # without members below v6) may have become a consumer group since the listing
-            listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
-            consumer({node: [g for g in groups if g in listed_classic and _unknown_to_describe_groups(out.get(g))]
-                      for node, groups in rest.items()})
+            moved, refused = self._describe_round(pending, cgd, dg, out)
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
                 for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
                     if out.get(g, ("missing",))[0] == "missing":
@@ -110,6 +70,66 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                 out.pop(g, None)
         brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self.cluster_metadata().brokers}
         return out, brokers
+
+    def _describe_round(self, pending: list[str], cgd: int | None, dg: int,
+                        out: dict[str, tuple[str, object, int]]) -> tuple[set[str], dict[str, tuple]]:
+        """One round of ``describe_groups`` over ``pending``, its answers into ``out``: (the
+        groups to ask again, ConsumerGroupDescribe's retriable answers to them)."""
+        moved: set[str] = set()
+        refused: dict[str, tuple] = {}
+        by_node = self._by_coordinator(pending)
+        # Groups this client listed as classic go to DescribeGroups alone: 10k classic
+        # groups' ConsumerGroupDescribe errors were a third of the decoding.
+        first = {node: [g for g in groups if self._listed_types.get(g) != "classic"] for node, groups in by_node.items()}
+        self._consumer_describe(first, cgd, out, moved, refused)
+        rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
+        self._classic_describe(rest, dg, out, moved)
+        # one listed as classic that DescribeGroups no longer knows (not found, or Dead
+        # without members below v6) may have become a consumer group since the listing
+        listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
+        self._consumer_describe({node: [g for g in groups if g in listed_classic
+                                        and _unknown_to_describe_groups(out.get(g))]
+                                 for node, groups in rest.items()}, cgd, out, moved, refused)
+        return moved, refused
+
+    def _consumer_describe(self, asked: dict[int, list[str]], version: int | None,
+                           out: dict[str, tuple[str, object, int]], moved: set[str],
+                           refused: dict[str, tuple]) -> None:
+        """ConsumerGroupDescribe of ``asked`` (groups per node), all nodes at once (none without
+        the API): each described group into ``out``, a retriable error into ``moved`` and
+        ``refused``."""
+        Consumer = self.proto.ConsumerGroupDescribeRequest
+        asked = {node: groups for node, groups in asked.items() if groups}
+        requests = [(node, Consumer(version=version, group_ids=groups, include_authorized_operations=False))
+                    for node, groups in asked.items()] if version is not None else []
+        for (node, _), resp in zip(requests, self.send_each(requests)):
+            for g in resp.groups:
+                if not g.error_code:
+                    out[g.group_id] = ("consumer", g, node)
+                elif self._retriable(g.group_id, g.error_code):
+                    moved.add(g.group_id)     # asked again: DescribeGroups may not know it
+                    refused[g.group_id] = (g, node)
+
+    def _classic_describe(self, asked: dict[int, list[str]], version: int,
+                          out: dict[str, tuple[str, object, int]], moved: set[str]) -> None:
+        """DescribeGroups of ``asked`` (groups per node), all nodes at once: each group's answer
+        into ``out`` (classic, missing or error), a retriable error also into ``moved``."""
+        from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
+
+        requests = [(node, Describe(version=version, groups=groups, include_authorized_operations=False))
+                    for node, groups in asked.items() if groups]
+        for (node, req), resp in zip(requests, self.send_each(requests)):
+            wanted = set(req.groups)
+            for g in resp.groups:
+                gid, code = g.group_id, g.error_code
+                if gid not in wanted:
+                    continue
+                if not code:                   # 10k groups: the common case first
+                    out[gid] = ("classic", g, node)
+                    continue
+                if self._retriable(gid, code):
+                    moved.add(gid)
+                out[gid] = ("missing", None, node) if code == GROUP_ID_NOT_FOUND else ("error", g, node)
 
     # -- listing groups: one ListGroups per broker ----------------------------------------
     def _listed_groups(self, what: str, min_version: int = 0, **filters):

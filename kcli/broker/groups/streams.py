@@ -257,6 +257,35 @@ class StreamsGroup(ConsumerGroup):
         member = self._member_for(member_id, epoch, instance_id, owned_active)
         before_meta = member.metadata() if member.member_id in self.members else None
         before_tasks = (set(member.assigned), set(member.standby))
+        self._update_member(member, epoch, instance_id=instance_id, rack_id=rack_id,
+                            rebalance_timeout_ms=rebalance_timeout_ms, topology=topology, process_id=process_id,
+                            user_endpoint=user_endpoint, client_tags=client_tags, task_offsets=task_offsets,
+                            task_end_offsets=task_end_offsets, client_id=client_id, client_host=client_host)
+        changed = before_meta != member.metadata()
+        changed = self._take_topology(member, topology, status) or changed
+        self.members[member.member_id] = member
+        configured = self._configure()
+        changed = self._revalidate(configured, owned_active) or changed
+        self._advance_assignment(changed, was_empty, status)
+        self._reconcile(member, owned_active, subscription_changed=False)
+        if member.state == STABLE and member.epoch == self.assignment_epoch:
+            member.standby = set(self.standby_target.get(member.member_id, ()))
+        self._arm_session(member)
+        if configured.status is not None:
+            code, detail = configured.status
+            failures = self._create_internal(configured)
+            status.append((code, detail + "".join(f"; {name}: {why}" for name, why in failures)))
+        send = epoch == 0 or (set(member.assigned), member.standby) != before_tasks
+        return StreamsHeartbeatResult(member.member_id, member.epoch, sorted(member.assigned) if send else None,
+                                      sorted(member.standby) if send else None, status)
+
+    @staticmethod
+    def _update_member(member: StreamsMember, epoch: int, *, instance_id: str | None, rack_id: str | None,
+                       rebalance_timeout_ms: int, topology: Topology | None, process_id: str | None,
+                       user_endpoint: tuple[str, int] | None, client_tags: dict[str, str] | None,
+                       task_offsets, task_end_offsets, client_id: str, client_host: str) -> None:
+        """The heartbeat's fields into ``member``: a field the request leaves out (None, or a
+        rebalance timeout of 0) keeps its value; the user endpoint is reset on joining."""
         member.instance_id = instance_id if instance_id is not None else member.instance_id
         member.rack_id = rack_id if rack_id is not None else member.rack_id
         if rebalance_timeout_ms > 0:
@@ -273,9 +302,12 @@ class StreamsGroup(ConsumerGroup):
         if task_end_offsets is not None:
             member.task_end_offsets = list(task_end_offsets)
         member.client_id, member.client_host = client_id, client_host
-        changed = before_meta != member.metadata()
 
-        # the group's topology: initialized by the first member, then only compared
+    def _take_topology(self, member: StreamsMember, topology: Topology | None,
+                       status: list[tuple[int, str]]) -> bool:
+        """The group's topology: initialized by the first member (True: changed), then only
+        compared (an update is refused); a member behind it gets STALE_TOPOLOGY in ``status``."""
+        changed = False
         if topology is not None:
             if self.topology is None:
                 self.topology, changed = topology, True
@@ -288,18 +320,24 @@ class StreamsGroup(ConsumerGroup):
         if member.topology_epoch < self.topology.epoch:
             status.append((STALE_TOPOLOGY, f"The member's topology epoch {member.topology_epoch} is behind "
                                            f"the group's topology epoch {self.topology.epoch}."))
-        self.members[member.member_id] = member
+        return changed
 
-        configured = self._configure()
-        if self._metadata_changed() or configured != self.configured:
-            changed = True
+    def _revalidate(self, configured: Configured, owned_active: list[Task] | None) -> bool:
+        """The topology checked against the cluster's topics (``configured``): True when that,
+        the topics' metadata or the validated epoch changed; the member's owned tasks checked
+        once the topology is ready."""
+        changed = self._metadata_changed() or configured != self.configured
         self.configured = configured
         validated = self.topology.epoch if configured.ready else -1
         if validated != self.validated_epoch:
             self.validated_epoch, changed = validated, True
         if configured.ready and owned_active:
             self._check_tasks(owned_active)
+        return changed
 
+    def _advance_assignment(self, changed: bool, was_empty: bool, status: list[tuple[int, str]]) -> None:
+        """A change bumps the group epoch; the target assignment follows, unless the initial
+        rebalance delay of a group's first member still runs (ASSIGNMENT_DELAYED in ``status``)."""
         epochs = self.group_epoch, self.assignment_epoch
         if changed:
             self._bump()
@@ -312,17 +350,6 @@ class StreamsGroup(ConsumerGroup):
             self._compute_target()
         if (self.group_epoch, self.assignment_epoch) != epochs:
             self.on_change()
-        self._reconcile(member, owned_active, subscription_changed=False)
-        if member.state == STABLE and member.epoch == self.assignment_epoch:
-            member.standby = set(self.standby_target.get(member.member_id, ()))
-        self._arm_session(member)
-        if configured.status is not None:
-            code, detail = configured.status
-            failures = self._create_internal(configured)
-            status.append((code, detail + "".join(f"; {name}: {why}" for name, why in failures)))
-        send = epoch == 0 or (set(member.assigned), member.standby) != before_tasks
-        return StreamsHeartbeatResult(member.member_id, member.epoch, sorted(member.assigned) if send else None,
-                                      sorted(member.standby) if send else None, status)
 
     def _new_member(self, member_id: str) -> StreamsMember:
         return StreamsMember(member_id)
