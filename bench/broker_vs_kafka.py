@@ -126,7 +126,7 @@ def consumer_config(records: int, nbytes: int) -> dict:
     """``CONSUMER`` with local queues that hold a whole partition's share of the volume: librdkafka
     leaves a partition whose queue is full out of its next Fetch, and a Fetch that then names
     only partitions read to their end is parked by either broker for ``fetch.wait.max.ms``
-    (0.46 s stalls, once or twice a run, on both: docs/performance.md). With room for every
+    (0.46 s stalls, once or twice a run, on both: CHANGELOG.md, 2026-11-27). With room for every
     record, each Fetch names every partition not yet at its end and the read measures how fast
     the broker delivers."""
     share = -(-records // PARTITIONS)
