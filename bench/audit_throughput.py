@@ -5,7 +5,7 @@ bytes with shuffled timestamps into a 4-partition topic, then times, in the same
 ``local[1]`` and ``local[2]`` (Spark start-up reported apart; the audit timed cold, then warm) and,
 alternating with each warm run, ``kcat -C -e`` to /dev/null (the baseline). Medians; the ratio
 compares the runs of one block, which saw the same machine load. (The second session reuses the
-first one's JVM.) Targets (issue 27): warm ``local[2]`` audit with kcli's source ≥ 1.0× kcat's
+first one's JVM.) Targets: warm ``local[2]`` audit with kcli's source ≥ 1.0× kcat's
 records/s at 1M records; the CLI cold (``--cli``: a fresh kcli process and JVM per run, peak RSS
 of its process tree reported) ≥ 0.5× kcat at 10M. Not part of the test suite.
 
@@ -26,7 +26,7 @@ with other jobs (load 6-25, so only the ratios within one run compare):
   (4.0 s alongside); peak RSS of the audit's process tree 2133 MiB. At load 18-25 the same run
   took 655 s (kcat 23 s; 1806 MiB), seven minutes of it starting the JVM and Spark's Python
   daemons.
-- Issue 27, the worker's per-record Python (array('q') columns, consume() by 500, librdkafka's
+- The worker's per-record Python (array('q') columns, consume() by 500, librdkafka's
   default queue) and the daemons importing the installed pyspark, not its zip; side by side at
   load ~2.5: 1M warm local[2] 0.94 s / 0.97 s, 0.98x / 0.90x kcat (before 1.14 s, 0.81x); 10M
   CLI cold 14.6-15.8 s, 0.26-0.29x kcat, peak RSS 1168-1191 MiB (before 22.0 s, 0.18x, 2150

@@ -1,4 +1,4 @@
-"""Groups at scale (issue 28): ``kcli list groups`` and ``kcli describe groups --all-groups``
+"""Groups at scale: ``kcli list groups`` and ``kcli describe groups --all-groups``
 (offsets, members, state; the offsets view with its lag in time) over 1k and 10k groups, against
 Apache's ``kafka-consumer-groups`` on the same cluster, side by side, with kcli's request counts.
 

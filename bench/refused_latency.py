@@ -7,7 +7,7 @@ the same broker with the right CA or password.
 A refused connection is certain at the first attempt, so failing should cost no more than
 succeeding: target ratio refused/live ≤ 1.1 for every command (a successful call against a local
 broker is itself a few ms; 0.1 is the spread of medians between runs on a shared machine), and
-the refused median under 1 s (issue 15). Before kcli ended at librdkafka's first all-brokers-down report, list groups,
+the refused median under 1 s. Before kcli ended at librdkafka's first all-brokers-down report, list groups,
 describe groups and list-offsets waited out --timeout (30 s by default).
 
     .venv/bin/python bench/refused_latency.py [--runs 7] [--quick]

@@ -28,7 +28,7 @@ as an operator starts it (``python -m kcli``, table output by default):
 Reported: median wall time over alternated runs and peak RSS of each process (ru_maxrss from
 wait4 in a small launcher), both as kcli/baseline ratios; the requests kcli sent, as counted by
 the embedded broker; and, between the smallest and the largest N, kcli's scale check per view:
-time(large) / (time(small) x large/small), which issue 17 bounds at 2, the marginal cost per
+time(large) / (time(small) x large/small), bounded at 2 (linear growth), the marginal cost per
 partition between each two sizes given (microseconds; start-up cancels out, so give three sizes,
 e.g. 1000 10000 100000, to see it grow or not), peak RSS (bound 250 MB)
 and whether the request counts are the same (Metadata and FindCoordinator follow librdkafka's

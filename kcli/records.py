@@ -1,5 +1,5 @@
 """``record``: kcli's ``@dataclass``, without the ``dataclasses`` module nor its work per class at
-import (issue 28: a drop-in within 0.08x the Java tool's wall time; building kcli.model's ~40
+import (a drop-in's start-up, held within 0.08x the Java tool's wall time; building kcli.model's ~40
 dataclasses was ~8 ms of a ~80 ms drop-in, and kcli's other dataclasses a few more).
 
 A record behaves as the dataclass it replaces (tests/model/test_model_records.py checks each of

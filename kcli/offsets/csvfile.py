@@ -69,7 +69,7 @@ def _record(cells: list[str], width: int, lineno: int) -> tuple:
 def parse_csv(text: str, groups: list[str]) -> dict[str, dict[tuple[str, int], int]]:
     """Offsets per group. ``groups``: the ``--group`` ids given; only those are kept (with none,
     as with ``--all-groups``, every group of the file is, and the caller picks its groups)."""
-    import csv          # only here: a reset that reads no file does without (issue 28)
+    import csv          # only here: a reset that reads no file does without (start-up)
 
     result: dict[str, dict[tuple[str, int], int]] = {}
     wanted = set(groups)

@@ -38,7 +38,7 @@ def _described(admin: Admin, patterns: list[str], exclude_internal: bool, if_exi
     """The topics ``patterns`` select (``select_topics``), described. A topic named literally
     (``specs.literal_topic``: a pattern that can match only that name) is described at once,
     without listing every topic first (one Metadata answer with every partition of the cluster,
-    issue 28); when the broker describes it with an error (no such topic, or not one this client
+    a start-up cost); when the broker describes it with an error (no such topic, or not one this client
     may see), or it is internal and ``exclude_internal``, the selection is made as for a regex,
     so what is printed, an error included, is what the listing gives."""
     name = literal_topic(patterns)

@@ -292,7 +292,7 @@ def plain_states(groups: list[GroupDescription], verbose: bool):
     """``plain_state`` of each group in turn. Without --verbose a group's line after its id
     depends only on its coordinator, strategy, state and member count, the same for most of
     10k groups: each such rest, and each header, is made once (10k groups' --state lines in
-    about half the time of ``plain_state`` each, issue 28)."""
+    about half the time of ``plain_state`` each)."""
     if verbose:
         yield from (plain_state(d, verbose) for d in groups)
         return
@@ -413,7 +413,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:
     """--export: kafka-consumer-groups' CSV, rows in its order, then the empty line its println
     adds."""
-    from kcli.offsets.csvfile import export_csv     # --export only (issue 28: the other views' start-up)
+    from kcli.offsets.csvfile import export_csv     # --export only (the other views' start-up)
 
     out.write(export_csv(javaorder.reset_plans(plans), with_group) + "\n")
 

@@ -235,7 +235,7 @@ def padded(table: Table) -> Iterator[str]:
 @functools.cache
 def _encoder():
     """The json module's encoder, made on first use: the json module loads only in a command
-    that writes JSON (issue 28: a listing's start-up)."""
+    that writes JSON (a listing's start-up)."""
     import json
 
     return json.JSONEncoder(indent=2)
@@ -342,7 +342,7 @@ class Output:
 
     def table(self, table: Table) -> None:
         if self.format == "csv":
-            import csv          # -o csv only (issue 28: a listing's start-up)
+            import csv          # -o csv only (a listing's start-up)
 
             writer = csv.writer(self.stdout, lineterminator="\n")
             writer.writerow(csv_row(table.columns))

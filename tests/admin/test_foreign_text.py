@@ -1,4 +1,4 @@
-"""The places kcli must read a foreign library's error text (issue 29), each one named function:
+"""The places kcli must read a foreign library's error text, each one named function:
 a Spark worker's traceback (kcli.pipeline.audit), Python's re.error message (kcli.specs) and
 librdkafka's connect failures (kcli.admin.client). Everything else decides by types and fields."""
 

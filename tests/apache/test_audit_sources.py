@@ -1,7 +1,7 @@
 """``kcli audit timestamps`` on real Apache Kafka 4.4 through both sources, end to end as an
 operator runs it (a kcli process, its own JVM): crafted out-of-order, future-dated and too-old
 records give the same JSON with kcli's source and with Spark's Kafka connector, and the counts the
-data says (issue 27). Every expected value comes from the records as produced."""
+data says. Every expected value comes from the records as produced."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``kcli broker start`` loads what serving needs and nothing of kafka-python's client (issue 28:
+"""``kcli broker start`` loads what serving needs and nothing of kafka-python's client (for
 the embedded broker's start to first ack). kafka-python's package ``__init__`` imports its whole
 client (KafkaAdminClient, KafkaConsumer, the asyncio network layer); kcli.protocol registers its
 packages bare, which only holds if it runs before any broker module reaches into ``kafka``."""

@@ -30,7 +30,7 @@ def test_describe_topics_sends_everything_on_one_client(request, fixture, partit
     assert r.code == 0 and "retention.ms=3600000" in r.out and r.out.count("Partition: ") == 3
     # One connection to the bootstrap broker: ApiVersions, the partitions, the configs. No
     # second client, no second connection; and, the topic named literally, no listing of every
-    # topic (Metadata for all of them, with every partition of the cluster: issue 28).
+    # topic (Metadata for all of them, with every partition of the cluster).
     assert _sent(before, c.request_counts()) == Counter({"ApiVersions": 1, "DescribeConfigs": 1}) + Counter(partitions)
     before = c.request_counts()
     r = run_kcli(c.bootstrap_servers, "describe", "topics", "one-clien.", "-o", "plain")

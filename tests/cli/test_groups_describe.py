@@ -137,7 +137,7 @@ def test_dropin_describe_of_many_groups_writes_in_big_pieces_unless_one_file_sho
     """kafka-consumer-groups --describe --all-groups: each empty group's notice (stderr) comes
     just before its view (stdout), each line flushed by the Java tool. kcli keeps that order
     where it shows, stdout and stderr being one file (a terminal, ``2>&1``); otherwise it writes
-    each stream in a few pieces, not one write per group and stream (issue 28: 20k write calls
+    each stream in a few pieces, not one write per group and stream (20k write calls
     at 10k groups, a fifth of a --state's CPU). stdout is the same either way."""
     from kcli.cli.main import run
     from tests.support.clients import commit_groups

@@ -1,4 +1,4 @@
-"""Groups at scale (issue 28): ``list groups`` and ``describe groups --all-groups`` in each view,
+"""Groups at scale: ``list groups`` and ``describe groups --all-groups`` in each view,
 ``reset-offsets --all-groups`` (planned: --all-topics, --topic, --from-file) and ``check
 expansions`` send kcli's own requests per broker, never per group: one ListGroups per broker
 (each names the groups it coordinates: no FindCoordinator), one ConsumerGroupDescribe (for the

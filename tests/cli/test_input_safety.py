@@ -227,7 +227,7 @@ def test_a_reset_from_file_with_all_groups_still_plans_every_listed_group(groups
     assert {"safety-a", "safety-b"} <= planned and "elsewhere" not in planned
 
 
-# One representative of each class of bad input in the issue, all in one place: each exits 2 with
+# One representative of each class of bad input kcli refuses, all in one place: each exits 2 with
 # one line on stderr, and the broker serves no request at all while they run.
 BAD_INPUT_CLASSES = {
     "CSV parsed after the groups were listed": (

@@ -52,7 +52,7 @@ def test_the_broker_counts_requests_per_client_id():
 
 
 def test_a_reset_dry_run_and_get_offsets_ask_for_the_cluster_metadata_once():
-    """Issue 28: one Metadata answer serves a command's every ask for the brokers (the
+    """One Metadata answer serves a command's every ask for the brokers (the
     coordinator's address, the COORDINATOR column, the leaders' addresses); a reset dry run sent
     two identical Metadata requests for no topic, get-offsets one for no topic after one for
     every topic. kcli's own requests, exactly; librdkafka is not started."""

@@ -1,4 +1,4 @@
-"""Issue 29: a reset's warnings and refusals are values (kcli.model.PlanWarning, Refusal), and
+"""A reset's warnings and refusals are values (kcli.model.PlanWarning, Refusal), and
 each front end words them its own way. The drop-ins print kafka-consumer-groups' bytes
 (kcli.cli.dropin.javawords), deciding where each line goes by the warning's kind; kcli's own
 wording (kcli.render.notices.WORDS, kcli.ops.resets.gather.refusal_text) can change without moving a

@@ -84,10 +84,10 @@ def test_only_the_process_entry_point_freezes_the_collector_before_exit():
 
 def test_topic_and_offset_commands_declare_no_group_api_classes():
     """kcli.protocol declares the group APIs kafka-python lacks (ConsumerGroup*/StreamsGroup*)
-    on first use: parsing their specs is start-up time (issue 28: native commands within 1.05x
+    on first use: parsing their specs is start-up time (native commands are held within 1.05x
     of the typer floor) that describe topics and list-offsets never need. So are
     DescribeTopicPartitions and the kafka-python messages whose modules declare many more than
-    kcli sends (issue 28, a drop-in within 0.08x of the Java tool): a reset dry run declares the
+    kcli sends (a drop-in is held within 0.08x of the Java tool): a reset dry run declares the
     messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch, nor
     describe topics kafka.protocol.admin.configs' 8 for its DescribeConfigs."""
     from kcli.broker import EmbeddedCluster
@@ -122,7 +122,7 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
 
 
-# What a drop-in must not import (issue 28: a drop-in within 0.08x the Java tool's wall time):
+# What a drop-in must not import (a drop-in is held within 0.08x the Java tool's wall time):
 # the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
 # typing (annotations only), pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
 # (-o csv, reset files), and datetime but where a time is printed (describe topics' CreationTimeMs).
@@ -170,7 +170,7 @@ def _probed(entry: str, args: list[str]) -> subprocess.CompletedProcess:
 def test_a_dropin_process_ends_without_the_interpreters_teardown():
     """A drop-in's process (its console script, or ``kcli kafka-...``) ends once its atexit
     handlers ran and its output is flushed, without freeing every module and object first
-    (issue 28: ~7% of a drop-in's instructions); its exit code kept. Native commands still
+    (~7% of a drop-in's instructions); its exit code kept. Native commands still
     tear down; in-process callers are not ended."""
     script = "from kcli.cli.dropin import kafka_topics_main; kafka_topics_main()"
     native = "import runpy; runpy.run_module('kcli', run_name='__main__')"
@@ -190,7 +190,7 @@ def test_a_dropin_process_ends_without_the_interpreters_teardown():
 def test_only_the_process_entry_collects_young_objects_less_often():
     """kcli's process (its console scripts, ``python -m kcli``) runs its command with a young
     collection every 50k allocations, not every 700: at 10k groups the collector walked the
-    answers again and again (issue 28). In-process callers keep their thresholds."""
+    answers again and again. In-process callers keep their thresholds."""
     from kcli.cli.main import YOUNG_COLLECTION_THRESHOLD
 
     assert _at_exit(["--version"], "gc.get_threshold()") == [YOUNG_COLLECTION_THRESHOLD, 10, 10]
@@ -204,7 +204,7 @@ def test_only_the_process_entry_collects_young_objects_less_often():
 def test_only_the_long_runners_keep_the_collector_on():
     """kcli's process runs a command that ends soon (every drop-in, every native command but the
     long runners) without the cyclic collector: at 10k groups its passes still walked every live
-    object (issue 28). The embedded broker, the demo and the audit keep it, however their line
+    object. The embedded broker, the demo and the audit keep it, however their line
     is spelled; in-process callers keep theirs."""
     for line in (["--version"], ["kafka-consumer-groups", "--version"], ["list", "groups", "--help"],
                  ["-b", "127.0.0.1:1", "--timeout", "1ms", "describe", "topics", "t"], ["check", "broker", "--help"]):
@@ -221,7 +221,7 @@ def test_only_the_long_runners_keep_the_collector_on():
 def test_the_group_dropins_never_import_typing():
     """The group drop-ins' modules take typing's names for type checkers only (``TYPE_CHECKING =
     False``): importing typing was ~1.5% of a 10k-group ``kafka-consumer-groups --list``'s
-    instructions (issue 28, bench/groups_scale.py), and nothing in them uses it at run time."""
+    instructions (bench/groups_scale.py), and nothing in them uses it at run time."""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 
@@ -239,7 +239,7 @@ def test_the_group_dropins_never_import_typing():
 def test_a_plain_group_listing_loads_no_json_nor_csv_module(tmp_path, monkeypatch):
     """-o plain writes no JSON nor CSV, and kafka-python's message schemas are read back parsed
     (kcli.protocol.startup) once a first process kept them: a 10k-group listing's start-up
-    loads neither module (issue 28); -o json and -o csv still do."""
+    loads neither module; -o json and -o csv still do."""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 

@@ -1,5 +1,5 @@
 """kcli.model's ``record`` classes (kcli.records) behave as the ``@dataclass`` ones they replace
-(issue 28: no dataclasses module, no source compiled per class at import; ``__init__`` compiled
+(for start-up: no dataclasses module, no source compiled per class at import; ``__init__`` compiled
 on a class's first instance): the same constructor, repr, equality, hashability, frozenness and
 slots, and ``dataclasses.fields``/``replace``/``asdict`` on them, checked against the module's
 own source declared with ``@dataclass``."""

@@ -58,7 +58,7 @@ def test_import_three_columns_with_several_groups_is_invalid():
 
 
 def test_one_group_allows_three_or_four_columns_and_says_so():
-    """A bad first line said "expected 4 columns" where 3 are allowed (issue 15)."""
+    """A bad first line said "expected 4 columns" where 3 are allowed."""
     with pytest.raises(UsageError) as bad:
         parse_csv("t,0\n", ["g"])
     assert str(bad.value) == ("Invalid reset CSV: line 1: expected 3 columns (topic,partition,offset) "

@@ -211,7 +211,7 @@ def culprit_data(broker):
 
 
 def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, culprit_data):
-    """The issue's case: 2 records dated 30 minutes ahead and 101 in-order records after them
+    """The case the audit was built for: 2 records dated 30 minutes ahead and 101 in-order records after them
     report 2 culprits (both named) and 101 out of order; a record dated too far back blames
     nothing before it; a too-new last record is a culprit with nothing after it; the list stops
     at 10 per partition and in the total, the count does not."""

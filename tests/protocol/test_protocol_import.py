@@ -124,7 +124,7 @@ SCHEMAS = ("import sys\n"
 
 def test_parsed_schemas_are_kept_and_read_back_while_their_file_is_unchanged(tmp_path):
     """A schema is parsed by the first process and kept under kcli's cache (KCLI_CACHE_DIR): the
-    next reads it back, without the json module (issue 28: a listing's start-up); a file changed
+    next reads it back, without the json module (a listing's start-up); a file changed
     since, or a damaged cache file, is parsed again."""
     pkg = tmp_path / "pkg" / "test_schemas_pkg"
     pkg.mkdir(parents=True)

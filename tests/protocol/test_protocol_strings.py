@@ -1,4 +1,4 @@
-"""kcli.protocol's decoders for strings and unsigned varints (issue 28: a tenth of a 10k-group
+"""kcli.protocol's decoders for strings and unsigned varints (they were a tenth of a 10k-group
 ListGroups' and DescribeGroups' decoding): an ASCII string is cut from the answer decoded once as
 Latin-1, any other decoded from its UTF-8 bytes; a one-byte varint is read in one step. Every
 value decodes as kafka-python encoded it: non-ASCII, null, empty and long strings (two-byte

@@ -379,7 +379,7 @@ class Wire:
 def _lookup_name(host: str) -> str | bytes:
     """``host`` as getaddrinfo takes it: an ASCII name (an address, most host names) as bytes,
     which it uses as they are, where a str goes through the ``idna`` codec, whose import
-    (encodings.idna, stringprep, unicodedata) was ~1 ms of every command's start (issue 28)."""
+    (encodings.idna, stringprep, unicodedata) was ~1 ms of every command's start."""
     return host.encode("ascii") if host.isascii() else host
 
 

@@ -81,7 +81,7 @@ class MetadataRequests(WireBase):
         """The cluster-wide part of a Metadata answer (brokers, cluster id: Wire.learn_cluster's
         ClusterPart): of the answer this client already read, whatever topics it was for, else of
         one Metadata request for no topic. A reset asked for the coordinator's address, then the
-        brokers, in two identical requests before this (issue 28)."""
+        brokers, in two identical requests before this."""
         if self._wire.cluster is None:
             self._metadata([])                           # learned: Wire.learn_cluster
         return self._wire.cluster
