@@ -16,7 +16,7 @@ from kcli.cli.examples import EXAMPLES
 from kcli.cli.globals import hoist
 from kcli.cli.main import command_words
 from kcli.cli.main import run as run_main
-from kcli.cli.tree import COMMANDS, DROPINS, HIDDEN, build, canonical
+from kcli.cli.tree import COMMANDS, DROPINS, GROUPS, HIDDEN, build, canonical
 from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, create_topic, produce
 
@@ -132,6 +132,19 @@ def test_command_summaries_are_whole_sentences_at_80_columns(group, monkeypatch)
     for row in rows:
         name, summary = row.split(None, 1)
         assert summary.endswith(".") and not summary.endswith("...") and summary.count(". ") == 0, row
+
+
+# The groups whose commands are a verb and the noun of what it acts on (list topics).
+NOUN_GROUPS = ("list", "describe", "create", "alter", "delete")
+
+
+def test_each_verb_groups_help_names_every_noun_of_its_commands():
+    """``kcli list --help`` says what can be listed (GROUPS in kcli/cli/tree.py): a command
+    added to a group would otherwise be missing from its group's line."""
+    assert set(GROUPS) == {path.split()[0] for path in COMMANDS if " " in path}
+    for group in NOUN_GROUPS:
+        nouns = {path.split()[1] for path in COMMANDS if path.startswith(f"{group} ")}
+        assert nouns and all(noun.rstrip("s") in GROUPS[group].lower() for noun in nouns), (group, nouns)
 
 
 @pytest.mark.parametrize("path", [p for p in LEAVES if p not in DROPINS])

@@ -86,6 +86,22 @@ def test_create_topic_takes_one_name_and_deletes_need_one():
         assert r.code == 2 and message in r.err, (args, r.err)
 
 
+# Two-word commands whose second word is no noun of things named (broker start), and the checks:
+# one number only.
+ONE_NUMBER = {"broker start", "check expansions", "check broker"}
+
+
+def test_every_two_word_command_has_its_nouns_other_number():
+    """A new two-word command gets its noun's other number in ALIASES (kcli/cli/tree.py), or is
+    named in ONE_NUMBER above."""
+    for path in COMMANDS:
+        if path.count(" ") != 1 or path in ONE_NUMBER:
+            continue
+        verb, noun = path.split()
+        other = noun[:-1] if noun.endswith("s") else f"{noun}s"
+        assert ALIASES.get(f"{verb} {other}") == path, f"no alias '{verb} {other}' for '{path}'"
+
+
 def test_both_numbers_of_every_noun(state):
     b, topics, groups = state
     assert set(ALIASES.values()) <= set(COMMANDS)
