@@ -20,7 +20,7 @@ import struct
 from kcli.model import GroupPlan
 from kcli.records import replace
 
-TYPE_CHECKING = False                 # typing's names for type checkers only (docs/developing.md)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Hashable, Iterable, TypeVar
 

@@ -17,7 +17,7 @@ from kcli.model import (BrokerError, BrokerInfo, CommittedOffset, GroupDescripti
                         TopicInfo)
 from kcli.specs import STATES as GROUP_STATES
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
