@@ -181,7 +181,8 @@ def against(cluster, previous: str, runs: int) -> None:
     worst = 0.0
     for name, argv in commands.items():
         run = argv if argv[0] == "-c" else ["-m", "kcli", *argv]
-        cmds = {t: ["env", f"PYTHONPATH={root}", sys.executable, *run] for t, root in trees.items()}
+        # -P: the working directory (this tree, when run from it) must not shadow PYTHONPATH
+        cmds = {t: ["env", f"PYTHONPATH={root}", sys.executable, "-P", *run] for t, root in trees.items()}
         for cmd in cmds.values():
             timed(cmd)                            # warm-up, untimed
         samples = {t: [] for t in cmds}

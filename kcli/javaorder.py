@@ -1,48 +1,42 @@
 """The iteration order of a java.util.HashMap, so ``-o plain`` lists things in the order the Java
-tools print them (kafka-topics' topics and config overrides, kafka-consumer-groups' reset plans
-and delete results all come out of HashMaps).
+tools print them (kafka-topics' topics and config overrides, kafka-consumer-groups' group list,
+reset plans and delete results all come out of HashMaps).
 
-A HashMap's order is a function of its keys' hash codes, its table size and the insertion order
-of keys that share a bucket: entries iterate bucket by bucket, and within a bucket in insertion
-order (a resize splits a bucket without reordering it). So the order is a stable sort of the
-insertion order by bucket index. No library reproduces this, hence this module; it follows the
-JDK 17 sources (``String.hashCode``, ``HashMap.hash``/``tableSizeFor``/``resize``) and is
-checked against a JVM in the tests. Buckets of 8+ colliding keys (treeified) are not modelled.
+A HashMap's order is a function of its keys' hash codes, its table size and the order the keys
+were put in: entries iterate bucket by bucket; within a bucket in the order they were put in (a
+resize splits a bucket without reordering it), unless the bucket holds 9 or more keys in a table of
+64 or more buckets, which Java keeps as a red-black tree (a "treeified" bin: its root first, then
+each key after the one it was attached to). A bucket that fills up so in a smaller table doubles
+the table instead. ``HashMapModel`` puts keys into such a table as java.util.HashMap does, bins,
+resizes and trees included; no library reproduces this. It follows the JDK 17 sources
+(``String.hashCode``, ``HashMap.hash``/``tableSizeFor``/``resize``/``treeifyBin``,
+``HashMap.TreeNode``) and is checked against a JVM in the tests (tests/cli/test_javaorder.py).
 """
 
 from __future__ import annotations
 
-import sys
-from operator import mul
+import struct
 
 from kcli.model import GroupPlan
 from kcli.records import replace
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Iterable, TypeVar
+    from typing import Callable, Hashable, Iterable, TypeVar
 
-    K = TypeVar("K")
+    K = TypeVar("K", bound=Hashable)
+    V = TypeVar("V")
 
 LOAD_FACTOR = 0.75
 DEFAULT_CAPACITY = 16
+TREEIFY_THRESHOLD = 8           # a bin that already holds this many keys becomes a tree...
+MIN_TREEIFY_CAPACITY = 64       # ...in a table this large; a smaller table doubles instead
+UNTREEIFY_THRESHOLD = 6         # a tree split by a resize down to this many keys is a list again
 
 
 def _int32(value: int) -> int:
     value &= 0xFFFFFFFF
     return value - (1 << 32) if value & 0x80000000 else value
-
-
-def _weights(n: int) -> tuple[int, ...]:
-    """31**(n-1) .. 31**0, mod 2**32 as signed 32-bit values: String.hashCode's weight of each of
-    n code units. Signed, half of them are below 2**30, where CPython multiplies in one step."""
-    weights = _WEIGHTS.get(n)
-    if weights is None:
-        weights = _WEIGHTS[n] = tuple(_int32(pow(31, n - 1 - i, 1 << 32)) for i in range(n))
-    return weights
-
-
-_WEIGHTS: dict[int, tuple[int, ...]] = {}
 
 
 def _units(text: str) -> bytes | list[int]:
@@ -53,17 +47,12 @@ def _units(text: str) -> bytes | list[int]:
     return [data[i] << 8 | data[i + 1] for i in range(0, len(data), 2)]
 
 
-def _hash32(text: str) -> int:
-    """java.lang.String.hashCode as an unsigned 32-bit value: each code unit times its power of
-    31, summed in C (the --list order of 10k group ids: a quarter fewer instructions than a
-    loop over characters)."""
-    units = _units(text)
-    return sum(map(mul, units, _WEIGHTS.get(len(units)) or _weights(len(units)))) & 0xFFFFFFFF
-
-
 def string_hash(text: str) -> int:
     """java.lang.String.hashCode: over UTF-16 code units, 32-bit wrap-around."""
-    return _int32(_hash32(text))
+    h = 0
+    for unit in _units(text):
+        h = (31 * h + unit) & 0xFFFFFFFF
+    return _int32(h)
 
 
 def topic_partition_hash(topic: str, partition: int) -> int:
@@ -71,9 +60,9 @@ def topic_partition_hash(topic: str, partition: int) -> int:
     return _int32(31 * _int32(31 + partition) + string_hash(topic))
 
 
-def _spread(h: int) -> int:
-    h &= 0xFFFFFFFF
-    return h ^ (h >> 16)
+def spread(h: int) -> int:
+    """HashMap.hash: the hash code's high half folded into its low half (a signed int)."""
+    return _int32(h ^ ((h & 0xFFFFFFFF) >> 16))
 
 
 def table_size_for(capacity: int) -> int:
@@ -83,80 +72,221 @@ def table_size_for(capacity: int) -> int:
     return size
 
 
-def capacity(entries: int, initial: int | None = None) -> int:
-    """The table size after ``entries`` puts into ``new HashMap<>(initial)`` (or
-    ``new HashMap<>()`` for None, which is also what ``Collectors.toMap`` builds)."""
-    size = DEFAULT_CAPACITY if initial is None else table_size_for(initial)
-    while entries > int(size * LOAD_FACTOR):     # each put past the threshold doubles the table
-        size <<= 1
-    return size
+def _float32(value: float) -> float:
+    return struct.unpack("f", struct.pack("f", value))[0]
 
 
-def copy_capacity(entries: int) -> int:
-    """The table size of ``new HashMap<>(map)`` for a map of ``entries`` entries."""
-    return capacity(entries, int(entries / LOAD_FACTOR + 1.0)) if entries else DEFAULT_CAPACITY
+def copy_initial(entries: int) -> int:
+    """The initial capacity ``new HashMap<>(map)`` sizes itself for, for a map of ``entries``
+    entries (HashMap.putMapEntries: ``(int) ((float) s / loadFactor + 1.0F)``, in float)."""
+    return int(_float32(_float32(_float32(entries) / _float32(LOAD_FACTOR)) + 1.0))
 
 
-def order(keys: Iterable[K], table_size: int, hash_code: Callable[[K], int]) -> list[K]:
-    """``keys`` (in insertion order) as a HashMap of ``table_size`` buckets iterates them."""
-    return sorted(keys, key=lambda k: _spread(hash_code(k)) & (table_size - 1))
+class _Node:
+    __slots__ = ("key", "hash", "left", "right", "parent", "red")
+
+    def __init__(self, key, h: int):
+        self.key, self.hash = key, h
+        self.left = self.right = self.parent = None
+        self.red = False
 
 
-def strings(keys: Iterable[str], table_size: int) -> list[str]:
-    """``order`` of String keys, its buckets computed for all keys at once (``_buckets``)."""
-    keys = list(keys)
-    buckets = _buckets(keys, table_size - 1)
-    return [keys[i] for i in sorted(range(len(keys)), key=buckets.__getitem__)]
+class _Bin:
+    """One bucket: its nodes in iteration order, and the root of its red-black tree when treeified."""
+
+    __slots__ = ("nodes", "root")
+
+    def __init__(self, nodes: list[_Node] | None = None):
+        self.nodes: list[_Node] = nodes or []
+        self.root: _Node | None = None
 
 
-def _buckets(keys: list[str], mask: int) -> list[int]:
-    """Each String key's bucket, ``spread(hashCode) & mask``: the ASCII keys of each length
-    together (``_ascii_buckets``), any other key by itself."""
-    joined = "".join(keys)
-    if joined.isascii():
-        length = len(keys[0]) if keys else 0
-        if len(joined) == length * len(keys):       # one length (every key as long as the first)
-            return _ascii_buckets(joined.encode(), len(keys), length, mask)
-    buckets, by_length = [0] * len(keys), {}
-    for i, key in enumerate(keys):
-        if key.isascii():
-            by_length.setdefault(len(key), []).append(i)
+class HashMapModel:
+    """The table of a java.util.HashMap that keys are put into, for its iteration order
+    (``keys``). ``initial``: ``new HashMap<>(initial)``; None: ``new HashMap<>()``.
+    ``hash_code`` is the keys' Java hashCode; ``compare`` orders two keys of equal hash in a tree
+    bin as Comparable.compareTo does (None: not Comparable, as TopicPartition; Java then breaks a
+    tie of equal hash codes by identity hash, which no model can know: this one goes left)."""
+
+    def __init__(self, hash_code: Callable[[K], int], initial: int | None = None,
+                 compare: Callable[[K, K], int] | None = None):
+        self._hash_code, self._compare = hash_code, compare
+        self._capacity = DEFAULT_CAPACITY if initial is None else table_size_for(initial)
+        self._table: list[_Bin] = []
+        self._seen: set = set()
+
+    def put(self, key: K) -> None:
+        if key in self._seen:                   # a key put again keeps its place
+            return
+        self._seen.add(key)
+        if not self._table:
+            self._table = [_Bin() for _ in range(self._capacity)]
+        h = spread(self._hash_code(key))
+        bucket = self._table[h & (len(self._table) - 1)]
+        node = _Node(key, h)
+        if bucket.root is not None:
+            self._put_tree(bucket, node)
         else:
-            h = _hash32(key)
-            buckets[i] = (h ^ (h >> 16)) & mask
-    for length, at in by_length.items():
-        same = "".join([keys[i] for i in at]).encode()
-        for i, bucket in zip(at, _ascii_buckets(same, len(at), length, mask)):
-            buckets[i] = bucket
-    return buckets
+            bucket.nodes.append(node)
+            if len(bucket.nodes) > TREEIFY_THRESHOLD:
+                if len(self._table) < MIN_TREEIFY_CAPACITY:
+                    self._resize()
+                else:
+                    self._treeify(bucket)
+        if len(self._seen) > int(len(self._table) * LOAD_FACTOR):
+            self._resize()
+
+    def keys(self) -> list[K]:
+        return [node.key for bucket in self._table for node in bucket.nodes]
+
+    def _resize(self) -> None:
+        old, size = self._table, len(self._table) * 2
+        self._table = [_Bin() for _ in range(size)]
+        for index, bucket in enumerate(old):
+            lo = [n for n in bucket.nodes if not n.hash & len(old)]
+            hi = [n for n in bucket.nodes if n.hash & len(old)]
+            for at, part, other in ((index, lo, hi), (index + len(old), hi, lo)):
+                self._table[at].nodes = part
+                if bucket.root is not None and len(part) > UNTREEIFY_THRESHOLD:
+                    if other:
+                        self._treeify(self._table[at])
+                    else:                       # the whole tree moved as it was
+                        self._table[at].root = bucket.root
+
+    # -- tree bins (HashMap.TreeNode) -----------------------------------------------------
+    def _direction(self, node: _Node, parent: _Node) -> int:
+        if parent.hash > node.hash:
+            return -1
+        if parent.hash < node.hash:
+            return 1
+        order = self._compare(node.key, parent.key) if self._compare else 0
+        return order if order else -1
+
+    def _attach(self, bucket: _Bin, node: _Node) -> _Node:
+        """Attaches ``node`` below its place in the tree; the parent it is attached to."""
+        parent = bucket.root
+        while True:
+            left = self._direction(node, parent) <= 0
+            child = parent.left if left else parent.right
+            if child is None:
+                node.parent = parent
+                if left:
+                    parent.left = node
+                else:
+                    parent.right = node
+                bucket.root = _balance_insertion(bucket.root, node)
+                return parent
+            parent = child
+
+    def _treeify(self, bucket: _Bin) -> None:
+        bucket.root = None
+        for node in bucket.nodes:
+            node.left = node.right = node.parent = None
+            if bucket.root is None:
+                node.red, bucket.root = False, node
+            else:
+                self._attach(bucket, node)
+        _root_to_front(bucket)
+
+    def _put_tree(self, bucket: _Bin, node: _Node) -> None:
+        parent = self._attach(bucket, node)
+        bucket.nodes.insert(bucket.nodes.index(parent) + 1, node)      # next after its parent
+        _root_to_front(bucket)
 
 
-_LANE = 8       # bytes per key: a key's sum of bytes (< 2**7) times weights (< 2**32) fits 2**64
-                # for any key shorter than 2**25 bytes (a Kafka string is at most 2**15)
+def _root_to_front(bucket: _Bin) -> None:
+    if bucket.nodes[0] is not bucket.root:
+        bucket.nodes.remove(bucket.root)
+        bucket.nodes.insert(0, bucket.root)
 
 
-def _ascii_buckets(joined: bytes, count: int, length: int, mask: int) -> list[int]:
-    """The buckets of ``count`` ASCII keys of ``length`` bytes, ``joined`` one after another,
-    computed as big integers of one 64-bit lane per key: for each character position, that
-    column of every key (one slice) times its weight (31**k mod 2**32), summed; then each lane's
-    low 32 bits (String.hashCode, unsigned), spread and masked, all in C. 10k group ids
-    (kafka-consumer-groups --list): ~10 -> ~2 ms, against a loop over the keys."""
-    if not count:
-        return []
-    order, size = sys.byteorder, _LANE * count
-    lanes, total = bytearray(size), 0
-    first = 0 if order == "little" else _LANE - 1       # each lane's least significant byte
-    for i in range(length):
-        lanes[first::_LANE] = joined[i::length]
-        total += pow(31, length - 1 - i, 1 << 32) * int.from_bytes(lanes, order)
-    low32 = int.from_bytes((0xFFFFFFFF).to_bytes(_LANE, order) * count, order)
-    masks = int.from_bytes(mask.to_bytes(_LANE, order) * count, order)
-    h = total & low32
-    return memoryview(((h ^ (h >> 16)) & masks).to_bytes(size, order)).cast("Q").tolist()
+def _rotate_left(root: _Node, p: _Node) -> _Node:
+    r = p.right
+    if r is None:
+        return root
+    p.right = r.left
+    if r.left is not None:
+        r.left.parent = p
+    r.parent = p.parent
+    if p.parent is None:
+        root, r.red = r, False
+    elif p.parent.left is p:
+        p.parent.left = r
+    else:
+        p.parent.right = r
+    r.left, p.parent = p, r
+    return root
 
 
-def topic_partitions(keys: Iterable[tuple[str, int]], table_size: int) -> list[tuple[str, int]]:
-    return order(keys, table_size, lambda tp: topic_partition_hash(*tp))
+def _rotate_right(root: _Node, p: _Node) -> _Node:
+    left = p.left
+    if left is None:
+        return root
+    p.left = left.right
+    if left.right is not None:
+        left.right.parent = p
+    left.parent = p.parent
+    if p.parent is None:
+        root, left.red = left, False
+    elif p.parent.right is p:
+        p.parent.right = left
+    else:
+        p.parent.left = left
+    left.right, p.parent = p, left
+    return root
+
+
+def _balance_insertion(root: _Node, x: _Node) -> _Node:
+    """HashMap.TreeNode.balanceInsertion: the root after ``x`` is inserted (red-black rules)."""
+    x.red = True
+    while True:
+        xp = x.parent
+        if xp is None:
+            x.red = False
+            return x
+        xpp = xp.parent
+        if not xp.red or xpp is None:
+            return root
+        uncle = xpp.right if xp is xpp.left else xpp.left
+        if uncle is not None and uncle.red:
+            uncle.red = xp.red = False
+            xpp.red = True
+            x = xpp
+            continue
+        inner, rotate, back = ((xp.right, _rotate_left, _rotate_right) if xp is xpp.left
+                               else (xp.left, _rotate_right, _rotate_left))
+        if x is inner:
+            x = xp
+            root = rotate(root, x)
+            xp = x.parent
+            xpp = xp.parent if xp is not None else None
+        if xp is not None:
+            xp.red = False
+            if xpp is not None:
+                xpp.red = True
+                root = back(root, xpp)
+
+
+def _utf16_compare(a: str, b: str) -> int:
+    """String.compareTo's sign: by UTF-16 code units."""
+    ua, ub = a.encode("utf-16-be", "surrogatepass"), b.encode("utf-16-be", "surrogatepass")
+    return (ua > ub) - (ua < ub)
+
+
+def strings(keys: Iterable[str], initial: int | None = None) -> list[str]:
+    """``keys`` put in this order into ``new HashMap<>(initial)``, in its iteration order."""
+    table = HashMapModel(string_hash, initial, _utf16_compare)
+    for key in keys:
+        table.put(key)
+    return table.keys()
+
+
+def topic_partitions(keys: Iterable[tuple[str, int]], initial: int | None = None) -> list[tuple[str, int]]:
+    """``strings`` for Kafka TopicPartition keys (not Comparable)."""
+    table = HashMapModel(lambda tp: topic_partition_hash(*tp), initial)
+    for key in keys:
+        table.put(key)
+    return table.keys()
 
 
 # -- the orders the Java tools print ---------------------------------------------------------
@@ -165,20 +295,21 @@ def described_topics(names: list[str]) -> list[str]:
     """The admin client's describeTopics(names).allTopicNames() map (kafka-topics --describe
     passes the sorted names): three HashMaps, sized for n, copied, sized for n again."""
     n = len(names)
-    ordered = strings(names, capacity(n, n))
-    ordered = strings(ordered, copy_capacity(n))
-    return strings(ordered, capacity(n, n))
+    ordered = strings(names, n)
+    ordered = strings(ordered, copy_initial(n))
+    return strings(ordered, n)
 
 
 def config_entries(names: list[str]) -> list[str]:
     """A topic's configs as the admin client's Config holds them (a default HashMap filled in
     the DescribeConfigs response's order): the order of kafka-topics' ``Configs:`` list."""
-    return strings(names, capacity(len(names)))
+    return strings(names)
 
 
 def group_listing(group_ids: list[str]) -> list[str]:
-    """kafka-consumer-groups --list: a default HashMap of every listed group, by id."""
-    return strings(sorted(group_ids), capacity(len(group_ids)))
+    """kafka-consumer-groups --list: the admin client's default HashMap of every listed group,
+    by id, filled in the order the brokers' ListGroups answers list them (``group_ids``)."""
+    return strings(group_ids)
 
 
 def reset_plans(plans: list[GroupPlan]) -> list[GroupPlan]:
@@ -186,23 +317,23 @@ def reset_plans(plans: list[GroupPlan]) -> list[GroupPlan]:
     groups, each holding a default HashMap of its partitions (Collectors.toMap)."""
     by_group = {plan.group: plan for plan in plans}
     out = []
-    for group in strings(list(by_group), capacity(len(by_group))):
+    for group in strings(list(by_group)):
         rows = {(p.topic, p.partition): p for p in by_group[group].partitions}
-        keys = topic_partitions(list(rows), capacity(len(rows)))    # planned in the tool's order
+        keys = topic_partitions(list(rows))         # planned in the tool's order
         out.append(replace(by_group[group], partitions=[rows[k] for k in keys]))
     return out
 
 
-def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, int], K],
-                   empty: dict[tuple[str, int], K]) -> list[K]:
+def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, int], V],
+                   empty: dict[tuple[str, int], V]) -> list[V]:
     """A group's reset warnings as OffsetsUtils prints them: a clamped offset while iterating the
     requested offsets (Collectors.toMap over every partition to reset), an empty partition while
     iterating a default HashMap of the partitions that had no record at the time."""
-    every = topic_partitions(partitions, capacity(len(partitions)))
+    every = topic_partitions(partitions)
     return ([clamped[tp] for tp in every if tp in clamped]
-            + [empty[tp] for tp in topic_partitions(list(empty), capacity(len(empty)))])
+            + [empty[tp] for tp in topic_partitions(list(empty))])
 
 
 def deleted_groups(group_ids: list[str]) -> list[str]:
     """kafka-consumer-groups --delete: results collected in default HashMaps."""
-    return strings(group_ids, capacity(len(group_ids)))
+    return strings(group_ids)

@@ -25,7 +25,7 @@ from kcli.inputs import read_text, shown
 from kcli.records import field, record
 from kcli.xdg import config_dir
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:              # pathlib (~2 ms to import) only when a profile is read
     from pathlib import Path
 

@@ -23,20 +23,6 @@ import re
 from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, printable, shown
 
 UNKNOWN = "-"
-_DATETIME: tuple | None = None
-
-
-def _datetime() -> tuple:
-    """datetime's ``datetime``, ``timedelta`` and ``timezone`` and the epoch, imported on first
-    use: a command that handles no time does without (~1 ms of a drop-in's start, issue 28)."""
-    global _DATETIME
-    if _DATETIME is None:
-        from datetime import datetime, timedelta, timezone
-
-        _DATETIME = datetime, timedelta, timezone, datetime(1970, 1, 1, tzinfo=timezone.utc)
-    return _DATETIME
-
-
 class TimeParseError(ValueError):
     """A duration or datetime the user gave could not be read."""
 
@@ -52,9 +38,10 @@ def format_ms(ms: int | None) -> str:
     print as the raw epoch milliseconds, so nothing is ever lost or made up."""
     if ms is None or ms == -1:
         return UNKNOWN
-    _, timedelta, _, epoch = _datetime()
+    from datetime import datetime, timedelta, timezone
+
     try:
-        dt = epoch + timedelta(milliseconds=ms)
+        dt = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=ms)
     except OverflowError:
         return str(ms)
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
@@ -180,10 +167,11 @@ def parse_datetime_ms(text: str) -> int:
             f"Invalid datetime '{shown(text)}': use ISO-8601 such as 2025-01-15T10:30:00.000Z "
             "(no zone = UTC) or epoch milliseconds"
         ) from exc
-    _, _, timezone, epoch = _datetime()
+    from datetime import datetime, timezone
+
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
-    delta = dt - epoch
+    delta = dt - datetime(1970, 1, 1, tzinfo=timezone.utc)
     return check_timestamp((delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000,
                            f"'{shown(text)}'")
 
@@ -230,12 +218,13 @@ def parse_java_datetime_ms(text: str) -> int:
         offset = (hours * 60 + minutes) * (1 if z.group(1) == "+" else -1)
     if millis > 999 or not 1 <= year <= 9999:
         raise unparseable
-    datetime, _, timezone, epoch = _datetime()
+    from datetime import datetime, timezone
+
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
     except (ValueError, OverflowError):       # a field out of range, or beyond a C long
         raise unparseable from None
-    delta = moment - epoch
+    delta = moment - datetime(1970, 1, 1, tzinfo=timezone.utc)
     ms = (delta.days * 86_400 + delta.seconds) * 1000 + millis - offset * 60_000
     return check_timestamp(ms, f"'{shown(text)}'")
 

@@ -45,7 +45,7 @@ serves every read kcli's codec cannot decode (``fallback``).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable, Protocol
 

@@ -14,7 +14,7 @@ from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
 from kcli.records import field, record
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 

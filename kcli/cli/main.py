@@ -15,7 +15,7 @@ from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist, lea
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
 from kcli.redaction import redact_text
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
@@ -36,18 +36,6 @@ def command_words(args: list[str]) -> list[str]:
 
 
 YOUNG_COLLECTION_THRESHOLD = 50_000     # allocations between young collections in kcli's process
-RUNS_LONG = ("demo", "broker", "audit")  # first words of the commands that keep the collector on
-
-
-def runs_long(args: list[str]) -> bool:
-    """Whether a command line runs for as long as it is left to (the embedded broker, the demo)
-    or for the size of the data (an audit on Spark): the only ones that keep the cyclic garbage
-    collector on when kcli's process ends with the command (``main``)."""
-    line = leading(list(args))[1]
-    if line and line[0] in DROPINS:
-        return False
-    words = command_words(hoist(list(args)))
-    return bool(words) and words[0] in RUNS_LONG
 
 
 def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -139,40 +127,14 @@ def main(argv: list[str] | None = None, *, process: bool | None = None) -> None:
     ending = argv is None if process is None else process
     if ending:
         # A command builds what it reads and keeps it to the end: the collector's default young
-        # collection every 700 allocations walked 10k groups' answers again and again and then
-        # every module's objects (list groups ~10%, describe --state ~13% of the process, issue
-        # 28). A command that ends soon frees what it built by reference counting; it runs
-        # without the collector, whose every pass walked every live object (still 9 ms of native
-        # list groups at 10k groups at 70x fewer passes). The long runners (``runs_long``) keep
-        # it, 70x less often. In-process callers keep their settings.
+        # collection every 700 allocations walked 10k groups' answers again and again (list
+        # groups ~10% of the process). In-process callers keep their settings.
         gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
-        if not runs_long(args):
-            gc.disable()
     code = run(args)
     if ending:
         # The process ends here (console script, python -m kcli): spare the interpreter's final
         # collections a walk over every object the client libraries built (~40 ms with
         # kafka-python's message classes). Finalization still runs: atexit handlers, flushes.
         gc.freeze()
-        line = leading(list(args))[1]
-        if line and line[0] in DROPINS:
-            _exit_now(code)
     sys.exit(code)
 
-
-def _exit_now(code: int) -> None:
-    """Ends a drop-in's process without the interpreter's teardown (freeing every module and
-    object: ~20 ms of a ~100 ms command, issue 28), once what finalization would do that shows
-    has been done: the atexit handlers run and stdout and stderr are flushed. A drop-in leaves no
-    client open (its admin adapter closes kcli's connections and destroys librdkafka's client)."""
-    import atexit
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BrokenPipeError:
-            _reader_gone(stream)
-        except (OSError, ValueError):          # closed, or a stream gone: as finalization, ignored
-            pass
-    os._exit(code)

@@ -29,7 +29,7 @@ def describe_for_tool(admin: Admin, rtype: str, name: str | None,
         names = [name]
     elif rtype == "topic":
         every = admin.topic_names()
-        names = javaorder.strings(every, javaorder.capacity(len(every)))
+        names = javaorder.strings(every)
     else:
         names = [str(b) for b in admin.broker_ids()] + [""]
     return list(zip(names, admin.describe_configs([(rtype, n) for n in names])))

@@ -10,7 +10,7 @@ from kcli.model import BrokerError, GroupDescription, GroupOffsetRow
 from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import parse_topic_spec
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

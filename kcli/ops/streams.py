@@ -13,7 +13,7 @@ from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember
                         StreamsGroupDescription, TopicSize)
 from kcli.ops.groups import fill_offsets
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
@@ -88,7 +88,7 @@ def task_offsets(admin: Admin, d: StreamsGroupDescription) -> list[tuple[GroupOf
     bare = [tp for tp, r in rows.items() if r.current is None]
     starts = {(o.topic, o.partition): o.offset for o in admin.list_offsets(bare, -2) if o.error is None} if bare else {}
     out = []
-    for tp in javaorder.topic_partitions(list(rows), javaorder.capacity(len(rows))):
+    for tp in javaorder.topic_partitions(list(rows)):
         r = rows[tp]
         base = r.current if r.current is not None else starts.get(tp)
         out.append((r, None if r.log_end is None or base is None else r.log_end - base))

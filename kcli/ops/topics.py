@@ -12,7 +12,7 @@ from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import (check_partition_count, check_replication_factor, literal_topic, parse_replica_assignment,
                         topic_filter)
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
@@ -37,8 +37,8 @@ def _described(admin: Admin, patterns: list[str], exclude_internal: bool, if_exi
                progress) -> list[TopicInfo]:
     """The topics ``patterns`` select (``select_topics``), described. A topic named literally
     (``specs.literal_topic``: a pattern that can match only that name) is described at once,
-    without listing every topic first (one Metadata answer with every partition of the cluster,
-    a start-up cost); when the broker describes it with an error (no such topic, or not one this client
+    without listing every topic first (one Metadata answer with every partition of the
+    cluster); when the broker describes it with an error (no such topic, or not one this client
     may see), or it is internal and ``exclude_internal``, the selection is made as for a regex,
     so what is printed, an error included, is what the listing gives."""
     name = literal_topic(patterns)

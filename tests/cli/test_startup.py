@@ -84,11 +84,10 @@ def test_only_the_process_entry_point_freezes_the_collector_before_exit():
 
 def test_topic_and_offset_commands_declare_no_group_api_classes():
     """kcli.protocol declares the group APIs kafka-python lacks (ConsumerGroup*/StreamsGroup*)
-    on first use: parsing their specs is start-up time (native commands are held within 1.05x
-    of the typer floor) that describe topics and list-offsets never need. So are
-    DescribeTopicPartitions and the kafka-python messages whose modules declare many more than
-    kcli sends (a drop-in is held within 0.08x of the Java tool): a reset dry run declares the
-    messages it sends, not kafka.protocol.consumer.group's 14 classes for its OffsetFetch, nor
+    on first use: parsing their specs is start-up time that describe topics and list-offsets
+    never need. So are DescribeTopicPartitions and the kafka-python messages whose modules
+    declare many more than kcli sends: a reset dry run declares the messages it sends, not
+    kafka.protocol.consumer.group's 14 classes for its OffsetFetch, nor
     describe topics kafka.protocol.admin.configs' 8 for its DescribeConfigs."""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
@@ -122,20 +121,32 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
 
 
-# What a drop-in must not import (a drop-in is held within 0.08x the Java tool's wall time):
-# the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
-# typing (annotations only), pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
-# (-o csv, reset files), and datetime but where a time is printed (describe topics' CreationTimeMs).
+# What a drop-in must not import: the CLI framework and librdkafka (these four do not need them),
+# dataclasses (kcli.records), email and http, kafka-python's module of every group message, csv
+# (-o csv, reset files), and datetime but where a time is printed (describe topics'
+# CreationTimeMs). Besides, nothing that kafka-python's protocol layer does not load itself
+# (typing, pathlib, importlib.resources and json come with its schema loader: docs/upstream).
 DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "pathlib",
                 "importlib.resources", "email", "http", "kafka.protocol.consumer.group", "csv")
+PROTOCOL_LAYER = "import sys, kcli.protocol; print(' '.join(sorted(sys.modules)))"
+
+
+def _protocol_layer_loads() -> set[str]:
+    proc = subprocess.run([sys.executable, "-c", PROTOCOL_LAYER], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.split())
 
 
 def test_the_dropins_import_none_of_what_they_do_not_need():
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 
+    layer = _protocol_layer_loads()
+    assert "kafka.protocol.consumer.group" not in layer and "typer" not in layer
+
     def never(*more: str) -> str:
-        return f"sorted(m for m in {(*DROPIN_NEVER, *more)!r} if m in sys.modules)"
+        names = tuple(m for m in (*DROPIN_NEVER, *more) if m not in layer)
+        return f"sorted(m for m in {names!r} if m in sys.modules)"
 
     with EmbeddedCluster(nodes=1) as c:
         b = c.bootstrap_servers
@@ -167,19 +178,18 @@ def _probed(entry: str, args: list[str]) -> subprocess.CompletedProcess:
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
-def test_a_dropin_process_ends_without_the_interpreters_teardown():
-    """A drop-in's process (its console script, or ``kcli kafka-...``) ends once its atexit
-    handlers ran and its output is flushed, without freeing every module and object first
-    (~7% of a drop-in's instructions); its exit code kept. Native commands still
-    tear down; in-process callers are not ended."""
+def test_a_dropin_process_ends_as_every_python_process_does():
+    """A drop-in's process (its console script, or ``kcli kafka-...``) ends with its exit code
+    through the interpreter's own exit: atexit handlers, then the teardown; so do native
+    commands. In-process callers are not ended."""
     script = "from kcli.cli.dropin import kafka_topics_main; kafka_topics_main()"
     native = "import runpy; runpy.run_module('kcli', run_name='__main__')"
     proc = _probed(script, ["--version"])
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\n")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\nteardown\n")
     proc = _probed(script, ["--bootstrap-server", "127.0.0.1:1", "--describe", "--partitions", "x"])
-    assert proc.returncode == 2 and proc.stderr.endswith("atexit frozen=True\n") and "teardown" not in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.endswith("atexit frozen=True\nteardown\n")
     proc = _probed(native, ["kafka-get-offsets", "--version"])
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\n")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "kcli 0.1.0\n", "atexit frozen=True\nteardown\n")
     proc = _probed(native, ["--version"])
     assert proc.returncode == 0 and proc.stderr == "atexit frozen=True\nteardown\n"
     proc = _probed("from kcli.cli.main import main\ntry:\n    main(['kafka-topics', '--version'])\n"
@@ -201,65 +211,28 @@ def test_only_the_process_entry_collects_young_objects_less_often():
     assert gc.get_threshold() == before
 
 
-def test_only_the_long_runners_keep_the_collector_on():
-    """kcli's process runs a command that ends soon (every drop-in, every native command but the
-    long runners) without the cyclic collector: at 10k groups its passes still walked every live
-    object. The embedded broker, the demo and the audit keep it, however their line
-    is spelled; in-process callers keep theirs."""
+def test_every_command_keeps_the_cyclic_collector_on():
+    """kcli's process collects less often (above) but never turns the collector off: short
+    commands, drop-ins and the long runners alike."""
     for line in (["--version"], ["kafka-consumer-groups", "--version"], ["list", "groups", "--help"],
-                 ["-b", "127.0.0.1:1", "--timeout", "1ms", "describe", "topics", "t"], ["check", "broker", "--help"]):
-        assert _at_exit(line, "gc.isenabled()") is False, line
-    for line in (["broker", "start", "--help"], ["--timeout", "5s", "broker", "start", "--help"], ["demo", "--help"],
-                 ["audit", "timestamp", "--help"], ["-o", "json", "audit", "timestamps", "--help"]):
+                 ["-b", "127.0.0.1:1", "--timeout", "1ms", "describe", "topics", "t"], ["check", "broker", "--help"],
+                 ["broker", "start", "--help"], ["demo", "--help"], ["audit", "timestamps", "--help"]):
         assert _at_exit(line, "gc.isenabled()") is True, line
-    assert gc.isenabled()
-    with pytest.raises(SystemExit):
-        main(["list", "groups", "--help"])
-    assert gc.isenabled()
 
 
-def test_the_group_dropins_never_import_typing():
-    """The group drop-ins' modules take typing's names for type checkers only (``TYPE_CHECKING =
-    False``): importing typing was ~1.5% of a 10k-group ``kafka-consumer-groups --list``'s
-    instructions (bench/groups_scale.py), and nothing in them uses it at run time."""
+def test_a_plain_group_listing_loads_no_csv_module():
+    """-o plain writes no CSV: a group listing's start-up does not load the csv module; -o csv
+    does. (json comes with kafka-python's schema loader, whatever the format.)"""
     from kcli.broker import EmbeddedCluster
     from tests.support.clients import commit
 
-    with EmbeddedCluster(nodes=1) as c:
-        b = c.bootstrap_servers
-        c.create_topic("typed", partitions=1)
-        commit(b, "typed-g", {("typed", 0): 0})
-        for view in ([], ["--members"], ["--state"]):
-            args = ["kafka-consumer-groups", "--bootstrap-server", b, "--describe", "--all-groups", *view]
-            assert _at_exit(args, "['typing' in sys.modules, 'kcli.admin.client' in sys.modules]") == [False, True]
-        assert _at_exit(["kafka-consumer-groups", "--bootstrap-server", b, "--list"],
-                        "['typing' in sys.modules, 'kcli.ops.groups' in sys.modules]") == [False, True]
-
-
-def test_a_plain_group_listing_loads_no_json_nor_csv_module(tmp_path, monkeypatch):
-    """-o plain writes no JSON nor CSV, and kafka-python's message schemas are read back parsed
-    (kcli.protocol.startup) once a first process kept them: a 10k-group listing's start-up
-    loads neither module; -o json and -o csv still do."""
-    from kcli.broker import EmbeddedCluster
-    from tests.support.clients import commit
-
-    monkeypatch.setenv("KCLI_CACHE_DIR", str(tmp_path))
     with EmbeddedCluster(nodes=1) as c:
         b = c.bootstrap_servers
         c.create_topic("plain", partitions=1)
         commit(b, "plain-g", {("plain", 0): 0})
-        def loaded(args: list[str]) -> str:       # as _at_exit, which loads json itself
-            code = ("import atexit, runpy, sys\n"
-                    "atexit.register(lambda: sys.__stdout__.write("
-                    "'\\n' + repr(['json' in sys.modules, 'csv' in sys.modules])))\n"
-                    f"sys.argv = ['kcli', *{args!r}]\n"
-                    "runpy.run_module('kcli', run_name='__main__')\n")
-            proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-            return proc.stdout.splitlines()[-1]
-
+        csv_loaded = "'csv' in sys.modules"
         for args in (["list", "groups", "-b", b, "-o", "plain"],
-                     ["describe", "groups", "plain-g", "-b", b, "-o", "plain", "--state"]):
-            loaded(args)                                                # the schemas kept
-            assert loaded(args) == "[False, False]"
-        assert loaded(["list", "groups", "-b", b, "-o", "json"]) == "[True, False]"
-        assert loaded(["list", "groups", "-b", b, "-o", "csv"]) == "[False, True]"
+                     ["describe", "groups", "plain-g", "-b", b, "-o", "plain", "--state"],
+                     ["list", "groups", "-b", b, "-o", "json"]):
+            assert _at_exit(args, csv_loaded) is False, args
+        assert _at_exit(["list", "groups", "-b", b, "-o", "csv"], csv_loaded) is True

@@ -1,9 +1,9 @@
-"""kcli.protocol's decoder for 32-bit flag fields (AuthorizedOperations): the "not asked for"
-value (INT32_MIN) decodes to None at once, any other as kafka-python decodes it (its set of bits)."""
+"""32-bit flag fields (AuthorizedOperations), as kcli reads them: the "not asked for" value
+(INT32_MIN) decodes to None, any other to its set of bits."""
 
 from __future__ import annotations
 
-import kcli.protocol  # noqa: F401  first: its decoders replace kafka-python's
+import kcli.protocol  # noqa: F401  first: kafka-python's modules load without the whole client
 
 
 def _round_trip(operations: set[int]):

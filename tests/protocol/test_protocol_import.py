@@ -59,92 +59,27 @@ def test_kip_responses_decode_after_kafka_pythons_stock_modules_load():
     assert out == "1234"
 
 
-def test_the_schema_loader_reads_what_kafka_pythons_own_reads():
-    """kcli.protocol.startup.load_json (open, not importlib.resources) against kafka-python's
-    load_json, every JSON schema of both packages, each loader in a fresh interpreter."""
-    schemas = ("import json, os, sys\n"
-               "{setup}\n"
-               "import kcli.protocol.schemas as kcli_schemas, kafka.protocol.schemas as stock\n"
-               "names = [(n[:-5], None) for n in os.listdir(os.path.join(stock.__path__[0], 'resources'))]\n"
-               "names += [(n[:-5], kcli_schemas) for n in os.listdir(kcli_schemas.__path__[0])]\n"
-               "print(json.dumps(sorted([n, bool(p), load_json(n, p)] for n, p in names if not n.startswith('_'))))")
-    ours = _run(schemas.format(setup="import kcli.protocol; from kcli.protocol.startup import load_json"))
-    theirs = _run(schemas.format(setup="from kafka.protocol.schemas.load_json import load_json"))
-    assert json.loads(ours) == json.loads(theirs)
-    assert len(json.loads(ours)) > 100
-    assert _run("import sys, kcli.protocol, kafka.protocol.schemas as s, kcli.protocol.startup as k\n"
-                "print(s.load_json is k.load_json, 'importlib.resources' in sys.modules)") == "True False"
+LEFT_ALONE = ("import sys, types, kcli.protocol, kcli.admin.wire.connection, kcli.broker\n"
+              "kcli.protocol.REQUESTS  # every message module of kafka-python, loaded\n"
+              "foreign = []\n"
+              "for name, module in sorted(sys.modules.items()):\n"
+              "    if not name.startswith('kafka.') or not isinstance(module, types.ModuleType):\n"
+              "        continue\n"
+              "    if getattr(module, '__file__', None) is None and not hasattr(module, '__path__'):\n"
+              "        foreign.append(name)          # a module planted in sys.modules\n"
+              "    for attr, value in vars(module).items():\n"
+              "        if attr == 'compile' or attr == 'load_json' and isinstance(value, types.ModuleType):\n"
+              "            foreign.append(f'{name}.{attr}')\n"
+              "        if isinstance(value, type) and value.__module__.startswith('kafka.'):\n"
+              "            for key, member in vars(value).items():\n"
+              "                func = getattr(member, '__func__', member)\n"
+              "                if isinstance(func, types.FunctionType) and (func.__module__ or '').startswith('kcli'):\n"
+              "                    foreign.append(f'{value.__module__}.{value.__qualname__}.{key}')\n"
+              "print(sorted(set(foreign)))")
 
 
-CODECS = ("import builtins\n"
-          "compiled, _compile = [], builtins.compile\n"
-          "def counted(source, filename, *args, **kwargs):   # a cache miss, for generated code\n"
-          "    compiled.extend([filename] if filename.startswith('<codegen') else [])\n"
-          "    return _compile(source, filename, *args, **kwargs)\n"
-          "builtins.compile = counted\n"
-          "import kcli.protocol\n"
-          "from kafka.protocol.metadata import MetadataRequest, MetadataResponse\n"
-          "req = MetadataRequest(version=12, topics=[MetadataRequest.MetadataRequestTopic(name='t')])\n"
-          "data = req.encode()\n"
-          "name = MetadataRequest.decode(data, version=12).topics[0].name\n"
-          "print(len(compiled), name, data.hex())")
-
-
-def test_generated_codecs_compile_once_per_cache(tmp_path):
-    """kafka-python's generated encoders and decoders are compiled by the first process only:
-    the next one loads their code objects from kcli's cache (KCLI_CACHE_DIR); a damaged cache
-    file is compiled again, the answer unchanged."""
-    env = {**os.environ, "KCLI_CACHE_DIR": str(tmp_path)}
-
-    def run():
-        proc = subprocess.run([sys.executable, "-c", CODECS], capture_output=True, text=True, timeout=60, env=env)
-        assert proc.returncode == 0, proc.stderr
-        count, name, data = proc.stdout.split()
-        return int(count), name, data
-
-    cold = run()
-    assert cold[0] == 2 and cold[1] == "t"          # the request's encoder and decoder
-    assert run() == (0, *cold[1:])
-    files = [f for f in (tmp_path / "codegen").rglob("*") if f.is_file() and not f.name.startswith("schema-")]
-    assert len(files) == cold[0]
-    for f in files:
-        f.write_bytes(b"not marshal")
-    assert run() == cold
-    assert run() == (0, *cold[1:])
-
-
-SCHEMAS = ("import sys\n"
-           "import kcli.protocol\n"
-           "from kcli.protocol.startup import load_json\n"
-           "import kcli.protocol.schemas as own, test_schemas_pkg as pkg\n"
-           "got = [load_json(n, p) for n, p in (('ListGroupsResponse', None), ('ConsumerGroupDescribeResponse', own),"
-           " ('Made', pkg))]\n"
-           "print(repr(['json' in sys.modules, got[0]['name'], got[1]['apiKey'], got[2]]))")
-
-
-def test_parsed_schemas_are_kept_and_read_back_while_their_file_is_unchanged(tmp_path):
-    """A schema is parsed by the first process and kept under kcli's cache (KCLI_CACHE_DIR): the
-    next reads it back, without the json module (a listing's start-up); a file changed
-    since, or a damaged cache file, is parsed again."""
-    pkg = tmp_path / "pkg" / "test_schemas_pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    schema = pkg / "Made.json"
-    schema.write_text('// a comment\n{"name": "Made", "fields": []}\n')
-    env = {**os.environ, "KCLI_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": os.pathsep.join(
-        [str(tmp_path / "pkg"), *filter(None, [os.environ.get("PYTHONPATH")]), os.getcwd()])}
-
-    def run():
-        proc = subprocess.run([sys.executable, "-c", SCHEMAS], capture_output=True, text=True, timeout=60, env=env)
-        assert proc.returncode == 0, proc.stderr
-        return eval(proc.stdout)            # noqa: S307 - our own repr of lists, dicts and strings
-
-    made = {"name": "Made", "fields": [], "license": "// a comment\n"}
-    assert run() == [True, "ListGroupsResponse", 69, made]          # parsed: json imported
-    assert run() == [False, "ListGroupsResponse", 69, made]         # read back
-    schema.write_text('{"name": "Made", "fields": [], "doc2": 1}\n')  # another size
-    assert run() == [True, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
-    for f in (tmp_path / "cache").rglob("schema-*"):
-        f.write_bytes(b"not marshal")
-    assert run() == [True, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
-    assert run() == [False, "ListGroupsResponse", 69, {"name": "Made", "fields": [], "doc2": 1}]
+def test_kafka_python_is_left_as_it_is_installed():
+    """No method or module of kafka-python is replaced: once kcli's protocol layer, its wire
+    client and the embedded broker are loaded, no function of a kafka-python class is kcli's,
+    and no kafka-python module is a stand-in nor has its own ``compile``."""
+    assert _run(LEFT_ALONE) == "[]"

@@ -1,10 +1,14 @@
-"""kcli.protocol's decoder for structs whose tagged fields are present (kafka-python copied the
-rest of the buffer for each, bench/reset_scale.py): every value, tagged or not, and every
-position after the tags, decode as kafka-python encoded them."""
+"""Metadata v14 tags every partition (PartitionAgeMs, KIP-1327), and kafka-python 3.0.12 decodes a
+struct's tags by copying the rest of the answer (docs/upstream/README.md, patch 0001): quadratic in
+the partitions. So kcli's own MetadataResponse decodes v14's tags as encoded, and kcli's wire
+client asks v14 only for the partition ages; its other Metadata requests are v13 at most."""
 
 from __future__ import annotations
 
+import pytest
+
 import kcli.protocol as proto
+from kcli.admin.wire.connection import Connection
 
 R = proto.MetadataResponse
 T, P = R.MetadataResponseTopic, R.MetadataResponseTopic.MetadataResponsePartition
@@ -30,15 +34,30 @@ def test_tagged_partitions_decode_with_every_field_and_what_follows_them():
     assert (after.name, after.error_code, decoded.controller_id) == ("after", 3, 1)
 
 
-def test_the_decoder_reads_the_tags_without_copying_the_rest_of_the_buffer(monkeypatch):
-    reads = []
-    real = proto._Tail.read
+def test_only_the_partition_ages_are_asked_at_metadata_v14(monkeypatch):
+    from kcli.admin.wire import WireClient
+    from kcli.broker import EmbeddedCluster
+    from kcli.admin.settings import ClientSettings
 
-    def counting(self, size=-1):
-        chunk = real(self, size)
-        reads.append(len(chunk))
-        return chunk
+    sent: list[int] = []
+    real = Connection.request
 
-    monkeypatch.setattr(proto._Tail, "read", counting)
-    R.decode(_response([5] * 50).encode(), version=14)
-    assert reads and max(reads) <= 8                   # varints and the int64 age, never the rest
+    def spied(self, request, deadline):
+        if type(request).__name__.startswith("MetadataRequest"):
+            sent.append(request.API_VERSION)
+        return real(self, request, deadline)
+
+    monkeypatch.setattr(Connection, "request", spied)
+    with EmbeddedCluster(nodes=2) as c:
+        c.create_topic("aged", partitions=3)
+        wire = WireClient(ClientSettings(c.bootstrap_servers, {}, 60_000))
+        try:
+            assert wire.topic_names() == ["aged"]
+            assert sorted(wire.partition_leaders(["aged"])["aged"]) == [0, 1, 2]
+            assert wire.broker_ids() == [1, 2]
+            untagged = list(sent)
+            ages = wire.partition_ages(["aged"])
+        finally:
+            wire.close()
+    assert untagged and max(untagged) == proto.UNTAGGED_METADATA_VERSION == 13
+    assert sent[len(untagged):] == [14] and sorted(ages) == [("aged", p) for p in range(3)]

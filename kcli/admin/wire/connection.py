@@ -362,7 +362,7 @@ class Wire:
             return conn
         if node_id not in self._addresses:
             Req = proto.MetadataRequest
-            version = min(self.api_versions.get(Req.API_KEY, (0, 0))[1], Req.max_version)
+            version = min(self.api_versions.get(Req.API_KEY, (0, 0))[1], proto.UNTAGGED_METADATA_VERSION)
             self.learn_cluster(self._bootstrap.request(Req(version=version, topics=[],
                                                            allow_auto_topic_creation=False), deadline))
         if node_id not in self._addresses:
@@ -379,7 +379,7 @@ class Wire:
 def _lookup_name(host: str) -> str | bytes:
     """``host`` as getaddrinfo takes it: an ASCII name (an address, most host names) as bytes,
     which it uses as they are, where a str goes through the ``idna`` codec, whose import
-    (encodings.idna, stringprep, unicodedata) was ~1 ms of every command's start."""
+    (encodings.idna, stringprep, unicodedata) is start-up time every command would pay."""
     return host.encode("ascii") if host.isascii() else host
 
 

@@ -153,8 +153,10 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         return [(node, resp.groups) for node, resp in zip(nodes, answers)]
 
     def list_groups(self) -> list[tuple[str, str | None, str | None]]:
-        """(group id, state or None, type or None) of every consumer group, sorted by id: the
-        groups of protocol type "consumer", or "" (a group that only commits offsets), classic
+        """(group id, state or None, type or None) of every consumer group, in the order the
+        brokers list them (broker by broker, as the Java admin client fills its map: the order
+        kafka-consumer-groups --list starts from, kcli.javaorder.group_listing): the groups of
+        protocol type "consumer", or "" (a group that only commits offsets), classic
         and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
         from ListGroups v4, the type from v5 (below those versions, the schema's default). One
         ListGroups per live broker."""
@@ -170,7 +172,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                     coordinators[gid] = node
                     if gtype:
                         types[gid] = gtype.lower()
-        return [found[g] for g in sorted(found)]
+        return list(found.values())
 
     # -- streams groups (KIP-1071; creation time KIP-1282 on StreamsGroupDescribe v2) -------
     def list_streams_groups(self) -> list[GroupListing]:

@@ -67,11 +67,14 @@ class MetadataRequests(WireBase):
 
     # -- describe topics: the rest of what it needs, on the same connection ---------------
     def _metadata(self, topics: list[str] | None, version: int | None = None):
-        """One Metadata request (every topic for None), never creating a topic; its brokers and
-        cluster id are kept for this client (Wire.learn_cluster)."""
+        """One Metadata request (every topic for None), never creating a topic, at ``version`` or
+        the highest without a tag on every partition (kcli.protocol.UNTAGGED_METADATA_VERSION);
+        its brokers and cluster id are kept for this client (Wire.learn_cluster)."""
         Req = self.proto.MetadataRequest
         topics_field = None if topics is None else [Req.MetadataRequestTopic(name=t) for t in topics]
-        resp = self.send(Req(version=self._version(Req, "Metadata") if version is None else version,
+        if version is None:
+            version = min(self._version(Req, "Metadata"), self.proto.UNTAGGED_METADATA_VERSION)
+        resp = self.send(Req(version=version,
                              topics=topics_field, allow_auto_topic_creation=False,
                              include_topic_authorized_operations=False))
         self._wire.learn_cluster(resp)
@@ -138,8 +141,7 @@ class MetadataRequests(WireBase):
 
     def partition_leaders(self, topics: list[str], refresh: bool = False) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist: one Metadata
-        (v13 at most: v14's tagged PartitionAgeMs is not needed here) for the topics this client
-        has not asked about yet, or all of them with ``refresh`` (after a leader change)."""
+        for the topics this client has not asked about yet, or all of them with ``refresh`` (after a leader change)."""
         wanted = sorted(set(topics) if refresh else set(topics) - set(self._leaders))
         if wanted:
             self._learn_leaders(wanted)
@@ -150,10 +152,9 @@ class MetadataRequests(WireBase):
         return {t: len(parts) for t, parts in self._learn_leaders(None).items()}
 
     def _learn_leaders(self, topics: list[str] | None) -> dict[str, dict[int, int | None]]:
-        """Metadata (v13 at most: v14's tagged PartitionAgeMs is not needed here) for ``topics``
-        (None: every topic); the leaders of the topics it describes, remembered."""
-        Req = self.proto.MetadataRequest
-        resp = self._metadata(topics, version=min(self._version(Req, "Metadata"), 13))
+        """Metadata for ``topics`` (None: every topic); the leaders of the topics it describes,
+        remembered."""
+        resp = self._metadata(topics)
         learned = {t.name: {p.partition_index: (p.leader_id if p.leader_id >= 0 else None) for p in t.partitions}
                    for t in resp.topics if not t.error_code}
         self._leaders.update(learned)

@@ -33,7 +33,7 @@ from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
 from kcli.records import field, record
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
@@ -105,7 +105,7 @@ class Streams:
         """stdout and stderr reach one file (a terminal, ``2>&1``): what goes to each must be
         written in the order the Java tool prints it, line by line (its System.out and System.err
         flush each line). Otherwise nothing shows their order, and 10k groups' notices and views
-        are written in a few big writes instead of 20k small ones (a syscall each)."""
+        are written in a few big writes instead of 20k small ones."""
         if self.stdout is self.stderr:
             return True
         try:

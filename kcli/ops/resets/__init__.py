@@ -25,7 +25,7 @@ from kcli.ops.resets.planning import plan_reset
 from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

@@ -16,7 +16,7 @@ from kcli.ops.resets.rollback import write_rollback
 from kcli.ops.streams import describe_any
 from kcli.records import field, record
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 

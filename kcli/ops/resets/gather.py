@@ -18,7 +18,7 @@ from kcli.ops.streams import describe_any
 from kcli.records import record
 from kcli.specs import parse_topic_spec
 
-TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
 
