@@ -298,7 +298,8 @@ class KafkaAdmin(LibrdkafkaReads):
         ListGroups per broker on kcli's own connection (WireClient.list_groups), states and types
         named as Kafka names them (Assigning and Reconciling included; a state it has no name for
         is "Unknown"). A command that lists then describes groups loads no librdkafka client."""
-        return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
+        return [GroupListing(gid, _known_state(state),
+                             "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
 
     def _lr_list_groups(self) -> list[GroupListing]:
@@ -336,8 +337,9 @@ class KafkaAdmin(LibrdkafkaReads):
             kind, g, node = found.get(gid, ("unanswered", None, None))
             if kind == "classic":                 # the common case first (10k groups)
                 state = _known_state(g.group_state)
+                consumer = g.protocol_type == "consumer"
                 members = [GroupMember(m.member_id, m.client_id, m.client_host,
-                                       _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
+                                       _decoded_assignment(m.member_assignment) if consumer else [],
                                        m.group_instance_id) for m in g.members]
                 out.append(GroupDescription(gid, state, "Classic", g.protocol_data or "", brokers.get(node), members,
                                             exists=not (state == "Dead" and not members)))
@@ -386,7 +388,8 @@ class KafkaAdmin(LibrdkafkaReads):
             _consumer_protocol(out[gid], g, version)
 
     @or_librdkafka("_lr_committed_offsets_of_groups")
-    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+    def committed_offsets_of_groups(self, group_ids: list[str],
+                                    partitions: dict[str, list[tuple[str, int]]] | None = None
                                     ) -> dict[str, list[CommittedOffset]]:
         """Every partition with a commit, per group (or the partitions ``partitions`` names for
         it, as ``committed_offsets``): one OffsetFetch v8+ per coordinator on kcli's own

@@ -1,7 +1,8 @@
 """Never worse than librdkafka: the one rule for a broker answer kcli's own client cannot read.
 
 kcli sends most reads on its own connection (``kcli.admin.wire``, kafka-python's codec), which is
-stricter than librdkafka: a broker (or a mock, a proxy) whose answer that codec cannot decode, or with which it cannot negotiate, raises
+stricter than librdkafka: a broker (or a mock, a proxy) whose answer that codec cannot decode, or
+with which it cannot negotiate, raises
 ``kcli.errors.UnreadableAnswer``. Then:
 
 - a call librdkafka can serve (``@or_librdkafka``) is served by librdkafka, with one ``Warn:``
@@ -105,7 +106,8 @@ class LibrdkafkaReads:
         slice_s, reason = 0.01, ""
         for _ in range(32):                       # bounded: the slices double until the deadline
             try:
-                return self._admin.list_topics(topic=topic, timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
+                timeout = max(0.001, min(slice_s, deadline - time.monotonic()))
+                return self._admin.list_topics(topic=topic, timeout=timeout)
             except KafkaException as exc:
                 from kcli.admin.client import _err
 
@@ -239,7 +241,8 @@ class LibrdkafkaReads:
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
         return out
 
-    def _lr_committed_offsets_of_groups(self, group_ids: list[str], partitions=None) -> dict[str, list[CommittedOffset]]:
+    def _lr_committed_offsets_of_groups(self, group_ids: list[str], partitions=None
+                                        ) -> dict[str, list[CommittedOffset]]:
         return {g: self._lr_committed_offsets(g, (partitions or {}).get(g)) for g in group_ids}
 
     def _lr_alter_group_offsets(self, group_id: str, offsets: dict, until: float | None = None) -> dict:

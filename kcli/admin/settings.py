@@ -119,7 +119,8 @@ class ClientSettings:
         if not keys:
             return None
         hint = "; --timeout bounds every call" if any(k.endswith(".ms") for k in keys) else ""
-        return f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): {', '.join(keys)}"
+        return (f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): "
+                f"{', '.join(keys)}")
 
     def kafka_python_config(self) -> dict:
         p = self.properties
@@ -182,7 +183,8 @@ def java_client_properties(props: Mapping[str, str], reader: str, instead: str =
         out.update({"ssl.truststore.type": "PEM", "ssl.truststore.location": rest.pop("ssl.ca.location")})
     if "ssl.certificate.location" in rest and "ssl.key.location" in rest:
         out["ssl.keystore.type"] = "PEM"
-        out["ssl.keystore.certificate.chain"] = read_text(rest.pop("ssl.certificate.location"), "ssl.certificate.location")
+        out["ssl.keystore.certificate.chain"] = read_text(rest.pop("ssl.certificate.location"),
+                                                          "ssl.certificate.location")
         out["ssl.keystore.key"] = read_text(rest.pop("ssl.key.location"), "ssl.key.location")
     check = rest.pop("ssl.endpoint.identification.algorithm", None)
     if check is not None:

@@ -154,7 +154,8 @@ class EmbeddedCluster:
 
     def refuse(self, api: str, error: str | None, count: int | None = None) -> None:
         """Answer the next ``count`` group keys of ``api`` (one of REFUSABLE: a FindCoordinator
-        key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
+        key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit
+        request) with the Kafka error ``error`` (by
         name, e.g. "COORDINATOR_NOT_AVAILABLE", as a fresh cluster answers until
         __consumer_offsets exists), from any client; ``count`` None: every one until cleared
         (``error`` None). For tests of what clients do while the coordinator is not there.

@@ -208,7 +208,7 @@ class PartitionLog:
                 for record in DefaultRecordBatch(b.data):
                     if record.offset >= self.log_start_offset:
                         yield b, record
-            except Exception:   # records Produce stored undecoded (handlers/data.py) and that
+            except Exception:   # noqa: BLE001 - records Produce stored undecoded (handlers/data.py) and that
                 continue        # do not decode (codecs raise many types): none to be found
 
     def offset_for_timestamp(self, target: int) -> tuple[int, int, int] | None:

@@ -201,7 +201,7 @@ class NodeServer:
         try:
             request = REQUESTS[api_key].decode(frame, version=api_version, header=True)
             bad = null_field(request, REQUESTS[api_key]._struct, api_version)
-        except Exception:           # the codec raises many types on malformed bytes
+        except Exception:           # noqa: BLE001 - the codec raises many types on malformed bytes
             bad = "?"
         if bad is not None:
             log.info("node %d: undecodable %s v%d request (%s)", self.node_id,

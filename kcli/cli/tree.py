@@ -167,7 +167,9 @@ def root_options(
     command_config: Optional[str] = typer.Option(
         None, "--command-config", help="Kafka client properties file (security.protocol, sasl.*, ssl.*)."),
     output: str = typer.Option("table", "--output", "-o", help="table, plain (Kafka tools' layout), json or csv."),
-    timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is milliseconds, as in the Kafka tools."),
+    timeout: str = typer.Option("30s", "--timeout",
+                                help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is "
+                                     "milliseconds, as in the Kafka tools."),
     verbose: bool = typer.Option(False, "--verbose", help="More detail (extra columns, error detail; never secrets)."),
     profile: Optional[str] = typer.Option(
         None, "--profile", envvar="KCLI_PROFILE",

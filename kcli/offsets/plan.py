@@ -2,7 +2,9 @@
 offset, log start and end, a ListOffsets answer for time scenarios, the partition's age for
 ``--max-age``) gives a plan per partition. Pure: no Kafka, no clock (the caller passes ``now``).
 
-The rules are kafka-consumer-groups' (Apache Kafka 4.4's tools/src/main/java/org/apache/kafka/tools/GroupOffsetsResetter.java, OffsetsUtils before): ``--to-offset``, ``--shift-by`` and
+The rules are kafka-consumer-groups' (Apache Kafka 4.4's
+tools/src/main/java/org/apache/kafka/tools/GroupOffsetsResetter.java, OffsetsUtils before):
+``--to-offset``, ``--shift-by`` and
 ``--from-file`` are clamped to [log start, log end] with a warning; time lookups without a record
 fall back to the log end with a warning; ``--to-current`` without a commit takes the log end.
 A plan that moves a committed offset forward past records the group has not read says so per

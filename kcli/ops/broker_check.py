@@ -55,7 +55,8 @@ RULES = [
     ("creation-time.present", "KIP-1327", "CreationTimeMs on every partition, equal to the topic's creation"),
     ("creation-time.expansion", "KIP-1327", "an added partition's CreationTimeMs is the expansion's time"),
     ("creation-time.leader-change", "KIP-1327", "CreationTimeMs unchanged across a leader change (two runs)"),
-    ("creation-time.restart", "KIP-1327", "CreationTimeMs and GroupCreationTimeMs unchanged across a restart (two runs)"),
+    ("creation-time.restart", "KIP-1327", "CreationTimeMs and GroupCreationTimeMs unchanged across a restart (two "
+                                          "runs)"),
     ("partition-age", "KIP-1327", "CreationTimeMs + PartitionAgeMs within the Metadata round trip"),
     ("group-creation-time", "KIP-1282", "GroupCreationTimeMs stamped once, not moved by rebalances or commits"),
     ("kip-937.batch", "KIP-937", "a batch with one record beyond the bound is rejected whole, naming it"),
@@ -255,7 +256,7 @@ class BrokerCheck:
         problems = [o.error for o in (self.produce(0, batch) for batch in sent) if o.error]
         listed = self.admin.advertised_version(LIST_OFFSETS)
         if problems:
-            for ts, (rule, _, _) in SPECIAL_TIMESTAMPS.items():
+            for rule, _, _ in SPECIAL_TIMESTAMPS.values():
                 self.result(rule, FAIL, f"producing the check's records failed: {problems[0]}")
             self.result("kip-734.ties", FAIL, f"producing the check's records failed: {problems[0]}")
         else:
@@ -389,7 +390,8 @@ class BrokerCheck:
             return
         same = all(str(k) in now and now[str(k)].creation_time_ms == v["creationTimeMs"] for k, v in saved.items())
         moved = [k for k, v in saved.items() if k in now and _moved(v, now[k])]
-        creation = ", ".join(f"p{k} {_ms(v['creationTimeMs'])} -> {_ms(now[k].creation_time_ms) if k in now else 'gone'}"
+        creation = ", ".join(f"p{k} {_ms(v['creationTimeMs'])} -> "
+                             f"{_ms(now[k].creation_time_ms) if k in now else 'gone'}"
                              for k, v in sorted(saved.items()))
         epochs = ", ".join(f"p{k} leader {v['leader']}/epoch {v['leaderEpoch']} -> "
                            f"{now[k].leader}/epoch {now[k].leader_epoch}" for k, v in sorted(saved.items()) if k in now)
@@ -424,8 +426,8 @@ class BrokerCheck:
             if has_group:
                 errors = self.admin.delete_groups([name])
                 error = errors.get(name)
-                (failed if error is not None and error.name != "GROUP_ID_NOT_FOUND" else deleted).append(
-                    f"group {name}" + (f": {error.name}" if error is not None and error.name != "GROUP_ID_NOT_FOUND" else ""))
+                refused = error is not None and error.name != "GROUP_ID_NOT_FOUND"
+                (failed if refused else deleted).append(f"group {name}" + (f": {error.name}" if refused else ""))
             error = self.admin.delete_topics([name]).get(name)
             (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
         return deleted, failed
@@ -484,7 +486,8 @@ def _special_expectation(ts: int, got, expected_max: int) -> tuple[str, bool]:
 
 def _moved(saved: dict, now) -> bool:
     return saved.get("leader") != now.leader or (
-        now.leader_epoch is not None and saved.get("leaderEpoch") is not None and now.leader_epoch > saved["leaderEpoch"])
+        now.leader_epoch is not None and saved.get("leaderEpoch") is not None
+        and now.leader_epoch > saved["leaderEpoch"])
 
 
 def _member_id() -> str:

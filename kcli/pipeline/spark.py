@@ -455,7 +455,7 @@ def run_with_progress(spark, action: Callable[[], T], hook: ProgressHook | None,
         sc.setJobGroup(group, description)
         try:
             outcome["value"] = action()
-        except BaseException as e:  # re-raised in the caller's thread
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             outcome["error"] = e
         finally:
             done.set()

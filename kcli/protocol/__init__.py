@@ -304,7 +304,8 @@ _PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request
             "ListOffsetsRequest": _list_offsets_request}
 
 
-_DECLARING = _thread.allocate_lock()  # threading's Lock, without importing threading   # the embedded broker's thread and a client may both ask first
+# the embedded broker's thread and a client may both ask first
+_DECLARING = _thread.allocate_lock()  # threading's Lock, without importing threading
 
 
 def _declare(api: str) -> None:

@@ -1,4 +1,5 @@
-"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, as Apache Kafka's tools/src/main/java/org/apache/kafka/tools/consumer/group/ConsumerGroupCommand.java prints them),
+"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, as Apache Kafka's
+tools/src/main/java/org/apache/kafka/tools/consumer/group/ConsumerGroupCommand.java prints them),
 tables, JSON (schemas kcli.group-list, kcli.group-offsets, kcli.group-members, kcli.group-state,
 kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 
@@ -353,7 +354,8 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
 # -- reset-offsets ----------------------------------------------------------------------------
 
 def plain_plan(plans: list[GroupPlan]) -> str:
-    """Kafka 4.2+ layout (OffsetsUtils.printOffsetsToReset): header only when there is at least one group; final newline."""
+    """Kafka 4.2+ layout (OffsetsUtils.printOffsetsToReset): header only when there is at least
+    one group; final newline."""
     if not plans:
         return "\n"
     rows = [p for plan in plans for p in plan.partitions]
@@ -388,7 +390,8 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             return doc
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
-                                   {"group": plan.group, "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
+                                   {"group": plan.group,
+                                    "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
                                     "warnings": [notices.text(w) for w in plan.warnings]} for plan in plans]))
         return
     skips = any(p.skipped for p in rows)

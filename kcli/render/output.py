@@ -98,7 +98,8 @@ FREE_TEXT_MIN = 20
 # first those the view names (``Table.drop``), then those named in DROP_ORDER (least important
 # first); then a column with the same value in every row, said once below the table instead; then
 # any column not named anywhere, the rightmost first; then those in DROP_LAST (the reason for
-# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's first column) identify a row and are never left out. The
+# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's
+# first column) identify a row and are never left out. The
 # plain, json and csv outputs keep everything.
 DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
               "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",

@@ -322,4 +322,5 @@ def plain_internal_deletion(deleted: list[str], failed: dict[str, str]) -> str:
         quoted = "', '".join(deleted)
         return f"Deletion of associated internal topics of the streams groups ('{quoted}') was successful.\n"
     return "Deletion of some associated internal topics failed:\n" + "".join(
-        f"* Internal topics of the streams group '{g}' could not be deleted due to: {why}\n" for g, why in failed.items())
+        f"* Internal topics of the streams group '{g}' could not be deleted due to: {why}\n"
+        for g, why in failed.items())

@@ -117,14 +117,16 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
             "OffsetFetchResponse"], []]
         counts = c.request_counts()[1]
         assert counts["DescribeTopicPartitions"] == 1 and counts["ListOffsets"] == 4 and counts["OffsetFetch"] == 1
-    group = "import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)"
+    group = ("import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, "
+             "p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)")
     proc = subprocess.run([sys.executable, "-c", group], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
 
 
 # What a drop-in must not import (issue 28: a drop-in within 0.08x the Java tool's wall time):
 # the CLI framework and librdkafka (these four do not need them), dataclasses (kcli.records),
-# typing (annotations only), pathlib, importlib.resources, email and http, kafka-python's module of every group message, csv
+# typing (annotations only), pathlib, importlib.resources, email and http, kafka-python's module of
+# every group message, csv
 # (-o csv, reset files), and datetime but where a time is printed (describe topics' CreationTimeMs).
 DROPIN_NEVER = ("typer", "click", "rich", "confluent_kafka", "dataclasses", "typing", "pathlib",
                 "importlib.resources", "email", "http", "kafka.protocol.consumer.group", "csv")

@@ -4,6 +4,7 @@ interpreter, as kcli starts."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -137,7 +138,7 @@ def test_parsed_schemas_are_kept_and_read_back_while_their_file_is_unchanged(tmp
     def run():
         proc = subprocess.run([sys.executable, "-c", SCHEMAS], capture_output=True, text=True, timeout=60, env=env)
         assert proc.returncode == 0, proc.stderr
-        return eval(proc.stdout)            # noqa: S307 - our own repr of lists, dicts and strings
+        return ast.literal_eval(proc.stdout)           # our own repr of lists, dicts and strings
 
     made = {"name": "Made", "fields": [], "license": "// a comment\n"}
     assert run() == [True, "ListGroupsResponse", 69, made]          # parsed: json imported

@@ -287,7 +287,7 @@ class Wire:
         if until is not None:
             deadline = min(deadline, until)
         if deadline <= time.monotonic():
-            raise WireNotSent(f"not sent: the command's deadline had passed"
+            raise WireNotSent("not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
         try:
             conn = self._connection(node_id, deadline)
@@ -310,7 +310,7 @@ class Wire:
         answer is closed (a late answer must never be read as another request's)."""
         deadline = self._deadline()
         if deadline <= time.monotonic():
-            raise WireNotSent(f"not sent: the command's deadline had passed"
+            raise WireNotSent("not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
         pending = []
         try:
@@ -329,7 +329,7 @@ class Wire:
             for conn, request, started in list(pending):
                 try:
                     responses.append(conn.receive(request, deadline, started))
-                except WireTimeout as exc:
+                except WireTimeout:
                     self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
                                         f"{round((time.monotonic() - started) * 1000)} ms for an answer")
                     raise

@@ -79,7 +79,8 @@ class CoordinatorRequests(WireBase):
                 return found
             if not backoff.wait():
                 when = (f"before the command's deadline (--timeout {self.settings.timeout_ms} ms) passed"
-                        if until is None else f"in the {round((time.monotonic() - backoff.start) * 1000)} ms kcli waited")
+                        if until is None else f"in the {round((time.monotonic() - backoff.start) * 1000)} ms kcli "
+                                              "waited")
                 raise OperationError(_coordinators_not_found(retry, when))
             pending = list(retry)
 

@@ -46,7 +46,8 @@ class GroupOffsetRequests(CoordinatorRequests):
                 break
         return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
 
-    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+    def committed_offsets_of_groups(self, group_ids: list[str],
+                                    partitions: dict[str, list[tuple[str, int]]] | None = None
                                     ) -> dict[str, list[CommittedOffset]]:
         """Every partition with a commit, per group, or with ``partitions`` the group's partitions
         named there (an entry for each, offset None where nothing is committed; a group not named

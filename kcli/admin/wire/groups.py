@@ -78,7 +78,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
 
             # Groups this client listed as classic go to DescribeGroups alone: 10k classic
             # groups' ConsumerGroupDescribe errors were a third of the decoding.
-            first = {node: [g for g in groups if self._listed_types.get(g) != "classic"] for node, groups in by_node.items()}
+            first = {node: [g for g in groups if self._listed_types.get(g) != "classic"]
+                     for node, groups in by_node.items()}
             consumer(first)
             rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
             requests = [(node, Describe(version=dg, groups=groups, include_authorized_operations=False))
@@ -97,7 +98,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                     out[gid] = ("missing", None, node) if code == GROUP_ID_NOT_FOUND else ("error", g, node)
             # one listed as classic that DescribeGroups no longer knows (not found, or Dead
             # without members below v6) may have become a consumer group since the listing
-            listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
+            listed_classic = ({g for groups in by_node.values() for g in groups}
+                              - {g for gs in first.values() for g in gs})
             consumer({node: [g for g in groups if g in listed_classic and _unknown_to_describe_groups(out.get(g))]
                       for node, groups in rest.items()})
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
@@ -204,7 +206,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         (g,) = resp.groups
         self._forget_moved(g.group_id, g.error_code)
         if g.error_code:
-            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not found.")
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not "
+                                 "found.")
         return self.TOPOLOGY_STATUS.get(g.topology_description_status, str(g.topology_description_status))
 
     def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int,
@@ -218,7 +221,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         node = self.find_coordinators([group_id])[group_id]
         resp = self.send(Req(version=version, group_id=group_id, member_id=member_id, member_epoch=epoch,
                              instance_id=None, rack_id=None, rebalance_timeout_ms=30_000 if epoch == 0 else -1,
-                             subscribed_topic_names=topics, server_assignor=None, topic_partitions=[] if epoch == 0 else None),
+                             subscribed_topic_names=topics, server_assignor=None,
+                             topic_partitions=[] if epoch == 0 else None),
                          node)
         self._forget_moved(group_id, resp.error_code)
         created = None

@@ -90,7 +90,7 @@ class ClassicGroup:
         for member in self.members.values():
             try:
                 topics.update(_subscription_topics(member.metadata(self.protocol_name)))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a member's metadata that is not the consumer protocol's
                 return None
         return topics
 

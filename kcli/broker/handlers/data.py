@@ -178,7 +178,7 @@ def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int
                 errors.append((Err.INVALID_TIMESTAMP, i, "Invalid timestamp type in message "
                                f"{_java_record(record)}. Producer should not set timestamp type "
                                "to LogAppendTime."))
-    except Exception:    # kafka.record and the codecs raise many types on malformed bytes
+    except Exception:    # noqa: BLE001 - kafka.record and the codecs raise many types on malformed bytes
         raise BrokerError(Err.INVALID_RECORD) from None
     if errors:
         raise RecordErrors(errors)

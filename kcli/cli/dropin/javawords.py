@@ -35,7 +35,8 @@ def refusal(r: Refusal) -> str:
     """The tool's line (stdout) for a group it does not reset."""
     if r.kind == TOPICS_NOT_IN_GROUP:
         return f"\nError: One or more topics are not part of the group '{r.group}'.\n"
-    return f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}.\n"
+    return (f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, "
+            f"but the current state is {r.state}.\n")
 
 
 def start_time_error(exc, error_prefix: str) -> str:
