@@ -117,7 +117,8 @@ def _buckets(keys: list[str], mask: int) -> list[int]:
         length = len(keys[0]) if keys else 0
         if len(joined) == length * len(keys):       # one length (every key as long as the first)
             return _ascii_buckets(joined.encode(), len(keys), length, mask)
-    buckets, by_length = [0] * len(keys), {}
+    buckets = [0] * len(keys)
+    by_length: dict[int, list[int]] = {}
     for i, key in enumerate(keys):
         if key.isascii():
             by_length.setdefault(len(key), []).append(i)

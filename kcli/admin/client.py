@@ -9,6 +9,7 @@ import logging
 import re
 import time
 
+from kcli.admin import Admin
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
@@ -19,7 +20,12 @@ from kcli.specs import STATES as GROUP_STATES
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
-    from typing import Iterable
+    from typing import Any, Iterable
+
+    from confluent_kafka.admin import AdminClient
+
+    from kcli.admin.wire import WireClient
+    from kcli.errors import UnreadableAnswer
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
@@ -64,12 +70,14 @@ def _err(exc: BaseException) -> str:
     return str(exc)
 
 
-class KafkaAdmin(LibrdkafkaReads):
+class KafkaAdmin(LibrdkafkaReads, Admin):
+    """The ``Admin`` interface (declared, so that type checkers hold every method to it)."""
+
     def __init__(self, settings: ClientSettings):
         self.settings = settings
         self.notes: list[str] = []                # the Warn lines of this command (see warn)
-        self._client = None
-        self._wire = None
+        self._client: AdminClient | None = None
+        self._wire: WireClient | UnreadableAnswer | None = None
         self._failure: str | None = None          # see _on_error
         self._last_error: str | None = None
         self._unreachable: str | None = None      # the last connect failure, while it is the last word
@@ -82,9 +90,11 @@ class KafkaAdmin(LibrdkafkaReads):
 
             from confluent_kafka import KafkaException
 
+            # error_cb is a documented key that confluent-kafka's stub leaves out of its value type
+            config: dict[str, Any] = {**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
+                                      "error_cb": self._on_error}
             try:
-                self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
-                                            "error_cb": self._on_error}, logger=_quiet)
+                self._client = AdminClient(config, logger=_quiet)
             except KafkaException as exc:     # an unknown property, a TLS file it cannot read
                 raise UsageError(f"Invalid client configuration: {_err(exc)}") from None
         return self._client
@@ -224,7 +234,7 @@ class KafkaAdmin(LibrdkafkaReads):
                      validate_only: bool = False) -> None:
         from confluent_kafka.admin import NewTopic
 
-        kwargs = {"config": configs}
+        kwargs: dict[str, Any] = {"config": configs}
         if assignment:
             # confluent-kafka's NewTopic refuses an assignment with its default partition count
             # (-1) at create time; the count the assignment implies is accepted.
@@ -458,7 +468,7 @@ class KafkaAdmin(LibrdkafkaReads):
             self._result(fut)
 
     def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
-        result = {}
+        result: dict[str, BrokerError | None] = {}
         for key, fut in futures.items():
             try:
                 self._result(fut)
@@ -482,7 +492,7 @@ _KNOWN_STATES = {name: name for name in GROUP_STATES}
 def _known_state(state: str | None) -> str:
     """A group state the broker named, as the Java admin client names it (GroupState.parse): one
     Kafka has no name for, or none (ListGroups below v4), is "Unknown"."""
-    return _KNOWN_STATES.get(state, "Unknown")
+    return _KNOWN_STATES.get(state or "", "Unknown")
 
 
 def _type_name(gtype) -> str:

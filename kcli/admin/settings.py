@@ -16,7 +16,7 @@ from kcli.records import field, record
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Any, Mapping
 
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
@@ -76,7 +76,8 @@ class ClientSettings:
         understand. Without properties there is nothing of the user's to check."""
         refuse_nul(self.librdkafka_config())
         check_bootstrap(self.bootstrap_servers)
-        conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
+        conf: dict[str, str | int | float | bool] = {
+            k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return
         from confluent_kafka import KafkaException
@@ -122,9 +123,9 @@ class ClientSettings:
         return (f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): "
                 f"{', '.join(keys)}")
 
-    def kafka_python_config(self) -> dict:
+    def kafka_python_config(self) -> dict[str, Any]:
         p = self.properties
-        conf = {"bootstrap_servers": self.bootstrap_servers.split(","),
+        conf: dict[str, Any] = {"bootstrap_servers": self.bootstrap_servers.split(","),
                 "request_timeout_ms": max(1000, self.timeout_ms),
                 "client_id": p.get("client.id", "kcli")}
         mapping = {

@@ -14,7 +14,7 @@ from kcli.specs import datetime_arg
 
 
 
-def _position(text: str, flag: str, end: str) -> object:
+def _position(text: str, flag: str, end: str) -> str | int:
     if text == end or text.lstrip().startswith("{"):
         return text
     return datetime_arg(flag, text, f"or {end}, or offsets as JSON {{topic: {{partition: offset}}}}")
@@ -100,7 +100,7 @@ def timestamps(
     with out().progress("Records read") as progress:
         if progress is not None:
             # the python source reports records; Spark's connector only its tasks
-            options.progress = lambda p: (progress(p.records_read, p.records_total) if p.records_total
+            options.progress = lambda p: (progress(p.records_read or 0, p.records_total) if p.records_total
                                           else progress(p.tasks_done, p.tasks_total or None))
         result = run_audit(options)
     if st.verbose:

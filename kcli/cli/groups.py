@@ -87,9 +87,9 @@ def describe_groups(
         if note:
             out().note(note)
     else:
-        groups = lib.offset_views(admin, descs)
-        with_time = _with_time_lag(admin, groups, time_lag)
-        view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
+        views = lib.offset_views(admin, descs)
+        with_time = _with_time_lag(admin, views, time_lag)
+        view.render_offsets(out(), views, st.verbose, time_lag=with_time)
 
 
 def _with_time_lag(admin, groups, time_lag: bool) -> bool:
@@ -185,8 +185,8 @@ def reset_offsets(
         from kcli.ops import compare as comparing
         from kcli.render.compare import render_comparison
 
-        req = comparing.request(flags, int(time.time() * 1000))
-        render_comparison(out(), comparing.compare(state().admin(), req, int(time.time() * 1000), out().progress),
+        asked = comparing.request(flags, int(time.time() * 1000))
+        render_comparison(out(), comparing.compare(state().admin(), asked, int(time.time() * 1000), out().progress),
                           state().verbose)
         return
     req = resets.request(flags, int(time.time() * 1000))
@@ -235,9 +235,9 @@ def delete_offsets(
 
     if len(group) > 1:      # typer would keep the last one and act on it
         raise UsageError(f"delete-offsets takes one --group; given {len(group)}: {', '.join(group)}")
-    group = group[0]
+    group_id = group[0]
     for spec in topic:
         parse_topic_spec(spec)
-    group_error, rows = lib.delete_offsets(state().admin(), group, topic)
-    view.render_delete_offsets(out(), group, group_error, rows)
-    lib.check_offsets_deleted(group, group_error, rows)
+    group_error, rows = lib.delete_offsets(state().admin(), group_id, topic)
+    view.render_delete_offsets(out(), group_id, group_error, rows)
+    lib.check_offsets_deleted(group_id, group_error, rows)

@@ -129,7 +129,7 @@ class _Window:
 
     def __init__(self, skew: int, now: Callable[[], int]):
         self.skew, self.now = skew, now
-        self.start = self.end = None
+        self.start = self.end = 0             # set on entering and leaving the window
 
     def __enter__(self):
         self.start = self.now()
@@ -204,9 +204,9 @@ class BrokerCheck:
         with self.window() as expanded:
             self.admin.create_partitions(self.topic, EXPANDED, None)
         topic = self.settled(self.topic, EXPANDED)
-        times = {p.partition: p.creation_time_ms for p in topic.partitions}
+        times = {p.partition: p.creation_time_ms for p in topic.partitions if p.creation_time_ms is not None}
         advertised = self.version(DESCRIBE_TOPIC_PARTITIONS)
-        if any(v is None for v in times.values()):
+        if len(times) < len(topic.partitions):
             reason = (f"DescribeTopicPartitions v{advertised} advertised, CreationTimeMs needs v1"
                       if advertised is not None else "no DescribeTopicPartitions advertised")
             for rule in ("creation-time.present", "creation-time.expansion"):
@@ -281,18 +281,18 @@ class BrokerCheck:
                         f"offset {got.offset}" + (f", timestamp {_ms(got.timestamp_ms)}" if ts == -3 else "")
                         + (f" ({got.error})" if got.error else "") + f"; expected {expect}",
                         offset=got.offset, timestampMs=got.timestamp_ms, listOffsetsVersion=listed)
-        got = answers.get(-3)
-        if got is None:
+        tie = answers.get(-3)
+        if tie is None:
             self.result("kip-734.ties", UNSUPPORTED, f"ListOffsets v{listed} advertised, max-timestamp needs v7",
                         listOffsetsVersion=listed)
             return
-        ok = got.offset == 1 and got.timestamp_ms == expected_max
+        ok = tie.offset == 1 and tie.timestamp_ms == expected_max
         known = "; the last offset of the batch holding the maximum: KAFKA-16310 (fixed in Kafka 3.8)" \
-            if got.offset == BATCH_END else ""
+            if tie.offset == BATCH_END else ""
         self.result("kip-734.ties", PASS if ok else FAIL,
                     f"offsets 1 and 3 hold the maximum {_ms(expected_max)} (batches 0-2 and 3-4); "
-                    f"max-timestamp answered offset {got.offset} at {_ms(got.timestamp_ms)}; expected offset 1" + known,
-                    offset=got.offset, timestampMs=got.timestamp_ms, tiedOffsets=[1, 3])
+                    f"max-timestamp answered offset {tie.offset} at {_ms(tie.timestamp_ms)}; expected offset 1" + known,
+                    offset=tie.offset, timestampMs=tie.timestamp_ms, tiedOffsets=[1, 3])
 
     def kip937_rule(self) -> None:
         rule = "kip-937.batch"
@@ -421,13 +421,14 @@ class BrokerCheck:
 
     def clean_up(self, names: list[tuple[str, bool]]) -> tuple[list[str], list[str]]:
         """Deletes each (name, has_group) topic and group; (deleted, failures)."""
-        deleted, failed = [], []
+        deleted: list[str] = []
+        failed: list[str] = []
         for name, has_group in names:
             if has_group:
                 errors = self.admin.delete_groups([name])
                 error = errors.get(name)
-                refused = error is not None and error.name != "GROUP_ID_NOT_FOUND"
-                (failed if refused else deleted).append(f"group {name}" + (f": {error.name}" if refused else ""))
+                refused = error.name if error is not None and error.name != "GROUP_ID_NOT_FOUND" else None
+                (failed if refused else deleted).append(f"group {name}" + (f": {refused}" if refused else ""))
             error = self.admin.delete_topics([name]).get(name)
             (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
         return deleted, failed

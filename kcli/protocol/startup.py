@@ -114,7 +114,7 @@ def install_schema_loader() -> None:
     if name in sys.modules:
         return
     module = types.ModuleType(name, "kcli's stand-in for kafka-python's schema loader (kcli.protocol.startup)")
-    module.load_json = load_json
+    vars(module)["load_json"] = load_json
     sys.modules[name] = module
 
 

@@ -16,6 +16,8 @@ TYPE_CHECKING = False                 # typing's, without importing typing (~4 m
 if TYPE_CHECKING:
     from typing import Callable, Iterator
 
+    from rich.console import Console
+
     ProgressUpdate = Callable[[int, "int | None"], None]     # progress(done, total): total None while unknown
 
 FORMATS = ("table", "plain", "json", "csv")
@@ -31,6 +33,8 @@ class Cell(str):
     CSV: a null is an empty cell (``-`` in a table: NULL), a duration integer milliseconds
     (rounded in a table: ``duration_cell``), a time ISO-8601 without a table's bound mark
     (``time_cell``), and a duration column's name ends in ``-MS`` (``duration_column``)."""
+
+    csv: str
 
     def __new__(cls, text: str, csv: str):
         cell = super().__new__(cls, text)
@@ -88,6 +92,11 @@ class Table:
     rows: list[list[str]] | Rows = field(default_factory=list)
     title: str | None = None
     drop: tuple[str, ...] = ()      # this view's columns to leave out first on a narrow terminal
+
+    def add(self, row: list[str]) -> None:
+        """One row more, for a table made row by row (its rows a list)."""
+        assert isinstance(self.rows, list)
+        self.rows.append(row)
 
 
 # Fitting a table to a terminal. Identifiers (topic, group, config name, host:port, ids) and
@@ -155,9 +164,10 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
         if name in index and drop(index[name]):
             return shown, hidden, needed(shown)
     # A column with the same value in every row (one group's plan) is said once instead.
-    if len(table.rows) >= 2:
+    rows = table.rows if isinstance(table.rows, list) else list(table.rows)
+    if len(rows) >= 2:
         for i in list(shown):
-            values = {r[i] if i < len(r) else "" for r in table.rows}
+            values = {r[i] if i < len(r) else "" for r in rows}
             if len(values) == 1 and "" not in values and drop(i, f" (every row: {values.pop()})"):
                 return shown, hidden, needed(shown)
     last = [index[name] for name in DROP_LAST if name in index]
@@ -281,7 +291,7 @@ class Output:
         self.format = fmt
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
-        self._console = None
+        self._console: Console | None = None
 
     @property
     def console(self):
@@ -379,7 +389,8 @@ class Output:
         from rich import box
 
         table = Table(table.columns, list(table.rows), table.title, table.drop)  # fit takes several passes
-        shown, hidden, width = list(range(len(table.columns))), [], self.console.width
+        hidden: list[str] = []
+        shown, width = list(range(len(table.columns))), self.console.width
         if self.console.is_terminal:
             shown, hidden, needed = fit(table, width)
             width = max(width, needed)          # never squeeze an identifier: wider lines instead
@@ -430,7 +441,11 @@ class Output:
         console = Console(file=self.stderr, no_color="NO_COLOR" in os.environ)
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task(description, total=None)
-            yield lambda done, total=None: bar.update(task, completed=done, total=total or None)
+
+            def update(done: int, total: int | None = None) -> None:
+                bar.update(task, completed=done, total=total or None)
+
+            yield update
 
     def json(self, document: dict) -> None:
         """As ``json.dumps(document, indent=2)``, written as it is encoded (``json_pieces``): the

@@ -9,6 +9,10 @@ from kcli.admin.wire.metadata import MetadataRequests
 from kcli.errors import OperationError, UnsupportedByBroker
 from kcli.model import BrokerInfo, GroupListing, HeartbeatAnswer, StreamsGroupDescription, StreamsMember
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class GroupRequests(CoordinatorRequests, MetadataRequests):
     # -- KIP-1282 -------------------------------------------------------------------------
@@ -28,7 +32,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                     else max(-1, described[g].group_creation_time_ms)) if g in described else None
                 for g in group_ids}
 
-    def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, object]:
+    def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, Any]:
         """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
         one request per coordinator. Returns the described group per id, for the groups the
         broker knows as consumer-protocol groups (others come back with an error and are left

@@ -19,7 +19,8 @@ LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResett
 def warning(w: PlanWarning) -> tuple[str, str]:
     """(stream, text) of one reset warning as the tool prints it."""
     if w.kind == CLAMPED:              # OffsetsUtils' log line
-        bound = "higher than latest" if w.asked > w.new else "lower than earliest"
+        above = w.asked is not None and w.new is not None and w.asked > w.new
+        bound = "higher than latest" if above else "lower than earliest"
         message = (f"New offset ({w.asked}) is {bound} offset for topic partition {w.topic}-{w.partition}. "
                    f"Value will be set to {w.new}.")
         return "stderr", LOG4J_WARN.format(date=log4j_now(), message=message) + "\n"
