@@ -31,6 +31,7 @@ class Err(IntEnum):
     POLICY_VIOLATION = 44
     OUT_OF_ORDER_SEQUENCE_NUMBER = 45
     INVALID_PRODUCER_EPOCH = 47
+    INVALID_TXN_STATE = 48
     SASL_AUTHENTICATION_FAILED = 58
     FENCED_LEADER_EPOCH = 74
     UNKNOWN_LEADER_EPOCH = 75
@@ -41,6 +42,8 @@ class Err(IntEnum):
 
 class BrokerError(Exception):
     """A request-level failure: a Kafka error code and Kafka's message for it."""
+
+    log_start_offset = -1                 # a Produce answer's, where Kafka names it (handlers.data)
 
     def __init__(self, code: Err, message: str | None = None):
         super().__init__(message or code.name)

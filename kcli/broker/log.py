@@ -181,7 +181,8 @@ class PartitionLog:
         larger and ``at_least_one`` (KIP-74). Returned uncopied: (the stored batches, the last
         one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
-        out, size, limit = [], 0, max_bytes
+        out: list[bytes | memoryview] = []
+        size, limit = 0, max_bytes
         for b in self._batches[i:]:
             if b.last_offset < offset:
                 continue

@@ -137,7 +137,8 @@ class NodeServer:
             await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._connections[writer] = asyncio.current_task()
+        if (task := asyncio.current_task()) is not None:
+            self._connections[writer] = task
         peer = writer.get_extra_info("peername") or ("?", 0)
         connection = Connection("done" if self.cluster.sasl_users is None else "handshake")
         try:
@@ -146,7 +147,7 @@ class NodeServer:
                 if frame is None:
                     break
                 out = await self._handle(frame, f"/{peer[0]}", connection)
-                if out is False:
+                if isinstance(out, bool):       # False: close the connection
                     break
                 if out is not None:
                     for buffer in _coalesced(out):
