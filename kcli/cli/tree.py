@@ -194,10 +194,10 @@ def root_options(
     chosen = profiles.load_profile(profile)
     cmd_props = read_properties(command_config) if command_config is not None else {}
     st.secrets[:] = secret_values(chosen.properties if chosen else {}, cmd_props)
-    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
-    assert servers is not None                # DEFAULT_BOOTSTRAP when nothing else names servers
+    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props)
     # One deadline for the whole command: every request of it ends by then.
-    st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
+    st.settings = ClientSettings(servers or DEFAULT_BOOTSTRAP, props, timeout_ms,
+                                 deadline=time.monotonic() + timeout_ms / 1000)
     st.settings.validate()                  # librdkafka's checks, before any client connects
     if warning := st.settings.ignored_warning():
         st.output.note(warning)

@@ -95,7 +95,8 @@ class Table:
 
     def add(self, row: list[str]) -> None:
         """One row more, for a table made row by row (its rows a list)."""
-        assert isinstance(self.rows, list)
+        if not isinstance(self.rows, list):
+            raise TypeError("a table of Rows takes no rows one by one")
         self.rows.append(row)
 
 

@@ -102,9 +102,8 @@ def read(args: list[str]) -> ConfigsRequest:
         raise Usage("Either --bootstrap-server or --bootstrap-controller must be specified.")
     for t in types:
         if t not in ALLOWED:
-            raise Usage(f"Invalid entity type {printable(t)}, the entity type must be one of {', '.join(ALLOWED)} with "
-                        "a "
-                        "--bootstrap-server or --bootstrap-controller argument")
+            raise Usage(f"Invalid entity type {printable(t)}, the entity type must be one of "
+                        f"{', '.join(ALLOWED)} with a --bootstrap-server or --bootstrap-controller argument")
     if not types:
         raise Usage("At least one entity type must be specified")
     if len(types) > 1 and set(types) != {"users", "clients"}:
