@@ -56,7 +56,7 @@ from tests.support.apache_kafka import TOOL_JVM, _tools_log4j, kafka_libs, tool_
 from tests.support.clients import commit_groups, create_topic, produce
 
 import kcli as kcli_package
-from bench.reset_scale import LAUNCHER
+from bench.reset_scale import LAUNCHER  # runs a command, writes its seconds and peak RSS
 
 TOPICS, PARTITIONS = ("scale-a", "scale-b", "scale-c"), 4
 CASES = {       # name: (kcli's arguments after -o plain, the Java tool's after --bootstrap-server B)
