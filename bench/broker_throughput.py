@@ -20,8 +20,8 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/support
 
-from kcli.broker import EmbeddedCluster  # noqa: E402
-from tests.support.mock_cluster import MockCluster  # noqa: E402
+from kcli.broker import EmbeddedCluster
+from tests.support.mock_cluster import MockCluster
 
 TOPIC = "bench"
 

@@ -45,9 +45,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/support and bench/
 
-from bench.broker_throughput import run as throughput  # noqa: E402
-from tests.support.apache_kafka import ApacheKafka, _die_with_parent, free_ports  # noqa: E402
-from tests.support.clients import create_topic, produce  # noqa: E402
+from bench.broker_throughput import run as throughput
+from tests.support.apache_kafka import ApacheKafka, _die_with_parent, free_ports
+from tests.support.clients import create_topic, produce
 
 SIZES = {"100 B": 100, "10 KB": 10_000}
 PARTITIONS = 3

@@ -3,7 +3,8 @@
 For each of `kcli describe topics T`, `kcli list-offsets -t T --max-timestamp` and `kcli --help`,
 the median wall time over N alternated runs, next to a bare confluent-kafka script doing the same
 call (a fresh interpreter, as kcli) and `kcat -L -t T` (a native client's metadata round trip).
-The quartiles show how wide a runner's times spread: librdkafka's first request after bootstrap sometimes returns at once and sometimes waits
+The quartiles show how wide a runner's times spread: librdkafka's first request after bootstrap
+sometimes returns at once and sometimes waits
 for its sparse-connection interval (reconnect.backoff.ms / 2: 50 ms by default), so the bare
 scripts' times are bimodal. kcli sets reconnect.backoff.ms=20 (LIBRDKAFKA_DEFAULTS), so the
 "tuned script" row runs the bare script with that setting too: the ratio against it is kcli's

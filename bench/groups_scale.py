@@ -48,16 +48,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the cluster helpers live in tests/
 
-from tests.support.apache_kafka import TOOL_JVM, _tools_log4j, kafka_libs, tool_class  # noqa: E402
-from tests.support.clients import commit_groups, create_topic, produce  # noqa: E402
+from tests.support.apache_kafka import TOOL_JVM, _tools_log4j, kafka_libs, tool_class
+from tests.support.clients import commit_groups, create_topic, produce
 
-import kcli as kcli_package  # noqa: E402
-from bench.reset_scale import LAUNCHER  # noqa: E402  runs a command, writes its seconds and peak RSS
+import kcli as kcli_package
+from bench.reset_scale import LAUNCHER  # runs a command, writes its seconds and peak RSS
 
 TOPICS, PARTITIONS = ("scale-a", "scale-b", "scale-c"), 4
 CASES = {       # name: (kcli's arguments after -o plain, the Java tool's after --bootstrap-server B)
@@ -193,7 +192,8 @@ def print_row(r: dict) -> None:
     fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
     reqs = " ".join(f"{k}:{v}" for k, v in sorted(r["requests"].items()))
     print(f"{r['target']:18} {r['groups']:>6} {r['command']:21} {r['kcli_s']:7.2f} {fmt(r['java_s'], '7.2f'):>7} "
-          f"{fmt(r['ratio'], '9.3f'):>9} {fmt(r['dropin_ratio'], '12.3f'):>12} {fmt(r['bare_ratio'], '9.3f'):>9} {r['kcli_rss_mib']:8.0f} {fmt(r['java_rss_mib'], '8.0f'):>8} "
+          f"{fmt(r['ratio'], '9.3f'):>9} {fmt(r['dropin_ratio'], '12.3f'):>12} {fmt(r['bare_ratio'], '9.3f'):>9} "
+          f"{r['kcli_rss_mib']:8.0f} {fmt(r['java_rss_mib'], '8.0f'):>8} "
           f"{r['total_requests']:9}  {r['stdout']}, drop-in {r['dropin_stdout']} / {reqs}", flush=True)
 
 

@@ -39,9 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the cluster helpers live in tests/
 
-import kcli as kcli_package  # noqa: E402
-from tests.support.apache_kafka import TOOL_JVM, ApacheKafka, java_tool  # noqa: E402
-from tests.support.clients import commit, create_topic, produce  # noqa: E402
+import kcli as kcli_package
+from tests.support.apache_kafka import TOOL_JVM, ApacheKafka, java_tool
+from tests.support.clients import commit, create_topic, produce
 
 TOPIC, GROUP = "bench-topic", "bench-group"
 

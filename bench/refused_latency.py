@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the test certificates live in tests/
 
-from kcli.broker import EmbeddedCluster  # noqa: E402
-from tests.support.tls_certs import make_certs  # noqa: E402
+from kcli.broker import EmbeddedCluster
+from tests.support.tls_certs import make_certs
 
 TARGET_RATIO = 1.1
 TARGET_SECONDS = 1.0

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the scenario lives in tests/
 
-from tests.support.groups import fast_cluster  # noqa: E402
-from tests.support.revoke_rig import PROTOCOLS, Settings, run  # noqa: E402
+from tests.support.groups import fast_cluster
+from tests.support.revoke_rig import PROTOCOLS, Settings, run
 
 MODES = ("naive", "split")
 

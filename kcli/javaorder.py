@@ -22,9 +22,8 @@ from kcli.records import replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Hashable, Iterable, TypeVar
+    from typing import Any, Callable, Hashable, Iterable, TypeVar
 
-    K = TypeVar("K", bound=Hashable)
     V = TypeVar("V")
 
 LOAD_FACTOR = 0.75
@@ -85,9 +84,11 @@ def copy_initial(entries: int) -> int:
 class _Node:
     __slots__ = ("key", "hash", "left", "right", "parent", "red")
 
-    def __init__(self, key, h: int):
+    def __init__(self, key: Hashable, h: int):
         self.key, self.hash = key, h
-        self.left = self.right = self.parent = None
+        self.left: _Node | None = None
+        self.right: _Node | None = None
+        self.parent: _Node | None = None
         self.red = False
 
 
@@ -108,14 +109,14 @@ class HashMapModel:
     bin as Comparable.compareTo does (None: not Comparable, as TopicPartition; Java then breaks a
     tie of equal hash codes by identity hash, which no model can know: this one goes left)."""
 
-    def __init__(self, hash_code: Callable[[K], int], initial: int | None = None,
-                 compare: Callable[[K, K], int] | None = None):
+    def __init__(self, hash_code: Callable[[Any], int], initial: int | None = None,
+                 compare: Callable[[Any, Any], int] | None = None):
         self._hash_code, self._compare = hash_code, compare
         self._capacity = DEFAULT_CAPACITY if initial is None else table_size_for(initial)
         self._table: list[_Bin] = []
         self._seen: set = set()
 
-    def put(self, key: K) -> None:
+    def put(self, key: Hashable) -> None:
         if key in self._seen:                   # a key put again keeps its place
             return
         self._seen.add(key)
@@ -125,7 +126,7 @@ class HashMapModel:
         bucket = self._table[h & (len(self._table) - 1)]
         node = _Node(key, h)
         if bucket.root is not None:
-            self._put_tree(bucket, node)
+            self._put_tree(bucket, bucket.root, node)
         else:
             bucket.nodes.append(node)
             if len(bucket.nodes) > TREEIFY_THRESHOLD:
@@ -136,7 +137,7 @@ class HashMapModel:
         if len(self._seen) > int(len(self._table) * LOAD_FACTOR):
             self._resize()
 
-    def keys(self) -> list[K]:
+    def keys(self) -> list[Any]:
         return [node.key for bucket in self._table for node in bucket.nodes]
 
     def _resize(self) -> None:
@@ -162,9 +163,9 @@ class HashMapModel:
         order = self._compare(node.key, parent.key) if self._compare else 0
         return order if order else -1
 
-    def _attach(self, bucket: _Bin, node: _Node) -> _Node:
-        """Attaches ``node`` below its place in the tree; the parent it is attached to."""
-        parent = bucket.root
+    def _attach(self, bucket: _Bin, root: _Node, node: _Node) -> _Node:
+        """Attaches ``node`` below its place in the tree of ``root``; the parent it is attached to."""
+        parent = root
         while True:
             left = self._direction(node, parent) <= 0
             child = parent.left if left else parent.right
@@ -174,7 +175,7 @@ class HashMapModel:
                     parent.left = node
                 else:
                     parent.right = node
-                bucket.root = _balance_insertion(bucket.root, node)
+                bucket.root = _balance_insertion(root, node)
                 return parent
             parent = child
 
@@ -185,19 +186,20 @@ class HashMapModel:
             if bucket.root is None:
                 node.red, bucket.root = False, node
             else:
-                self._attach(bucket, node)
+                self._attach(bucket, bucket.root, node)
         _root_to_front(bucket)
 
-    def _put_tree(self, bucket: _Bin, node: _Node) -> None:
-        parent = self._attach(bucket, node)
+    def _put_tree(self, bucket: _Bin, root: _Node, node: _Node) -> None:
+        parent = self._attach(bucket, root, node)
         bucket.nodes.insert(bucket.nodes.index(parent) + 1, node)      # next after its parent
         _root_to_front(bucket)
 
 
 def _root_to_front(bucket: _Bin) -> None:
-    if bucket.nodes[0] is not bucket.root:
-        bucket.nodes.remove(bucket.root)
-        bucket.nodes.insert(0, bucket.root)
+    root = bucket.root
+    if root is not None and bucket.nodes[0] is not root:
+        bucket.nodes.remove(root)
+        bucket.nodes.insert(0, root)
 
 
 def _rotate_left(root: _Node, p: _Node) -> _Node:

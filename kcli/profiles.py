@@ -128,11 +128,11 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
     return Profile(name, servers, props)
 
 
-def resolve(profile: Profile | None, bootstrap: str | None, command_config: dict[str, str],
-            default_bootstrap: str | None = None) -> tuple[str | None, dict[str, str]]:
+def resolve(profile: Profile | None, bootstrap: str | None,
+            command_config: dict[str, str]) -> tuple[str | None, dict[str, str]]:
     """Bootstrap servers and properties, for the native commands and the drop-ins: the command
-    line over the profile, key by key (``default_bootstrap`` when neither names servers)."""
+    line over the profile, key by key (None when neither names servers)."""
     props = dict(profile.properties) if profile else {}
     props.update(command_config)
-    servers = bootstrap or (profile.bootstrap_servers if profile else None) or default_bootstrap
+    servers = bootstrap or (profile.bootstrap_servers if profile else None)
     return servers, props

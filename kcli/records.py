@@ -19,6 +19,13 @@ declares its fields in its own body (no inheritance of fields) and takes no Clas
 
 from __future__ import annotations
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any, dataclass_transform
+else:
+    def dataclass_transform(**_):     # the type checkers': at run time the class is left as it is
+        return lambda decorator: decorator
+
 _MISSING = type("_Missing", (), {"__repr__": lambda self: "MISSING"})()
 
 
@@ -30,7 +37,7 @@ class Field:
     def __init__(self, default=_MISSING, default_factory=_MISSING, init=True, repr=True, compare=True):
         if default is not _MISSING and default_factory is not _MISSING:
             raise ValueError("cannot specify both default and default_factory")
-        self.name = None
+        self.name = ""                  # the field's, set by ``record``
         self.default, self.default_factory = default, default_factory
         self.init, self.repr, self.compare = init, repr, compare
 
@@ -40,6 +47,7 @@ def field(*, default=_MISSING, default_factory=_MISSING, init: bool = True, repr
     return Field(default, default_factory, init, repr, compare)
 
 
+@dataclass_transform(field_specifiers=(field, Field))
 def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
     """``@record``, ``@record(frozen=True)``, ``@record(slots=True)``: see the module's text."""
     def wrap(c):
@@ -191,7 +199,7 @@ class _AsDataclass:
         for f in cls.__record_fields__:
             kw = {k: getattr(f, k) for k in ("default", "default_factory") if getattr(f, k) is not _MISSING}
             ns[f.name] = dataclasses.field(init=f.init, repr=f.repr, compare=f.compare, **kw)
-        twin = dataclasses.dataclass(type(cls.__name__, (), ns), frozen=cls.__record_frozen__)
+        twin: Any = dataclasses.dataclass(type(cls.__name__, (), ns), frozen=cls.__record_frozen__)
         type.__setattr__(cls, "__dataclass_params__", twin.__dataclass_params__)
         type.__setattr__(cls, "__dataclass_fields__", twin.__dataclass_fields__)
         return getattr(twin, self.attr)

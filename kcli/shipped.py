@@ -27,7 +27,7 @@ def shipped(folder: str, name: str) -> Path | None:
     wanted = f"{INSTALLED[folder]}/{name}"
     for file in dist.files or []:
         if file.as_posix().endswith(wanted):
-            path = Path(dist.locate_file(file)).resolve()
+            path = Path(str(dist.locate_file(file))).resolve()
             if path.is_file():
                 return path
     return None

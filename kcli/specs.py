@@ -32,8 +32,15 @@ def topic_filter(patterns: list[str]) -> re.Pattern | None:
     """kafka-topics' ``--topic`` rule: the patterns (``_topic_patterns``) OR-ed, a regex that
     must match the whole name."""
     cleaned = _topic_patterns(patterns)
-    if not cleaned:
-        return None
+    return _compiled(cleaned) if cleaned else None
+
+
+def topic_regex(pattern: str) -> re.Pattern:
+    """``topic_filter`` of one pattern."""
+    return _compiled(_topic_patterns([pattern]))
+
+
+def _compiled(cleaned: list[str]) -> re.Pattern:
     regex = "|".join(f"(?:{c})" for c in cleaned)
     try:
         with warnings.catch_warnings():      # "Possible nested set": Python's, not the user's concern
@@ -88,9 +95,10 @@ def parse_replica_assignment(text: str) -> list[list[int]]:
             raise UsageError(f"Invalid --replica-assignment '{shown(text)}': expected b1:b2,b3:b4,... "
                              "(broker ids)") from None
         seen: set[int] = set()
-        dup = next((r for r in replicas if r in seen or seen.add(r)), None)
-        if dup is not None:
-            raise UsageError(f"Partition replica lists may not contain duplicate entries: {dup}")
+        for r in replicas:
+            if r in seen:
+                raise UsageError(f"Partition replica lists may not contain duplicate entries: {r}")
+            seen.add(r)
         if result and len(replicas) != len(result[0]):
             raise UsageError(f"Partition {i} has different replication factor: {shown(str(replicas))}")
         result.append(replicas)
@@ -249,7 +257,7 @@ def parse_topic_partitions(text: str) -> list[PartitionRule]:
         m = _RULE.fullmatch(item)
         if not m:
             raise InvalidRule(f"Invalid rule specification: {shown(item)}")
-        topic = topic_filter([m.group(1)]) if m.group(1) else re.compile(".*")
+        topic = topic_regex(m.group(1)) if m.group(1) else re.compile(".*")
         if m.group(2):
             rules.append(PartitionRule(topic, only=frozenset({_partition_number(m.group(2), item)})))
         else:
@@ -273,7 +281,7 @@ def parse_partition_list(text: str | None) -> frozenset[int] | None:
 def topic_spec_rule(spec: str) -> PartitionRule:
     """kcli's ``-t REGEX[:P,P...]`` as a rule."""
     topic, parts = parse_topic_spec(spec, regex=True)
-    return PartitionRule(topic_filter([topic]), only=None if parts is None else frozenset(parts))
+    return PartitionRule(topic_regex(topic), only=None if parts is None else frozenset(parts))
 
 
 def partition_rules(topics: list[str], partitions: str | None, topic_partitions: str | None) -> list[PartitionRule]:

@@ -5,8 +5,8 @@
 # Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the audit's JVM source; openssl
 # for the TLS tests' certificates; tmux, zsh and fish for the completion tests; a venv
 # with kcli and its [spark,dev] extras; kcli's dependencies as wheels in ~/.cache/kcli/wheels, so
-# the `uv tool install` test and the README's set-up test install offline) and runs the test suite. Extra arguments go to
-# pytest.
+# the `uv tool install` test and the README's set-up test install offline), lints and type-checks
+# (ruff, mypy) and runs the test suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,4 +40,7 @@ done
 # Spark's own Kafka connector for pyspark's version, for the audit's JVM source and its tests
 PYTHON=.venv/bin/python bash scripts/provision-spark-kafka.sh >/dev/null
 .venv/bin/python -m pip download -q --disable-pip-version-check -d ~/.cache/kcli/wheels . 'setuptools>=68'
+# the linter and the type checker first (pyproject.toml's settings): either failing fails the command
+.venv/bin/ruff check kcli tests scripts bench
+.venv/bin/mypy
 exec .venv/bin/python -m pytest -q "$@"

@@ -9,6 +9,7 @@ import logging
 import re
 import time
 
+from kcli.admin import Admin
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
@@ -18,7 +19,12 @@ from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, CommittedOffset, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable
+    from typing import Any, Iterable
+
+    from confluent_kafka.admin import AdminClient
+
+    from kcli.admin.wire import WireClient
+    from kcli.errors import UnreadableAnswer
 
 _quiet = logging.getLogger("kcli.librdkafka")
 _quiet.addHandler(logging.NullHandler())
@@ -63,12 +69,14 @@ def _err(exc: BaseException) -> str:
     return str(exc)
 
 
-class KafkaAdmin(LibrdkafkaReads):
+class KafkaAdmin(LibrdkafkaReads, Admin):
+    """The ``Admin`` interface (declared, so that type checkers hold every method to it)."""
+
     def __init__(self, settings: ClientSettings):
         self.settings = settings
         self.notes: list[str] = []                # the Warn lines of this command (see warn)
-        self._client = None
-        self._wire = None
+        self._client: AdminClient | None = None
+        self._wire: WireClient | UnreadableAnswer | None = None
         self._failure: str | None = None          # see _on_error
         self._last_error: str | None = None
         self._unreachable: str | None = None      # the last connect failure, while it is the last word
@@ -81,9 +89,11 @@ class KafkaAdmin(LibrdkafkaReads):
 
             from confluent_kafka import KafkaException
 
+            # error_cb is a documented key that confluent-kafka's stub leaves out of its value type
+            config: dict[str, Any] = {**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
+                                      "error_cb": self._on_error}
             try:
-                self._client = AdminClient({**LIBRDKAFKA_DEFAULTS, **self.settings.librdkafka_config(),
-                                            "error_cb": self._on_error}, logger=_quiet)
+                self._client = AdminClient(config, logger=_quiet)
             except KafkaException as exc:     # an unknown property, a TLS file it cannot read
                 raise UsageError(f"Invalid client configuration: {_err(exc)}") from None
         return self._client
@@ -223,7 +233,7 @@ class KafkaAdmin(LibrdkafkaReads):
                      validate_only: bool = False) -> None:
         from confluent_kafka.admin import NewTopic
 
-        kwargs = {"config": configs}
+        kwargs: dict[str, Any] = {"config": configs}
         if assignment:
             # confluent-kafka's NewTopic refuses an assignment with its default partition count
             # (-1) at create time; the count the assignment implies is accepted.
@@ -295,9 +305,11 @@ class KafkaAdmin(LibrdkafkaReads):
     def list_groups(self) -> list[GroupListing]:
         """Classic and consumer-protocol groups, in the order the brokers list them (filters
         and orders are the callers'): one ListGroups per broker on kcli's own connection
-        (WireClient.list_groups), states and types named as Kafka names them (Assigning and Reconciling included; a state it has no name for
-        is "Unknown"). A command that lists then describes groups loads no librdkafka client."""
-        return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
+        (WireClient.list_groups), states and types named as Kafka names them (Assigning and
+        Reconciling included; a state it has no name for is "Unknown"). A command that lists
+        then describes groups loads no librdkafka client."""
+        return [GroupListing(gid, _known_state(state),
+                             "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
                 for gid, state, gtype in self.wire.list_groups()]
 
     def _lr_list_groups(self) -> list[GroupListing]:
@@ -334,8 +346,9 @@ class KafkaAdmin(LibrdkafkaReads):
             kind, g, node = found.get(gid, ("unanswered", None, None))
             if kind == "classic":                 # the common case first (10k groups)
                 state = _known_state(g.group_state)
+                consumer = g.protocol_type == "consumer"
                 members = [GroupMember(m.member_id, m.client_id, m.client_host,
-                                       _decoded_assignment(m.member_assignment) if g.protocol_type == "consumer" else [],
+                                       _decoded_assignment(m.member_assignment) if consumer else [],
                                        m.group_instance_id) for m in g.members]
                 out.append(GroupDescription(gid, state, "Classic", g.protocol_data or "", brokers.get(node), members,
                                             exists=not (state == "Dead" and not members)))
@@ -384,7 +397,8 @@ class KafkaAdmin(LibrdkafkaReads):
             _consumer_protocol(out[gid], g, version)
 
     @or_librdkafka("_lr_committed_offsets_of_groups")
-    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+    def committed_offsets_of_groups(self, group_ids: list[str],
+                                    partitions: dict[str, list[tuple[str, int]]] | None = None
                                     ) -> dict[str, list[CommittedOffset]]:
         """Every partition with a commit, per group (or the partitions ``partitions`` names for
         it, as ``committed_offsets``): one OffsetFetch v8+ per coordinator on kcli's own
@@ -453,7 +467,7 @@ class KafkaAdmin(LibrdkafkaReads):
             self._result(fut)
 
     def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
-        result = {}
+        result: dict[str, BrokerError | None] = {}
         for key, fut in futures.items():
             try:
                 self._result(fut)
@@ -477,7 +491,7 @@ _KNOWN_STATES = {name: name for name in GROUP_STATES}
 def _known_state(state: str | None) -> str:
     """A group state the broker named, as the Java admin client names it (GroupState.parse): one
     Kafka has no name for, or none (ListGroups below v4), is "Unknown"."""
-    return _KNOWN_STATES.get(state, "Unknown")
+    return _KNOWN_STATES.get(state or "", "Unknown")
 
 
 def _type_name(gtype) -> str:

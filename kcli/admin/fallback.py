@@ -1,7 +1,8 @@
 """Never worse than librdkafka: the one rule for a broker answer kcli's own client cannot read.
 
 kcli sends most reads on its own connection (``kcli.admin.wire``, kafka-python's codec), which is
-stricter than librdkafka: a broker (or a mock, a proxy) whose answer that codec cannot decode, or with which it cannot negotiate, raises
+stricter than librdkafka: a broker (or a mock, a proxy) whose answer that codec cannot decode, or
+with which it cannot negotiate, raises
 ``kcli.errors.UnreadableAnswer``. Then:
 
 - a call librdkafka can serve (``@or_librdkafka``) is served by librdkafka, with one ``Warn:``
@@ -21,15 +22,26 @@ import time
 from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker
 from kcli.model import BrokerError, CommittedOffset, ConfigEntry, OffsetInfo, PartitionInfo, ResourceConfig, TopicInfo
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any, Callable, TypeVar
+
+    from confluent_kafka.admin import AdminClient
+
+    from kcli.admin.settings import ClientSettings
+    from kcli.errors import Answer
+
+    Method = TypeVar("Method", bound=Callable[..., Any])
+
 FALLBACK = "using librdkafka"
 
 
-def or_librdkafka(fallback: str, kip_only: dict[str, str] | None = None):
+def or_librdkafka(fallback: str, kip_only: dict[str, str] | None = None) -> Callable[[Method], Method]:
     """The decorated KafkaAdmin method, or, when kcli's own client cannot read the broker's
     answer, the method named ``fallback`` (same arguments) after the command's one Warn line.
     ``kip_only``: {API name: the KIP field only its answer carries}; when that answer is the one
     that could not be read, the Warn line (once per answer) says the field is unavailable."""
-    def wrap(method):
+    def wrap(method: Method) -> Method:
         @functools.wraps(method)
         def call(self, *args, **kwargs):
             try:
@@ -41,14 +53,14 @@ def or_librdkafka(fallback: str, kip_only: dict[str, str] | None = None):
                 else:
                     self.unreadable(exc, FALLBACK, once="fallback")
             return getattr(self, fallback)(*args, **kwargs)
-        return call
+        return call  # type: ignore[return-value]  # functools.wraps: the method's own signature
     return wrap
 
 
-def or_unavailable(what: str, instead):
+def or_unavailable(what: str, instead: Callable[[UnreadableAnswer], Any]) -> Callable[[Method], Method]:
     """The decorated KIP-only method, or ``instead(exc)`` (what an old broker's answer gives, or
     raises) when kcli's own client cannot read the broker's answer: ``what`` is unavailable."""
-    def wrap(method):
+    def wrap(method: Method) -> Method:
         @functools.wraps(method)
         def call(self, *args, **kwargs):
             try:
@@ -57,7 +69,7 @@ def or_unavailable(what: str, instead):
                 result = instead(exc)           # may raise, as for an old broker: that line names the answer
                 self.unreadable(exc, f"{what} unavailable")
                 return result
-        return call
+        return call  # type: ignore[return-value]  # functools.wraps: the method's own signature
     return wrap
 
 
@@ -73,7 +85,17 @@ class LibrdkafkaReads:
     """The librdkafka side of the calls kcli's own client serves first (mixed into KafkaAdmin)."""
 
     notes: list[str]
-    on_note = None                  # a callable taking each Warn line (the CLI prints it on stderr)
+    on_note: Callable[[str], None] | None = None    # takes each Warn line (the CLI prints it on stderr)
+    _warned_keys: set[str | Answer]
+    # KafkaAdmin's, which this class is mixed into
+    settings: ClientSettings
+    _failure: str | None
+
+    if TYPE_CHECKING:
+        @property
+        def _admin(self) -> AdminClient: ...
+        def _timeout(self) -> float: ...
+        def _result(self, fut, until: float | None = None) -> Any: ...
 
     def warn(self, text: str) -> None:
         line = f"Warn: {text}"
@@ -90,7 +112,7 @@ class LibrdkafkaReads:
         self.warn(f"the broker's {exc.answer} could not be read by kcli's own client ({exc.detail}); {consequence}")
 
     @property
-    def _unreadable_warned(self) -> set:
+    def _unreadable_warned(self) -> set[str | Answer]:
         if not hasattr(self, "_warned_keys"):
             self._warned_keys = set()
         return self._warned_keys
@@ -105,7 +127,8 @@ class LibrdkafkaReads:
         slice_s, reason = 0.01, ""
         for _ in range(32):                       # bounded: the slices double until the deadline
             try:
-                return self._admin.list_topics(topic=topic, timeout=max(0.001, min(slice_s, deadline - time.monotonic())))
+                timeout = max(0.001, min(slice_s, deadline - time.monotonic()))
+                return self._admin.list_topics(topic=topic, timeout=timeout)
             except KafkaException as exc:
                 from kcli.admin.client import _err
 
@@ -239,7 +262,8 @@ class LibrdkafkaReads:
             out.append(CommittedOffset(tp.topic, tp.partition, committed, epoch, tp.metadata or ""))
         return out
 
-    def _lr_committed_offsets_of_groups(self, group_ids: list[str], partitions=None) -> dict[str, list[CommittedOffset]]:
+    def _lr_committed_offsets_of_groups(self, group_ids: list[str], partitions=None
+                                        ) -> dict[str, list[CommittedOffset]]:
         return {g: self._lr_committed_offsets(g, (partitions or {}).get(g)) for g in group_ids}
 
     def _lr_alter_group_offsets(self, group_id: str, offsets: dict, until: float | None = None) -> dict:

@@ -16,7 +16,7 @@ from kcli.records import field, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Any, Mapping
 
 DEFAULT_BOOTSTRAP = "localhost:9092"
 DEFAULT_TIMEOUT_MS = 30_000
@@ -76,7 +76,8 @@ class ClientSettings:
         understand. Without properties there is nothing of the user's to check."""
         refuse_nul(self.librdkafka_config())
         check_bootstrap(self.bootstrap_servers)
-        conf = {k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
+        conf: dict[str, str | int | float | bool] = {
+            k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return
         from confluent_kafka import KafkaException
@@ -119,11 +120,12 @@ class ClientSettings:
         if not keys:
             return None
         hint = "; --timeout bounds every call" if any(k.endswith(".ms") for k in keys) else ""
-        return f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): {', '.join(keys)}"
+        return (f"Warn: ignored Java-only client properties (kcli's clients have no such setting{hint}): "
+                f"{', '.join(keys)}")
 
-    def kafka_python_config(self) -> dict:
+    def kafka_python_config(self) -> dict[str, Any]:
         p = self.properties
-        conf = {"bootstrap_servers": self.bootstrap_servers.split(","),
+        conf: dict[str, Any] = {"bootstrap_servers": self.bootstrap_servers.split(","),
                 "request_timeout_ms": max(1000, self.timeout_ms),
                 "client_id": p.get("client.id", "kcli")}
         mapping = {
@@ -182,7 +184,8 @@ def java_client_properties(props: Mapping[str, str], reader: str, instead: str =
         out.update({"ssl.truststore.type": "PEM", "ssl.truststore.location": rest.pop("ssl.ca.location")})
     if "ssl.certificate.location" in rest and "ssl.key.location" in rest:
         out["ssl.keystore.type"] = "PEM"
-        out["ssl.keystore.certificate.chain"] = read_text(rest.pop("ssl.certificate.location"), "ssl.certificate.location")
+        out["ssl.keystore.certificate.chain"] = read_text(rest.pop("ssl.certificate.location"),
+                                                          "ssl.certificate.location")
         out["ssl.keystore.key"] = read_text(rest.pop("ssl.key.location"), "ssl.key.location")
     check = rest.pop("ssl.endpoint.identification.algorithm", None)
     if check is not None:

@@ -28,7 +28,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from kcli.broker import configs as cfg
 from kcli.broker.errors import BrokerError, Err
@@ -68,7 +68,7 @@ class Partition:
     creation_time_ms: int
     log: PartitionLog
     leader_epoch: int = 0
-    _cluster: "Cluster" = field(default=None, repr=False)
+    _cluster: "Cluster" = field(default=None, repr=False)  # type: ignore[assignment]  # set by its Cluster
 
     @property
     def leader(self) -> int:
@@ -89,7 +89,7 @@ class Topic:
     topic_id: uuid.UUID
     partitions: list[Partition]
     configs: dict[str, str]            # overrides only
-    _cluster: "Cluster" = field(default=None, repr=False)
+    _cluster: "Cluster" = field(default=None, repr=False)  # type: ignore[assignment]  # set by its Cluster
 
     def config(self, name: str, node_id: int | None = None) -> str:
         """The effective value of a topic config (on ``node_id``, see configs.topic_value)."""
@@ -110,7 +110,7 @@ def validate_topic_name(name: str) -> None:
 
 
 class Cluster:
-    def __init__(self, node_ids: list[int], data_dir: Path | None = None,
+    def __init__(self, node_ids: list[int], data_dir: str | Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, record_creation_times: bool = True,
                  sasl_users: dict[str, str] | None = None):
@@ -239,7 +239,7 @@ class Cluster:
         path = None if self.data_dir is None else self.data_dir / "logs" / f"{topic_id}-{index}.log"
         return PartitionLog(path, log_start)
 
-    def validate_topic_configs(self, configs: dict[str, str | None]) -> None:
+    def validate_topic_configs(self, configs: Mapping[str, str | None]) -> None:
         for name, value in configs.items():
             try:
                 cfg.validate(cfg.TOPIC_CONFIGS, name, value, "topic")
@@ -276,9 +276,9 @@ class Cluster:
                 raise BrokerError(Err.INVALID_PARTITIONS, "Number of partitions was set to an "
                                   "invalid non-positive value.")
             if num_partitions == -1:
-                num_partitions = int(self.broker_config("num.partitions"))
+                num_partitions = int(self.broker_configs.required("num.partitions"))
             if replication_factor == -1:
-                replication_factor = int(self.broker_config("default.replication.factor"))
+                replication_factor = int(self.broker_configs.required("default.replication.factor"))
             assignment = self._place(0, num_partitions, replication_factor)
         topic_id = random_uuid()
         if validate_only:
@@ -385,11 +385,13 @@ class Cluster:
         broker posing as 2.8 predates it."""
         if self.pose_as != "2.8":
             self.broker_configs.dynamic[""] = {
-                "min.insync.replicas": self.broker_configs.value("min.insync.replicas")}
+                "min.insync.replicas": self.broker_configs.required("min.insync.replicas")}
         self.save()
 
     def _load(self) -> bool:
-        """The saved state, if any (False: a new cluster)."""
+        """The saved state, if any (False: a new cluster, or one kept in memory)."""
+        if self.data_dir is None:
+            return False
         (self.data_dir / "logs").mkdir(parents=True, exist_ok=True)
         path = self.data_dir / "cluster.json"
         if not path.exists():

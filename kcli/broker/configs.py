@@ -176,6 +176,13 @@ class BrokerConfigs:
         found = self.synonyms(name, node_id)
         return found[0].value if found else None
 
+    def required(self, name: str, node_id: int | None = None) -> str:
+        """``value`` of a config that always has one (a Kafka default)."""
+        value = self.value(name, node_id)
+        if value is None:
+            raise KeyError(name)
+        return value
+
     def entry(self, name: str, node_id: int | None) -> ConfigEntry | None:
         found = self.synonyms(name, node_id)
         if not found:
@@ -222,7 +229,7 @@ def topic_value(name: str, overrides: dict[str, str], broker: BrokerConfigs,
     apply to the partitions that node leads)."""
     if name in overrides:
         return overrides[name]
-    return broker.value(TOPIC_TO_BROKER[name], node_id)
+    return broker.required(TOPIC_TO_BROKER[name], node_id)
 
 
 def timestamp_bounds(overrides: dict[str, str], broker: BrokerConfigs,

@@ -94,7 +94,8 @@ def splice(framed: bytes | bytearray, deferred: list, compact: bool) -> list:
     """The buffers to write for ``framed`` (an encoded, framed response holding the stand-ins
     ``deferred``): each stand-in and its length prefix (INT32, or UNSIGNED_VARINT length + 1 when
     ``compact``) replaced by the real length prefix and its chunks, the frame size corrected."""
-    out, start, grown = [], 0, 0
+    out: list = []
+    start, grown = 0, 0
     framed = framed if isinstance(framed, bytearray) else bytearray(framed)
     view = memoryview(framed)
     for stand_in, chunks, size in deferred:

@@ -58,7 +58,7 @@ class EmbeddedCluster:
                  record_creation_times: bool = True, sasl_users: dict[str, str] | None = None,
                  tls: ssl.SSLContext | tuple[str, str] | None = None):
         check_pose_as(pose_as)
-        self._args = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
+        self._args: dict[str, Any] = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
                           configs=configs, pose_as=pose_as,
                           record_creation_times=record_creation_times, sasl_users=sasl_users)
         self._host, self._port = host, port
@@ -66,6 +66,12 @@ class EmbeddedCluster:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._broker: Broker | None = None
+
+    @property
+    def _running(self) -> Broker:
+        if self._broker is None:
+            raise RuntimeError("the embedded cluster is not started")
+        return self._broker
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -96,7 +102,8 @@ class EmbeddedCluster:
     def _shutdown_loop(self) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
+            if self._thread is not None:
+                self._thread.join(timeout=10)
             self._loop.close()
             self._loop = None
 
@@ -107,6 +114,8 @@ class EmbeddedCluster:
         self.stop()
 
     def _run(self, coro, timeout: float = 30) -> Any:
+        if self._loop is None:
+            raise RuntimeError("the embedded cluster is not started")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
 
     def call(self, fn: Callable[..., Any], *args, **kwargs) -> Any:
@@ -119,17 +128,17 @@ class EmbeddedCluster:
 
     @property
     def cluster(self) -> Cluster:
-        return self._broker.cluster
+        return self._running.cluster
 
     @property
     def bootstrap_servers(self) -> str:
-        return self._broker.bootstrap_servers
+        return self._running.bootstrap_servers
 
     def stop_node(self, node_id: int) -> None:
-        self._run(self._broker.stop_node(node_id))
+        self._run(self._running.stop_node(node_id))
 
     def start_node(self, node_id: int) -> None:
-        self._run(self._broker.start_node(node_id))
+        self._run(self._running.start_node(node_id))
 
     def fault(self, api: str, mode: str | None) -> None:
         """Inject a fault for every request of one API (by name, e.g. "OffsetCommit"): "hang"
@@ -144,9 +153,9 @@ class EmbeddedCluster:
 
         def apply():
             if mode is None:
-                self._broker.faults.pop(api, None)
+                self._running.faults.pop(api, None)
             else:
-                self._broker.faults[api] = mode
+                self._running.faults[api] = mode
         self.call(apply)
 
     REFUSABLE = ("FindCoordinator", "OffsetFetch", "OffsetCommit", "ConsumerGroupDescribe",
@@ -154,7 +163,8 @@ class EmbeddedCluster:
 
     def refuse(self, api: str, error: str | None, count: int | None = None) -> None:
         """Answer the next ``count`` group keys of ``api`` (one of REFUSABLE: a FindCoordinator
-        key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit request) with the Kafka error ``error`` (by
+        key, an OffsetFetch, ConsumerGroupDescribe or StreamsGroupDescribe group, an OffsetCommit
+        request) with the Kafka error ``error`` (by
         name, e.g. "COORDINATOR_NOT_AVAILABLE", as a fresh cluster answers until
         __consumer_offsets exists), from any client; ``count`` None: every one until cleared
         (``error`` None). For tests of what clients do while the coordinator is not there.
@@ -181,7 +191,7 @@ class EmbeddedCluster:
         """{node id: {API name: requests served}}, e.g. ``{1: {"Metadata": 3}}``; with
         ``client_id``, only the requests whose header carries it (kcli's own connection:
         ``kcli``; librdkafka's: ``rdkafka``)."""
-        return self.call(lambda: self._broker.request_counts(client_id))
+        return self.call(lambda: self._running.request_counts(client_id))
 
     def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 1,
                      configs: dict[str, str] | None = None,

@@ -42,6 +42,7 @@ class Err(IntEnum):
     POLICY_VIOLATION = 44
     OUT_OF_ORDER_SEQUENCE_NUMBER = 45
     INVALID_PRODUCER_EPOCH = 47
+    INVALID_TXN_STATE = 48
     SASL_AUTHENTICATION_FAILED = 58
     NON_EMPTY_GROUP = 68
     GROUP_ID_NOT_FOUND = 69
@@ -63,6 +64,8 @@ class Err(IntEnum):
 class BrokerError(Exception):
     """A request-level failure: the handler answers with ``code`` (and ``message``, Kafka's
     message for it, where the response has an ErrorMessage field)."""
+
+    log_start_offset = -1                 # a Produce answer's, where Kafka names it (handlers.data)
 
     def __init__(self, code: Err, message: str | None = None):
         super().__init__(message or code.name)

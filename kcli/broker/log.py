@@ -181,7 +181,8 @@ class PartitionLog:
         larger and ``at_least_one`` (KIP-74). Returned uncopied: (the stored batches, the last
         one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
-        out, size, limit = [], 0, max_bytes
+        out: list[bytes | memoryview] = []
+        size, limit = 0, max_bytes
         for b in self._batches[i:]:
             if b.last_offset < offset:
                 continue
@@ -208,7 +209,7 @@ class PartitionLog:
                 for record in DefaultRecordBatch(b.data):
                     if record.offset >= self.log_start_offset:
                         yield b, record
-            except Exception:   # records Produce stored undecoded (handlers/data.py) and that
+            except Exception:   # noqa: BLE001 - records Produce stored undecoded (handlers/data.py) and that
                 continue        # do not decode (codecs raise many types): none to be found
 
     def offset_for_timestamp(self, target: int) -> tuple[int, int, int] | None:

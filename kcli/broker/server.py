@@ -137,7 +137,8 @@ class NodeServer:
             await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._connections[writer] = asyncio.current_task()
+        if (task := asyncio.current_task()) is not None:
+            self._connections[writer] = task
         peer = writer.get_extra_info("peername") or ("?", 0)
         connection = Connection("done" if self.cluster.sasl_users is None else "handshake")
         try:
@@ -146,7 +147,7 @@ class NodeServer:
                 if frame is None:
                     break
                 out = await self._handle(frame, f"/{peer[0]}", connection)
-                if out is False:
+                if isinstance(out, bool):       # False: close the connection
                     break
                 if out is not None:
                     for buffer in _coalesced(out):
@@ -201,7 +202,7 @@ class NodeServer:
         try:
             request = REQUESTS[api_key].decode(frame, version=api_version, header=True)
             bad = null_field(request, REQUESTS[api_key]._struct, api_version)
-        except Exception:           # the codec raises many types on malformed bytes
+        except Exception:           # noqa: BLE001 - the codec raises many types on malformed bytes
             bad = "?"
         if bad is not None:
             log.info("node %d: undecodable %s v%d request (%s)", self.node_id,

@@ -14,7 +14,7 @@ from kcli.specs import datetime_arg
 
 
 
-def _position(text: str, flag: str, end: str) -> object:
+def _position(text: str, flag: str, end: str) -> str | int:
     if text == end or text.lstrip().startswith("{"):
         return text
     return datetime_arg(flag, text, f"or {end}, or offsets as JSON {{topic: {{partition: offset}}}}")
@@ -28,17 +28,31 @@ def _time(text: str | None, flag: str) -> int | None:
 
 def timestamps(
     topic: List[str] = typer.Option(..., "--topic", "-t", help="Topic to scan (repeatable)."),
-    from_: str = typer.Option("earliest", "--from", help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),
+    from_: str = typer.Option("earliest", "--from",
+                              help="earliest, a datetime/epoch ms, or offsets as JSON {topic: {partition: offset}}."),
     to: str = typer.Option("latest", "--to", help="latest, a datetime/epoch ms, or offsets as JSON."),
-    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", click_type=Bounded(0, INT64_MAX), help="KIP-937 past bound (default: the topic's config)."),
-    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", click_type=Bounded(0, INT64_MAX), help="KIP-937 future bound (default: the topic's config)."),
+    before_max_ms: Optional[int] = typer.Option(None, "--before-max-ms", click_type=Bounded(0, INT64_MAX),
+                                                help="KIP-937 past bound (default: the topic's config)."),
+    after_max_ms: Optional[int] = typer.Option(None, "--after-max-ms", click_type=Bounded(0, INT64_MAX),
+                                               help="KIP-937 future bound (default: the topic's config)."),
     reference: str = typer.Option("now", "--reference", help="The broker time the KIP-937 bounds are measured from."),
-    target: Optional[str] = typer.Option(None, "--target", help="A reset target time: what would a reset to it replay or skip."),
-    group: Optional[str] = typer.Option(None, "--group", "-g", help="Use the group's creation time (KIP-1282) as the target."),
-    master: str = typer.Option("local[*]", "--master", help="Spark master: local[*], local[2], spark://host:port, yarn, k8s://https://host:port (client mode; spark-submit's other options in PYSPARK_SUBMIT_ARGS)."),
-    save: Optional[str] = typer.Option(None, "--save", help="Write the per-partition results as Parquet to this new directory."),
-    source: str = typer.Option("auto", "--source", metavar="auto|python|jvm", help="Which Kafka data source reads the records: python (kcli's), jvm (Spark's own connector, spark-sql-kafka-0-10), or auto: jvm when the connector is on Spark's classpath and takes every --command-config property."),
-    jars: Optional[str] = typer.Option(None, "--jars", help="Comma-separated jars for Spark's classpath (spark.jars), e.g. the Kafka connector's (default: those scripts/provision-spark-kafka.sh cached)."),
+    target: Optional[str] = typer.Option(None, "--target",
+                                         help="A reset target time: what would a reset to it replay or skip."),
+    group: Optional[str] = typer.Option(None, "--group", "-g",
+                                        help="Use the group's creation time (KIP-1282) as the target."),
+    master: str = typer.Option("local[*]", "--master",
+                               help="Spark master: local[*], local[2], spark://host:port, yarn, "
+                                    "k8s://https://host:port (client mode; spark-submit's other options in "
+                                    "PYSPARK_SUBMIT_ARGS)."),
+    save: Optional[str] = typer.Option(None, "--save",
+                                       help="Write the per-partition results as Parquet to this new directory."),
+    source: str = typer.Option("auto", "--source", metavar="auto|python|jvm",
+                               help="Which Kafka data source reads the records: python (kcli's), jvm (Spark's own "
+                                    "connector, spark-sql-kafka-0-10), or auto: jvm when the connector is on Spark's "
+                                    "classpath and takes every --command-config property."),
+    jars: Optional[str] = typer.Option(None, "--jars",
+                                       help="Comma-separated jars for Spark's classpath (spark.jars), e.g. the Kafka "
+                                            "connector's (default: those scripts/provision-spark-kafka.sh cached)."),
 ):
     """Per partition and in total: records, min/max timestamp and the max's offset, records outside
     the KIP-937 bounds, out-of-order records and their culprits, what a reset to a time would
@@ -86,7 +100,7 @@ def timestamps(
     with out().progress("Records read") as progress:
         if progress is not None:
             # the python source reports records; Spark's connector only its tasks
-            options.progress = lambda p: (progress(p.records_read, p.records_total) if p.records_total
+            options.progress = lambda p: (progress(p.records_read or 0, p.records_total) if p.records_total
                                           else progress(p.tasks_done, p.tasks_total or None))
         result = run_audit(options)
     if st.verbose:

@@ -12,11 +12,17 @@ from kcli.inputs import parse_int, shown
 
 
 def start(
-    listen: str = typer.Option("127.0.0.1:9092", "--listen", help="HOST:PORT of the first node; further nodes take the next ports. The broker has no authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a warning."),
+    listen: str = typer.Option("127.0.0.1:9092", "--listen",
+                               help="HOST:PORT of the first node; further nodes take the next ports. The broker has no "
+                                    "authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a "
+                                    "warning."),
     nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
-    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Keep logs, offsets, creation times and configs here (in memory otherwise)."),
+    data_dir: Optional[str] = typer.Option(None, "--data-dir",
+                                           help="Keep logs, offsets, creation times and configs here (in memory "
+                                                "otherwise)."),
     config: Optional[List[str]] = typer.Option(None, "--config", help="Broker config key=value (repeatable)."),
-    pose_as: Optional[str] = typer.Option(None, "--pose-as", help="Withhold the KIP API versions, as an older broker (4.4, 4.1 or 2.8)."),
+    pose_as: Optional[str] = typer.Option(None, "--pose-as",
+                                          help="Withhold the KIP API versions, as an older broker (4.4, 4.1 or 2.8)."),
 ):
     """Serve the Kafka protocol until SIGINT/SIGTERM. Prints `bootstrap: host:port,...` when ready."""
     host, _, port = listen.rpartition(":")

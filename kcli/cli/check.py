@@ -11,9 +11,14 @@ from kcli.cli.context import out, state
 
 
 def expansions(
-    within: Optional[str] = typer.Option(None, "--within", help="How recent a partition must be: 24h (default), 30m, PT6H; a bare number is milliseconds."),
-    group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Only these groups (repeatable; default every group)."),
-    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="Only these topics (repeatable; default every topic but the internal ones)."),
+    within: Optional[str] = typer.Option(None, "--within",
+                                         help="How recent a partition must be: 24h (default), 30m, PT6H; a bare number "
+                                              "is milliseconds."),
+    group: Optional[List[str]] = typer.Option(None, "--group", "-g",
+                                              help="Only these groups (repeatable; default every group)."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t",
+                                              help="Only these topics (repeatable; default every topic but the "
+                                                   "internal ones)."),
 ):
     """Find partitions added recently to a topic (KIP-1327 CreationTimeMs after the topic's first
     partitions'; a new topic is named in a note, not checked) where a consumer group loses
@@ -37,10 +42,18 @@ def expansions(
 
 
 def broker(
-    dry_run: bool = typer.Option(False, "--dry-run", help="List what the check would create, change and delete, and stop: nothing is created."),
-    save: Optional[str] = typer.Option(None, "--save", metavar="FILE", help="Keep the check's topic and group and write what was seen to FILE (new), for a later --baseline run."),
-    baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE", help="A --save file: check that its topic's and group's creation times survived the leader change or restart made since, then delete them."),
-    clock_skew: Optional[str] = typer.Option(None, "--clock-skew", help="How far the brokers' clocks may be from this host's: 1s (default), 200ms, PT2S."),
+    dry_run: bool = typer.Option(False, "--dry-run",
+                                 help="List what the check would create, change and delete, and stop: nothing is "
+                                      "created."),
+    save: Optional[str] = typer.Option(None, "--save", metavar="FILE",
+                                       help="Keep the check's topic and group and write what was seen to FILE (new), "
+                                            "for a later --baseline run."),
+    baseline: Optional[str] = typer.Option(None, "--baseline", metavar="FILE",
+                                           help="A --save file: check that its topic's and group's creation times "
+                                                "survived the leader change or restart made since, then delete them."),
+    clock_skew: Optional[str] = typer.Option(None, "--clock-skew",
+                                             help="How far the brokers' clocks may be from this host's: 1s (default), "
+                                                  "200ms, PT2S."),
 ):
     """Check the cluster against the proposals' rules: KIP-1327 CreationTimeMs (present, equal to
     the topic's creation, the expansion's time for added partitions) and PartitionAgeMs, KIP-1282

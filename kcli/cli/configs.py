@@ -48,8 +48,12 @@ def describe_configs(
 def alter_configs(
     topic: Optional[str] = typer.Option(None, "--topic", help="The topic to change."),
     broker: Optional[str] = typer.Option(None, "--broker", help="The broker (node id) to change."),
-    set_: Optional[List[str]] = typer.Option(None, "--set", help="key=value[,key=value...] (repeatable; [a,b] groups a value with commas, as kafka-configs --add-config)."),
-    delete: Optional[List[str]] = typer.Option(None, "--delete", help="key[,key...] to reset to default (repeatable, as kafka-configs --delete-config)."),
+    set_: Optional[List[str]] = typer.Option(None, "--set",
+                                             help="key=value[,key=value...] (repeatable; [a,b] groups a value with "
+                                                  "commas, as kafka-configs --add-config)."),
+    delete: Optional[List[str]] = typer.Option(None, "--delete",
+                                               help="key[,key...] to reset to default (repeatable, as kafka-configs "
+                                                    "--delete-config)."),
 ):
     """Set or delete config overrides (incremental)."""
     from kcli.specs import parse_add_config, parse_delete_config

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from typer._click.globals import get_current_context  # typer vendors click; pinned
 
 from kcli.admin.settings import ClientSettings
 from kcli.render.output import Output
+
+if TYPE_CHECKING:
+    from kcli.admin import Admin
+    from kcli.admin.client import KafkaAdmin
 
 
 @dataclass
@@ -19,16 +23,16 @@ class State:
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
     settings: ClientSettings = field(default_factory=ClientSettings)
-    output: Output = None
+    output: Output = None  # type: ignore[assignment]  # made by __post_init__ when not given
     verbose: bool = False
     secrets: list[str] = field(default_factory=list)
-    _admin: object = None
+    _admin: KafkaAdmin | None = None
 
     def __post_init__(self):
         if self.output is None:
             self.output = Output("table", self.stdout, self.stderr)
 
-    def admin(self):
+    def admin(self) -> Admin:
         """The admin adapter, created on first use (so bad input fails before any connection)."""
         if self._admin is None:
             from kcli.admin.client import KafkaAdmin

@@ -87,7 +87,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     ],
     "check expansions": [
         ("kcli check expansions", "partitions created in the last 24h that a group reads late or not at all"),
-        ("kcli check expansions --within 1h -g billing -o json", "one group, the last hour, for a script (exit 4: found)"),
+        ("kcli check expansions --within 1h -g billing -o json",
+         "one group, the last hour, for a script (exit 4: found)"),
     ],
     "check broker": [
         ("kcli check broker", "every rule: PASS, FAIL or UNSUPPORTED, with the evidence (exit 1: a rule failed)"),

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from kcli.errors import UsageError
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Mapping
+
 WITH_VALUE = ("-b", "--bootstrap-server", "--command-config", "-o", "--output", "--timeout", "--profile")
 FLAGS = ("--verbose",)
 NOT_EMPTY = ("bootstrap-server", "command-config", "profile")
 
 
-def check_not_empty(given: dict[str, object]) -> None:
+def check_not_empty(given: Mapping[str, object]) -> None:
     """The rule for the global options of every command line, native and drop-in: a server list,
     a properties file or a profile given empty (or blank) is refused, not ignored."""
     for name in NOT_EMPTY:
@@ -85,7 +89,7 @@ def hoist(argv: list[str]) -> list[str]:
 
 # Options that may be given without a value, per command path: an empty value then means "show
 # the column, filter nothing" (kafka-consumer-groups --list --state / --type).
-OPTIONAL_VALUE = {("list", "groups"): ("--state", "--type")}
+OPTIONAL_VALUE: dict[tuple[str, ...], tuple[str, ...]] = {("list", "groups"): ("--state", "--type")}
 
 
 def fill_optional_values(args: list[str], words: list[str]) -> list[str]:

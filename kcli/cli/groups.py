@@ -22,8 +22,13 @@ ALL_GROUPS = typer.Option(False, "--all-groups", help="Every consumer group.")
 
 
 def list_groups(
-    states: Optional[str] = typer.Option(None, "--state", help="Show each group's state; with a value, only groups in these states (comma-separated, case-insensitive)."),
-    types: Optional[str] = typer.Option(None, "--type", help="Show each group's type; with a value, only groups of these types: classic, consumer, streams (Kafka Streams applications, group.protocol=streams)."),
+    states: Optional[str] = typer.Option(None, "--state",
+                                         help="Show each group's state; with a value, only groups in these states "
+                                              "(comma-separated, case-insensitive)."),
+    types: Optional[str] = typer.Option(None, "--type",
+                                        help="Show each group's type; with a value, only groups of these types: "
+                                             "classic, consumer, streams (Kafka Streams applications, "
+                                             "group.protocol=streams)."),
 ):
     """List consumer groups (kafka-consumer-groups --list)."""
     from kcli import specs
@@ -40,12 +45,20 @@ def describe_groups(
     groups: Optional[List[str]] = GROUPS,
     group: Optional[List[str]] = GROUP_OPTIONS,
     all_groups: bool = ALL_GROUPS,
-    offsets: bool = typer.Option(False, "--offsets", help="Committed offsets, log end and lag per partition (default)."),
+    offsets: bool = typer.Option(False, "--offsets",
+                                 help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
-    show_state: bool = typer.Option(False, "--state", help="Coordinator, strategy, state; with --verbose the epochs and GROUP-CREATION-TIME (KIP-1282)."),
-    time_lag: bool = typer.Option(False, "--time-lag", help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the timestamp of the next record to consume; negative when that record is stamped after now) after kafka-consumer-groups' columns; table, json and csv always show them. Example: kcli describe groups billing -o plain --time-lag"),
+    show_state: bool = typer.Option(False, "--state",
+                                    help="Coordinator, strategy, state; with --verbose the epochs and "
+                                         "GROUP-CREATION-TIME (KIP-1282)."),
+    time_lag: bool = typer.Option(False, "--time-lag",
+                                  help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the "
+                                       "timestamp of the next record to consume; negative when that record is stamped "
+                                       "after now) after kafka-consumer-groups' columns; table, json and csv always "
+                                       "show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
-    """Describe consumer and streams groups (kafka-consumer-groups / kafka-streams-groups --describe); --verbose adds columns."""
+    """Describe consumer and streams groups (kafka-consumer-groups / kafka-streams-groups
+    --describe); --verbose adds columns."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
@@ -74,9 +87,9 @@ def describe_groups(
         if note:
             out().note(note)
     else:
-        groups = lib.offset_views(admin, descs)
-        with_time = _with_time_lag(admin, groups, time_lag)
-        view.render_offsets(out(), groups, st.verbose, time_lag=with_time)
+        views = lib.offset_views(admin, descs)
+        with_time = _with_time_lag(admin, views, time_lag)
+        view.render_offsets(out(), views, st.verbose, time_lag=with_time)
 
 
 def _with_time_lag(admin, groups, time_lag: bool) -> bool:
@@ -112,24 +125,43 @@ def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
     all_groups: bool = ALL_GROUPS,
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
-    all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed (a streams group: of its input topics, not its repartition topics)."),
-    all_input_topics: bool = typer.Option(False, "--all-input-topics", help="kafka-streams-groups' name for --all-topics: a streams group's committed partitions of its topology's input topics."),
+    all_topics: bool = typer.Option(False, "--all-topics",
+                                    help="Every partition the group has committed (a streams group: of its input "
+                                         "topics, not its repartition topics)."),
+    all_input_topics: bool = typer.Option(False, "--all-input-topics",
+                                          help="kafka-streams-groups' name for --all-topics: a streams group's "
+                                               "committed partitions of its topology's input topics."),
     to_earliest: bool = typer.Option(False, "--to-earliest", help="The log start offset of each partition."),
     to_latest: bool = typer.Option(False, "--to-latest", help="The log end offset of each partition."),
     to_current: bool = typer.Option(False, "--to-current", help="The committed offset (or, without one, the log end)."),
-    to_offset: Optional[int] = typer.Option(None, "--to-offset", click_type=Bounded(INT64_MIN, INT64_MAX), help="This offset, within each partition's log start and end."),
-    shift_by: Optional[int] = typer.Option(None, "--shift-by", click_type=Bounded(INT64_MIN, INT64_MAX), help="The committed offset plus N (negative: back), within the log."),
+    to_offset: Optional[int] = typer.Option(None, "--to-offset", click_type=Bounded(INT64_MIN, INT64_MAX),
+                                            help="This offset, within each partition's log start and end."),
+    shift_by: Optional[int] = typer.Option(None, "--shift-by", click_type=Bounded(INT64_MIN, INT64_MAX),
+                                           help="The committed offset plus N (negative: back), within the log."),
     to_datetime: Optional[str] = typer.Option(None, "--to-datetime", help="ISO-8601 (no zone = UTC) or epoch ms."),
-    by_duration: Optional[str] = typer.Option(None, "--by-duration", help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
+    by_duration: Optional[str] = typer.Option(None, "--by-duration",
+                                              help="PnDTnHnMnS or 15m, 2h...; a bare number is milliseconds."),
     from_file: Optional[str] = typer.Option(None, "--from-file", help="A reset CSV (as --export writes)."),
     to_start_time: bool = typer.Option(False, "--to-start-time", help="The group's creation time (KIP-1282)."),
-    max_age: Optional[str] = typer.Option(None, "--max-age", help="With --to-latest: earliest for partitions no older than this (KIP-1327); a bare number is milliseconds."),
+    max_age: Optional[str] = typer.Option(None, "--max-age",
+                                          help="With --to-latest: earliest for partitions no older than this "
+                                               "(KIP-1327); a bare number is milliseconds."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only (the default)."),
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
-    rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
-    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
-    compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
+    rollback_file: Optional[str] = typer.Option(None, "--rollback-file",
+                                                help="Where --execute saves the current offsets first (a new file; "
+                                                     "default under $XDG_STATE_HOME/kcli/rollback/)."),
+    allow_skip: bool = typer.Option(False, "--allow-skip",
+                                    help="Let --execute move committed offsets forward past records the group has not "
+                                         "read (--to-latest, --max-age and restoring a rollback file from "
+                                         "$XDG_STATE_HOME/kcli/rollback/ need not)."),
+    compare: bool = typer.Option(False, "--compare",
+                                 help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest "
+                                      "--max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and "
+                                      "--to-datetime when given; per partition the target and the records replayed (+) "
+                                      "or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare "
+                                      "--max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute.
 
@@ -154,13 +186,14 @@ def reset_offsets(
         from kcli.ops import compare as comparing
         from kcli.render.compare import render_comparison
 
-        req = comparing.request(flags, now_ms)
-        render_comparison(out(), comparing.compare(state().admin(), req, now_ms, out().progress),
+        asked = comparing.request(flags, now_ms)
+        render_comparison(out(), comparing.compare(state().admin(), asked, now_ms, out().progress),
                           state().verbose)
         return
     req = resets.request(flags, now_ms)
     result = resets.reset(state().admin(), req, now_ms, out().progress)
-    notices = [notice(w) for w in [*(w for plan in result.plans for w in plan.warnings), *result.skips, *result.replays]]
+    warnings = [w for plan in result.plans for w in plan.warnings]
+    notices = [notice(w) for w in [*warnings, *result.skips, *result.replays]]
     for line in summary(notices, state().verbose):
         out().note(f"Warn: {line}")
     if result.executed:
@@ -191,19 +224,21 @@ def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str
 
 
 def delete_offsets(
-    group: List[str] = typer.Option(..., "--group", "-g", help="The group id: one (a second --group is refused, exit 2)."),
+    group: List[str] = typer.Option(..., "--group", "-g",
+                                    help="The group id: one (a second --group is refused, exit 2)."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
-    """Delete committed offsets of a consumer or streams group (kafka-consumer-groups / kafka-streams-groups --delete-offsets)."""
+    """Delete committed offsets of a consumer or streams group (kafka-consumer-groups /
+    kafka-streams-groups --delete-offsets)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
     from kcli.specs import parse_topic_spec
 
     if len(group) > 1:      # typer would keep the last one and act on it
         raise UsageError(f"delete-offsets takes one --group; given {len(group)}: {', '.join(group)}")
-    group = group[0]
+    group_id = group[0]
     for spec in topic:
         parse_topic_spec(spec)
-    group_error, rows = lib.delete_offsets(state().admin(), group, topic)
-    view.render_delete_offsets(out(), group, group_error, rows)
-    lib.check_offsets_deleted(group, group_error, rows)
+    group_error, rows = lib.delete_offsets(state().admin(), group_id, topic)
+    view.render_delete_offsets(out(), group_id, group_error, rows)
+    lib.check_offsets_deleted(group_id, group_error, rows)

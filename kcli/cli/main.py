@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 def command_words(args: list[str]) -> list[str]:
     """The first two words of a hoisted command line, global options skipped: the command's path."""
-    words, i = [], 0
+    words: list[str] = []
+    i = 0
     while i < len(args) and len(words) < 2:
         arg = args[i]
         if not arg.startswith("-"):

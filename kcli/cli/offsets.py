@@ -11,12 +11,20 @@ from kcli.errors import UsageError
 
 
 def list_offsets(
-    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC-REGEX[:P,P...] (repeatable; default all topics)."),
-    time: Optional[str] = typer.Option(None, "--time", help="earliest|latest|max-timestamp|-1|-2|-3|<epoch-ms>|<ISO datetime> (default latest)."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t",
+                                              help="TOPIC-REGEX[:P,P...] (repeatable; default all topics)."),
+    time: Optional[str] = typer.Option(None, "--time",
+                                       help="earliest|latest|max-timestamp|-1|-2|-3|<epoch-ms>|<ISO datetime> (default "
+                                            "latest)."),
     max_timestamp: bool = typer.Option(False, "--max-timestamp", help="Shorthand for --time max-timestamp (KIP-734)."),
-    exclude_internal: bool = typer.Option(False, "--exclude-internal-topics", help="Leave out internal topics (__consumer_offsets, ...), even where a --topic regex matches them."),
-    topic_partitions: Optional[str] = typer.Option(None, "--topic-partitions", help="kafka-get-offsets' rules: REGEX[:N|:A-B|:A-|:-B],... (B exclusive; an empty regex is every topic)."),
-    partitions: Optional[str] = typer.Option(None, "--partitions", help="Partition ids, comma-separated, for every --topic."),
+    exclude_internal: bool = typer.Option(False, "--exclude-internal-topics",
+                                          help="Leave out internal topics (__consumer_offsets, ...), even where a "
+                                               "--topic regex matches them."),
+    topic_partitions: Optional[str] = typer.Option(None, "--topic-partitions",
+                                                   help="kafka-get-offsets' rules: REGEX[:N|:A-B|:A-|:-B],... (B "
+                                                        "exclusive; an empty regex is every topic)."),
+    partitions: Optional[str] = typer.Option(None, "--partitions",
+                                             help="Partition ids, comma-separated, for every --topic."),
 ):
     """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
     from kcli import specs

@@ -43,11 +43,16 @@ def describe_topics(
     patterns: Optional[List[str]] = PATTERNS,
     topic: Optional[List[str]] = TOPICS,
     exclude_internal: bool = typer.Option(False, "--exclude-internal", help="Hide internal topics."),
-    under_replicated: bool = typer.Option(False, "--under-replicated-partitions", help="Only partitions whose ISR is smaller than their replica set."),
-    under_min_isr: bool = typer.Option(False, "--under-min-isr-partitions", help="Only partitions whose ISR is below min.insync.replicas (or that have no leader)."),
-    at_min_isr: bool = typer.Option(False, "--at-min-isr-partitions", help="Only partitions whose ISR is exactly min.insync.replicas."),
+    under_replicated: bool = typer.Option(False, "--under-replicated-partitions",
+                                          help="Only partitions whose ISR is smaller than their replica set."),
+    under_min_isr: bool = typer.Option(False, "--under-min-isr-partitions",
+                                       help="Only partitions whose ISR is below min.insync.replicas (or that have no "
+                                            "leader)."),
+    at_min_isr: bool = typer.Option(False, "--at-min-isr-partitions",
+                                    help="Only partitions whose ISR is exactly min.insync.replicas."),
     unavailable: bool = typer.Option(False, "--unavailable-partitions", help="Only partitions without a live leader."),
-    with_overrides: bool = typer.Option(False, "--topics-with-overrides", help="Only topics with non-default configs, without their partitions."),
+    with_overrides: bool = typer.Option(False, "--topics-with-overrides",
+                                        help="Only topics with non-default configs, without their partitions."),
     if_exists: bool = typer.Option(False, "--if-exists", help="No error when nothing matches."),
 ):
     """Partitions with leader, replicas, ISR, ELR and creation time (KIP-1327).
@@ -72,9 +77,13 @@ def create_topic(
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", metavar="NEW-TOPIC",
                                               help="The same as the NEW-TOPIC argument, as kafka-topics spells it."),
     partitions: Optional[int] = typer.Option(None, "--partitions", help="Partition count (broker default if omitted)."),
-    replication_factor: Optional[int] = typer.Option(None, "--replication-factor", help="Replicas per partition (broker default if omitted)."),
-    config: Optional[List[str]] = typer.Option(None, "--config", help="A topic config override, key=value (repeatable)."),
-    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment", help="Broker ids per partition: b1:b2,b3:b4 (a comma between partitions)."),
+    replication_factor: Optional[int] = typer.Option(None, "--replication-factor",
+                                                     help="Replicas per partition (broker default if omitted)."),
+    config: Optional[List[str]] = typer.Option(None, "--config",
+                                               help="A topic config override, key=value (repeatable)."),
+    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment",
+                                                     help="Broker ids per partition: b1:b2,b3:b4 (a comma between "
+                                                          "partitions)."),
     if_not_exists: bool = typer.Option(False, "--if-not-exists", help="No error when the topic already exists."),
 ):
     """Create a topic (kafka-topics --create)."""
@@ -106,7 +115,9 @@ def alter_topic(
     patterns: Optional[List[str]] = TARGETS,
     topic: Optional[List[str]] = TOPICS,
     partitions: int = typer.Option(..., "--partitions", help="The new total partition count."),
-    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment", help="Broker ids for every partition, old ones included: b1:b2,b3:b4,..."),
+    replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment",
+                                                     help="Broker ids for every partition, old ones included: "
+                                                          "b1:b2,b3:b4,..."),
     if_exists: bool = typer.Option(False, "--if-exists", help="No error when no topic matches."),
 ):
     """Increase the partition count (kafka-topics --alter); prints the before/after count."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from typer._click.globals import get_current_context  # typer vendors click; pinned in pyproject
@@ -81,7 +81,7 @@ SHORT_HELP: dict[str, str] = {
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
 # hands their words to ``kcli.cli.dropin`` untouched, and Typer leaves them alone too.
-_DROPIN_SETTINGS = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+_DROPIN_SETTINGS: dict[str, Any] = dict(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                           "help_option_names": []}, add_help_option=False)
 # The other number of each command's noun, accepted too (hidden from help, the man pages and
 # completion): the canonical form is plural where the command takes several names, singular
@@ -108,7 +108,7 @@ ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with pa
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "
              "bounds (KIP-937). Global options may be given anywhere on the line; before a drop-in's name "
              "(kcli --profile prod kafka-topics ...) they apply to the Java tool's line after it.")
-_COMMON = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+_COMMON: dict[str, Any] = dict(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
 
 def canonical(words: list[str]) -> list[str]:
@@ -167,7 +167,9 @@ def root_options(
     command_config: Optional[str] = typer.Option(
         None, "--command-config", help="Kafka client properties file (security.protocol, sasl.*, ssl.*)."),
     output: str = typer.Option("table", "--output", "-o", help="table, plain (Kafka tools' layout), json or csv."),
-    timeout: str = typer.Option("30s", "--timeout", help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is milliseconds, as in the Kafka tools."),
+    timeout: str = typer.Option("30s", "--timeout",
+                                help="Bound for the whole command, 1 ms to 1 h: 30s, 500ms, PT1M; a bare number is "
+                                     "milliseconds, as in the Kafka tools."),
     verbose: bool = typer.Option(False, "--verbose", help="More detail (extra columns, error detail; never secrets)."),
     profile: Optional[str] = typer.Option(
         None, "--profile", envvar="KCLI_PROFILE",
@@ -192,9 +194,10 @@ def root_options(
     chosen = profiles.load_profile(profile)
     cmd_props = read_properties(command_config) if command_config is not None else {}
     st.secrets[:] = secret_values(chosen.properties if chosen else {}, cmd_props)
-    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP)
+    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props)
     # One deadline for the whole command: every request of it ends by then.
-    st.settings = ClientSettings(servers, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
+    st.settings = ClientSettings(servers or DEFAULT_BOOTSTRAP, props, timeout_ms,
+                                 deadline=time.monotonic() + timeout_ms / 1000)
     st.settings.validate()                  # librdkafka's checks, before any client connects
     if warning := st.settings.ignored_warning():
         st.output.note(warning)

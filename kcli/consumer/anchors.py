@@ -10,6 +10,10 @@ from kcli.consumer.errors import (BROKER_TOO_OLD, METADATA_V14_MISSING, NO_CREAT
 from kcli.consumer.policies import TO_START_TIME
 from kcli.errors import UnsupportedByBroker
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from kcli.admin.wire import WireClient
+
 def settings_for(config: dict, timeout_ms: int) -> ClientSettings:
     """The consumer's librdkafka settings as the CLI's: ``ClientSettings.kafka_python_config``
     alone decides which of them kcli's own connection takes (security, SASL with OAUTHBEARER,
@@ -25,7 +29,7 @@ class BrokerAnchors:
     def __init__(self, settings: ClientSettings, group_id: str):
         self.settings = settings
         self.group_id = group_id
-        self._wire = None
+        self._wire: WireClient | None = None
         self._creation: int | None = None
         self._creation_missing: str | None = None   # definitive: the time never appears later
         self._supported: bool | None = None          # the policy's API versions, once known

@@ -1,4 +1,5 @@
-"""kafka-consumer-groups' reset CSV (Apache Kafka's tools/src/main/java/org/apache/kafka/tools/consumer/group/CsvUtils.java), byte-compatible both ways.
+"""kafka-consumer-groups' reset CSV (Apache Kafka's
+tools/src/main/java/org/apache/kafka/tools/consumer/group/CsvUtils.java), byte-compatible both ways.
 
 Export: no header, ``,`` separator, ``\\n`` after every record; ``topic,partition,offset`` for a
 single ``--group``, ``group,topic,partition,offset`` otherwise. Strings are quoted as Jackson's

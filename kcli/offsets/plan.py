@@ -2,7 +2,9 @@
 offset, log start and end, a ListOffsets answer for time scenarios, the partition's age for
 ``--max-age``) gives a plan per partition. Pure: no Kafka, no clock (the caller passes ``now``).
 
-The rules are kafka-consumer-groups' (Apache Kafka 4.4's tools/src/main/java/org/apache/kafka/tools/GroupOffsetsResetter.java, OffsetsUtils before): ``--to-offset``, ``--shift-by`` and
+The rules are kafka-consumer-groups' (Apache Kafka 4.4's
+tools/src/main/java/org/apache/kafka/tools/GroupOffsetsResetter.java, OffsetsUtils before):
+``--to-offset``, ``--shift-by`` and
 ``--from-file`` are clamped to [log start, log end] with a warning; time lookups without a record
 fall back to the log end with a warning; ``--to-current`` without a commit takes the log end.
 A plan that moves a committed offset forward past records the group has not read says so per
@@ -55,14 +57,21 @@ class Scenario:
     def is_time(self) -> bool:
         return self.kind in TIME_KINDS
 
+    @property
+    def number(self) -> int:
+        """``value``, for the scenarios that take one."""
+        if self.value is None:
+            raise ValueError(f"the {self.kind} scenario needs a value")
+        return self.value
+
 
 def lookup_timestamp(scenario: Scenario, now_ms: int, creation_ms: int | None = None) -> int:
     """The timestamp a time scenario asks ListOffsets for: never before the epoch, so never one
     of ListOffsets' special values (TimeRangeError otherwise; the CLI refuses such input first)."""
     if scenario.kind == DATETIME:
-        return check_timestamp(scenario.value, "--to-datetime")
+        return check_timestamp(scenario.number, "--to-datetime")
     if scenario.kind == DURATION:
-        return timestamp_before(now_ms, scenario.value)
+        return timestamp_before(now_ms, scenario.number)
     if scenario.kind == START_TIME:
         if creation_ms is None or creation_ms < 0:
             raise ValueError("--to-start-time needs the group's creation time")
@@ -106,23 +115,25 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
     for pos in positions:
         tp = (pos.topic, pos.partition)
         ts = rule = None
+        new: int | None
         if kind == EARLIEST:
             new = pos.log_start
         elif kind == LATEST:
             new = pos.log_end
         elif kind == MAX_AGE:
-            hot, rule = age_rule((ages or {}).get(tp), scenario.value)
+            hot, rule = age_rule((ages or {}).get(tp), scenario.number)
             new = pos.log_start if hot else pos.log_end
         elif kind == CURRENT:
             new = pos.committed if pos.committed is not None else pos.log_end
         elif kind == OFFSET:
-            new = _clamp(group, pos, scenario.value, clamped)
+            new = _clamp(group, pos, scenario.number, clamped)
         elif kind == SHIFT:
             if pos.committed is None:
                 raise NoCommittedOffset(pos.topic, pos.partition)
-            new = _clamp(group, pos, pos.committed + scenario.value, clamped)
+            new = _clamp(group, pos, pos.committed + scenario.number, clamped)
         elif kind == FILE:       # -1: the partition had no committed offset (a rollback file)
-            new = None if file_offsets[tp] == NO_OFFSET else _clamp(group, pos, file_offsets[tp], clamped)
+            in_file = (file_offsets or {})[tp]
+            new = None if in_file == NO_OFFSET else _clamp(group, pos, in_file, clamped)
         elif kind in TIME_KINDS:
             offset, ts = (lookups or {}).get(tp, (-1, None))
             if offset is None or offset < 0:

@@ -55,7 +55,8 @@ RULES = [
     ("creation-time.present", "KIP-1327", "CreationTimeMs on every partition, equal to the topic's creation"),
     ("creation-time.expansion", "KIP-1327", "an added partition's CreationTimeMs is the expansion's time"),
     ("creation-time.leader-change", "KIP-1327", "CreationTimeMs unchanged across a leader change (two runs)"),
-    ("creation-time.restart", "KIP-1327", "CreationTimeMs and GroupCreationTimeMs unchanged across a restart (two runs)"),
+    ("creation-time.restart", "KIP-1327", "CreationTimeMs and GroupCreationTimeMs unchanged across a restart (two "
+                                          "runs)"),
     ("partition-age", "KIP-1327", "CreationTimeMs + PartitionAgeMs within the Metadata round trip"),
     ("group-creation-time", "KIP-1282", "GroupCreationTimeMs stamped once, not moved by rebalances or commits"),
     ("kip-937.batch", "KIP-937", "a batch with one record beyond the bound is rejected whole, naming it"),
@@ -133,7 +134,7 @@ class _Window:
 
     def __init__(self, skew: int, now: Callable[[], int]):
         self.skew, self.now = skew, now
-        self.start = self.end = None
+        self.start = self.end = 0             # set on entering and leaving the window
 
     def __enter__(self):
         self.start = self.now()
@@ -208,9 +209,9 @@ class BrokerCheck:
         with self.window() as expanded:
             self.admin.create_partitions(self.topic, EXPANDED, None)
         topic = self.settled(self.topic, EXPANDED)
-        times = {p.partition: p.creation_time_ms for p in topic.partitions}
+        times = {p.partition: p.creation_time_ms for p in topic.partitions if p.creation_time_ms is not None}
         advertised = self.version(DESCRIBE_TOPIC_PARTITIONS)
-        if any(v is None for v in times.values()):
+        if len(times) < len(topic.partitions):
             reason = (f"DescribeTopicPartitions v{advertised} advertised, CreationTimeMs needs v1"
                       if advertised is not None else "no DescribeTopicPartitions advertised")
             for rule in ("creation-time.present", "creation-time.expansion"):
@@ -260,7 +261,7 @@ class BrokerCheck:
         problems = [o.error for o in (self.produce(0, batch) for batch in sent) if o.error]
         listed = self.admin.advertised_version(LIST_OFFSETS)
         if problems:
-            for ts, (rule, _, _) in SPECIAL_TIMESTAMPS.items():
+            for rule, _, _ in SPECIAL_TIMESTAMPS.values():
                 self.result(rule, FAIL, f"producing the check's records failed: {problems[0]}")
             self.result("kip-734.ties", FAIL, f"producing the check's records failed: {problems[0]}")
         else:
@@ -285,18 +286,18 @@ class BrokerCheck:
                         f"offset {got.offset}" + (f", timestamp {_ms(got.timestamp_ms)}" if ts == -3 else "")
                         + (f" ({got.error})" if got.error else "") + f"; expected {expect}",
                         offset=got.offset, timestampMs=got.timestamp_ms, listOffsetsVersion=listed)
-        got = answers.get(-3)
-        if got is None:
+        tie = answers.get(-3)
+        if tie is None:
             self.result("kip-734.ties", UNSUPPORTED, f"ListOffsets v{listed} advertised, max-timestamp needs v7",
                         listOffsetsVersion=listed)
             return
-        ok = got.offset == 1 and got.timestamp_ms == expected_max
+        ok = tie.offset == 1 and tie.timestamp_ms == expected_max
         known = "; the last offset of the batch holding the maximum: KAFKA-16310 (fixed in Kafka 3.8)" \
-            if got.offset == BATCH_END else ""
+            if tie.offset == BATCH_END else ""
         self.result("kip-734.ties", PASS if ok else FAIL,
                     f"offsets 1 and 3 hold the maximum {_ms(expected_max)} (batches 0-2 and 3-4); "
-                    f"max-timestamp answered offset {got.offset} at {_ms(got.timestamp_ms)}; expected offset 1" + known,
-                    offset=got.offset, timestampMs=got.timestamp_ms, tiedOffsets=[1, 3])
+                    f"max-timestamp answered offset {tie.offset} at {_ms(tie.timestamp_ms)}; expected offset 1" + known,
+                    offset=tie.offset, timestampMs=tie.timestamp_ms, tiedOffsets=[1, 3])
 
     def kip937_rule(self) -> None:
         rule = "kip-937.batch"
@@ -394,7 +395,8 @@ class BrokerCheck:
             return
         same = all(str(k) in now and now[str(k)].creation_time_ms == v["creationTimeMs"] for k, v in saved.items())
         moved = [k for k, v in saved.items() if k in now and _moved(v, now[k])]
-        creation = ", ".join(f"p{k} {_ms(v['creationTimeMs'])} -> {_ms(now[k].creation_time_ms) if k in now else 'gone'}"
+        creation = ", ".join(f"p{k} {_ms(v['creationTimeMs'])} -> "
+                             f"{_ms(now[k].creation_time_ms) if k in now else 'gone'}"
                              for k, v in sorted(saved.items()))
         epochs = ", ".join(f"p{k} leader {v['leader']}/epoch {v['leaderEpoch']} -> "
                            f"{now[k].leader}/epoch {now[k].leader_epoch}" for k, v in sorted(saved.items()) if k in now)
@@ -424,13 +426,14 @@ class BrokerCheck:
 
     def clean_up(self, names: list[tuple[str, bool]]) -> tuple[list[str], list[str]]:
         """Deletes each (name, has_group) topic and group; (deleted, failures)."""
-        deleted, failed = [], []
+        deleted: list[str] = []
+        failed: list[str] = []
         for name, has_group in names:
             if has_group:
                 errors = self.admin.delete_groups([name])
                 error = errors.get(name)
-                (failed if error is not None and error.name != "GROUP_ID_NOT_FOUND" else deleted).append(
-                    f"group {name}" + (f": {error.name}" if error is not None and error.name != "GROUP_ID_NOT_FOUND" else ""))
+                refused = error.name if error is not None and error.name != "GROUP_ID_NOT_FOUND" else None
+                (failed if refused else deleted).append(f"group {name}" + (f": {refused}" if refused else ""))
             error = self.admin.delete_topics([name]).get(name)
             (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
         return deleted, failed
@@ -489,7 +492,8 @@ def _special_expectation(ts: int, got, expected_max: int) -> tuple[str, bool]:
 
 def _moved(saved: dict, now) -> bool:
     return saved.get("leader") != now.leader or (
-        now.leader_epoch is not None and saved.get("leaderEpoch") is not None and now.leader_epoch > saved["leaderEpoch"])
+        now.leader_epoch is not None and saved.get("leaderEpoch") is not None
+        and now.leader_epoch > saved["leaderEpoch"])
 
 
 def _member_id() -> str:

@@ -177,7 +177,7 @@ def problems(report: ExpansionReport) -> str | None:
         parts.append(f"{len(exposed)} group partition(s) exposed ({sum(g.exposed for _, g in exposed)} "
                      "records a latest start would skip)")
     if lost:
-        parts.append(f"{len(lost)} suspected lost ({sum(g.lost.records for _, g in lost)} records)")
+        parts.append(f"{len(lost)} suspected lost ({sum(g.lost.records for _, g in lost if g.lost)} records)")
     return "Expansion check: " + "; ".join(parts)
 
 

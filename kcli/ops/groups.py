@@ -162,7 +162,8 @@ def delete_offsets(admin: Admin, group: str, specs: list[str]):
     check_group_ids([group])
     parsed = [parse_topic_spec(s) for s in specs]
     leaders = admin.partition_leaders(sorted({t for t, parts in parsed if parts is None}))
-    partitions, rows = [], []
+    partitions: list[tuple[str, int]] = []
+    rows: list[tuple[str, int, BrokerError | None]] = []
     for topic, parts in parsed:
         if parts is not None:
             partitions += [(topic, p) for p in parts]

@@ -46,9 +46,9 @@ def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> 
         row.time_lag_error = "log end offset unknown"
     elif found.error is not None:
         row.time_lag_error = found.error
-    elif found.timestamp_ms is not None or found.bound_ms is not None:
-        row.next_timestamp_ms = found.timestamp_ms if found.timestamp_ms is not None else found.bound_ms
-        row.time_lag_ms = now_ms - row.next_timestamp_ms
+    elif (stamp := found.timestamp_ms if found.timestamp_ms is not None else found.bound_ms) is not None:
+        row.next_timestamp_ms = stamp
+        row.time_lag_ms = now_ms - stamp
         row.time_lag_bound = found.timestamp_ms is None
     else:                          # nothing to consume below the high watermark: caught up
         row.time_lag_ms = 0
@@ -69,7 +69,7 @@ def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupO
     except UnsupportedByBroker as exc:
         found, missing = {}, str(exc)
     for r in rows:
-        set_time_lag(r, found.get((r.topic, r.partition, r.current)), now_ms)
+        set_time_lag(r, None if r.current is None else found.get((r.topic, r.partition, r.current)), now_ms)
         if r.time_lag_error == "log end offset unknown":
             r.time_lag_error = missing
     return unknown_notes(groups) + future_notes(groups)
@@ -93,7 +93,7 @@ def future_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) ->
     for d, rows in groups:
         ahead = [r for r in rows if r.time_lag_ms is not None and r.time_lag_ms < 0]
         if ahead:
-            most = format_duration_ms(-min(r.time_lag_ms for r in ahead))
+            most = format_duration_ms(-min(r.time_lag_ms for r in ahead if r.time_lag_ms is not None))
             notes.append(f"Time lag of group '{d.group_id}' negative on "
                          f"{_named([f'{r.topic}-{r.partition}' for r in ahead])}: its next record there "
                          f"is stamped after now (by up to {most}; a producer's clock ahead?), "

@@ -30,7 +30,8 @@ def select_partitions(admin: Admin, rules: list[PartitionRule], exclude_internal
     return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
 
 
-def list_offsets(admin: Admin, rules: list[PartitionRule], time: int, exclude_internal: bool = False) -> list[OffsetInfo]:
+def list_offsets(admin: Admin, rules: list[PartitionRule], time: int,
+                 exclude_internal: bool = False) -> list[OffsetInfo]:
     """One answer per selected partition; a partition the cluster did not answer for carries
     the error (``check_answered`` turns any error into exit 1 once the answers are shown)."""
     partitions = select_partitions(admin, rules, exclude_internal)

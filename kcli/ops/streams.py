@@ -10,7 +10,7 @@ import re
 from kcli import javaorder
 from kcli.errors import OperationError
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
-                        StreamsGroupDescription, TopicSize)
+                        StreamsGroupDescription, StreamsMember, TopicSize)
 from kcli.ops.groups import fill_offsets
 
 TYPE_CHECKING = False
@@ -65,17 +65,17 @@ def offset_rows(admin: Admin, d: StreamsGroupDescription) -> list[GroupOffsetRow
     kcli's addition); committed offsets from one OffsetFetch, log ends from one ListOffsets per
     leader. Sorted by topic and partition."""
     committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
-    owner: dict[tuple[str, int], object] = {}
+    owner: dict[tuple[str, int], StreamsMember] = {}
     for m in d.members:
         for sub, partition in m.active:
             for topic in d.source_topics.get(sub, []):
                 owner.setdefault((topic, partition), m)
     rows = []
     for tp in sorted(set(owner) | set(committed)):
-        m = owner.get(tp)
+        member = owner.get(tp)
         rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
-                                   m.member_id if m else None, m.host if m else None,
-                                   m.client_id if m else None))
+                                   member.member_id if member else None, member.host if member else None,
+                                   member.client_id if member else None))
     return fill_offsets(admin, rows, committed)
 
 

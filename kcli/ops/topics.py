@@ -90,8 +90,8 @@ def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_ex
         rc = configs.get(t.name)
         if rc:
             values = {e.name: e for e in rc.entries}
-            t.configs = {name: values[name].value for name in javaorder.config_entries(list(values))
-                         if not values[name].is_default and values[name].value is not None}
+            t.configs = {name: value for name in javaorder.config_entries(list(values))
+                         if not values[name].is_default and (value := values[name].value) is not None}
             min_isr[t.name] = int(next((e.value for e in rc.entries if e.name == "min.insync.replicas"), "1") or 1)
     live = set(admin.broker_ids()) if unavailable else set()
     keep = report_filter(under_replicated, under_min_isr, at_min_isr, unavailable, live)
@@ -185,10 +185,11 @@ def delete(admin: Admin, patterns, if_exists) -> list[str]:
     results = admin.delete_topics(names)
     failed, unknown = per_item(results)
     if failed or unknown:
-        detail = "; ".join(f"{n}: {results[n].message}" for n in sorted(failed))
+        errors = {n: e for n, e in results.items() if e is not None}     # failed and unknown
+        detail = "; ".join(f"{n}: {errors[n].message}" for n in sorted(failed))
         if unknown:
             detail += ("; " if detail else "") + "unknown (no answer; may or may not be deleted): " + "; ".join(
-                f"{n}: {results[n].message}" for n in sorted(unknown))
+                f"{n}: {errors[n].message}" for n in sorted(unknown))
         done = [n for n in names if n not in failed and n not in unknown]
         raise_for(len(names), len(failed),
                   f"Deleted {', '.join(done)}; not deleted: {detail}" if done else detail, len(unknown))

@@ -526,7 +526,7 @@ def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str
     return _keyed(rows, keys, topics)
 
 
-def _by_partition(F, values: dict[tuple[str, int], tuple[int, ...]]) -> list:
+def _by_partition(F, values: Mapping[tuple[str, int], tuple[int, ...]]) -> list:
     """Per position in the tuples, a column with the value for the row's (topic, partition): a
     literal array indexed by partition, chosen by topic when there are several."""
     topics = sorted({topic for topic, _ in values})

@@ -103,7 +103,7 @@ class RangeScan:
         lowest = pc.min(valid).as_py()
         # 1. earlier undecided candidates above this batch's lowest valid timestamp are culprits;
         #    the whole batch is after them, the records between them were not below them
-        popped = []
+        popped: list[tuple[Any, Any]] = []
         while self.stack and self.stack[-1][1][-1].as_py() > lowest:
             offs, tss = self.stack.pop()
             keep = len(tss) - _count(pc.greater(tss, pa.scalar(lowest, pa.int64())))

@@ -257,7 +257,7 @@ def plan_ranges(
 
 def _partitions(consumer, topics: list[str], start: Bound, timeout_s: float):
     if start.kind == "offsets":
-        named = sorted(start.offsets)
+        named = sorted(start.offsets or {})
         topics = sorted({t for t, _ in named})
     if not topics:
         raise SourceOptionError("option topics is required")
@@ -283,13 +283,15 @@ def _resolve(consumer, bound: Bound, topic: str, partition: int, low: int, high:
     if bound.kind == "latest":
         return high
     if bound.kind == "timestamp":
+        if bound.timestamp is None:
+            raise ValueError("a timestamp bound without its timestamp")
         found = consumer.offsets_for_times(
             [TopicPartition(topic, partition, bound.timestamp)], timeout=timeout_s
         )[0]
         if found.error is not None:
             raise RuntimeError(f"offset lookup for {topic}-{partition}: {found.error.str()}")
         return high if found.offset < 0 else min(max(found.offset, low), high)
-    offset = bound.offsets.get((topic, partition), LATEST)
+    offset = (bound.offsets or {}).get((topic, partition), LATEST)
     if offset == EARLIEST:
         return low
     if offset == LATEST:
@@ -390,7 +392,7 @@ def read_range(conf: Mapping[str, Any], rng: OffsetRange, columns: list[str], ar
         return
     # librdkafka's own queued.min.messages (100000): a larger one (the whole range, up to 1M)
     # saved no CPU on a 250k-record scan and queued the range in each worker's memory
-    consumer = Consumer(conf)
+    consumer = Consumer(dict(conf))
     try:
         consumer.assign([_tp(rng, rng.start)])
         out = _Columns(rng, columns, arrow_schema)

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from kcli.errors import KcliError, OperationError
 from kcli.pipeline.classarchive import ARCHIVE_FLAGS, archive_options
@@ -42,11 +42,11 @@ def check_java() -> str:
             return java
         raise JavaNotFound(f"Java not found: JAVA_HOME={home} has no bin/java; "
                            "kcli audit runs on Spark, which needs Java 17 or newer")
-    java = shutil.which("java")
-    if java is None:
+    found = shutil.which("java")
+    if found is None:
         raise JavaNotFound("Java not found: kcli audit runs on Spark, which needs Java 17 or newer "
                            "(install it, or set JAVA_HOME)")
-    return java
+    return found
 
 
 def check_pyspark() -> None:
@@ -289,19 +289,20 @@ def stop_after_interrupt(wait_s: float = 15.0) -> None:
     gateway = SparkContext._gateway
     proc = getattr(gateway, "proc", None)
 
-    def stop() -> None:
-        with contextlib.suppress(Exception):
-            sc.cancelAllJobs()
-        with contextlib.suppress(Exception):
-            sc.stop()
-
     if sc is not None:
+        def stop() -> None:
+            with contextlib.suppress(Exception):
+                sc.cancelAllJobs()
+            with contextlib.suppress(Exception):
+                sc.stop()
+
         # the JVM may be busy or gone: the stop gets a few seconds, then the process is ended
         stopper = threading.Thread(target=stop, name="kcli-spark-stop", daemon=True)
         stopper.start()
         stopper.join(min(5.0, wait_s))
-    with contextlib.suppress(Exception):
-        gateway.shutdown()
+    if gateway is not None:
+        with contextlib.suppress(Exception):
+            gateway.shutdown()
     if proc is not None and proc.poll() is None:
         with contextlib.suppress(Exception):
             proc.stdin.close()                  # the JVM's gateway exits on its stdin's EOF
@@ -346,7 +347,7 @@ def _in_thread(start: Callable[[], T], timeout_s: float | None):
     """Run ``start()`` in a daemon thread, waited for ``timeout_s`` (None: until it ends); the
     thread and ``{"value": ...}`` or ``{"error": ...}``. The thread is not the main one, so a
     SparkContext it creates installs no SIGINT handler."""
-    outcome: dict[str, object] = {}
+    outcome: dict[str, Any] = {}
     done = threading.Event()
 
     def target() -> None:
@@ -448,14 +449,14 @@ def run_with_progress(spark, action: Callable[[], T], hook: ProgressHook | None,
     result or raise its error."""
     sc = spark.sparkContext
     group = f"kcli-{uuid.uuid4().hex}"
-    outcome: dict[str, object] = {}
+    outcome: dict[str, Any] = {}
     done, polled = threading.Event(), threading.Event()
 
     def target() -> None:
         sc.setJobGroup(group, description)
         try:
             outcome["value"] = action()
-        except BaseException as e:  # re-raised in the caller's thread
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             outcome["error"] = e
         finally:
             done.set()
@@ -469,7 +470,8 @@ def run_with_progress(spark, action: Callable[[], T], hook: ProgressHook | None,
                 if reads is not None:
                     progress = dataclasses.replace(progress, records_read=reads.read,
                                                    records_total=reads.total)
-                hook(progress)
+                if hook is not None:
+                    hook(progress)
         except Exception:  # noqa: BLE001 - a progress bar never fails the audit
             pass
         finally:

@@ -41,6 +41,9 @@ def _bare_package(name: str) -> None:
         return
     parent, _, child = name.rpartition(".")
     spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    loader = spec.loader
     package = importlib.util.module_from_spec(spec)
 
     def __getattr__(attr: str):
@@ -50,10 +53,10 @@ def _bare_package(name: str) -> None:
             if exc.name != f"{name}.{attr}":
                 raise
         del package.__getattr__
-        spec.loader.exec_module(package)
+        loader.exec_module(package)
         return getattr(package, attr)
 
-    package.__getattr__ = __getattr__
+    vars(package)["__getattr__"] = __getattr__
     sys.modules[name] = package
     if parent:
         setattr(sys.modules[parent], child, package)
@@ -158,10 +161,10 @@ def _declare(api: str) -> None:
             return
         kwds = {"load_json": _schemas} if api in _OWN_SCHEMAS else {}
         for name in (f"{api}Request", f"{api}Response"):
-            body = {"__module__": __name__, "__qualname__": name}
+            body: dict[str, object] = {"__module__": __name__, "__qualname__": name}
             if name in _PATCHES:
                 body["json_patch"] = classmethod(lambda cls, json, patch=_PATCHES[name]: patch(json))
-            globals()[name] = types.new_class(name, (ApiMessage,), kwds, lambda ns, body=body: ns.update(body))
+            globals()[name] = types.new_class(name, (ApiMessage,), kwds, lambda ns: ns.update(body))
 
 
 def claim_response_classes() -> None:

@@ -36,7 +36,7 @@ def render_audit(out: Output, result) -> None:
         if with_target:
             row += [_n(p.target_offset), _n(p.replayed), _n(p.skipped), _n(p.target_check)]
         row.append(p.max_timestamp_check)
-        table.rows.append(row)
+        table.add(row)
     t = result.total
     total = ["(total)", str(t.partitions), str(t.records), time_cell(t.min_timestamp), time_cell(t.max_timestamp),
              NULL, str(t.too_old), str(t.too_new), str(t.culprits), str(t.out_of_order),
@@ -44,7 +44,7 @@ def render_audit(out: Output, result) -> None:
     if with_target:
         total += [NULL, _n(t.replayed), _n(t.skipped), NULL]
     total.append(f"{t.disagreements} disagreement(s)")
-    table.rows.append(total)
+    table.add(total)
     out.table(table)
     if t.culprits:
         shown = "" if len(t.first_culprits) == t.culprits else f" (the first {len(t.first_culprits)})"

@@ -22,6 +22,7 @@ def plain_configs(rc: ResourceConfig, show_all: bool, default_brokers: bool = Fa
     """kafka-configs --describe's layout: a header, then sorted ``  name=value sensitive=...
     synonyms={SOURCE:name=value, ...}`` lines. ``default_brokers``: the cluster-wide broker
     defaults (entity name ""), with their own header and dynamic source."""
+    dynamic: str | None
     if default_brokers:
         lines, dynamic = ["Default configs for brokers in the cluster are:"], "DYNAMIC_DEFAULT_BROKER_CONFIG"
     else:
@@ -49,14 +50,15 @@ def render_configs(out: Output, resources: list[ResourceConfig], show_all: bool)
         notes = explain(rc)
         shown = sorted((e for e in rc.entries if show_all or not e.is_default or e.name in notes),
                        key=lambda e: e.name)
-        doc = {"type": rc.resource_type, "name": rc.name, "configs": []}
+        configs: list[dict[str, object]] = []
+        doc = {"type": rc.resource_type, "name": rc.name, "configs": configs}
         for e in shown:
             eff, text = notes.get(e.name, (None, ""))
-            doc["configs"].append({"name": e.name, "value": None if e.is_sensitive else e.value,
+            configs.append({"name": e.name, "value": None if e.is_sensitive else e.value,
                                    "source": e.source, "default": e.is_default,
                                    "sensitive": e.is_sensitive, "readOnly": e.read_only,
                                    "effective": eff, "meaning": text or None})
-            table.rows.append([f"{rc.resource_type}:{rc.name}", e.name, _value(e), e.source,
+            table.add([f"{rc.resource_type}:{rc.name}", e.name, _value(e), e.source,
                                "" if eff is None else str(eff), text])
         docs.append(doc)
     if out.format == "json":

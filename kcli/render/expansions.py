@@ -32,9 +32,9 @@ def report_table(r: ExpansionReport) -> Table:
                 duration_cell(max(0, r.now_ms - p.creation_ms), resolution=1000)]
         tail = [str(p.log_start), str(p.log_end)]
         if not p.groups:
-            table.rows.append(head + [MISSING, MISSING, MISSING] + tail + [MISSING, MISSING, "NO-GROUP"])
+            table.add(head + [MISSING, MISSING, MISSING] + tail + [MISSING, MISSING, "NO-GROUP"])
         for g in p.groups:
-            table.rows.append(head + [g.group, _yes(g.younger_than_group),
+            table.add(head + [g.group, _yes(g.younger_than_group),
                                       MISSING if g.committed is None else str(g.committed)] + tail
                               + [str(g.exposed) if g.status == "EXPOSED" else MISSING, _lost(g), g.status])
     return table
@@ -44,7 +44,7 @@ def summary(r: ExpansionReport) -> str:
     exposed, lost = r.found("EXPOSED"), r.found("LOST?")
     return (f"{len(r.partitions)} partition(s) added within {format_duration_ms(r.within_ms)}; "
             f"exposed: {len(exposed)} ({sum(g.exposed for _, g in exposed)} records); "
-            f"suspected lost: {len(lost)} ({sum(g.lost.records for _, g in lost)} records)")
+            f"suspected lost: {len(lost)} ({sum(g.lost.records for _, g in lost if g.lost)} records)")
 
 
 def render_report(out: Output, r: ExpansionReport) -> None:
@@ -94,10 +94,11 @@ def report_document(r: ExpansionReport) -> dict:
                 "groups": [group(g) for g in p.groups]}
 
     exposed, lost = r.found("EXPOSED"), r.found("LOST?")
+    lost_records = sum(g.lost.records for _, g in lost if g.lost)
     return json_document("expansions", withinMs=r.within_ms, nowMs=r.now_ms,
                          partitions=[partition(p) for p in r.partitions],
                          exposed={"partitions": len(exposed), "records": sum(g.exposed for _, g in exposed)},
-                         suspectedLost={"partitions": len(lost), "records": sum(g.lost.records for _, g in lost)},
+                         suspectedLost={"partitions": len(lost), "records": lost_records},
                          unknownCreationTime=r.unknown_creation, memoryFile=r.memory_file,
                          newTopics=[{"topic": t.topic, "creationTimeMs": t.creation_ms,
                                      "creationTime": time_field(t.creation_ms)["iso"],

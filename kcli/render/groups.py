@@ -1,4 +1,5 @@
-"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, as Apache Kafka's tools/src/main/java/org/apache/kafka/tools/consumer/group/ConsumerGroupCommand.java prints them),
+"""Consumer-group views: kafka-consumer-groups' layouts (plain, exact padding, as Apache Kafka's
+tools/src/main/java/org/apache/kafka/tools/consumer/group/ConsumerGroupCommand.java prints them),
 tables, JSON (schemas kcli.group-list, kcli.group-offsets, kcli.group-members, kcli.group-state,
 kcli.reset-plan, kcli.group-delete, kcli.offset-delete, all v1)."""
 
@@ -138,7 +139,7 @@ def render_offsets(out: Output, groups: list[tuple[GroupDescription, list[GroupO
 
     for d, rows in groups:
         if rows:
-            out.table(Table(list(columns), Rows(lambda rows=rows: cells(rows))))
+            out.table(Table(list(columns), Rows(functools.partial(cells, rows))))
         if out.format == "table":
             out.line(f"Total lag of group '{d.group_id}': {_v(_total_lag(rows))}")
             if time_lag:
@@ -353,7 +354,8 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
 # -- reset-offsets ----------------------------------------------------------------------------
 
 def plain_plan(plans: list[GroupPlan]) -> str:
-    """Kafka 4.2+ layout (OffsetsUtils.printOffsetsToReset): header only when there is at least one group; final newline."""
+    """Kafka 4.2+ layout (OffsetsUtils.printOffsetsToReset): header only when there is at least
+    one group; final newline."""
     if not plans:
         return "\n"
     rows = [p for plan in plans for p in plan.partitions]
@@ -388,7 +390,8 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             return doc
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
-                                   {"group": plan.group, "partitions": Rows(lambda plan=plan: map(item, plan.partitions)),
+                                   {"group": plan.group,
+                                    "partitions": Rows(functools.partial(map, item, plan.partitions)),
                                     "warnings": [notices.text(w) for w in plan.warnings]} for plan in plans]))
         return
     skips = any(p.skipped for p in rows)
@@ -439,8 +442,8 @@ def render_delete_groups(out: Output, results: dict[str, BrokerError | None]) ->
         return
     out.line("\nError: Deletion of some consumer groups failed:")
     for g in failed:
-        e = results[g]
-        out.line(f"* Group '{g}' could not be deleted due to: {exception_text(e.code, e.message)}")
+        if (e := results[g]) is not None:
+            out.line(f"* Group '{g}' could not be deleted due to: {exception_text(e.code, e.message)}")
     if ok:
         out.line(f"\nThese consumer groups were deleted successfully: {quoted}")
 
@@ -452,7 +455,7 @@ _PARTITION_LEVEL = ("GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "
 def delete_offsets_summary(group: str, group_error: BrokerError | None, rows) -> tuple[bool, str]:
     """The Java tool's top line (4.1+, ConsumerGroupCommand.deleteOffsets): (an error?, the line)."""
     name = group_error.name if group_error else None
-    if name in _GROUP_LEVEL:
+    if group_error is not None and name in _GROUP_LEVEL:
         return True, f"Error: {ERRORS[group_error.code][2] if group_error.code in ERRORS else group_error.message}"
     if name in _PARTITION_LEVEL or (name is None and any(e for _, _, e in rows)):
         return True, "Error: Encountered some partition-level error, see the follow-up details."

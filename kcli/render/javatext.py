@@ -13,13 +13,16 @@ ERRORS: dict[int, tuple[str, str, str]] = {
     -1: ('UNKNOWN_SERVER_ERROR', 'errors.UnknownServerException',
          'The server experienced an unexpected error when processing the request.'),
     2: ('CORRUPT_MESSAGE', 'errors.CorruptRecordException',
-         'This message has failed its CRC checksum, exceeds the valid size, has a null key for a compacted topic, or is otherwise corrupt.'),
+         'This message has failed its CRC checksum, exceeds the valid size, has a null key for a compacted topic, or '
+         'is otherwise corrupt.'),
     3: ('UNKNOWN_TOPIC_OR_PARTITION', 'errors.UnknownTopicOrPartitionException',
          'This server does not host this topic-partition.'),
     5: ('LEADER_NOT_AVAILABLE', 'errors.LeaderNotAvailableException',
          'There is no leader for this topic-partition as we are in the middle of a leadership election.'),
     6: ('NOT_LEADER_OR_FOLLOWER', 'errors.NotLeaderOrFollowerException',
-         'For requests intended only for the leader, this error indicates that the broker is not the current leader. For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.'),
+         'For requests intended only for the leader, this error indicates that the broker is not the current leader. '
+         'For requests intended for any replica, this error indicates that the broker is not a replica of the topic '
+         'partition.'),
     7: ('REQUEST_TIMED_OUT', 'errors.TimeoutException',
          'The request timed out.'),
     10: ('MESSAGE_TOO_LARGE', 'errors.RecordTooLargeException',
@@ -59,7 +62,8 @@ ERRORS: dict[int, tuple[str, str, str]] = {
     41: ('NOT_CONTROLLER', 'errors.NotControllerException',
          'This is not the correct controller for this cluster.'),
     42: ('INVALID_REQUEST', 'errors.InvalidRequestException',
-         'This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.'),
+         'This most likely occurs because of a request being malformed by the client library or the message was sent '
+         'to an incompatible broker. See the broker logs for more details.'),
     44: ('POLICY_VIOLATION', 'errors.PolicyViolationException',
          'Request parameters do not satisfy the configured policy.'),
     58: ('SASL_AUTHENTICATION_FAILED', 'errors.SaslAuthenticationException',

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def _clamped(w: PlanWarning) -> str:
-    bound = "higher than latest" if w.asked > w.new else "lower than earliest"
+    above = w.asked is not None and w.new is not None and w.asked > w.new
+    bound = "higher than latest" if above else "lower than earliest"
     return (f"New offset ({w.asked}) is {bound} offset for topic partition {w.topic}-{w.partition}. "
             f"Value will be set to {w.new}.")
 

@@ -36,7 +36,7 @@ def render_offsets(out: Output, offsets: list[OffsetInfo], time_label: str) -> N
         if with_ts:
             row.append(time_cell(o.timestamp_ms))
         row.append(o.error or "")
-        table.rows.append(row)
+        table.add(row)
     if not any(o.error for o in offsets):
         table.columns.pop()
         for r in table.rows:

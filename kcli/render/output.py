@@ -16,6 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Iterator
 
+    from rich.console import Console
+
     ProgressUpdate = Callable[[int, "int | None"], None]     # progress(done, total): total None while unknown
 
 FORMATS = ("table", "plain", "json", "csv")
@@ -31,6 +33,8 @@ class Cell(str):
     CSV: a null is an empty cell (``-`` in a table: NULL), a duration integer milliseconds
     (rounded in a table: ``duration_cell``), a time ISO-8601 without a table's bound mark
     (``time_cell``), and a duration column's name ends in ``-MS`` (``duration_column``)."""
+
+    csv: str
 
     def __new__(cls, text: str, csv: str):
         cell = super().__new__(cls, text)
@@ -89,6 +93,12 @@ class Table:
     title: str | None = None
     drop: tuple[str, ...] = ()      # this view's columns to leave out first on a narrow terminal
 
+    def add(self, row: list[str]) -> None:
+        """One row more, for a table made row by row (its rows a list)."""
+        if not isinstance(self.rows, list):
+            raise TypeError("a table of Rows takes no rows one by one")
+        self.rows.append(row)
+
 
 # Fitting a table to a terminal. Identifiers (topic, group, config name, host:port, ids) and
 # timestamps are never broken: only these free-text columns wrap (at spaces) ...
@@ -98,7 +108,8 @@ FREE_TEXT_MIN = 20
 # first those the view names (``Table.drop``), then those named in DROP_ORDER (least important
 # first); then a column with the same value in every row, said once below the table instead; then
 # any column not named anywhere, the rightmost first; then those in DROP_LAST (the reason for
-# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's first column) identify a row and are never left out. The
+# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's
+# first column) identify a row and are never left out. The
 # plain, json and csv outputs keep everything.
 DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
               "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",
@@ -154,9 +165,10 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
         if name in index and drop(index[name]):
             return shown, hidden, needed(shown)
     # A column with the same value in every row (one group's plan) is said once instead.
-    if len(table.rows) >= 2:
+    rows = table.rows if isinstance(table.rows, list) else list(table.rows)
+    if len(rows) >= 2:
         for i in list(shown):
-            values = {r[i] if i < len(r) else "" for r in table.rows}
+            values = {r[i] if i < len(r) else "" for r in rows}
             if len(values) == 1 and "" not in values and drop(i, f" (every row: {values.pop()})"):
                 return shown, hidden, needed(shown)
     last = [index[name] for name in DROP_LAST if name in index]
@@ -280,7 +292,7 @@ class Output:
         self.format = fmt
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
-        self._console = None
+        self._console: Console | None = None
 
     @property
     def console(self):
@@ -378,7 +390,8 @@ class Output:
         from rich import box
 
         table = Table(table.columns, list(table.rows), table.title, table.drop)  # fit takes several passes
-        shown, hidden, width = list(range(len(table.columns))), [], self.console.width
+        hidden: list[str] = []
+        shown, width = list(range(len(table.columns))), self.console.width
         if self.console.is_terminal:
             shown, hidden, needed = fit(table, width)
             width = max(width, needed)          # never squeeze an identifier: wider lines instead
@@ -429,7 +442,11 @@ class Output:
         console = Console(file=self.stderr, no_color="NO_COLOR" in os.environ)
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task(description, total=None)
-            yield lambda done, total=None: bar.update(task, completed=done, total=total or None)
+
+            def update(done: int, total: int | None = None) -> None:
+                bar.update(task, completed=done, total=total or None)
+
+            yield update
 
     def json(self, document: dict) -> None:
         """As ``json.dumps(document, indent=2)``, written as it is encoded (``json_pieces``): the

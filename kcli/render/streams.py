@@ -280,13 +280,13 @@ def plain_java_members(d: StreamsGroupDescription, verbose: bool) -> str:
         rows = [("GROUP", "MEMBER", "PROCESS", "CLIENT-ID", "ASSIGNMENTS")] + [
             (d.group_id, m.member_id, m.process_id, m.client_id, java_assignments(m, False)) for m in d.members]
         return "".join(f"{a.ljust(gw)} {b.ljust(mw)} {c.ljust(pw)} {e.ljust(cw)} {f}\n" for a, b, c, e, f in rows)
-    rows = [("GROUP", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "MEMBER", "MEMBER-PROTOCOL", "MEMBER-EPOCH",
+    wide = [("GROUP", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "MEMBER", "MEMBER-PROTOCOL", "MEMBER-EPOCH",
              "PROCESS", "CLIENT-ID", "ASSIGNMENTS")] + [
         (d.group_id, str(d.target_assignment_epoch), str(d.topology_epoch), m.member_id,
          "classic" if m.is_classic else "streams", str(m.member_epoch), m.process_id, m.client_id,
          java_assignments(m, True)) for m in d.members]
     return "".join(f"{r[0].ljust(gw)} {r[1].ljust(25)} {r[2].ljust(15)}{r[3].ljust(mw)} {r[4].ljust(15)} "
-                   f"{r[5].ljust(15)} {r[6].ljust(pw)} {r[7].ljust(cw)} {r[8]}\n" for r in rows)
+                   f"{r[5].ljust(15)} {r[6].ljust(pw)} {r[7].ljust(cw)} {r[8]}\n" for r in wide)
 
 
 def plain_plan(plans) -> str:
@@ -322,4 +322,5 @@ def plain_internal_deletion(deleted: list[str], failed: dict[str, str]) -> str:
         quoted = "', '".join(deleted)
         return f"Deletion of associated internal topics of the streams groups ('{quoted}') was successful.\n"
     return "Deletion of some associated internal topics failed:\n" + "".join(
-        f"* Internal topics of the streams group '{g}' could not be deleted due to: {why}\n" for g, why in failed.items())
+        f"* Internal topics of the streams group '{g}' could not be deleted due to: {why}\n"
+        for g, why in failed.items())

@@ -71,7 +71,7 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
                    _ids(p.elr), _ids(p.last_known_elr)]
             if show_ct:
                 row.append(time_cell(p.creation_time_ms) if p.creation_time_ms is not None else "")
-            table.rows.append(row)
+            table.add(row)
     out.table(table)
 
 
@@ -84,18 +84,20 @@ def summary_table(topics: list[TopicInfo]) -> Table:
 
 
 def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool) -> dict:
-    doc = {"name": t.name, "topicId": t.topic_id, "internal": t.internal,
-           "partitionCount": len(t.partitions), "replicationFactor": t.replication_factor}
+    doc: dict[str, object] = {"name": t.name, "topicId": t.topic_id, "internal": t.internal,
+                              "partitionCount": len(t.partitions), "replicationFactor": t.replication_factor}
     if summaries:
         doc["configs"] = dict(t.configs)
-    doc["partitions"] = []
+    partitions: list[dict[str, object]] = []
+    doc["partitions"] = partitions
     for p in parts:
-        pd = {"partition": p.partition, "leader": p.leader if p.leader is not None and p.leader >= 0 else None,
-              "replicas": p.replicas, "isr": p.isr, "elr": p.elr, "lastKnownElr": p.last_known_elr}
+        leader = p.leader if p.leader is not None and p.leader >= 0 else None
+        pd: dict[str, object] = {"partition": p.partition, "leader": leader, "replicas": p.replicas, "isr": p.isr,
+                                 "elr": p.elr, "lastKnownElr": p.last_known_elr}
         if p.creation_time_ms is not None:
             ct = time_field(p.creation_time_ms)
             pd["creationTimeMs"], pd["creationTime"] = ct["ms"], ct["iso"]
-        doc["partitions"].append(pd)
+        partitions.append(pd)
     return doc
 
 

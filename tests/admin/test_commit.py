@@ -36,7 +36,8 @@ def test_commit_batches_keep_each_request_under_the_record_budget(monkeypatch):
     offsets = {("t", p): p for p in range(10)}
     assert commit_batches("g", offsets) == [offsets]
     assert commit_batches("g", {}) == []
-    monkeypatch.setattr(group_offsets, "COMMIT_BATCH_BYTES", 3 * (group_offsets.COMMIT_RECORD_BYTES + 2))   # 3 per batch
+    monkeypatch.setattr(group_offsets, "COMMIT_BATCH_BYTES",
+                        3 * (group_offsets.COMMIT_RECORD_BYTES + 2))   # 3 per batch
     batches = commit_batches("g", offsets)
     assert [len(b) for b in batches] == [3, 3, 3, 1]
     assert {tp: o for b in batches for tp, o in b.items()} == offsets

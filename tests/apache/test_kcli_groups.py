@@ -148,7 +148,7 @@ def test_export_then_from_file_round_trip(orders, tmp_path):
     # The Java tool reads kcli's file the same way.
     java = java_tool("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--group", g1,
                      "--from-file", str(tmp_path / "plan.csv"), "--dry-run")
-    assert sorted(l.split() for l in java.out.splitlines()[2:]) == [[g1, topic, str(p), "4"] for p in range(3)]
+    assert sorted(line.split() for line in java.out.splitlines()[2:]) == [[g1, topic, str(p), "4"] for p in range(3)]
 
 
 def test_active_group_is_refused_and_shown_as_java_does(orders):
@@ -157,7 +157,8 @@ def test_active_group_is_refused_and_shown_as_java_does(orders):
     with active_member(b, group, [topic], partitions=3):
         r = run_kcli(b, "reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
         assert r.code == 1
-        assert f"Assignments can only be reset if the group '{group}' is inactive, but the current state is Stable." in r.err
+        assert (f"Assignments can only be reset if the group '{group}' is inactive, "
+                "but the current state is Stable.") in r.err
 
 
 def test_delete_groups_and_offsets(orders):

@@ -123,7 +123,8 @@ def test_a_stopped_application_keeps_its_offsets_and_lag_in_view(streams_cluster
     finally:
         running.stop()
     an_hour_ago = int(time.time() * 1000) - 3_600_000
-    produce(b, source, [(0, "late-1", an_hour_ago), (0, "late-2", an_hour_ago + 1000), (1, "late-3", an_hour_ago + 2000)])
+    produce(b, source, [(0, "late-1", an_hour_ago), (0, "late-2", an_hour_ago + 1000),
+                        (1, "late-3", an_hour_ago + 2000)])
     wait_until(lambda: json.loads(run_kcli(b, "-o", "json", "describe", "groups", app_id, "--state").out)
                ["groups"][0]["members"] == 0, timeout=60)
     r = run_kcli(b, "-o", "json", "describe", "groups", app_id)

@@ -124,7 +124,8 @@ def test_to_start_time_is_not_supported_by_4_4(stopped, running):
         r = run_kcli(b, "reset-offsets", "--group", app_id, "--all-topics", "--to-start-time")
         assert r.code == 1, r
         expected = (TOO_OLD_FOR_START_TIME if app_id == stopped[1] else
-                    f"Assignments can only be reset if the group '{app_id}' is inactive, but the current state is Stable.")
+                    f"Assignments can only be reset if the group '{app_id}' is inactive, but the current state is "
+                    "Stable.")
         assert r.err.splitlines()[-1] == f"Error: {expected}"
 
 

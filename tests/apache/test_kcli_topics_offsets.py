@@ -124,7 +124,7 @@ def test_topic_lifecycle(apache_kafka3):
     r = run_kcli(b, "create", "topic", placed, "--replica-assignment", "1:2,2:3,3:1")
     assert r.code == 0, r.err
     java = java_tool("kafka-topics", "--bootstrap-server", b, "--describe", "--topic", placed)
-    assert [l.split("\t")[4] for l in java.out.splitlines()[1:]] == [
+    assert [line.split("\t")[4] for line in java.out.splitlines()[1:]] == [
         "Replicas: 1,2", "Replicas: 2,3", "Replicas: 3,1"]
     for name in (topic, placed):
         r = run_kcli(b, "delete", "topic", name)

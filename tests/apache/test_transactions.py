@@ -131,7 +131,7 @@ def test_lag_and_time_lag(txn_topic, tools, committed):
     args = ("--bootstrap-server", b, "--describe", "--group", group)
     mine, java = run_dropin("kafka-consumer-groups", *args), tools.run("kafka-consumer-groups", *args)
     assert (mine.code, mine.out) == (java.code, java.out)
-    assert [line.split()[5] for line in java.out.splitlines()[2:]] == [str(l) for l, _ in LAGS[committed]]
+    assert [line.split()[5] for line in java.out.splitlines()[2:]] == [str(lag) for lag, _ in LAGS[committed]]
 
 
 def _plan(r) -> dict[int, tuple[int, int]]:
@@ -171,8 +171,8 @@ def test_reset_scenarios_land_as_kafka_consumer_groups(txn_topic, tools):
                 "--dry-run")
         mine, java = run_dropin("kafka-consumer-groups", *args), tools.run("kafka-consumer-groups", *args)
         assert (mine.code, mine.out) == (java.code, java.out), scenario
-        assert sorted(tuple(map(int, l.split()[2:4])) for l in java.out.splitlines()
-                      if l.startswith(group)) == sorted(
+        assert sorted(tuple(map(int, line.split()[2:4])) for line in java.out.splitlines()
+                      if line.startswith(group)) == sorted(
             (p, new) for p, (new, _) in expected.items()), scenario
     r = run_kcli(b, "reset-offsets", "--group", group, "--topic", topic, "--to-start-time")
     assert (r.code, r.err) == (1, f"Error: {TOO_OLD_FOR_START_TIME}\n")

@@ -185,7 +185,7 @@ def test_admin_list_offsets_and_delete_records(broker1):
     a = admin(broker1)
     result(a.create_topics([NewTopic("lo", 1, 1)]))
     p = Producer({"bootstrap.servers": broker1.bootstrap_servers, "linger.ms": 0})
-    for i, ts in enumerate([1000, 5000, 3000, 5000, 2000]):
+    for ts in [1000, 5000, 3000, 5000, 2000]:
         p.produce("lo", value=b"x", partition=0, timestamp=ts)
         p.flush(10)
     tp = TopicPartition("lo", 0)

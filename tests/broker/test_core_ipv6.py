@@ -36,7 +36,7 @@ def _ipv6_loopback() -> str | None:
 
 NO_IPV6 = _ipv6_loopback()
 if NO_IPV6 is not None:     # in the warnings summary too: pytest lists skip reasons only on -rs
-    warnings.warn(pytest.PytestWarning(f"IPv6 broker tests skipped: {NO_IPV6}"))
+    warnings.warn(pytest.PytestWarning(f"IPv6 broker tests skipped: {NO_IPV6}"), stacklevel=1)
 pytestmark = pytest.mark.skipif(NO_IPV6 is not None,
                                 reason=f"no IPv6 loopback on this machine: {NO_IPV6}")
 

@@ -269,7 +269,7 @@ def test_a_log_read_hands_out_the_stored_batches_uncopied():
     from kcli.broker.log import PartitionLog
 
     log = PartitionLog()
-    for n in range(3):
+    for _ in range(3):
         builder = DefaultRecordBatchBuilder(magic=2, compression_type=0, is_transactional=False,
                                             producer_id=-1, producer_epoch=-1, base_sequence=-1,
                                             batch_size=1 << 20)

@@ -216,7 +216,8 @@ def _ctrl_c_default() -> None:
 
 def test_ctrl_c_is_one_line_exit_130_and_no_jvm_left(state_home):
     """SIGINT to the audit's process group (a terminal's Ctrl-C) once the progress bar counts
-    records (its total known: the job runs): one line on the terminal, exit 130, and nothing of its session left (its JVM and
+    records (its total known: the job runs): one line on the terminal, exit 130, and nothing of its
+    session left (its JVM and
     Spark's Python workers stopped), not the 40-line py4j traceback of before."""
     import os
     import pty

@@ -120,7 +120,7 @@ def test_the_two_run_rules_pass_across_a_leader_change_and_a_restart(tmp_path):
         assert r.code == 0, r.err
         name = doc["topic"]
         assert doc["kept"] == [f"topic {name}", f"group {name}"] and doc["deleted"] == []
-        assert name in names(c.bootstrap_servers)[0] and f"Kept for --baseline" not in r.err
+        assert name in names(c.bootstrap_servers)[0] and "Kept for --baseline" not in r.err
         assert check(c.bootstrap_servers, "--save", str(saved))[0].code == 2      # never overwritten
     with EmbeddedCluster(nodes=2, data_dir=tmp_path / "data") as c:               # the restart
         b = c.bootstrap_servers

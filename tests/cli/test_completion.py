@@ -192,10 +192,12 @@ DROPIN_LINES = [   # the drop-ins: the Java tool's options, names after --topic 
      "kcli --profile dev kafka-consumer-groups --describe --group billing "),
     ("kcli kafka-consumer-groups --bootstrap-server B --reset-off",
      "kcli kafka-consumer-groups --bootstrap-server B --reset-offsets "),
-    ("kcli kafka-consumer-groups --bootstrap-server B --to-ea", "kcli kafka-consumer-groups --bootstrap-server B --to-earliest "),
+    ("kcli kafka-consumer-groups --bootstrap-server B --to-ea",
+     "kcli kafka-consumer-groups --bootstrap-server B --to-earliest "),
     ("kcli-kafka-consumer-groups --bootstrap-server B --describe --group bil",
      "kcli-kafka-consumer-groups --bootstrap-server B --describe --group billing "),
-    ("kcli-kafka-consumer-groups --bootstrap-server B --all-t", "kcli-kafka-consumer-groups --bootstrap-server B --all-topics "),
+    ("kcli-kafka-consumer-groups --bootstrap-server B --all-t",
+     "kcli-kafka-consumer-groups --bootstrap-server B --all-topics "),
 ]
 
 

@@ -2,7 +2,8 @@
 ``N/A`` or ``n/a``), a duration is integer milliseconds under a ``-MS`` header, a time is
 ISO-8601; every column holds one type (int, ISO time or text) besides empty cells. Each command
 with CSV output runs through the real entry point on the expansion story of
-docs/lag-and-expansions.md (the embedded broker) and its output is read with the csv module; audit's through render_audit with
+docs/lag-and-expansions.md (the embedded broker) and its output is read with the csv module; audit's
+through render_audit with
 a real AuditResult (a Spark run is slow). Tables round durations over a minute."""
 
 from __future__ import annotations

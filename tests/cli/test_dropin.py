@@ -42,7 +42,8 @@ def test_kip_1327_example_line(cluster):
     r = dropin("kafka-topics", "--describe", "--bootstrap-server", b, "--topic", "foo")
     assert r.code == 0, r
     lines = r.out.splitlines()
-    assert lines[0].startswith("Topic: foo\tTopicId: ") and "\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: " in lines[0]
+    assert lines[0].startswith("Topic: foo\tTopicId: ")
+    assert "\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: " in lines[0]
     for p, line in enumerate(lines[1:]):
         assert line.startswith(f"\tTopic: foo\tPartition: {p}\tLeader: ")
         assert line.endswith("\tElr: \tLastKnownElr: \tCreationTimeMs: 2025-01-15T10:30:00.000Z"), line
@@ -163,7 +164,8 @@ def test_a_dropin_loads_no_cli_framework(cluster):
     rest = [("kafka-topics", "--describe"), ("kafka-consumer-groups", "--list"),
             ("kafka-configs", "--describe", "--entity-type", "brokers")]
     code = ("import io, sys; from kcli.cli.main import run\n"
-            "def lines(ls): return [run([tool, '--bootstrap-server', %r, *rest], io.StringIO()) for tool, *rest in ls]\n"
+            "def lines(ls): return [run([tool, '--bootstrap-server', %r, *rest], io.StringIO()) for tool, *rest in "
+            "ls]\n"
             "print(lines(%r), sorted(m for m in sys.modules if m in %r or m.split('.')[0] in %r))\n"
             "print(lines(%r), sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'click', 'rich'}))\n"
             % (b, bench, NOT_LOADED, NOT_LOADED, rest))

@@ -69,7 +69,8 @@ def test_what_does_not_apply_before_a_dropin_is_refused_in_one_line(sasl_cluster
 
 
 def test_verbose_before_a_dropin_adds_detail_to_an_error_and_keeps_stdout(sasl_cluster, profiles):
-    line = ("kafka-consumer-groups", "--bootstrap-server", sasl_cluster.bootstrap_servers, "--describe", "--group", "nosuch")
+    line = ("kafka-consumer-groups", "--bootstrap-server", sasl_cluster.bootstrap_servers, "--describe", "--group",
+            "nosuch")
     plain = run_dropin("--profile", "sasl", *line)
     assert plain.code == 1 and "Group nosuch not found." in plain.out and plain.err == "", plain
     r = run_dropin("--profile", "sasl", "--verbose", *line)

@@ -1,5 +1,6 @@
 """list/describe/delete groups and delete-offsets through the real entry point, groups made by
-real consumers of both protocols (Apache Kafka's DescribeConsumerGroupTest, ListConsumerGroupTest, DeleteConsumerGroupsTest)."""
+real consumers of both protocols (Apache Kafka's DescribeConsumerGroupTest, ListConsumerGroupTest,
+DeleteConsumerGroupsTest)."""
 
 from __future__ import annotations
 
@@ -38,11 +39,12 @@ def test_describe_views_of_a_stable_then_empty_group(ec, protocol):
         lines = r.out.splitlines()
         assert lines[0] == "" and lines[1].split()[:6] == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
                                                           "LOG-END-OFFSET", "LAG"]
-        assert [l.split()[:6] for l in lines[2:]] == [[group, "d", str(p), "5", "5", "0"] for p in (0, 1)]
-        assert all(l.split()[7] == "/127.0.0.1" for l in lines[2:])
+        assert [line.split()[:6] for line in lines[2:]] == [[group, "d", str(p), "5", "5", "0"] for p in (0, 1)]
+        assert all(line.split()[7] == "/127.0.0.1" for line in lines[2:])
         r = run_kcli(b, "describe", "groups", group, "--members", "--verbose", "-o", "plain")
         row = r.out.splitlines()[2].split()
-        assert row[4:] == (["2", "-", "d:0,1", "-", "-"] if protocol == "classic" else ["2", row[5], "d:0,1", row[7], "d:0,1"])
+        assert row[4:] == (["2", "-", "d:0,1", "-", "-"] if protocol == "classic" else ["2", row[5], "d:0,1", row[7],
+                                                                                        "d:0,1"])
         r = run_kcli(b, "describe", "groups", group, "--state", "--verbose", "-o", "plain")
         header, row = r.out.splitlines()[1:]
         assert header.split()[-2:] == ["#MEMBERS", "GROUP-CREATION-TIME"]
@@ -54,9 +56,9 @@ def test_describe_views_of_a_stable_then_empty_group(ec, protocol):
         c.close()
     r = run_kcli(b, "describe", "groups", group, "-o", "plain")
     assert r.code == 0 and f"Consumer group '{group}' has no active members." in r.err
-    assert [l.split()[6:] for l in r.out.splitlines()[2:]] == [["-", "-", "-"]] * 2
+    assert [line.split()[6:] for line in r.out.splitlines()[2:]] == [["-", "-", "-"]] * 2
     r = run_kcli(b, "list", "groups", "--state", "empty", "-o", "plain")
-    assert group in [l.split()[0] for l in r.out.splitlines()[1:]]
+    assert group in [line.split()[0] for line in r.out.splitlines()[1:]]
 
 
 def test_list_names_the_consumer_protocol_states_as_kafka_does(ec):
@@ -75,10 +77,11 @@ def test_list_names_the_consumer_protocol_states_as_kafka_does(ec):
 
     assert on_coordinator(ec, two_members) == "Reconciling"
     listed = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list", "--state")
-    assert [l.split() for l in listed.out.splitlines() if l.startswith(group)] == [[group, "Reconciling"]], listed.out
+    listed_lines = [line.split() for line in listed.out.splitlines() if line.startswith(group)]
+    assert listed_lines == [[group, "Reconciling"]], listed.out
     for spelling in ("Reconciling", "reconciling"):
         r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list", "--state", spelling)
-        assert [l.split()[0] for l in r.out.splitlines()[1:]] == [group], r.out
+        assert [line.split()[0] for line in r.out.splitlines()[1:]] == [group], r.out
     r = run_kcli(b, "list", "groups", "--state", "reconciling", "--type", "-o", "json")
     assert {"group": group, "type": "Consumer", "state": "Reconciling"} in json.loads(r.out)["groups"], r.out
 

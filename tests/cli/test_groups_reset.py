@@ -1,6 +1,7 @@
 """reset-offsets through the real entry point against the embedded broker, with groups made by
 real confluent-kafka consumers: the partition-expansion story (KIP-1282 --to-start-time, KIP-1327
---max-age), the degraded paths, Apache Kafka's ResetConsumerGroupOffsetTest scenarios (including partitions without a leader),
+--max-age), the degraded paths, Apache Kafka's ResetConsumerGroupOffsetTest scenarios (including
+partitions without a leader),
 CSV round trip, active-group refusal, commits the broker rejects in part (exit 3) or in full
 (exit 1), and request counts that do not grow with the partition count."""
 
@@ -138,8 +139,9 @@ def test_a_classic_group_is_told_it_has_no_creation_time_not_to_recreate_itself(
         for fmt in ("table", "plain"):
             r = run_kcli(b, "describe", "groups", "billing", "legacy", "--state", "--verbose", "-o", fmt)
             notes = [x for x in r.err.splitlines() if "GROUP-CREATION-TIME" in x]
-            assert r.code == 0 and notes == ["GROUP-CREATION-TIME is - for classic group(s) 'billing': "
-                                             "creation times exist for group.protocol=consumer groups (KIP-1282)"], r.err
+            assert r.code == 0 and notes == [
+                "GROUP-CREATION-TIME is - for classic group(s) 'billing': "
+                "creation times exist for group.protocol=consumer groups (KIP-1282)"], r.err
         assert "GROUP-CREATION-TIME is" not in run_kcli(b, "describe", "groups", "billing", "--state").err
         r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--group", "billing",
                    "--reset-offsets", "--to-start-time", "--topic", "cl", "--dry-run")

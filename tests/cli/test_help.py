@@ -24,8 +24,8 @@ LEAVES = sorted(set(COMMANDS) - HIDDEN)
 PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion"}   # no cluster, or one of their own
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
-             "alter configs", "list-offsets", "list groups", "describe groups", "check expansions", "check broker", *sorted(DROPINS), "reset-offsets",
-             "delete-offsets", "delete groups", "delete topics"]
+             "alter configs", "list-offsets", "list groups", "describe groups", "check expansions", "check broker",
+             *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
 
 
 def _params():

@@ -170,7 +170,8 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
 
 
 @pytest.mark.parametrize("args, message", [
-    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"], "expected 4 columns (group,topic,partition,offset), found 3"),
+    (["reset-offsets", "--all-groups", "--from-file", b"kept,0,1\n"],
+     "expected 4 columns (group,topic,partition,offset), found 3"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"\x80"], "is not UTF-8: byte 0x80 at offset 0"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"kept,0,-2\n"], "offset one from 0 to"),
     (["reset-offsets", "--group", "safety-a", "--from-file", b"a b,0,1\n"], 'Topic name "a b" is illegal'),

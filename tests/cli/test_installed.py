@@ -75,7 +75,8 @@ def test_man_pages_are_installed_where_man_finds_them(venv):
     installed = root / "share" / "man" / "man1"
     assert sorted(p.name for p in installed.glob("*.1")) == pages
     for name in pages:
-        assert (installed / name).read_text(encoding="utf-8") == (ROOT / "man" / "man1" / name).read_text(encoding="utf-8")
+        shipped = (ROOT / "man" / "man1" / name).read_text(encoding="utf-8")
+        assert (installed / name).read_text(encoding="utf-8") == shipped
     found = _run(env, cwd, "man", "-w", "kcli-describe-topics")      # man-db: MANPATH from PATH
     assert found.returncode == 0 and found.stdout.strip() == str(installed / "kcli-describe-topics.1"), found
 

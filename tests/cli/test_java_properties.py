@@ -97,7 +97,8 @@ def test_a_jks_store_is_refused_with_the_keytool_command(certs, tls_broker, tmp_
 def test_oauthbearer_and_kerberos_jaas_become_librdkafka_settings():
     oidc = normalize_properties({
         "security.protocol": "SASL_SSL", "sasl.mechanism": "OAUTHBEARER",
-        "sasl.login.callback.handler.class": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+        "sasl.login.callback.handler.class":
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
         "sasl.oauthbearer.token.endpoint.url": "https://idp.example/token",
         "sasl.jaas.config": 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required '
                             'clientId="kcli" clientSecret="s3cret" scope="kafka";'})

@@ -141,4 +141,5 @@ def test_mock_cluster_list_offsets_and_describe_topics(mock_cluster):
 def test_mock_cluster_missing_api_is_one_line(mock_cluster):
     r = run_kcli(mock_cluster, "describe", "groups", "g")
     assert r.code == 1
-    assert r.err.strip().splitlines() == ["Error: Cannot describe group 'g': Local: Required feature not supported by broker"]
+    assert r.err.strip().splitlines() == ["Error: Cannot describe group 'g': Local: Required feature not supported by "
+                                          "broker"]

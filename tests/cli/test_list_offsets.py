@@ -46,7 +46,7 @@ def test_max_timestamp_with_out_of_order_timestamps(cluster):
 def test_plain_order_is_kafka_get_offsets_string_order(cluster):
     cluster.create_topic("ord", partitions=12, replication_factor=1)
     r = run_kcli(cluster.bootstrap_servers, "list-offsets", "-t", "ord", "-o", "plain")
-    parts = [int(l.split(":")[1]) for l in r.out.splitlines()]
+    parts = [int(line.split(":")[1]) for line in r.out.splitlines()]
     assert parts == [0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9]
 
 

@@ -49,7 +49,8 @@ def story():
         for p in (0, 1):
             for ts in old:
                 produce(b, "cmp", tagged(f"old{p}", p, 1, ts))
-        latest_group_reads(b, "cmp-g", "cmp", 2, lambda: [produce(b, "cmp", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
+        latest_group_reads(b, "cmp-g", "cmp", 2,
+                           lambda: [produce(b, "cmp", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
         expand(b, "cmp", 2, 4, 4)
         produce(b, "cmp", tagged("unread", 0, 2))
         assert committed(b, "cmp-g") == {("cmp", 0): 8, ("cmp", 1): 8}
@@ -166,5 +167,7 @@ def test_policies_a_4_1_broker_cannot_serve_are_na_with_the_reason():
         notes = [x for x in r.err.splitlines() if " is n/a: " in x]
         assert notes == [
             "START-TIME is n/a: Cannot reset offsets using --to-start-time. The broker does not support "
-            "to_start_time (requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the broker.",
-            "MAX-AGE-1h is n/a: the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which --max-age needs"]
+            "to_start_time (requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the "
+            "broker.",
+            "MAX-AGE-1h is n/a: the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which --max-age "
+            "needs"]

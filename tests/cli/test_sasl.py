@@ -50,7 +50,7 @@ def test_commands_authenticate_with_command_config(sasl_cluster, config_file):
 
     lines = kcli("describe", "groups", "sasl-group", "-o", "plain",
                  note="\nConsumer group 'sasl-group' has no active members.\n").splitlines()
-    assert [l.split()[:6] for l in lines[2:]] == [["sasl-group", "data", "0", "3", "3", "0"]]
+    assert [line.split()[:6] for line in lines[2:]] == [["sasl-group", "data", "0", "3", "3", "0"]]
 
     counts = sasl_cluster.request_counts()[1]
     assert counts["SaslAuthenticate"] >= 4 and counts["DescribeTopicPartitions"] >= 1

@@ -203,7 +203,8 @@ def wide():
 
 
 EARLY_STOPS = [("-b", "B", *args, "-o", fmt) for fmt in ("table", "plain", "csv", "json")
-               for args in (("describe", "topics", "wide"), ("reset-offsets", "-g", "new", "-t", "wide", "--to-earliest"))]
+               for args in (("describe", "topics", "wide"), ("reset-offsets", "-g", "new", "-t", "wide",
+                                                             "--to-earliest"))]
 EARLY_STOPS += [("kafka-topics", "--bootstrap-server", "B", "--describe", "--topic", "wide"),
                 ("kafka-get-offsets", "--bootstrap-server", "B", "--topic", "wide")]
 

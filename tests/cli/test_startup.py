@@ -116,7 +116,8 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
             "OffsetFetchResponse"], []]
         counts = c.request_counts()[1]
         assert counts["DescribeTopicPartitions"] == 1 and counts["ListOffsets"] == 4 and counts["OffsetFetch"] == 1
-    group = "import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)"
+    group = ("import kcli.protocol as p; print(p.ConsumerGroupDescribeResponse.__qualname__, "
+             "p.RESPONSES[69] is p.ConsumerGroupDescribeResponse, p.REQUESTS[88] is p.StreamsGroupHeartbeatRequest)")
     proc = subprocess.run([sys.executable, "-c", group], capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["ConsumerGroupDescribeResponse", "True", "True"], proc.stderr
 

@@ -11,8 +11,8 @@ from tests.support.run import run_kcli, run_kcli_process
 
 
 def _partition_lines(text: str) -> dict[int, str]:
-    lines = [l for l in text.splitlines() if l.startswith("\tTopic:")]
-    return {int(l.split("\tPartition: ")[1].split("\t")[0]): l for l in lines}
+    lines = [line for line in text.splitlines() if line.startswith("\tTopic:")]
+    return {int(line.split("\tPartition: ")[1].split("\t")[0]): line for line in lines}
 
 
 def test_describe_after_expansion_shows_each_partitions_creation_time(cluster, clock):
@@ -27,7 +27,8 @@ def test_describe_after_expansion_shows_each_partitions_creation_time(cluster, c
     r = run_kcli(b, "describe", "topics", "expand", "-o", "plain")
     assert r.code == 0, r.err
     summary = r.out.splitlines()[0]
-    assert summary.startswith("Topic: expand\tTopicId: ") and "\tPartitionCount: 4\tReplicationFactor: 3\tConfigs: " in summary
+    assert summary.startswith("Topic: expand\tTopicId: ")
+    assert "\tPartitionCount: 4\tReplicationFactor: 3\tConfigs: " in summary
     lines = _partition_lines(r.out)
     assert sorted(lines) == [0, 1, 2, 3]
     for p in (0, 1):
@@ -167,7 +168,7 @@ def test_broker_without_describe_topic_partitions_falls_back_to_metadata(pre_kip
     assert r.code == 0, r.err
     lines = _partition_lines(r.out)
     assert sorted(lines) == [0, 1]
-    assert all(l.endswith("\tElr: N/A\tLastKnownElr: N/A") for l in lines.values())
+    assert all(line.endswith("\tElr: N/A\tLastKnownElr: N/A") for line in lines.values())
 
 
 def test_table_view_has_the_topic_summary_and_overrides_show_in_every_format(cluster):
@@ -189,7 +190,8 @@ def test_table_view_has_the_topic_summary_and_overrides_show_in_every_format(clu
     assert csv_rows[0] == "TOPIC,TOPIC-ID,PARTITIONS,REPLICATION-FACTOR,CONFIGS"
     assert csv_rows[1].startswith(f"summarized,{topic_id},2,1,") and "retention.ms=86400000" in csv_rows[1]
     plain = run_kcli(b, "describe", "topics", "summarized", "--topics-with-overrides", "-o", "plain").out
-    assert plain.startswith(f"Topic: summarized\tTopicId: {topic_id}\tPartitionCount: 2") and "retention.ms=86400000" in plain
+    assert plain.startswith(f"Topic: summarized\tTopicId: {topic_id}\tPartitionCount: 2")
+    assert "retention.ms=86400000" in plain
     doc = json.loads(run_kcli(b, "describe", "topics", "summarized", "--topics-with-overrides", "-o", "json").out)
     assert doc["topics"][0]["configs"]["retention.ms"] == "86400000" and doc["topics"][0]["partitions"] == []
 

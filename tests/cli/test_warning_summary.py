@@ -46,7 +46,8 @@ def test_compare_on_9000_partitions_sums_its_warnings_up(big):
 def test_to_offset_execute_sums_up_natively_and_the_drop_in_prints_every_line(big, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     b = big.bootstrap_servers
-    r = run_kcli(b, "reset-offsets", "-g", "g", "-t", "big", "--to-offset", "2", "--execute", "--allow-skip", "-o", "csv",
+    r = run_kcli(b, "reset-offsets", "-g", "g", "-t", "big", "--to-offset", "2", "--execute", "--allow-skip", "-o",
+                 "csv",
                  timeout="60s")
     assert r.code == 0, r.err[:2000]
     assert len(r.err.splitlines()) <= 10, r.err

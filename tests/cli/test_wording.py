@@ -17,7 +17,8 @@ DURATION = f"Invalid duration '5 weeks': use {DURATION_FORMS}"
 DATETIME_FLAGS = [
     ([*RESET, "--to-datetime"], "--to-datetime", ""),
     ([*RESET, "--compare", "--to-datetime"], "--to-datetime", ""),
-    (["list-offsets", "--time"], "--time", "; or earliest, latest, max-timestamp, earliest-local, latest-tiered, earliest-pending-upload (-2, -1, -3, -4, -5, -6)"),
+    (["list-offsets", "--time"], "--time", "; or earliest, latest, max-timestamp, earliest-local, latest-tiered, "
+                                           "earliest-pending-upload (-2, -1, -3, -4, -5, -6)"),
     (["audit", "timestamps", "-t", "t", "--target"], "--target", ""),
     (["audit", "timestamps", "-t", "t", "--reference"], "--reference", "; or now"),
     (["audit", "timestamps", "-t", "t", "--from"], "--from",
@@ -44,7 +45,8 @@ def test_a_bad_datetime_is_worded_the_same_by_every_flag(args, flag, also):
     assert (r.code, r.out, r.err) == (2, "", f"Error: {flag}: {DATETIME}{also}\n")
 
 
-@pytest.mark.parametrize("args, flag", DURATION_FLAGS, ids=[" ".join([a[0]] + [w for w in a[1:] if w.startswith("--")]) for a, _ in DURATION_FLAGS])
+@pytest.mark.parametrize("args, flag", DURATION_FLAGS,
+                         ids=[" ".join([a[0]] + [w for w in a[1:] if w.startswith("--")]) for a, _ in DURATION_FLAGS])
 def test_a_bad_duration_is_worded_the_same_by_every_flag(args, flag):
     from kcli.cli.main import run
     import io

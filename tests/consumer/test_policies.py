@@ -73,7 +73,8 @@ def test_partition_expansion_story(name):
     recovers = name != "latest"
     with fast_cluster() as ec:
         ec.create_topic("exp", 2, creation_time_ms=int(time.time() * 1000) - HOUR_MS)
-        produce(ec.bootstrap_servers, "exp", tagged("pre", [0, 1], 5))            # before the group: skipped by every policy
+        # before the group: skipped by every policy
+        produce(ec.bootstrap_servers, "exp", tagged("pre", [0, 1], 5))
         time.sleep(0.05)
         group = f"g-{name}"
         first = Reader()

@@ -29,23 +29,31 @@ DROPIN_BEGIN, DROPIN_END = "<!-- dropin-table:begin -->\n", "<!-- dropin-table:e
 
 # Why kcli (native commands, -o plain) differs from the Java tool, where it does on purpose.
 REASONS = {
-    "honest-exit": "kcli exits 1 when the command failed; kafka-consumer-groups and kafka-streams-groups exit 0 after most failures",
+    "honest-exit": "kcli exits 1 when the command failed; kafka-consumer-groups and kafka-streams-groups exit 0 after "
+                   "most failures",
     "usage-exit": "kcli exits 2 on bad usage, before any request; the Java tools exit 1",
     "error-stream": "kcli prints errors as one line on stderr (`Error: ...`); the Java tool prints them on stdout",
     "error-line": "kcli prints one error line on stderr; the Java tool prints its usage text there",
-    "error-prefix": "the same message; kcli's error lines start with `Error:`, kafka-get-offsets' with `Error occurred:`",
+    "error-prefix": "the same message; kcli's error lines start with `Error:`, kafka-get-offsets' with `Error "
+                    "occurred:`",
     "failure-summary": "the same stdout; kcli adds one line on stderr saying how many items failed",
     "time-forms": "kcli's message lists the time forms it takes: ISO-8601 datetimes too",
-    "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: ...` without the log prefix",
-    "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run is its documented default",
-    "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no ConsumerGroupDescribe v2 (StreamsGroupDescribe v2 for a streams group; Kafka 4.4 and older)",
+    "log4j": "the Java tool logs the clamping warning through log4j (`[date] WARN ... (logger)`); kcli prints `Warn: "
+             "...` without the log prefix",
+    "dry-run-notice": "without --dry-run the Java tool warns on stderr that nothing will be executed; kcli's dry run "
+                      "is its documented default",
+    "kip-1282-column": "KIP-1282 adds GROUP-CREATION-TIME to --state --verbose; `-` where the broker has no "
+                       "ConsumerGroupDescribe v2 (StreamsGroupDescribe v2 for a streams group; Kafka 4.4 and older)",
     "rollback-note": "kcli writes a rollback file before committing and names it on stderr",
     "replay-notice": "kcli warns on stderr, per group, how many records already read the reset moves back over",
-    "skip-notice": "kcli warns on stderr, per partition, where the reset moves the committed offset past records the group has not read",
+    "skip-notice": "kcli warns on stderr, per partition, where the reset moves the committed offset past records the "
+                   "group has not read",
     # the drop-in commands
     "stack-trace": "the Java tool prints a stack trace on stderr (or an ERROR log line with one); kcli prints none",
     "usage-text": "the same message on stderr; the Java tool prints its help table after it, kcli does not",
-    "kip-1282-option": "--to-start-time is KIP-1282's: Kafka 4.4's tool does not know it; kcli prints the KIP's error where the broker has no ConsumerGroupDescribe v2 (StreamsGroupDescribe v2 for a streams group; Kafka 4.4 and older)",
+    "kip-1282-option": "--to-start-time is KIP-1282's: Kafka 4.4's tool does not know it; kcli prints the KIP's error "
+                       "where the broker has no ConsumerGroupDescribe v2 (StreamsGroupDescribe v2 for a streams group; "
+                       "Kafka 4.4 and older)",
     "kcli-notice": "kcli adds a notice on stderr (a group that does not exist yet would be created by --execute)",
     "version": "kcli prints its own version, not Kafka's",
 }

@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(scratch)
     failed = 0
     with ExitStack() as stack:
-        bootstrap = args.bootstrap or stack.enter_context(ApacheKafka(nodes=1, **version, **streams_configs)).bootstrap_servers
+        bootstrap = args.bootstrap or stack.enter_context(
+            ApacheKafka(nodes=1, **version, **streams_configs)).bootstrap_servers
         state = stack.enter_context((StreamsState if args.streams else State)(bootstrap, scratch))
         tools = stack.enter_context(ToolSession(**version))
         for case in cases:

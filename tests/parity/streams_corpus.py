@@ -57,7 +57,8 @@ STREAMS_CASES: list[Case] = [
     streams("--describe", differs=USAGE, id="streams-describe-no-group"),
     streams("--describe", "--group", "{running}", "--members", "--state", differs=USAGE,
             id="streams-describe-members-and-state"),
-    streams("--describe", "--group", "{running}", "--state", "Stable", differs=USAGE, id="streams-describe-state-value"),
+    streams("--describe", "--group", "{running}", "--state", "Stable", differs=USAGE,
+            id="streams-describe-state-value"),
     # -- --reset-offsets (ResetStreamsGroupOffsetTest) --------------------------------------
     streams(*RESET, "--all-input-topics", "--to-earliest", "--dry-run", id="streams-reset-to-earliest"),
     streams(*RESET, "--all-input-topics", "--to-latest", "--dry-run", differs={STDERR: "skip-notice"},

@@ -1,5 +1,6 @@
 """``python -m tests.parity.update_docs``: rewrites the parity tables of docs/dropins.md (the native
-commands' and the drop-ins') from the corpora's declared differences (``tests/parity/test_parity.py`` checks that they are exactly what the
+commands' and the drop-ins') from the corpora's declared differences
+(``tests/parity/test_parity.py`` checks that they are exactly what the
 harness sees on Apache Kafka)."""
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ interpreter, as kcli starts."""
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 
@@ -73,7 +71,9 @@ LEFT_ALONE = ("import sys, types, kcli.protocol, kcli.admin.wire.connection, kcl
               "        if isinstance(value, type) and value.__module__.startswith('kafka.'):\n"
               "            for key, member in vars(value).items():\n"
               "                func = getattr(member, '__func__', member)\n"
-              "                if isinstance(func, types.FunctionType) and (func.__module__ or '').startswith('kcli'):\n"
+              "                if not isinstance(func, types.FunctionType):\n"
+              "                    continue\n"
+              "                if (func.__module__ or '').startswith('kcli'):\n"
               "                    foreign.append(f'{value.__module__}.{value.__qualname__}.{key}')\n"
               "print(sorted(set(foreign)))")
 

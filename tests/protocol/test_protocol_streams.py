@@ -67,8 +67,9 @@ def test_the_response_round_trips_at_each_version(version):
 
 def test_a_topology_description_round_trips_at_v1():
     TD = G.TopologyDescription
-    node = TD.TopologyDescriptionSubtopology.TopologyDescriptionNode(name="KSTREAM-SOURCE-0", node_type=0, source_topics=["in"], sink_topic=None,
-                                  stores=[], successors=["KSTREAM-SINK-1"])
+    node = TD.TopologyDescriptionSubtopology.TopologyDescriptionNode(
+        name="KSTREAM-SOURCE-0", node_type=0, source_topics=["in"], sink_topic=None, stores=[],
+        successors=["KSTREAM-SINK-1"])
     desc = TD(subtopologies=[TD.TopologyDescriptionSubtopology(subtopology_id="0", nodes=[node])], global_stores=[])
     (g,) = R.decode(_response(1, topology_description=desc).encode(), version=1).groups
     (n,) = g.topology_description.subtopologies[0].nodes

@@ -5,7 +5,6 @@ client asks v14 only for the partition ages; its other Metadata requests are v13
 
 from __future__ import annotations
 
-import pytest
 
 import kcli.protocol as proto
 from kcli.admin.wire.connection import Connection

@@ -19,9 +19,12 @@ def test_offsets_layout_matches_reference_example():
             GroupOffsetRow("my-group", "orders", 1, None, 3)]
     assert view.plain_offsets(rows, verbose=False) == (
         "\n"
-        "GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\n"
-        "my-group        orders          0          5               7               2               consumer-1-5b7f /10.0.0.1       consumer-1\n"
-        "my-group        orders          1          -               3               -               -               -               -\n")
+        "GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     "
+        "HOST            CLIENT-ID\n"
+        "my-group        orders          0          5               7               2               consumer-1-5b7f "
+        "/10.0.0.1       consumer-1\n"
+        "my-group        orders          1          -               3               -               -               -  "
+        "             -\n")
 
 
 def test_offsets_verbose_adds_leader_epoch_and_widths_grow():
@@ -50,8 +53,10 @@ def test_members_verbose_matches_reference_example():
                          group_epoch=5, target_assignment_epoch=5)
     assert view.plain_members(d, verbose=True) == (
         "\n"
-        "GROUP           CONSUMER-ID     HOST            CLIENT-ID       #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT   \n"
-        "my-group        c-1             /10.0.0.1       consumer-1      3               5               orders:0,1;pay:0     5               orders:0,1;pay:0    \n")
+        "GROUP           CONSUMER-ID     HOST            CLIENT-ID       #PARTITIONS     CURRENT-EPOCH   "
+        "CURRENT-ASSIGNMENT   TARGET-EPOCH    TARGET-ASSIGNMENT   \n"
+        "my-group        c-1             /10.0.0.1       consumer-1      3               5               "
+        "orders:0,1;pay:0     5               orders:0,1;pay:0    \n")
 
 
 def test_members_plain_has_trailing_space_and_classic_dashes():
@@ -104,8 +109,10 @@ def test_state_layout_and_verbose_creation_time():
         "\nGROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS\n"
         "my-group        localhost:9092  (1)       uniform              Stable               1\n")
     assert view.plain_state(d, verbose=True) == (
-        "\nGROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                GROUP-EPOCH     TARGET-ASSIGNMENT-EPOCH   #MEMBERS   GROUP-CREATION-TIME\n"
-        "my-group        localhost:9092  (1)       uniform              Stable               7               7                         1          2025-01-15T10:30:00.000Z\n")
+        "\nGROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                GROUP-EPOCH     "
+        "TARGET-ASSIGNMENT-EPOCH   #MEMBERS   GROUP-CREATION-TIME\n"
+        "my-group        localhost:9092  (1)       uniform              Stable               7               7         "
+        "                1          2025-01-15T10:30:00.000Z\n")
 
 
 def test_state_verbose_unknown_and_classic_dashes():

@@ -22,7 +22,8 @@ def test_plain_layout_is_kafka_topics_with_creation_time_appended():
     t = _topic([1736937000000, -1])
     assert _render("plain", [(t, t.partitions)]).splitlines() == [
         "Topic: foo\tTopicId: abc123\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: cleanup.policy=compact",
-        "\tTopic: foo\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: \tCreationTimeMs: 2025-01-15T10:30:00.000Z",
+        "\tTopic: foo\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: \tCreationTimeMs: "
+        "2025-01-15T10:30:00.000Z",
         "\tTopic: foo\tPartition: 1\tLeader: none\tReplicas: 2\tIsr: \tElr: N/A\tLastKnownElr: N/A\tCreationTimeMs: -",
     ]
 

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("KCLI_FUZZ_EXAMPLES", "5000"))
-MAX_SECONDS = 0.5          # CPU seconds of the parsing thread per input; a linear parse of the longest input here takes about 1 ms
+# CPU seconds of the parsing thread per input; a linear parse of the longest input here takes about 1 ms
+MAX_SECONDS = 0.5
 LONGEST = 20_000           # characters of a repeated input: the quadratic parsers found took seconds there
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))

@@ -33,7 +33,7 @@ class TokenEndpoint:
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's name
+            def do_POST(self):      # http.server's name
                 length = min(int(self.headers.get("Content-Length") or 0), 65536)
                 form = urllib.parse.parse_qs(self.rfile.read(length).decode())
                 client = endpoint._client(self.headers.get("Authorization", ""))

@@ -238,7 +238,7 @@ def kafka_python_errors(bootstrap: str, topic: str) -> list[str]:
         for f in futures:
             try:
                 lines.append(f"delivered at {f.get(5).offset}")
-            except Exception as e:                     # the delivery error is the result
+            except Exception as e:  # noqa: BLE001 - the delivery error is the result
                 lines.append(f"{type(e).__name__}: {e}")
         return lines
     finally:

@@ -13,7 +13,8 @@ from pathlib import Path
 from tests.support.apache_kafka import _die_with_parent, _tools_log4j, kafka_libs
 
 SOURCE = Path(__file__).parent / "java" / "StreamsApp.java"
-STREAMS_KAFKA = "4.4.0"     # streams groups' reference: its broker, tools and Kafka Streams, whatever KCLI_KAFKA_VERSION says
+# streams groups' reference: its broker, tools and Kafka Streams, whatever KCLI_KAFKA_VERSION says
+STREAMS_KAFKA = "4.4.0"
 _CLASSES: dict[str, Path] = {}
 
 

@@ -83,7 +83,7 @@ class Connection:
     def __init__(self, host: str, port: int, config: dict, tls, deadline: float):
         self.host, self.port, self.config = host, port, config
         self._tls = tls
-        self._sock = None
+        self._sock: socket.socket | None = None
         self._open(deadline)
         try:
             self.api_versions = self._negotiate(deadline)
@@ -96,7 +96,9 @@ class Connection:
     def _open(self, deadline: float) -> None:
         self._protocol = KafkaProtocol(client_id=self.config.get("client_id", "kcli"))
         try:
-            self._sock = socket.create_connection((_lookup_name(self.host), self.port), timeout=_remaining(deadline))
+            # bytes: getaddrinfo takes them as they are (_lookup_name), where typeshed says str
+            self._sock = socket.create_connection((_lookup_name(self.host), self.port),  # type: ignore[arg-type]
+                                                  timeout=_remaining(deadline))
             if self._tls is not None:
                 self._sock = self._tls.wrap_socket(self._sock, server_hostname=self.host)
         except OSError as exc:
@@ -116,8 +118,9 @@ class Connection:
         if isinstance(exc, TimeoutError):
             waited = "" if started is None else f" (waited {round((time.monotonic() - started) * 1000)} ms)"
             return WireTimeout(f"{self.host}:{self.port} did not answer in time{waited}", sent)
-        if getattr(exc, "verify_message", None):          # ssl.SSLCertVerificationError
-            return WireError(f"{self.host}:{self.port}: certificate verify failed: {exc.verify_message}", sent)
+        verify = getattr(exc, "verify_message", None)     # ssl.SSLCertVerificationError (ssl loads lazily)
+        if verify:
+            return WireError(f"{self.host}:{self.port}: certificate verify failed: {verify}", sent)
         return WireError(f"{self.host}:{self.port}: {getattr(exc, 'reason', None) or exc.strerror or exc}", sent)
 
     def request(self, request, deadline: float):
@@ -151,10 +154,13 @@ class Connection:
     def receive(self, request, deadline: float, started: float):
         """The answer to ``request``, sent at ``started`` (``send``), read by ``deadline``."""
         sent, head, received = True, b"", 0
+        sock = self._sock
+        if sock is None:
+            raise WireError(f"{self.host}:{self.port}: the connection is closed", sent)
         try:
             while received <= MAX_RESPONSE_BYTES:       # bounded: see MAX_RESPONSE_BYTES
-                self._sock.settimeout(_remaining(deadline))
-                data = self._sock.recv(1 << 16)
+                sock.settimeout(_remaining(deadline))
+                data = sock.recv(1 << 16)
                 if not data:
                     raise WireError(f"{self.host}:{self.port} closed the connection", sent)
                 received += len(data)
@@ -254,10 +260,10 @@ class Wire:
         self._nodes: dict[int, Connection] = {}
         self._unanswered: str | None = None          # the last request that got no answer in time
         self._addresses: dict[int, tuple[str, int]] = {}
-        self.cluster = None                          # the last Metadata answer (learn_cluster)
+        self.cluster: ClusterPart | None = None      # the last Metadata answer (learn_cluster)
         self._tls = _tls_context(config)
         deadline = self._deadline()
-        errors = []
+        errors: list[WireError] = []
         for server in config["bootstrap_servers"]:
             try:
                 self._bootstrap = Connection(*split_host_port(server), config, self._tls, deadline)
@@ -266,8 +272,9 @@ class Wire:
             except WireError as exc:
                 errors.append(exc)
         else:
-            if all(isinstance(e, WireUnreadable) for e in errors):
-                raise WireUnreadable("; ".join(map(str, errors)), errors[0].answer)
+            unreadable = [e for e in errors if isinstance(e, WireUnreadable)]
+            if errors and len(unreadable) == len(errors):
+                raise WireUnreadable("; ".join(map(str, errors)), unreadable[0].answer)
             kind = WireTimeout if all(isinstance(e, WireTimeout) for e in errors) else WireError
             raise kind("; ".join(map(str, errors)))
         self.api_versions = self._bootstrap.api_versions
@@ -287,7 +294,7 @@ class Wire:
         if until is not None:
             deadline = min(deadline, until)
         if deadline <= time.monotonic():
-            raise WireNotSent(f"not sent: the command's deadline had passed"
+            raise WireNotSent("not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
         try:
             conn = self._connection(node_id, deadline)
@@ -310,7 +317,7 @@ class Wire:
         answer is closed (a late answer must never be read as another request's)."""
         deadline = self._deadline()
         if deadline <= time.monotonic():
-            raise WireNotSent(f"not sent: the command's deadline had passed"
+            raise WireNotSent("not sent: the command's deadline had passed"
                               + (f" while {self._unanswered}" if self._unanswered else ""))
         pending = []
         try:
@@ -329,7 +336,7 @@ class Wire:
             for conn, request, started in list(pending):
                 try:
                     responses.append(conn.receive(request, deadline, started))
-                except WireTimeout as exc:
+                except WireTimeout:
                     self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "
                                         f"{round((time.monotonic() - started) * 1000)} ms for an answer")
                     raise

@@ -78,8 +78,9 @@ class CoordinatorRequests(WireBase):
             if not retry:
                 return found
             if not backoff.wait():
+                waited = round((time.monotonic() - backoff.start) * 1000)
                 when = (f"before the command's deadline (--timeout {self.settings.timeout_ms} ms) passed"
-                        if until is None else f"in the {round((time.monotonic() - backoff.start) * 1000)} ms kcli waited")
+                        if until is None else f"in the {waited} ms kcli waited")
                 raise OperationError(_coordinators_not_found(retry, when))
             pending = list(retry)
 

@@ -9,6 +9,10 @@ from kcli.admin.wire.coordinators import GROUP_ID_NOT_FOUND, Backoff, Coordinato
 from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker
 from kcli.model import BrokerError, CommittedOffset
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 COMMIT_ROUND_S = 0.2                            # an OffsetCommit goes out again only with this much left
 # One OffsetCommit becomes one batch of records in __consumer_offsets, which a broker refuses
 # (INVALID_COMMIT_OFFSET_SIZE) beyond its max.message.bytes (1 MiB by default): the partitions
@@ -46,7 +50,8 @@ class GroupOffsetRequests(CoordinatorRequests):
                 break
         return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
 
-    def committed_offsets_of_groups(self, group_ids: list[str], partitions: dict[str, list[tuple[str, int]]] | None = None
+    def committed_offsets_of_groups(self, group_ids: list[str],
+                                    partitions: dict[str, list[tuple[str, int]]] | None = None
                                     ) -> dict[str, list[CommittedOffset]]:
         """Every partition with a commit, per group, or with ``partitions`` the group's partitions
         named there (an entry for each, offset None where nothing is committed; a group not named
@@ -61,7 +66,7 @@ class GroupOffsetRequests(CoordinatorRequests):
         if version is None or version < 8:
             return {g: self.committed_offsets(g, named.get(g)) if named.get(g) != [] else [] for g in group_ids}
         version = min(version, 8)                  # v10 names topics by id; v9 adds member fields
-        answers: dict[str, object] = {}           # the last answer per group
+        answers: dict[str, Any] = {}              # the last answer per group
         pending = [g for g in dict.fromkeys(group_ids) if named.get(g) != []]
         backoff = Backoff(self.settings.until())
         while pending:                             # bounded by the deadline (Backoff)

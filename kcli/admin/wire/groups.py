@@ -9,6 +9,10 @@ from kcli.admin.wire.metadata import MetadataRequests
 from kcli.errors import OperationError, UnsupportedByBroker
 from kcli.model import BrokerInfo, GroupListing, HeartbeatAnswer, StreamsGroupDescription, StreamsMember
 
+TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class GroupRequests(CoordinatorRequests, MetadataRequests):
     # -- KIP-1282 -------------------------------------------------------------------------
@@ -28,7 +32,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                     else max(-1, described[g].group_creation_time_ms)) if g in described else None
                 for g in group_ids}
 
-    def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, object]:
+    def describe_consumer_groups_v2(self, group_ids: list[str]) -> dict[str, Any]:
         """ConsumerGroupDescribe at the highest common version (GroupCreationTimeMs from v2),
         one request per coordinator. Returns the described group per id, for the groups the
         broker knows as consumer-protocol groups (others come back with an error and are left
@@ -80,7 +84,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         by_node = self._by_coordinator(pending)
         # Groups this client listed as classic go to DescribeGroups alone: 10k classic
         # groups' ConsumerGroupDescribe errors were a third of the decoding.
-        first = {node: [g for g in groups if self._listed_types.get(g) != "classic"] for node, groups in by_node.items()}
+        first = {node: [g for g in groups if self._listed_types.get(g) != "classic"]
+                 for node, groups in by_node.items()}
         self._consumer_describe(first, cgd, out, moved, refused)
         rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
         self._classic_describe(rest, dg, out, moved)
@@ -226,7 +231,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         (g,) = resp.groups
         self._forget_moved(g.group_id, g.error_code)
         if g.error_code:
-            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not found.")
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group {group_id} not "
+                                 "found.")
         return self.TOPOLOGY_STATUS.get(g.topology_description_status, str(g.topology_description_status))
 
     def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int,
@@ -240,7 +246,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         node = self.find_coordinators([group_id])[group_id]
         resp = self.send(Req(version=version, group_id=group_id, member_id=member_id, member_epoch=epoch,
                              instance_id=None, rack_id=None, rebalance_timeout_ms=30_000 if epoch == 0 else -1,
-                             subscribed_topic_names=topics, server_assignor=None, topic_partitions=[] if epoch == 0 else None),
+                             subscribed_topic_names=topics, server_assignor=None,
+                             topic_partitions=[] if epoch == 0 else None),
                          node)
         self._forget_moved(group_id, resp.error_code)
         created = None

@@ -104,7 +104,8 @@ class OffsetRequests(MetadataRequests):
         """The first record at or after each (topic, partition, offset) of ``wanted`` that a
         read_committed consumer positioned there reads (transaction markers and aborted
         records are passed over, as it passes over them): one Fetch per leader and
-        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition (records decoded by kafka-python's record reader). A partition appears once per request, so a partition
+        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition (records
+        decoded by kafka-python's record reader). A partition appears once per request, so a partition
         wanted at several offsets takes one more request per offset beyond the first (by
         layers); a partition the broker answered without data (the response's byte limit, its
         own ``fetch.max.bytes`` or ours, was reached) is asked again in the next round, and one

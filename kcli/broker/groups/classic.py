@@ -50,7 +50,7 @@ class ClassicMember:
     join_future: asyncio.Future | None = None
     sync_future: asyncio.Future | None = None
 
-    def metadata(self, protocol: str) -> bytes:
+    def metadata(self, protocol: str | None) -> bytes:
         return next(meta for name, meta in self.protocols if name == protocol)
 
     @property
@@ -90,7 +90,7 @@ class ClassicGroup:
         for member in self.members.values():
             try:
                 topics.update(_subscription_topics(member.metadata(self.protocol_name)))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a member's metadata that is not the consumer protocol's
                 return None
         return topics
 
@@ -259,7 +259,7 @@ class ClassicGroup:
         for member in self.members.values():
             future, member.join_future = member.join_future, None
             member.assignment = b""
-            if not future.done():
+            if future is not None and not future.done():
                 future.set_result(self._current_generation(member))
             self._arm_session(member)
         generation = self.generation

@@ -9,7 +9,7 @@ broker's static configs.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Callable
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class GroupConfig:
     @classmethod
     def from_lookup(cls, lookup: Callable[[str], str | None]) -> "GroupConfig":
         """Read every setting through ``lookup(config_name)`` (None: Kafka's default)."""
-        values = {}
+        values: dict[str, Any] = {}
         for f in fields(cls):
             raw = lookup(_KEYS[f.name])
             if raw is None:

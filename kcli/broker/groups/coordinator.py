@@ -52,7 +52,7 @@ class GroupCoordinator:
         creation times; pass -1 to create such a group explicitly."""
         existing = self.groups.get(group_id)
         if existing is not None:
-            if existing.kind == "consumer":
+            if isinstance(existing, ConsumerGroup) and existing.kind == "consumer":
                 return existing
             if not existing.is_empty:
                 raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
@@ -72,7 +72,7 @@ class GroupCoordinator:
         (creation time: now) or in place of an empty classic group, as Kafka's
         getOrCreateStreamsGroup. Any other group of that id: GROUP_ID_NOT_FOUND."""
         existing = self.groups.get(group_id)
-        if existing is not None and existing.kind == "streams":
+        if isinstance(existing, StreamsGroup):
             return existing
         if existing is None and not create:
             raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
@@ -88,7 +88,7 @@ class GroupCoordinator:
         """The classic group ``group_id``, created empty if absent; an empty consumer-protocol
         group of that id is converted, a non-empty one refuses classic members."""
         existing = self.groups.get(group_id)
-        if existing is not None and existing.kind == "classic":
+        if isinstance(existing, ClassicGroup):
             return existing
         if existing is not None:
             if not existing.is_empty:
@@ -102,7 +102,7 @@ class GroupCoordinator:
 
     def consumer_group(self, group_id: str, create: bool) -> ConsumerGroup:
         existing = self.groups.get(group_id)
-        if existing is not None and existing.kind == "consumer":
+        if isinstance(existing, ConsumerGroup) and existing.kind == "consumer":
             return existing
         if existing is None and not create:
             raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
@@ -161,8 +161,8 @@ class GroupCoordinator:
         return None
 
     def _persist(self, group: Group) -> None:
-        if group.kind in ("consumer", "streams"):
-            topology = group.topology.to_json() if group.kind == "streams" and group.topology else None
+        if isinstance(group, ConsumerGroup):              # a StreamsGroup too
+            topology = group.topology.to_json() if isinstance(group, StreamsGroup) and group.topology else None
             record = GroupRecord(group.kind, group.protocol_type, group.creation_time_ms, group.group_epoch,
                                  group.assignment_epoch, topology)
         else:

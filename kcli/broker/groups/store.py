@@ -16,6 +16,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from kcli.broker.files import replace_durably
 
@@ -45,7 +46,7 @@ class GroupStore:
     def __init__(self, data_dir: Path | None):
         self.offsets: dict[str, dict[tuple[str, int], Committed]] = {}
         self.groups: dict[str, GroupRecord] = {}
-        self._file = None
+        self._file: TextIO | None = None
         if data_dir is not None:
             directory = Path(data_dir) / "groups"
             directory.mkdir(parents=True, exist_ok=True)
@@ -126,7 +127,7 @@ class GroupStore:
 
 
 def _group_line(group: str, r: GroupRecord) -> dict:
-    line = {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
+    line: dict[str, object] = {"k": "group", "g": group, "type": r.type, "ptype": r.protocol_type,
             "created": r.creation_time_ms, "epoch": r.epoch, "aepoch": r.assignment_epoch}
     if r.topology is not None:
         line["topo"] = r.topology

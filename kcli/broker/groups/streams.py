@@ -151,7 +151,8 @@ def configure(topology: Topology, partition_count: Callable[[str], int | None]) 
     if unresolved:
         return Configured({}, {}, (INCORRECTLY_PARTITIONED_TOPICS,
                                    f"Unable to decide the number of partitions of {_summary(unresolved)}."))
-    tasks = {s.subtopology_id: max([count(t) for t in (*s.source_topics, *(r.name for r in s.repartition_source_topics))],
+    tasks = {s.subtopology_id: max([count(t) for t in (*s.source_topics,
+                                                       *(r.name for r in s.repartition_source_topics))],
                                    default=0) for s in topology.subtopologies}
     internal: dict[str, tuple[TopicInfo, int]] = {}
     for s in topology.subtopologies:

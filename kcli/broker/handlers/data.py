@@ -15,8 +15,6 @@ from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
 
-INVALID_TXN_STATE = 48
-
 
 def _java_long(x: int) -> int:
     """Wrap to a signed 64-bit value, as Java's long arithmetic in Kafka's messages does."""
@@ -24,7 +22,7 @@ def _java_long(x: int) -> int:
 
 
 def _resolve(cluster: Cluster, name: str | None, topic_id, by_id: bool) -> Topic:
-    topic = cluster.topic_by_id(topic_id) if by_id else cluster.topics.get(name)
+    topic = cluster.topic_by_id(topic_id) if by_id else cluster.topics.get(name) if name is not None else None
     if topic is None:
         raise BrokerError(Err.UNKNOWN_TOPIC_ID if by_id else Err.UNKNOWN_TOPIC_OR_PARTITION)
     return topic
@@ -130,7 +128,7 @@ def _check_batch(data: bytes, topic: Topic, node_id: int) -> DefaultRecordBatch:
     if batch.compression_type not in _CODECS:         # Java's CompressionType.forId throws
         raise BrokerError(Err.UNKNOWN_SERVER_ERROR)
     if batch.is_transactional:
-        raise BrokerError(INVALID_TXN_STATE, "Transactions are not supported by this broker")
+        raise BrokerError(Err.INVALID_TXN_STATE, "Transactions are not supported by this broker")
     return batch
 
 
@@ -180,7 +178,7 @@ def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int
                 errors.append((Err.INVALID_TIMESTAMP, i, "Invalid timestamp type in message "
                                f"{_java_record(record)}. Producer should not set timestamp type "
                                "to LogAppendTime."))
-    except Exception:    # kafka.record and the codecs raise many types on malformed bytes
+    except Exception:    # noqa: BLE001 - kafka.record and the codecs raise many types on malformed bytes
         raise BrokerError(Err.INVALID_RECORD) from None
     if errors:
         raise RecordErrors(errors)
@@ -246,8 +244,8 @@ async def produce(ctx: RequestContext, req):
             try:
                 if req.acks not in (-1, 0, 1):
                     raise BrokerError(Err.INVALID_REQUIRED_ACKS)
-                if topic_error is not None:
-                    raise topic_error
+                if topic is None:                   # topic_error says why
+                    raise topic_error or BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
                 base, append_time, p = _append(ctx, topic, pd, req.acks, now)
                 written.append(p.log)
                 parts.append(P(index=pd.index, error_code=0, base_offset=base,
@@ -257,7 +255,7 @@ async def produce(ctx: RequestContext, req):
             except BrokerError as e:
                 parts.append(P(
                     index=pd.index, error_code=e.code, base_offset=-1, log_append_time_ms=-1,
-                    log_start_offset=getattr(e, "log_start_offset", -1), error_message=e.message,
+                    log_start_offset=e.log_start_offset, error_message=e.message,
                     record_errors=[P.BatchIndexAndErrorMessage(batch_index=i,
                                                                batch_index_error_message=m)
                                    for i, m in getattr(e, "record_errors", [])]))
@@ -293,8 +291,8 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
         parts = []
         for fp in ft.partitions:
             try:
-                if topic_error is not None:
-                    raise topic_error
+                if topic is None:                   # topic_error says why
+                    raise topic_error or BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
                 p = _leader_partition(ctx, topic, fp.partition, fp.current_leader_epoch)
                 log = p.log
                 if not log.log_start_offset <= fp.fetch_offset <= log.log_end_offset:
@@ -310,12 +308,12 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
                                preferred_read_replica=-1, records=chunks))
             except BrokerError as e:
                 errors = True
-                log = topic.partitions[fp.partition].log if e.code == Err.OFFSET_OUT_OF_RANGE \
+                known = topic.partitions[fp.partition].log if topic and e.code == Err.OFFSET_OUT_OF_RANGE \
                     else None
                 parts.append(P(partition_index=fp.partition, error_code=e.code,
-                               high_watermark=log.log_end_offset if log else -1,
-                               last_stable_offset=log.log_end_offset if log else -1,
-                               log_start_offset=log.log_start_offset if log else -1,
+                               high_watermark=known.log_end_offset if known else -1,
+                               last_stable_offset=known.log_end_offset if known else -1,
+                               log_start_offset=known.log_start_offset if known else -1,
                                aborted_transactions=None, preferred_read_replica=-1,
                                records=b""))
         kw = {"topic_id": ft.topic_id} if v >= 13 else {"topic": ft.topic}

@@ -309,7 +309,8 @@ async def offset_commit(ctx: RequestContext, req):
             group.validate_commit(req.member_id, generation, [
                 (topic.topic_id, p.partition_index) for t, topic in topics if topic for p in t.partitions])
     except BrokerError as exc:
-        return answer(lambda topic, p: exc.code)
+        refusal = exc.code
+        return answer(lambda topic, p: refusal)
 
     now = cluster.now_ms()
     limit = coordinator.config.offset_metadata_max_bytes

@@ -130,8 +130,8 @@ async def describe_topic_partitions(ctx: RequestContext, req):
     cursor = req.cursor
     cursor_topic = cursor.topic_name if cursor is not None else ""
     fetch_all = not req.topics
-    names = set(cluster.topics) if fetch_all else {t.name for t in req.topics}
-    names = sorted(n for n in names if n >= cursor_topic)
+    asked = set(cluster.topics) if fetch_all else {t.name for t in req.topics}
+    names = sorted(n for n in asked if n >= cursor_topic)
     if cursor is not None and (cursor.partition_index < 0 or (not fetch_all and
                                                               cursor_topic not in names)):
         return R(version=v, topics=[T(error_code=Err.INVALID_REQUEST, name=cursor_topic,

@@ -147,7 +147,8 @@ async def streams_group_describe(ctx: RequestContext, req):
             subtopologies = [sub_cls(
                 subtopology_id=s.subtopology_id, source_topics=list(s.source_topics),
                 repartition_sink_topics=list(s.repartition_sink_topics),
-                state_changelog_topics=[topic_info(i, configured.internal[i.name][1]) for i in s.state_changelog_topics],
+                state_changelog_topics=[topic_info(i, configured.internal[i.name][1])
+                                        for i in s.state_changelog_topics],
                 repartition_source_topics=[topic_info(i, configured.internal[i.name][1])
                                            for i in s.repartition_source_topics])
                 for s in group.topology.subtopologies]

@@ -1,5 +1,6 @@
 """The drop-in commands: ``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets``, ``kcli kafka-configs`` and ``kcli kafka-streams-groups`` take the Java tools' own command lines (Apache
+kafka-get-offsets``, ``kcli kafka-configs`` and ``kcli kafka-streams-groups`` take the Java tools'
+own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never

@@ -16,7 +16,8 @@ def _run(tool: str, args: list[str]) -> int:
 
 
 def kafka_topics(ctx: typer.Context):
-    """kafka-topics' own command line (--list, --describe, --create, --alter, --delete); CreationTimeMs per partition (KIP-1327)."""
+    """kafka-topics' own command line (--list, --describe, --create, --alter, --delete);
+    CreationTimeMs per partition (KIP-1327)."""
     return _run("kafka-topics", ctx.args)
 
 
@@ -36,5 +37,6 @@ def kafka_configs(ctx: typer.Context):
 
 
 def kafka_streams_groups(ctx: typer.Context):
-    """kafka-streams-groups' own command line (Kafka Streams applications' groups); GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
+    """kafka-streams-groups' own command line (Kafka Streams applications' groups);
+    GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
     return _run("kafka-streams-groups", ctx.args)

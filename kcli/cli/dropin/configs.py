@@ -74,12 +74,12 @@ class ConfigsRequest:
 
 def _entities(parsed: jopt.Parsed) -> tuple[list[str], list[str]]:
     """ConfigCommandOptions.entityTypes and entityNames, in the tool's order."""
-    types = list(parsed.given.get("entity-type", []))
+    types = parsed.texts("entity-type")
     types += [t for flag, t in {**ENTITY_FLAGS, **DEFAULT_FLAGS}.items() if parsed.has(flag)]
-    given_names = iter(parsed.given.get("entity-name", []))
+    given_names = iter(parsed.texts("entity-name"))
     names = [next(given_names) if o == "entity-name" else "" for o in parsed.order
              if o in ("entity-name", "entity-default")]
-    names += [parsed.given[flag][0] for flag in ENTITY_FLAGS if parsed.has(flag)]
+    names += [parsed.texts(flag)[0] for flag in ENTITY_FLAGS if parsed.has(flag)]
     names += ["" for flag in DEFAULT_FLAGS if parsed.has(flag)]
     return types, names
 
@@ -102,8 +102,8 @@ def read(args: list[str]) -> ConfigsRequest:
         raise Usage("Either --bootstrap-server or --bootstrap-controller must be specified.")
     for t in types:
         if t not in ALLOWED:
-            raise Usage(f"Invalid entity type {printable(t)}, the entity type must be one of {', '.join(ALLOWED)} with a "
-                        "--bootstrap-server or --bootstrap-controller argument")
+            raise Usage(f"Invalid entity type {printable(t)}, the entity type must be one of "
+                        f"{', '.join(ALLOWED)} with a --bootstrap-server or --bootstrap-controller argument")
     if not types:
         raise Usage("At least one entity type must be specified")
     if len(types) > 1 and set(types) != {"users", "clients"}:
@@ -118,7 +118,7 @@ def read(args: list[str]) -> ConfigsRequest:
         raise Usage(error)
     if named and "brokers" in types:
         for flag in ("entity-name", "broker"):
-            for value in parsed.given.get(flag, [])[:1]:
+            for value in parsed.texts(flag)[:1]:
                 if not (value.lstrip("+-").isdigit() and value.isascii()):
                     raise Usage(f"The entity name for {types[0]} must be a valid integer broker id, but it is: "
                                 f"{printable(value)}")

@@ -193,7 +193,8 @@ class DeleteOffsets:
 class Reset:
     """kcli's reset with the Java tool's command line. kcli's safety rules stay: a rollback file
     before any commit (named on stderr), skipped unread records named on stderr. An active group
-    is not reset (the tool's error line, an empty plan) while the others are (exit 3). The Java tool has no --allow-skip: --execute commits a plan that
+    is not reset (the tool's error line, an empty plan) while the others are (exit 3). The Java tool
+    has no --allow-skip: --execute commits a plan that
     skips unread records, as the Java tool does, after kcli's warning."""
 
     error = GROUP_ERROR
@@ -212,7 +213,9 @@ class Reset:
         from kcli.ops import resets
         from kcli.times import TimeParseError, parse_java_datetime_ms, parse_java_duration_ms
 
-        first = lambda name: (p.values(name) or [None])[0]      # the tool reads the first (valuesOf)
+        def first(name):                                     # the tool reads the first (valuesOf)
+            return (p.values(name) or [None])[0]
+
         try:
             flags = _reset_flags(p, first)
         except jopt.JoptError as exc:

@@ -19,7 +19,8 @@ LOG4J_WARN = "[{date}] WARN {message} (org.apache.kafka.tools.GroupOffsetsResett
 def warning(w: PlanWarning) -> tuple[str, str]:
     """(stream, text) of one reset warning as the tool prints it."""
     if w.kind == CLAMPED:              # OffsetsUtils' log line
-        bound = "higher than latest" if w.asked > w.new else "lower than earliest"
+        above = w.asked is not None and w.new is not None and w.asked > w.new
+        bound = "higher than latest" if above else "lower than earliest"
         message = (f"New offset ({w.asked}) is {bound} offset for topic partition {w.topic}-{w.partition}. "
                    f"Value will be set to {w.new}.")
         return "stderr", LOG4J_WARN.format(date=log4j_now(), message=message) + "\n"
@@ -35,7 +36,8 @@ def refusal(r: Refusal) -> str:
     """The tool's line (stdout) for a group it does not reset."""
     if r.kind == TOPICS_NOT_IN_GROUP:
         return f"\nError: One or more topics are not part of the group '{r.group}'.\n"
-    return f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}.\n"
+    return (f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, "
+            f"but the current state is {r.state}.\n")
 
 
 def start_time_error(exc, error_prefix: str) -> str:

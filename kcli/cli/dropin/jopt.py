@@ -70,8 +70,12 @@ class Parsed:
 
     def raw(self, name: str) -> str | None:
         """An optional argument as given (None: the option came without one)."""
-        values = [v for v in self.given.get(name, []) if v is not None]
+        values = self.texts(name)
         return values[0] if values else None
+
+    def texts(self, name: str) -> list[str]:
+        """Every argument given, as typed (an optional argument's absence left out)."""
+        return [v for v in self.given.get(name, []) if v is not None]
 
 
 INT_BOUNDS = {"Integer": (-(1 << 31), (1 << 31) - 1), "Long": (-(1 << 63), (1 << 63) - 1)}

@@ -22,8 +22,8 @@ def execute(req, streams: Streams) -> int:
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         time_value = p.value("time")
         if time_value not in specs.NAMED_TIMES and not _is_long(time_value):
-            raise UsageError(f"Malformed time argument {printable(time_value)}. Please use -1 or latest / -2 or earliest / "
-                             "-3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
+            raise UsageError(f"Malformed time argument {printable(time_value)}. Please use -1 or latest / -2 or "
+                             "earliest / -3 or max-timestamp / -4 or earliest-local / -5 or latest-tiered / -6 or "
                              "earliest-pending-upload, or a specified long format timestamp")
         when = specs.NAMED_TIMES.get(time_value)
         if when is None:          # a timestamp: from the epoch on (never one of the special values)

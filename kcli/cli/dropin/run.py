@@ -35,7 +35,7 @@ from kcli.records import field, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TextIO
+    from typing import Sequence, TextIO
 
 
 @record
@@ -58,13 +58,18 @@ def read_before(tool: str, options: list[str]) -> Before:
 
     given = values(options)
     check_not_empty(given)
+
+    def text(name: str) -> str | None:                # a value option's (never a flag's True)
+        value = given.get(name)
+        return value if isinstance(value, str) else None
+
     output = given.get("output")
     if output is not None and output != "plain":
         raise UsageError(f"--output {shown(str(output))} does not apply to {tool}: the drop-ins print the Java "
                          f"tool's text (-o plain); kcli's own commands print json and csv (kcli --help)")
-    profile = profiles.load_profile(given["profile"]) if "profile" in given else None
-    command_config = given.get("command-config")
-    bootstrap, properties = profiles.resolve(profile, given.get("bootstrap-server"),
+    profile = profiles.load_profile(text("profile")) if "profile" in given else None
+    command_config = text("command-config")
+    bootstrap, properties = profiles.resolve(profile, text("bootstrap-server"),
                                              read_properties(command_config) if command_config is not None else {})
     before = Before(bootstrap=bootstrap, bootstrap_given="bootstrap-server" in given, command_config=command_config,
                     properties=properties, verbose=bool(given.get("verbose")))
@@ -93,7 +98,8 @@ class Streams:
     def __init__(self, stdout: TextIO, stderr: TextIO, secrets: list[str], before: Before | None = None):
         self.stdout, self.stderr, self.secrets = stdout, stderr, secrets
         self.before = before or Before()
-        self.connected_to, self.connected_to_ms = None, None      # what _admin connected to
+        self.connected_to: str | None = None                        # what _admin connected to
+        self.connected_to_ms: int | None = None
 
     def write(self, stream: str, text: str) -> None:
         from kcli.redaction import redact_text
@@ -135,7 +141,7 @@ class Streams:
         return self.before.timeout_ms or DEFAULT_TIMEOUT_MS
 
 
-def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO, before_options: list[str] = ()) -> int:
+def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO, before_options: Sequence[str] = ()) -> int:
     """One drop-in command line of ``tool`` (a key of TOOLS), after kcli's global options
     ``before_options`` (given before the tool's name); its exit code. The last resort, as for
     the native commands (``kcli.cli.main``): whatever the tool's own reporting did not foresee

@@ -97,7 +97,7 @@ def read(args: list[str]) -> groups.GroupsRequest:
                         "[input-topic]")
         if len(parsed.given["group"]) > 1:
             raise Usage(f"Option [delete-offsets] supports only one [group] at a time, but found: "
-                        f"[{', '.join(parsed.given['group'])}]")
+                        f"[{', '.join(parsed.texts('group'))}]")
     if has("reset-offsets"):
         if has("dry-run") and has("execute"):
             raise Usage("Option [reset-offsets] only accepts one of [execute] and [dry-run]")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
-from kcli.model import GroupPlan, PlanWarning
+from kcli.model import BrokerError, GroupPlan, PlanWarning
 from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
@@ -125,7 +125,7 @@ def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
     try:
         if committed_offsets(admin, group) or describe_any(admin, [group])[0][0].members:
             return []
-        error = admin.delete_groups([group])[group]
+        error: BrokerError | OperationError | None = admin.delete_groups([group])[group]
     except OperationError as exc:
         error = exc
     if error is None:
@@ -165,7 +165,7 @@ def finish(result: ResetResult) -> None:
     active = [p for p in result.plans if p.refused]
     if not active:
         return report(result)
-    lines = [gather.refusal_text(p.refused) for p in active]
+    lines = [gather.refusal_text(p.refused) for p in active if p.refused]
     if len(active) == len(result.plans):
         raise OperationError("\n".join(lines))
     done = "reset" if result.executed else "planned"

@@ -20,6 +20,8 @@ from kcli.specs import parse_topic_spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import AbstractSet, Sequence
+
     from kcli.admin import Admin
 
 
@@ -122,8 +124,8 @@ def check_resettable(descs: list[GroupDescription]) -> None:
         raise OperationError("\n".join(map(refusal_text, refused.values())))
 
 
-def creation_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
-                   classic: set[str] = frozenset(), streams: dict | None = None) -> dict[str, int]:
+def creation_times(admin: Admin, ids: list[str], missing: AbstractSet[str] = frozenset(),
+                   classic: AbstractSet[str] = frozenset(), streams: dict | None = None) -> dict[str, int]:
     """KIP-1282: each group's creation time, or the KIP's error (nothing is reset). A group that
     does not exist has no creation time to reset to (refused before any request)."""
     for g in ids:
@@ -145,8 +147,8 @@ class MissingPartitions(OperationError):
         self.whole_topics = whole_topics
 
 
-def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
-                classic: set[str] = frozenset(), streams: dict | None = None
+def start_times(admin: Admin, ids: list[str], missing: AbstractSet[str] = frozenset(),
+                classic: AbstractSet[str] = frozenset(), streams: dict | None = None
                 ) -> tuple[dict[str, int], dict[str, StartTimeUnavailable]]:
     """Each group's creation time (KIP-1282), and for each group that has none the error a
     --to-start-time reset of it meets: one lookup (ConsumerGroupDescribe) for the consumer
@@ -162,12 +164,12 @@ def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
         if d.creation_time_ms is None:
             unsupported.add(g)
     errors = start_time_errors(times, ids, missing, classic, unsupported)
-    return {g: times[g] for g in ids if g not in missing and g not in errors}, errors
+    return {g: t for g in ids if g not in missing and g not in errors and (t := times[g]) is not None}, errors
 
 
 def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
-                      missing: set[str], classic: set[str] = frozenset(),
-                      unsupported: set[str] = frozenset()) -> dict[str, StartTimeUnavailable]:
+                      missing: AbstractSet[str], classic: AbstractSet[str] = frozenset(),
+                      unsupported: AbstractSet[str] = frozenset()) -> dict[str, StartTimeUnavailable]:
     """The rule, in one place: a broker without ConsumerGroupDescribe v2 (``times`` None) or a
     group whose describe has no creation time field (``unsupported``: a streams group below
     StreamsGroupDescribe v2), a missing group, a classic group (never a creation time,
@@ -182,12 +184,12 @@ def start_time_errors(times: dict[str, int | None] | None, ids: list[str],
                                                               f"group '{g}' does not exist.")
         elif g in classic:
             errors[g] = StartTimeUnavailable(CLASSIC_GROUP, g, CLASSIC_NO_CREATION_TIME.format(group=g))
-        elif times.get(g) is None or times[g] < 0:
+        elif (t := (times or {}).get(g)) is None or t < 0:
             errors[g] = StartTimeUnavailable(NOT_RECORDED, g, NO_CREATION_TIME.format(group=g))
     return errors
 
 
-def _refuse_invalid(missing: list[str], leaderless: list[str], whole_topics: list[str] = ()) -> None:
+def _refuse_invalid(missing: list[str], leaderless: list[str], whole_topics: Sequence[str] = ()) -> None:
     """Java 4.2+ (checkAllTopicPartitionsValid): every partition to reset exists and has a leader."""
     if missing:
         raise MissingPartitions(f'The partitions "{",".join(missing)}" do not exist', list(whole_topics))
@@ -203,7 +205,10 @@ def _select_topics(admin: Admin, specs: list[str]) -> list[tuple[str, int]]:
     leaders = admin.partition_leaders(sorted({t for t, _ in parsed}))
     whole = javaorder.described_topics(list(dict.fromkeys(t for t, parts in parsed if parts is None)))
     ordered = [(t, parts) for t, parts in parsed if parts is not None] + [(t, None) for t in whole]
-    selected, missing, leaderless, whole = {}, [], [], []
+    selected: dict[tuple[str, int], None] = {}       # an ordered set
+    missing: list[str] = []
+    leaderless: list[str] = []
+    whole = []
     for topic, parts in ordered:
         known = leaders.get(topic, {})
         for p in (sorted(known) if parts is None else parts):
@@ -235,7 +240,8 @@ def next_records(admin: Admin, partitions: list[PartitionPlan]) -> None:
     aborted records only is no skip: bounded Fetches, one per leader and 10k partitions
     (``Admin.record_times``, read committed). A broker without Fetch v4+ leaves them unknown
     (offsets counted)."""
-    forward = [(p, (p.topic, p.partition, max(p.current, p.log_start))) for p in partitions if p.skipped]
+    forward = [(p, (p.topic, p.partition, max(p.current, p.log_start)))
+               for p in partitions if p.skipped and p.current is not None]
     if not forward:
         return
     try:
@@ -328,7 +334,7 @@ class Steps:
         return value
 
 
-def committed_offsets(admin: Admin, group: str, partitions=None) -> dict[tuple[str, int], int]:
+def committed_offsets(admin: Admin, group: str, partitions=None) -> dict[tuple[str, int], int | None]:
     return {(c.topic, c.partition): c.offset for c in admin.committed_offsets(group, partitions)}
 
 
@@ -363,7 +369,7 @@ class OffsetAnswers:
     committed: dict[str, dict[tuple[str, int], int | None]]
     starts: dict[tuple[str, int], int]
     ends: dict[tuple[str, int], int]
-    refused: dict[str, str]
+    refused: dict[str, Refusal]
     ages: dict | None = None
     ages_error: UnsupportedByBroker | None = None
 
@@ -374,7 +380,7 @@ class OffsetAnswers:
 
 def offset_answers(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, steps: Steps, *,
                    kind: str | None = None, file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-                   inputs: dict[str, set[str]] | None = None, committed_only: list[str] = (),
+                   inputs: dict[str, set[str]] | None = None, committed_only: Sequence[str] = (),
                    ages: bool = False, ages_optional: bool = False) -> OffsetAnswers:
     """The partitions' answers a reset (``kind``: its scenario's) or ``--compare`` (``kind``
     None) plans on, in this order: the selection and committed offsets (``select``), the

@@ -32,7 +32,7 @@ class ScenarioFlags:
     from_file: str | None = None
     to_start_time: bool = False
 
-    def value(self, name: str) -> object:
+    def value(self, name: str):
         """The value of the flag ``name`` (its spelling in SCENARIOS: ``to-offset``)."""
         return getattr(self, name.replace("-", "_"))
 
