@@ -7,12 +7,14 @@ CSV round trip, active-group refusal, commits the broker rejects in part (exit 3
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
 from confluent_kafka.admin import AdminClient
 
+from kcli.broker.groups.store import Committed
 from kcli.ops import resets as lib
 from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.support.clients import committed, consume_and_commit, consumer, expand, latest_group_reads, produce, tagged
@@ -423,6 +425,43 @@ def test_all_groups_with_one_active_group_resets_the_others():
             assert committed(b, "act") == {("t", 0): 20}
         finally:
             c.close()
+
+
+def test_all_groups_names_a_running_streams_application_and_resets_a_stopped_one():
+    """The native --all-groups takes streams groups too: one whose application runs is named as
+    an active group is (exit 3, the others reset), one whose application stopped is reset.
+    kafka-consumer-groups --all-groups lists consumer groups only, as the Java tool does."""
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", tagged("a", 0, 20))
+        consume_and_commit(b, "plain", ["t"], 20)
+        raw = RawClient(b)
+        try:
+            for app in ("running", "stopped"):
+                node = ec.call(ec.cluster.coordinator_node, app)
+                joined = heartbeat(raw, node, app, "m1", 0, topo=topology("t"))
+                heartbeat(raw, node, app, "m1", joined.member_epoch, active=[])
+                if app == "stopped":
+                    heartbeat(raw, node, app, "m1", -1)
+            tid = ec.call(lambda: str(ec.cluster.topics["t"].topic_id))
+            for app in ("running", "stopped"):
+                on_coordinator(ec, lambda co, g: co.commit(g, [("t", 0, Committed(20, -1, "", 0, tid))]), app)
+            r = run_kcli(b, "reset-offsets", "--all-groups", "--all-topics", "--to-earliest", "--execute")
+            assert r.code == 3, r.err
+            assert re.fullmatch(r"Error: Assignments can only be reset if the group 'running' is inactive, but the "
+                                r"current state is \w+\.", r.err.splitlines()[-2]), r.err
+            assert r.err.splitlines()[-1] == "Error: 2 of 3 groups reset; not the active ones: running"
+            assert committed(b, "plain") == committed(b, "stopped") == {("t", 0): 0}
+            assert committed(b, "running") == {("t", 0): 20}
+            r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups",
+                           "--all-topics", "--to-latest", "--dry-run")
+            assert (r.code, [line.split()[0] for line in r.out.strip().splitlines()[1:]]) == (0, ["plain"]), r
+        finally:
+            raw.close()
 
 
 # -- partitions without a leader (ResetConsumerGroupOffsetTest) ----------------------------------

@@ -145,6 +145,16 @@ class MissingPartitions(OperationError):
         self.whole_topics = whole_topics
 
 
+class InputsOfMissingGroup(OperationError):
+    """kafka-streams-groups --all-input-topics of a group that does not exist: the input topics
+    are its topology's, so there is nothing to reset (and no group to create)."""
+
+    def __init__(self, group: str):
+        super().__init__(f"Group {group} not found: --all-input-topics resets the input topics of an "
+                         "existing streams group's topology; nothing was planned")
+        self.group = group
+
+
 def start_times(admin: Admin, ids: list[str], missing: set[str] = frozenset(),
                 classic: set[str] = frozenset(), streams: dict | None = None
                 ) -> tuple[dict[str, int], dict[str, StartTimeUnavailable]]:

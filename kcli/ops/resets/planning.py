@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan, PlanWarning
 from kcli.offsets import plan as planner
-from kcli.ops.resets.gather import Steps, group_answers, next_records, offset_answers, time_lookups
+from kcli.ops.resets.gather import InputsOfMissingGroup, Steps, group_answers, next_records, offset_answers, time_lookups
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
@@ -24,6 +24,10 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     A streams group is not reset on --topic partitions it has not committed; with
     ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
     groups = group_answers(admin, ids)
+    if committed_only and all_topics:
+        absent = [g for g in ids if g in groups.missing]
+        if absent:
+            raise InputsOfMissingGroup(absent[0])
     active = groups.active
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
