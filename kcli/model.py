@@ -135,6 +135,9 @@ class GroupDescription:
     target_assignment_epoch: int | None = None
     creation_time_ms: int | None = None                 # KIP-1282; -1 unknown, None not offered
     exists: bool = True
+    # a group that does not exist: the broker's GROUP_ID_NOT_FOUND words when it gave any
+    # ("Group G is not a consumer group." for a group of another type, a streams group)
+    not_found: str | None = None
 
 
 @record(slots=True)

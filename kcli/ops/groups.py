@@ -75,8 +75,14 @@ def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:
     descs = admin.describe_groups(ids)
     for d in descs:
         if not d.exists:
-            raise OperationError(f"Group {d.group_id} not found.")
+            raise OperationError(not_found_text(d))
     return sorted(descs, key=lambda d: d.group_id)
+
+
+def not_found_text(d: GroupDescription) -> str:
+    """Why a group was not described: the broker's words (GROUP_ID_NOT_FOUND; "Group G is not a
+    consumer group." for a group of another type), else "Group G not found."."""
+    return d.not_found or f"Group {d.group_id} not found."
 
 
 def state_notice(d: GroupDescription) -> str | None:

@@ -11,7 +11,7 @@ from kcli import javaorder
 from kcli.errors import OperationError
 from kcli.model import (BrokerError, GroupDescription, GroupMember, GroupOffsetRow, StreamsGroupDescription,
                         TopicSize)
-from kcli.ops.groups import fill_offsets
+from kcli.ops.groups import fill_offsets, not_found_text
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def describe(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], list
     descs, streams = describe_any(admin, ids)
     for d in descs:
         if not d.exists:
-            raise OperationError(f"Group {d.group_id} not found.")
+            raise OperationError(not_found_text(d))
     return (sorted((d for d in descs if d.group_id not in streams), key=lambda d: d.group_id),
             [streams[g] for g in sorted(streams)])
 

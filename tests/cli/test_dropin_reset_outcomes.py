@@ -3,7 +3,8 @@ tool's error line for the commit (Apache Kafka 4.4's words, checked against its 
 this broker) instead of a plan, kcli's account of what was applied, not applied and unknown on
 stderr, and kcli's exit code; kafka-streams-groups deletes the internal topics only once every
 planned offset is read back as committed. Through kcli's entry point, against the embedded
-broker refusing (``ec.refuse``) or never answering (``ec.fault``) the OffsetCommit."""
+broker refusing (``ec.refuse``) or never answering (``ec.fault``) the OffsetCommit. Also a
+streams group described as a consumer group: the broker's "is not a consumer group"."""
 
 from __future__ import annotations
 
@@ -166,3 +167,39 @@ def test_a_streams_reset_of_a_missing_group_is_apaches_not_found(ec, mode):
     assert not any(group in name for _, _, names in os.walk(state) for name in names)   # no rollback file
     assert group not in [g.split()[0] for g in run_dropin("kafka-consumer-groups", "--bootstrap-server",
                                                           ec.bootstrap_servers, "--list").out.splitlines()]
+
+
+# -- a streams group described as a consumer group keeps the broker's words --------------------
+
+@pytest.mark.parametrize("view", [[], ["--members"], ["--state"]])
+def test_describing_a_streams_group_as_a_consumer_group_is_not_a_consumer_group(ec, view):
+    """Kafka 4.4's kafka-consumer-groups on this broker prints the broker's answer to its
+    ConsumerGroupDescribe: "Group G is not a consumer group." (its exit code is 0, kcli's 1)."""
+    topic, group, _ = streams_group(ec)
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--describe", "--group",
+                   group, *view)
+    assert (r.code, r.out, r.err) == (1, f"{CONSUMER_ERROR}org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                                         f"Group {group} is not a consumer group.\n", "")
+    missing = unique("nosuch")
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", ec.bootstrap_servers, "--describe", "--group",
+                   missing, *view)
+    assert (r.code, r.out) == (1, f"{CONSUMER_ERROR}org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                                  f"Group {missing} not found.\n")
+
+
+def test_the_librarys_consumer_group_describe_keeps_the_brokers_words(ec):
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings
+    from kcli.errors import OperationError
+    from kcli.ops import groups
+
+    _, group, _ = streams_group(ec)
+    admin = KafkaAdmin(ClientSettings(bootstrap_servers=ec.bootstrap_servers))
+    try:
+        with pytest.raises(OperationError, match=rf"^Group {group} is not a consumer group\.$"):
+            groups.describe(admin, [group])
+        missing = unique("nosuch")
+        with pytest.raises(OperationError, match=rf"^Group {missing} not found\.$"):
+            groups.describe(admin, [missing])
+    finally:
+        admin.close()

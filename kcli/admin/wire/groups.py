@@ -48,14 +48,16 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         """({group id: (kind, described group, coordinator node)}, {node: BrokerInfo}): kind
         "consumer" from ConsumerGroupDescribe (when the broker has it), then "classic" from
         DescribeGroups for the groups it did not describe, each one request per coordinator;
-        "missing" (group None) for a group neither knows, "error" (the group's error answer)
-        for one a coordinator refused. Groups answered with a retriable coordinator error
+        "missing" for a group neither knows (with ConsumerGroupDescribe's GROUP_ID_NOT_FOUND
+        message, "Group G is not a consumer group." for a group of another type, or None),
+        "error" (the group's error answer) for one a coordinator refused. Groups answered with a retriable coordinator error
         (moved, not available, loading) are asked again until the deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
 
         Consumer = self.proto.ConsumerGroupDescribeRequest
         cgd, dg = self.max_version(Consumer), self._version(Describe, "DescribeGroups")
         out: dict[str, tuple[str, object, int]] = {}
+        not_found: dict[str, str] = {}             # ConsumerGroupDescribe's words for a group it does not know
         pending = list(dict.fromkeys(group_ids))
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
@@ -72,6 +74,9 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
                     for g in resp.groups:
                         if not g.error_code:
                             out[g.group_id] = ("consumer", g, node)
+                        elif g.error_code == GROUP_ID_NOT_FOUND:
+                            if g.error_message:
+                                not_found[g.group_id] = g.error_message
                         elif self._retriable(g.group_id, g.error_code):
                             moved.add(g.group_id)     # asked again: DescribeGroups may not know it
                             refused[g.group_id] = (g, node)
@@ -108,6 +113,9 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             pending = [g for g in pending if g in moved]
             for g in pending:
                 out.pop(g, None)
+        for g, message in not_found.items():       # known to neither: the broker's words kept
+            if _unknown_to_describe_groups(out.get(g)):
+                out[g] = ("missing", message, out.get(g, (None, None, None))[2])
         brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self.cluster_metadata().brokers}
         return out, brokers
 

@@ -135,9 +135,9 @@ class _Describe:
 
         descs = sorted(admin.describe_groups(_group_ids(admin, p)), key=lambda d: d.group_id)
         missing = [d for d in descs if not d.exists]
-        if missing:
-            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
-                                 f"{missing[0].group_id} not found.")
+        if missing:                 # the broker's words: a streams group "is not a consumer group."
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                                 f"{lib.not_found_text(missing[0])}")
         verbose = p.has("verbose")
         offsets = not p.has("members") and not p.has("state")
         rows = dict((d.group_id, rows) for d, rows in lib.offset_views(admin, descs)) if offsets else {}
