@@ -98,6 +98,42 @@ def test_to_start_time_and_max_age_on_a_broker_posing_as_4_1():
         assert r.code == 0 and r.out.splitlines()[2].split()[-1] == "-"
 
 
+def test_to_start_time_without_kip_1282_is_refused_before_any_group_is_described():
+    """A broker posing as 4.4 (no ConsumerGroupDescribe v2, no StreamsGroupDescribe v2): the
+    capability is the answer whatever the group, a running streams application, an active
+    consumer group or none at all; not one describe is sent."""
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
+    with fast_cluster(1, pose_as="4.4") as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", tagged("r", 0, 10))
+        c = consumer(b, "act", "classic")
+        c.subscribe(["t"])
+        consume([c], 10)
+        raw = RawClient(b)
+        try:
+            heartbeat(raw, ec.call(ec.cluster.coordinator_node, "app"), "app", "m1", 0, version=1, topo=topology("t"))
+            runs = {(tool, g): run_dropin(tool, "--bootstrap-server", b, "--group", g, "--reset-offsets", scope,
+                                          "--to-start-time", "--dry-run")
+                    for tool, scope in (("kafka-consumer-groups", "--all-topics"),
+                                        ("kafka-streams-groups", "--all-input-topics"))
+                    for g in ("app", "act", "nosuch")}
+            for g in ("app", "act", "nosuch"):
+                before = ec.request_counts()
+                r = run_kcli(b, "reset-offsets", "-g", g, "--all-topics", "--to-start-time", "--execute")
+                assert (r.code, r.out, r.err) == (1, "", f"Error: {TOO_OLD_FOR_START_TIME}\n"), (g, r)
+                asked = {api for counts in ec.request_counts().values() for api in counts}
+                assert not asked & {"DescribeGroups", "ConsumerGroupDescribe", "StreamsGroupDescribe"}, asked
+                assert ec.request_counts() != before            # connected: it asked the broker's versions
+        finally:
+            raw.close()
+            c.close()
+        for (tool, g), r in runs.items():
+            assert (r.code, r.out) == (1, f"\nError: {TOO_OLD_FOR_START_TIME}\n"), (tool, g, r)
+
+
 def test_to_start_time_with_unknown_group_creation_time():
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
@@ -361,12 +397,10 @@ def test_execute_writes_rollback_file_first(ec, tmp_path):
     assert path.read_text() == "t,0,100\n"
     assert committed(b, "rb") == {("t", 0): 10}
     # Restoring moves the offset forward past 90 records the group has not read since: it says
-    # so, and commits only with --allow-skip.
+    # so, and, the file being one kcli wrote (its digest is kcli's), commits without --allow-skip.
     r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
-    assert r.code == 1 and "the new offset 100 skips 90 unread records (committed offset 10)" in r.err
-    assert committed(b, "rb") == {("t", 0): 10}
-    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
-    assert r.code == 0 and committed(b, "rb") == {("t", 0): 100}
+    assert r.code == 0 and "the new offset 100 skips 90 unread records (committed offset 10)" in r.err
+    assert committed(b, "rb") == {("t", 0): 100}
 
 
 @pytest.mark.parametrize("protocol", ["classic", "consumer"])

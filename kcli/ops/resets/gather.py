@@ -61,6 +61,19 @@ class StartTimeUnsupported(StartTimeUnavailable, UnsupportedByBroker):
     """BROKER_TOO_OLD: the broker (or the group's describe) gives no creation time at all."""
 
 
+CONSUMER_GROUP_DESCRIBE, STREAMS_GROUP_DESCRIBE = 69, 89      # API keys; v2 has GroupCreationTimeMs
+
+
+def check_start_time_supported(admin: Admin, streams_only: bool = False) -> None:
+    """KIP-1282's capability, asked before any group is described (its state, its existence):
+    a broker whose describes have no creation time (ConsumerGroupDescribe and
+    StreamsGroupDescribe below v2; ``streams_only``: StreamsGroupDescribe alone) can never reset
+    to a start time, so an operator learns it before stopping an application for it."""
+    apis = (STREAMS_GROUP_DESCRIBE,) if streams_only else (CONSUMER_GROUP_DESCRIBE, STREAMS_GROUP_DESCRIBE)
+    if not any((admin.advertised_version(api) or -1) >= 2 for api in apis):
+        raise StartTimeUnsupported(BROKER_TOO_OLD, None, TOO_OLD_FOR_START_TIME)
+
+
 def group_start_time(admin: Admin, group: str) -> int:
     """One group's creation time (``audit --group``), or the error saying why it has none."""
     return group_answers(admin, [group]).creation_times(admin, [group])[group]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan, PlanWarning
 from kcli.offsets import plan as planner
-from kcli.ops.resets.gather import InputsOfMissingGroup, Steps, group_answers, next_records, offset_answers, time_lookups
+from kcli.ops.resets.gather import (InputsOfMissingGroup, Steps, check_start_time_supported, group_answers,
+                                    next_records, offset_answers, time_lookups)
 
 TYPE_CHECKING = False                 # typing's, without importing typing (~4 ms of a drop-in)
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     ``execute``: the plans are to be committed (a missing group's warning says it is created).
     A streams group is not reset on --topic partitions it has not committed; with
     ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
+    if scenario.kind == planner.START_TIME:
+        check_start_time_supported(admin, streams_only=committed_only)
     groups = group_answers(admin, ids)
     if committed_only and all_topics:
         absent = [g for g in ids if g in groups.missing]
