@@ -260,6 +260,7 @@ class GroupPlan:
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[PlanWarning] = field(default_factory=list)   # in the order the Java tool prints them
     refused: Refusal | None = None       # why this group is not reset (it is active); no partitions then
+    reset_to_ms: int | None = None       # a time scenario's: the timestamp looked up (--to-start-time: the creation time)
 
 
 @record(slots=True)

@@ -174,6 +174,8 @@ def reset_offsets(
                          executed=result.executed, rollback_file=result.rollback_file)
     if not execute and out().format == "table":
         out().note("Dry run: nothing was committed (add --execute to apply).")
+    if result.executed and out().format != "json":
+        out().note(view.committed_line(*resets.committed_counts(result)))
     resets.finish(result)
 
 

@@ -66,9 +66,19 @@ def test_partition_expansion_story():
             0: (8, "latest"), 1: (8, "latest"), 2: (0, "earliest"), 3: (0, "earliest")}
         assert aged[("story-g", "story", 0)]["rule"].startswith("latest (cold, age 2h")
 
+        # The plan says the time it resets to: the group's creation time, as describe shows it.
+        described = json.loads(run_kcli(b, "describe", "groups", "story-g", "--state", "-o", "json").out)
+        created = described["groups"][0]["groupCreationTimeMs"]
+        doc = json.loads(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time",
+                                  "-o", "json").out)
+        assert doc["groups"][0]["resetToTimestampMs"] == created > 0
+
         r = run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "--execute")
         assert r.code == 0, r.err
         assert committed(b, "story-g") == {("story", 0): 5, ("story", 1): 5, ("story", 2): 0, ("story", 3): 0}
+        iso = datetime.fromtimestamp(created / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{created % 1000:03d}Z"
+        assert f"Group story-g: reset to its creation time, {iso}" in r.err.splitlines()
+        assert r.err.splitlines()[-1] == "Committed 4 partitions of 1 group"
 
         # Record by record: the group now reads everything produced since it started, nothing older.
         c = consumer(b, "story-g", "consumer")

@@ -162,6 +162,9 @@ def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, mo
     r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
     assert r.code == 0, r.err
     assert "the new offset 4 skips 2 unread records (committed offset 2)" in r.err
+    rows = {line.split()[2]: line.split() for line in r.out.splitlines()[2:]}
+    assert rows["1"][3:6] == ["2", "(delete)", "-"]      # partition 1's commit is deleted: it says so
+    assert r.err.splitlines()[-1] == "Committed 2 partitions of 1 group"
     assert committed(ec, "rb") == {("t", 0): 4}
     assert len(list((state / "kcli" / "rollback").iterdir())) == 2       # the restore wrote its own
     # A rollback file kcli wrote elsewhere (--rollback-file), then moved, is known by its digest.

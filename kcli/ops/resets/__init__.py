@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from kcli.offsets import plan as planner
 from kcli.ops.groups import group_ids
-from kcli.ops.resets.execution import ResetResult, execute, finish
+from kcli.ops.resets.execution import ResetResult, committed_counts, execute, finish
 from kcli.ops.resets.gather import (BROKER_TOO_OLD, CLASSIC_GROUP, GROUP_MISSING, NO_CREATION_TIME,
                                     NOT_RECORDED, TOO_OLD_FOR_START_TIME, InputsOfMissingGroup,
                                     MissingPartitions, StartTimeUnavailable, StartTimeUnsupported,
@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from kcli.admin import Admin
 
 __all__ = ["BROKER_TOO_OLD", "CLASSIC_GROUP", "GROUP_MISSING", "NOT_RECORDED", "NO_CREATION_TIME",
-           "TOO_OLD_FOR_START_TIME", "InputsOfMissingGroup", "MissingPartitions", "ResetFlags", "ResetRequest", "ResetResult",
-           "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "execute", "finish",
-           "group_start_time", "request", "reset"]
+           "TOO_OLD_FOR_START_TIME", "InputsOfMissingGroup", "MissingPartitions", "ResetFlags", "ResetRequest",
+           "ResetResult", "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "committed_counts",
+           "execute", "finish", "group_start_time", "request", "reset"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:

@@ -143,6 +143,14 @@ def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
             f"failed ({error.message}); `kcli delete groups {group}` removes it"]
 
 
+def committed_counts(result: ResetResult) -> tuple[int, int]:
+    """(partitions, groups) an executed reset applied: its commits and a restore's deletions
+    that were applied (answered, or read back), and the groups they belong to."""
+    applied = [(plan.group, p.topic, p.partition) for plan in result.plans if not plan.refused
+               for p in plan.partitions if (plan.group, p.topic, p.partition) not in result.outcomes]
+    return len(applied), len({group for group, _, _ in applied})
+
+
 def report(result: ResetResult) -> None:
     """Exit 0 when every partition was applied; OperationError (exit 1) when none was and none is
     unknown; otherwise PartialFailure (exit 3) naming what was applied, what was not and what is

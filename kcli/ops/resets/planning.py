@@ -57,6 +57,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
         plan = planner.plan_group(g, scenario, answers.positions(g),
                                   lookups=lookups, ages=answers.ages, file_offsets=(file_offsets or {}).get(g))
+        if scenario.is_time:
+            plan.reset_to_ms = targets[g]
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warnings.append(PlanWarning(NO_PLAN, g))
         if g in missing:
