@@ -129,7 +129,7 @@ def reset_offsets(
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
     allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
-    compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records replayed (+) or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
+    compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records skipped (+) or replayed (-), signed as a plan's DELTA. Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute.
 
