@@ -1,6 +1,7 @@
 """``reset-offsets --compare``: one row per partition, one column pair per policy (the target
 offset, then the records skipped ``+N`` or replayed ``-N`` against the committed offset, the
-sign of the plan's DELTA), two total rows, and ``n/a`` where the broker cannot serve a policy (its reason once, on stderr).
+sign of the plan's DELTA), two total rows, and ``n/a`` where the broker cannot serve a policy
+(its reason once, on stderr).
 JSON schema ``kcli.reset-compare/v1``; plain is the same table in the Kafka tools' padded layout.
 """
 

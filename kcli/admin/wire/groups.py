@@ -50,8 +50,9 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         DescribeGroups for the groups it did not describe, each one request per coordinator;
         "missing" for a group neither knows (with ConsumerGroupDescribe's GROUP_ID_NOT_FOUND
         message, "Group G is not a consumer group." for a group of another type, or None),
-        "error" (the group's error answer) for one a coordinator refused. Groups answered with a retriable coordinator error
-        (moved, not available, loading) are asked again until the deadline (Backoff)."""
+        "error" (the group's error answer) for one a coordinator refused. Groups answered with a
+        retriable coordinator error (moved, not available, loading) are asked again until the
+        deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
 
         Consumer = self.proto.ConsumerGroupDescribeRequest

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
-from kcli.model import GroupPlan, PlanWarning
+from kcli.model import BrokerError, GroupPlan, PlanWarning
 from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
@@ -39,11 +39,7 @@ class ResetResult:
     skips: list[PlanWarning] = field(default_factory=list)
     replays: list[PlanWarning] = field(default_factory=list)
     refused: bool = False
-    errors: dict[str, dict[tuple[str, int], object]] = field(default_factory=dict)
-
-    def applied(self, group: str) -> bool:
-        """Every planned partition of ``group`` applied (answered, or read back as the new one)."""
-        return self.executed and not any(key[0] == group for key in self.outcomes)
+    errors: dict[str, dict[tuple[str, int], BrokerError]] = field(default_factory=dict)
 
 
 def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
@@ -203,7 +199,8 @@ def read_back(admin: Admin, result: ResetResult) -> dict[str, str | None]:
     differ (another client committed since). What must hold before anything that cannot be
     undone follows a reset (kafka-streams-groups deleting the group's internal topics)."""
     plans = [p for p in result.plans if not p.refused] if result.executed else []
-    why = {p.group: "its offsets were not all committed (above)" for p in plans if not result.applied(p.group)}
+    incomplete = {group for group, _, _ in result.outcomes}
+    why = {p.group: "its offsets were not all committed (above)" for p in plans if p.group in incomplete}
     ask = {p.group: [(q.topic, q.partition) for q in p.partitions] for p in plans if p.group not in why}
     try:
         found = gather.committed_of_groups(admin, list(ask), ask)
