@@ -110,7 +110,7 @@ def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, t
 
 def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
-    all_groups: bool = ALL_GROUPS,
+    all_groups: bool = typer.Option(False, "--all-groups", help="Every consumer and streams group (one with members, a running application's too, is named and left alone)."),
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
     all_topics: bool = typer.Option(False, "--all-topics", help="Every partition the group has committed (a streams group: of its input topics, not its repartition topics)."),
     all_input_topics: bool = typer.Option(False, "--all-input-topics", help="kafka-streams-groups' name for --all-topics: a streams group's committed partitions of its topology's input topics."),
@@ -128,7 +128,7 @@ def reset_offsets(
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),
     rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute saves the current offsets first (a new file; default under $XDG_STATE_HOME/kcli/rollback/)."),
-    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file from $XDG_STATE_HOME/kcli/rollback/ need not)."),
+    allow_skip: bool = typer.Option(False, "--allow-skip", help="Let --execute move committed offsets forward past records the group has not read (--to-latest, --max-age and restoring a rollback file kcli wrote, wherever it lies, need not)."),
     compare: bool = typer.Option(False, "--compare", help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest --max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and --to-datetime when given; per partition the target and the records skipped (+) or replayed (-), signed as a plan's DELTA. Example: kcli reset-offsets -g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute.
