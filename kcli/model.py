@@ -140,6 +140,9 @@ class GroupDescription:
     target_assignment_epoch: int | None = None
     creation_time_ms: int | None = None                 # KIP-1282; -1 unknown, None not offered
     exists: bool = True
+    # a group that does not exist: the broker's GROUP_ID_NOT_FOUND words when it gave any
+    # ("Group G is not a consumer group." for a group of another type, a streams group)
+    not_found: str | None = None
 
 
 @record(slots=True)
@@ -262,6 +265,7 @@ class GroupPlan:
     partitions: list[PartitionPlan] = field(default_factory=list)
     warnings: list[PlanWarning] = field(default_factory=list)   # in the order the Java tool prints them
     refused: Refusal | None = None       # why this group is not reset (it is active); no partitions then
+    reset_to_ms: int | None = None       # a time scenario's timestamp (--to-start-time: the creation time)
 
 
 @record(slots=True)

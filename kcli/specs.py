@@ -278,22 +278,40 @@ def parse_partition_list(text: str | None) -> frozenset[int] | None:
                          f"received: {shown(text)}") from None
 
 
-def topic_spec_rule(spec: str) -> PartitionRule:
-    """kcli's ``-t REGEX[:P,P...]`` as a rule."""
+_REGEX_SYNTAX = frozenset("\\^$|?*+()[]{}")     # what makes a -t value a regex ("." is in names too)
+
+
+def check_literal_topics(topic: str) -> None:
+    """Each ``,``-separated piece of a ``-t`` value that has no regex syntax is a topic's name
+    given literally: checked by Kafka's rule (``check_topic_name``) before any request, so
+    ``-t 'a b'`` is refused rather than matched against nothing."""
+    for piece in topic.split(","):
+        piece = piece.strip().strip("\"'")
+        if piece and not _REGEX_SYNTAX.intersection(piece):
+            check_topic_name(piece)
+
+
+def topic_spec_rule(spec: str, check_names: bool = False) -> PartitionRule:
+    """kcli's ``-t REGEX[:P,P...]`` as a rule; ``check_names``: a literal name must be a legal
+    one (``check_literal_topics``)."""
     topic, parts = parse_topic_spec(spec, regex=True)
+    if check_names:
+        check_literal_topics(topic)
     return PartitionRule(topic_regex(topic), only=None if parts is None else frozenset(parts))
 
 
-def partition_rules(topics: list[str], partitions: str | None, topic_partitions: str | None) -> list[PartitionRule]:
+def partition_rules(topics: list[str], partitions: str | None, topic_partitions: str | None,
+                    check_names: bool = False) -> list[PartitionRule]:
     """The rules of a list-offsets command line: ``--topic-partitions``, or the topics
     (``REGEX[:P,P...]``, none: every topic) limited to ``--partitions``; never both, as
-    kafka-get-offsets refuses."""
+    kafka-get-offsets refuses. ``check_names`` (kcli's own command, not kafka-get-offsets, which
+    matches such a regex against nothing): a topic given literally must have a legal name."""
     if topic_partitions is not None:
         if topics or partitions is not None:
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         return parse_topic_partitions(topic_partitions)
     wanted = parse_partition_list(partitions)
-    rules = [topic_spec_rule(t) for t in topics] or [PartitionRule(re.compile(".*"))]
+    rules = [topic_spec_rule(t, check_names) for t in topics] or [PartitionRule(re.compile(".*"))]
     if wanted is None:
         return rules if topics else []
     return [PartitionRule(r.topic, only=wanted if r.only is None else r.only & wanted) for r in rules]

@@ -357,7 +357,7 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 _consumer_protocol(d, g, version)
                 out.append(d)
             elif kind == "missing":
-                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False))
+                out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False, not_found=g))
             elif kind == "error":
                 raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
             else:

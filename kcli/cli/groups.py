@@ -123,7 +123,9 @@ def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, t
 
 def reset_offsets(
     group: Optional[List[str]] = typer.Option(None, "--group", "-g", help="Group id (repeatable)."),
-    all_groups: bool = ALL_GROUPS,
+    all_groups: bool = typer.Option(False, "--all-groups",
+                                    help="Every consumer and streams group (one with members, a running "
+                                         "application's too, is named and left alone)."),
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
     all_topics: bool = typer.Option(False, "--all-topics",
                                     help="Every partition the group has committed (a streams group: of its input "
@@ -154,14 +156,14 @@ def reset_offsets(
                                                      "default under $XDG_STATE_HOME/kcli/rollback/)."),
     allow_skip: bool = typer.Option(False, "--allow-skip",
                                     help="Let --execute move committed offsets forward past records the group has not "
-                                         "read (--to-latest, --max-age and restoring a rollback file from "
-                                         "$XDG_STATE_HOME/kcli/rollback/ need not)."),
+                                         "read (--to-latest, --max-age and restoring a rollback file kcli wrote, "
+                                         "wherever it lies, need not)."),
     compare: bool = typer.Option(False, "--compare",
                                  help="Every policy side by side, a dry run: earliest, latest, to-start-time, latest "
                                       "--max-age D, by-duration D (D from --max-age/--by-duration, default 1h) and "
-                                      "--to-datetime when given; per partition the target and the records replayed (+) "
-                                      "or skipped (-). Example: kcli reset-offsets -g billing -t orders --compare "
-                                      "--max-age 30m"),
+                                      "--to-datetime when given; per partition the target and the records skipped (+) "
+                                      "or replayed (-), signed as a plan's DELTA. Example: kcli reset-offsets "
+                                      "-g billing -t orders --compare --max-age 30m"),
 ):
     """Reset committed offsets of inactive groups; a dry run unless --execute.
 
@@ -208,6 +210,8 @@ def reset_offsets(
                          executed=result.executed, rollback_file=result.rollback_file)
     if not execute and out().format == "table":
         out().note("Dry run: nothing was committed (add --execute to apply).")
+    if result.executed and out().format != "json":
+        out().note(view.committed_line(*resets.committed_counts(result)))
     resets.finish(result)
 
 

@@ -3,11 +3,12 @@ makes for each policy, one row per partition, and per policy what it replays and
 the operation (``kcli.ops.compare``) gathers the cluster's answers once and plans each policy with
 ``kcli.offsets.plan``, so each column is exactly what that policy's single dry run plans.
 
-Records moved, against the committed offset: a target before it replays ``committed - target``
-records (+); a target after it skips the unread records it moves past (-, ``PartitionPlan.skipped``:
-from the committed offset or, if retention removed what lay before it, the log start). Without a
-committed offset the group has read nothing there: a start at the target skips the records before
-it (``target - log start``) and replays none.
+Records moved, against the committed offset, signed as the plan's DELTA (new minus committed): a
+target before it replays ``committed - target`` records (-); a target after it skips the unread
+records it moves past (+, ``PartitionPlan.skipped``: from the committed offset or, if retention
+removed what lay before it, the log start). Without a committed offset the group has read
+nothing there: a start at the target skips the records before it (``target - log start``) and
+replays none.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from kcli.records import field, record
 @record
 class Policy:
     """One column pair: ``label`` as the plan's JSON names the scenario (``to-earliest``,
-    ``to-latest --max-age 1h``, ...), ``name`` its short column title."""
+    ``to-latest --max-age 1h``, ...), ``name`` its short column title; ``asked``: its parameter
+    was given on the command line (--max-age, --by-duration, --to-datetime)."""
     name: str
     label: str
     scenario: planner.Scenario
+    asked: bool = False
 
 
 @record
@@ -47,15 +50,15 @@ class PolicyPlans:
 
 
 def moved(p: PartitionPlan) -> int | None:
-    """Records replayed (+) or skipped (-) by moving to ``p.new`` (see the module's rule); None
-    when the plan removes the committed offset (a rollback file's -1)."""
+    """Records skipped (+) or replayed (-) by moving to ``p.new``, the plan's DELTA sign (see the
+    module's rule); None when the plan removes the committed offset (a rollback file's -1)."""
     if p.new is None:
         return None
     if p.current is None:
-        return -(p.new - p.log_start)
+        return p.new - p.log_start
     if p.new < p.current:
-        return min(p.current, p.log_end) - p.new
-    return -p.skipped
+        return p.new - min(p.current, p.log_end)
+    return p.skipped
 
 
 def totals(column: PolicyPlans) -> tuple[int, int]:
@@ -64,8 +67,8 @@ def totals(column: PolicyPlans) -> tuple[int, int]:
     for plan in column.plans.values():
         for p in plan.partitions:
             n = moved(p) or 0
-            skipped += -n if n < 0 else 0
-            replayed += n if n > 0 else 0
+            skipped += n if n > 0 else 0
+            replayed += -n if n < 0 else 0
     return skipped, replayed
 
 

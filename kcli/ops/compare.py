@@ -65,11 +65,12 @@ def policies(max_age: str | None, by_duration: str | None, to_datetime: str | No
            Policy("LATEST", "to-latest", planner.Scenario(planner.LATEST)),
            Policy("START-TIME", "to-start-time", planner.Scenario(planner.START_TIME)),
            Policy(f"MAX-AGE-{age_text}", f"to-latest --max-age {age_text}",
-                  planner.Scenario(planner.MAX_AGE, age_ms)),
+                  planner.Scenario(planner.MAX_AGE, age_ms), asked=max_age is not None),
            Policy(f"BY-DURATION-{window_text}", f"by-duration {window_text}",
-                  planner.Scenario(planner.DURATION, window_ms))]
+                  planner.Scenario(planner.DURATION, window_ms), asked=by_duration is not None)]
     if at_ms is not None:
-        out.append(Policy("DATETIME", f"to-datetime {to_datetime}", planner.Scenario(planner.DATETIME, at_ms)))
+        out.append(Policy("DATETIME", f"to-datetime {to_datetime}", planner.Scenario(planner.DATETIME, at_ms),
+                          asked=True))
     return out
 
 

@@ -54,16 +54,20 @@ def check_group_ids(groups: list[str]) -> None:
         raise UsageError("A group id cannot be empty")
 
 
-def group_ids(admin: Admin, groups: list[str], all_groups: bool, streams: bool = False) -> list[str]:
+def group_ids(admin: Admin, groups: list[str], all_groups: bool, streams: bool = False,
+              and_streams: bool = False) -> list[str]:
     """``groups`` once each, or with ``all_groups`` every consumer group (``streams``: every
-    streams group), sorted."""
+    streams group; ``and_streams``: every consumer and streams group), sorted."""
     if bool(groups) == all_groups:
         raise UsageError("Give one or more groups, or --all-groups")
     check_group_ids(groups)
     if not all_groups:
         return list(dict.fromkeys(groups))
+    listed = [] if streams else admin.list_groups()
+    if streams or and_streams:
+        listed += admin.list_streams_groups()
     # the listings come sorted: sorting them again is one pass (a set's order would be a sort)
-    return sorted(dict.fromkeys(g.group_id for g in (admin.list_streams_groups() if streams else admin.list_groups())))
+    return sorted(dict.fromkeys(g.group_id for g in listed))
 
 
 def listed_ids(admin: Admin) -> list[str]:
@@ -87,8 +91,14 @@ def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:
     descs = admin.describe_groups(ids)
     for d in descs:
         if not d.exists:
-            raise OperationError(f"Group {d.group_id} not found.")
+            raise OperationError(not_found_text(d))
     return sorted(descs, key=lambda d: d.group_id)
+
+
+def not_found_text(d: GroupDescription) -> str:
+    """Why a group was not described: the broker's words (GROUP_ID_NOT_FOUND; "Group G is not a
+    consumer group." for a group of another type), else "Group G not found."."""
+    return d.not_found or f"Group {d.group_id} not found."
 
 
 def state_notice(d: GroupDescription) -> str | None:

@@ -11,7 +11,7 @@ from kcli import javaorder
 from kcli.errors import OperationError
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
                         StreamsGroupDescription, StreamsMember, TopicSize)
-from kcli.ops.groups import fill_offsets
+from kcli.ops.groups import fill_offsets, not_found_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def describe(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], list
     descs, streams = describe_any(admin, ids)
     for d in descs:
         if not d.exists:
-            raise OperationError(f"Group {d.group_id} not found.")
+            raise OperationError(not_found_text(d))
     return (sorted((d for d in descs if d.group_id not in streams), key=lambda d: d.group_id),
             [streams[g] for g in sorted(streams)])
 
@@ -199,3 +199,22 @@ def delete_topics_of(admin: Admin, topics: dict[str, list[str]]) -> dict[str, di
         if errors:
             failed[g] = errors
     return failed
+
+
+def delete_after_reset(admin: Admin, result, names: list[str] | None
+                       ) -> tuple[dict[str, dict[str, BrokerError]], dict[str, str]]:
+    """kafka-streams-groups --reset-offsets' last step: each reset group's internal topics
+    (``names``, --delete-internal-topic; None: all of them, --delete-all-internal-topics) are
+    deleted only once every offset the reset planned for it is read back as committed
+    (``kcli.ops.resets.execution.read_back``): an application that keeps its old offsets must
+    keep its state too. (The topics not deleted, with the error, by group; the groups whose
+    topics were kept, with why.)"""
+    from kcli.ops.resets.execution import read_back
+
+    why = read_back(admin, result)
+    kept = {g: reason for g, reason in why.items() if reason is not None}
+    reset = [g for g, reason in why.items() if reason is None]
+    if not reset:
+        return {}, kept
+    topics = internal_topics(admin, reset) if names is None else {g: names for g in reset}
+    return delete_topics_of(admin, topics), kept

@@ -1,6 +1,7 @@
 """``reset-offsets --compare``: one row per partition, one column pair per policy (the target
-offset, then the records replayed ``+N`` or skipped ``-N`` against the committed offset), two
-total rows, and ``n/a`` where the broker cannot serve a policy (its reason once, on stderr).
+offset, then the records skipped ``+N`` or replayed ``-N`` against the committed offset, the
+sign of the plan's DELTA), two total rows, and ``n/a`` where the broker cannot serve a policy
+(its reason once, on stderr).
 JSON schema ``kcli.reset-compare/v1``; plain is the same table in the Kafka tools' padded layout.
 """
 
@@ -26,10 +27,14 @@ def comparison_table(c: Comparison) -> Table:
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-START", "LOG-END"]
     for column in c.columns:
         cols += [column.policy.name, column.policy.name + "+/-"]
-    # On a narrow terminal the records replayed or skipped stay longest, the first policies' first.
+    # On a narrow terminal the records skipped or replayed stay longest, those of the policies
+    # asked for (--max-age, --by-duration, --to-datetime) longest of all, then the first policies'.
     targets, moves = cols[6::2], cols[7::2]
+    asked = [column.policy.asked for column in c.columns]
+    last = [m for m, a in zip(moves, asked) if a][::-1]
     return Table(cols, Rows(lambda: _rows(c)),
-                 drop=("LOG-START", "LOG-END", "CURRENT-OFFSET", *targets[::-1], *moves[::-1]))
+                 drop=("LOG-START", "LOG-END", "CURRENT-OFFSET", *targets[::-1],
+                       *[m for m in moves[::-1] if m not in last], *last))
 
 
 def _rows(c: Comparison) -> Iterator[list[str]]:
@@ -45,7 +50,7 @@ def _rows(c: Comparison) -> Iterator[list[str]]:
                 row += ["", NA]
             else:
                 n = totals(column)[index]
-                row += ["", _signed(-n if index == 0 else n)]
+                row += ["", _signed(n if index == 0 else -n)]
         yield row
 
 
@@ -68,8 +73,8 @@ def render_comparison(out: Output, c: Comparison, verbose: bool = False) -> None
     for note in notes(c, verbose):
         out.note(note)
     if out.format == "table":
-        out.note("+N: records replayed, -N: records skipped, against the committed offset "
-                 "(no commit: the records before the target). Dry run: nothing was committed.")
+        out.note("+N: records skipped, -N: records replayed, against the committed offset (the sign of "
+                 "a plan's DELTA; no commit: the records before the target). Dry run: nothing was committed.")
 
 
 def comparison_document(c: Comparison) -> dict:
@@ -85,7 +90,7 @@ def comparison_document(c: Comparison) -> dict:
         for column, p in zip(c.columns, plans):
             n = None if p is None else moved(p)
             cells[column.policy.label] = None if p is None else {
-                "newOffset": p.new, "replayed": max(n or 0, 0), "skipped": max(-(n or 0), 0)}
+                "newOffset": p.new, "replayed": max(-(n or 0), 0), "skipped": max(n or 0, 0)}
         return {"topic": topic, "partition": partition, "currentOffset": current,
                 "logStartOffset": start, "logEndOffset": end, "policies": cells}
 

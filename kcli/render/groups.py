@@ -13,8 +13,8 @@ from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember
 from kcli.records import replace
 from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
-from kcli.render.output import NULL, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell
-from kcli.times import format_duration_rounded, time_field
+from kcli.render.output import NULL, Cell, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell
+from kcli.times import format_duration_rounded, format_ms, time_field
 
 MISSING = NULL          # "-"; an empty cell in CSV
 
@@ -376,6 +376,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
     plans = [replace(plan, partitions=sorted(plan.partitions, key=lambda p: (p.topic, p.partition)))
              for plan in sorted(plans, key=lambda plan: plan.group)]
     rows = [p for plan in plans for p in plan.partitions]
+    start_time = scenario == "to-start-time"     # each group's own time: its creation time (KIP-1282)
     if out.format == "json":
         def item(p):
             doc = {"topic": p.topic, "partition": p.partition, "currentOffset": p.current,
@@ -388,12 +389,21 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             if with_rule:
                 doc["rule"] = p.rule
             return doc
+
+        def group(plan):
+            doc = {"group": plan.group}
+            if start_time:
+                ts = time_field(plan.reset_to_ms)
+                doc["resetToTimestampMs"], doc["resetToTimestamp"] = ts["ms"], ts["iso"]
+            doc.update(partitions=Rows(functools.partial(map, item, plan.partitions)),
+                       warnings=[notices.text(w) for w in plan.warnings])
+            return doc
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
-                               rollbackFile=rollback_file, groups=[
-                                   {"group": plan.group,
-                                    "partitions": Rows(functools.partial(map, item, plan.partitions)),
-                                    "warnings": [notices.text(w) for w in plan.warnings]} for plan in plans]))
+                               rollbackFile=rollback_file, groups=[group(plan) for plan in plans]))
         return
+    if start_time:
+        out.notes(f"Group {plan.group}: reset to its creation time, {format_ms(plan.reset_to_ms)}"
+                  for plan in plans if plan.reset_to_ms is not None)
     skips = any(p.skipped for p in rows)
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET", "DELTA"]
     cols += ["SKIPS-UNREAD"] if skips else []
@@ -403,7 +413,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
     def cells():
         for p in rows:
             delta = p.delta
-            row = [p.group, p.topic, str(p.partition), _v(p.current), _v(p.new),
+            row = [p.group, p.topic, str(p.partition), _v(p.current), DELETES if p.new is None else str(p.new),
                    MISSING if delta is None else f"{delta:+d}"]
             row += [str(p.skipped) if p.skipped else ""] if skips else []
             row += [str(p.log_start), str(p.log_end)]
@@ -411,6 +421,15 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             row += [p.rule or ""] if with_rule else []
             yield row
     out.table(Table(cols, Rows(cells)))
+
+
+def committed_line(partitions: int, groups: int) -> str:
+    """--execute's count of what it applied (``kcli.ops.resets.execution.committed_counts``)."""
+    return (f"Committed {partitions} partition{'' if partitions == 1 else 's'} of {groups} "
+            f"group{'' if groups == 1 else 's'}")
+
+
+DELETES = Cell("(delete)", "")      # a restore's partition without an offset before: its commit is deleted
 
 
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:

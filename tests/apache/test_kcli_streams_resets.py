@@ -119,14 +119,13 @@ def test_execute_writes_the_rollback_file_then_commits_and_the_file_restores(sto
 
 
 def test_to_start_time_is_not_supported_by_4_4(stopped, running):
+    """The broker's capability is the answer before the group's state: a running application
+    is not told to stop first for a reset the broker could never do."""
     b = stopped[0]
     for app_id in (stopped[1], running[1]):
         r = run_kcli(b, "reset-offsets", "--group", app_id, "--all-topics", "--to-start-time")
         assert r.code == 1, r
-        expected = (TOO_OLD_FOR_START_TIME if app_id == stopped[1] else
-                    f"Assignments can only be reset if the group '{app_id}' is inactive, but the current state is "
-                    "Stable.")
-        assert r.err.splitlines()[-1] == f"Error: {expected}"
+        assert r.err.splitlines()[-1] == f"Error: {TOO_OLD_FOR_START_TIME}"
 
 
 def test_delete_offsets_and_delete_groups_work_on_streams_groups(apache_kafka_streams, running):

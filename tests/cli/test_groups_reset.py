@@ -8,12 +8,14 @@ CSV round trip, active-group refusal, commits the broker rejects in part (exit 3
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
 from confluent_kafka.admin import AdminClient
 
+from kcli.broker.groups.store import Committed
 from kcli.ops import resets as lib
 from kcli.ops.resets import NO_CREATION_TIME, TOO_OLD_FOR_START_TIME
 from tests.support.clients import committed, consume_and_commit, consumer, expand, latest_group_reads, produce, tagged
@@ -65,9 +67,20 @@ def test_partition_expansion_story():
             0: (8, "latest"), 1: (8, "latest"), 2: (0, "earliest"), 3: (0, "earliest")}
         assert aged[("story-g", "story", 0)]["rule"].startswith("latest (cold, age 2h")
 
+        # The plan says the time it resets to: the group's creation time, as describe shows it.
+        described = json.loads(run_kcli(b, "describe", "groups", "story-g", "--state", "-o", "json").out)
+        created = described["groups"][0]["groupCreationTimeMs"]
+        doc = json.loads(run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time",
+                                  "-o", "json").out)
+        assert doc["groups"][0]["resetToTimestampMs"] == created > 0
+
         r = run_kcli(b, "reset-offsets", "-g", "story-g", "-t", "story", "--to-start-time", "--execute")
         assert r.code == 0, r.err
         assert committed(b, "story-g") == {("story", 0): 5, ("story", 1): 5, ("story", 2): 0, ("story", 3): 0}
+        at = datetime.fromtimestamp(created / 1000, timezone.utc)
+        iso = at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{created % 1000:03d}Z"
+        assert f"Group story-g: reset to its creation time, {iso}" in r.err.splitlines()
+        assert r.err.splitlines()[-1] == "Committed 4 partitions of 1 group"
 
         # Record by record: the group now reads everything produced since it started, nothing older.
         c = consumer(b, "story-g", "consumer")
@@ -95,6 +108,42 @@ def test_to_start_time_and_max_age_on_a_broker_posing_as_4_1():
         assert committed(b, "g41") == before == {("t41", 0): 10}
         r = run_kcli(b, "describe", "groups", "g41", "--state", "--verbose", "-o", "plain")
         assert r.code == 0 and r.out.splitlines()[2].split()[-1] == "-"
+
+
+def test_to_start_time_without_kip_1282_is_refused_before_any_group_is_described():
+    """A broker posing as 4.4 (no ConsumerGroupDescribe v2, no StreamsGroupDescribe v2): the
+    capability is the answer whatever the group, a running streams application, an active
+    consumer group or none at all; not one describe is sent."""
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
+    with fast_cluster(1, pose_as="4.4") as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", tagged("r", 0, 10))
+        c = consumer(b, "act", "classic")
+        c.subscribe(["t"])
+        consume([c], 10)
+        raw = RawClient(b)
+        try:
+            heartbeat(raw, ec.call(ec.cluster.coordinator_node, "app"), "app", "m1", 0, version=1, topo=topology("t"))
+            runs = {(tool, g): run_dropin(tool, "--bootstrap-server", b, "--group", g, "--reset-offsets", scope,
+                                          "--to-start-time", "--dry-run")
+                    for tool, scope in (("kafka-consumer-groups", "--all-topics"),
+                                        ("kafka-streams-groups", "--all-input-topics"))
+                    for g in ("app", "act", "nosuch")}
+            for g in ("app", "act", "nosuch"):
+                before = ec.request_counts()
+                r = run_kcli(b, "reset-offsets", "-g", g, "--all-topics", "--to-start-time", "--execute")
+                assert (r.code, r.out, r.err) == (1, "", f"Error: {TOO_OLD_FOR_START_TIME}\n"), (g, r)
+                asked = {api for counts in ec.request_counts().values() for api in counts}
+                assert not asked & {"DescribeGroups", "ConsumerGroupDescribe", "StreamsGroupDescribe"}, asked
+                assert ec.request_counts() != before            # connected: it asked the broker's versions
+        finally:
+            raw.close()
+            c.close()
+        for (tool, g), r in runs.items():
+            assert (r.code, r.out) == (1, f"\nError: {TOO_OLD_FOR_START_TIME}\n"), (tool, g, r)
 
 
 def test_to_start_time_with_unknown_group_creation_time():
@@ -361,12 +410,10 @@ def test_execute_writes_rollback_file_first(ec, tmp_path):
     assert path.read_text() == "t,0,100\n"
     assert committed(b, "rb") == {("t", 0): 10}
     # Restoring moves the offset forward past 90 records the group has not read since: it says
-    # so, and commits only with --allow-skip.
+    # so, and, the file being one kcli wrote (its digest is kcli's), commits without --allow-skip.
     r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
-    assert r.code == 1 and "the new offset 100 skips 90 unread records (committed offset 10)" in r.err
-    assert committed(b, "rb") == {("t", 0): 10}
-    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute", "--allow-skip")
-    assert r.code == 0 and committed(b, "rb") == {("t", 0): 100}
+    assert r.code == 0 and "the new offset 100 skips 90 unread records (committed offset 10)" in r.err
+    assert committed(b, "rb") == {("t", 0): 100}
 
 
 @pytest.mark.parametrize("protocol", ["classic", "consumer"])
@@ -425,6 +472,43 @@ def test_all_groups_with_one_active_group_resets_the_others():
             assert committed(b, "act") == {("t", 0): 20}
         finally:
             c.close()
+
+
+def test_all_groups_names_a_running_streams_application_and_resets_a_stopped_one():
+    """The native --all-groups takes streams groups too: one whose application runs is named as
+    an active group is (exit 3, the others reset), one whose application stopped is reset.
+    kafka-consumer-groups --all-groups lists consumer groups only, as the Java tool does."""
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 1)
+        produce(b, "t", tagged("a", 0, 20))
+        consume_and_commit(b, "plain", ["t"], 20)
+        raw = RawClient(b)
+        try:
+            for app in ("running", "stopped"):
+                node = ec.call(ec.cluster.coordinator_node, app)
+                joined = heartbeat(raw, node, app, "m1", 0, topo=topology("t"))
+                heartbeat(raw, node, app, "m1", joined.member_epoch, active=[])
+                if app == "stopped":
+                    heartbeat(raw, node, app, "m1", -1)
+            tid = ec.call(lambda: str(ec.cluster.topics["t"].topic_id))
+            for app in ("running", "stopped"):
+                on_coordinator(ec, lambda co, g: co.commit(g, [("t", 0, Committed(20, -1, "", 0, tid))]), app)
+            r = run_kcli(b, "reset-offsets", "--all-groups", "--all-topics", "--to-earliest", "--execute")
+            assert r.code == 3, r.err
+            assert re.fullmatch(r"Error: Assignments can only be reset if the group 'running' is inactive, but the "
+                                r"current state is \w+\.", r.err.splitlines()[-2]), r.err
+            assert r.err.splitlines()[-1] == "Error: 2 of 3 groups reset; not the active ones: running"
+            assert committed(b, "plain") == committed(b, "stopped") == {("t", 0): 0}
+            assert committed(b, "running") == {("t", 0): 20}
+            r = run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups",
+                           "--all-topics", "--to-latest", "--dry-run")
+            assert (r.code, [line.split()[0] for line in r.out.strip().splitlines()[1:]]) == (0, ["plain"]), r
+        finally:
+            raw.close()
 
 
 # -- partitions without a leader (ResetConsumerGroupOffsetTest) ----------------------------------

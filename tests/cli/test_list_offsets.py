@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from confluent_kafka import Producer
 
-from tests.support.run import run_kcli
+from tests.support.run import run_dropin, run_kcli
 
 
 def _produce(bootstrap, topic, partition, timestamps):
@@ -61,3 +63,17 @@ def test_max_timestamp_needs_list_offsets_v7(pre_kip_cluster):
     assert r.code == 1
     assert r.err == "Error: The broker does not support ListOffsets v7, which --max-timestamp (KIP-734) needs\n"
     assert run_kcli(pre_kip_cluster.bootstrap_servers, "list-offsets", "-t", "nov7", "-o", "plain").out == "nov7:0:0\n"
+
+
+@pytest.mark.parametrize("spec", ["a b", "a b:0", "orders,a b", "é"])
+def test_a_topic_given_literally_with_an_illegal_name_is_refused_before_any_request(cluster, spec):
+    """A -t value without regex syntax names a topic: an illegal name is exit 2, nothing sent
+    (kafka-get-offsets matches it as a regex against nothing, and so does its drop-in)."""
+    before = cluster.request_counts()
+    r = run_kcli(cluster.bootstrap_servers, "list-offsets", "-t", spec)
+    name = spec.split(":")[0].split(",")[-1]
+    assert (r.code, r.out, r.err) == (2, "", f'Error: Topic name "{name}" is illegal, it contains a character '
+                                             "other than ASCII alphanumerics, '.', '_' and '-'\n")
+    assert cluster.request_counts() == before
+    r = run_dropin("kafka-get-offsets", "--bootstrap-server", cluster.bootstrap_servers, "--topic", spec)
+    assert r.code == 1 and "Could not match any topic-partitions" in r.out + r.err, r

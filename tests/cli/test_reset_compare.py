@@ -105,10 +105,10 @@ def test_text_formats_and_usage_errors(story):
     assert header[-2:] == ["BY-DURATION-1h", "BY-DURATION-1h+/-"]
     plain = run_kcli(b, *base, "-o", "plain").out.splitlines()
     assert plain[0] == "" and plain[1].split() == header
-    assert plain[2].split()[:10] == ["cmp-g", "cmp", "0", "8", "0", "10", "0", "+8", "10", "-2"]
+    assert plain[2].split()[:10] == ["cmp-g", "cmp", "0", "8", "0", "10", "0", "-8", "10", "+2"]
     assert plain[-2].split()[:2] == ["(total)", "skipped"] and plain[-1].split()[:2] == ["(total)", "replayed"]
     csv_rows = run_kcli(b, *base, "-o", "csv").out.splitlines()
-    assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,8,10,-2,")
+    assert csv_rows[0].split(",") == header and csv_rows[1].startswith("cmp-g,cmp,0,8,0,10,0,-8,10,2,")
     before = snapshot(story)
     for extra, flag in ((["--execute"], "--execute"), (["--export"], "--export"),
                         (["--to-earliest"], "--to-earliest"), (["--from-file", "x.csv"], "--from-file"),
@@ -118,6 +118,45 @@ def test_text_formats_and_usage_errors(story):
         assert r.code == 2 and flag in r.err, (extra, r.err)
     assert sent(story, before) == {}
     assert committed(b, "cmp-g") == {("cmp", 0): 8, ("cmp", 1): 8}
+
+
+def test_at_80_columns_the_policies_asked_for_stay_and_signs_are_the_plans_delta(story, monkeypatch):
+    """--max-age 1h --by-duration 30m at 80 columns: both policies' +/- columns are shown (the
+    default policies' go first); every +/- is signed as the plan's DELTA (new minus committed: a
+    replay is negative, a skip positive), column by column against each policy's dry run."""
+    import io
+    import re
+
+    from kcli.cli.main import run
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    b = story.bootstrap_servers
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("NO_COLOR", "1")
+    out, err = Terminal(), io.StringIO()
+    assert run(["reset-offsets", "-g", "cmp-g", "-t", "cmp", "--compare", "--max-age", "1h", "--by-duration",
+                "30m", "-b", b], out, err) == 0, err.getvalue()
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).splitlines()
+    header = lines[0].split()
+    assert {"MAX-AGE-1h+/-", "BY-DURATION-30m+/-"} <= set(header), lines
+    assert max(len(line) for line in lines[:8]) <= 80
+    assert "+N: records skipped, -N: records replayed" in err.getvalue()
+    plans = {"EARLIEST+/-": ["--to-earliest"], "LATEST+/-": ["--to-latest"],
+             "MAX-AGE-1h+/-": ["--to-latest", "--max-age", "1h"], "BY-DURATION-30m+/-": ["--by-duration", "30m"]}
+    for column, args in plans.items():
+        if column not in header:
+            continue
+        plan = dry_run(b, "-g", "cmp-g", "-t", "cmp", *args)
+        i = header.index(column)
+        for line in lines[2:6]:
+            cells = line.split()
+            p = plan[("cmp-g", "cmp", int(cells[2]))]
+            if p["currentOffset"] is not None:
+                sign = (int(cells[i]) > 0) - (int(cells[i]) < 0)
+                assert sign == (p["delta"] > 0) - (p["delta"] < 0), (column, cells, p)
 
 
 def test_active_group_is_refused_as_by_every_reset(story):
@@ -162,7 +201,7 @@ def test_policies_a_4_1_broker_cannot_serve_are_na_with_the_reason():
         r = run_kcli(b, "reset-offsets", "-g", "g41", "-t", "old41", "--compare")
         assert r.code == 0, r.err
         row = r.out.splitlines()[2].split()
-        assert row[:8] == ["g41", "old41", "0", "5", "0", "5", "0", "+5"]
+        assert row[:8] == ["g41", "old41", "0", "5", "0", "5", "0", "-5"]
         assert row[10:12] == ["n/a", "n/a"] and row[12:14] == ["n/a", "n/a"]
         notes = [x for x in r.err.splitlines() if " is n/a: " in x]
         assert notes == [

@@ -153,17 +153,34 @@ def test_rollback_files_are_an_exact_undo_and_never_overwritten(ec, tmp_path, mo
     assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
     # Restoring it puts partition 0 back (forward, past 2 records unread since) and removes
     # partition 1's offset again: the exact undo, which kcli's own rollback file needs no
-    # --allow-skip for. The same rows in a file elsewhere keep the rule.
+    # --allow-skip for. An edited copy elsewhere keeps the rule.
     copy = tmp_path / "copy.csv"
-    copy.write_text(path.read_text())
+    copy.write_text(path.read_text() + "t,1,-1\n")
     r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(copy), "--execute")
     assert r.code == 1 and "add --allow-skip" in r.err
     assert committed(ec, "rb") == {("t", 0): 2, ("t", 1): 2}
     r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(path), "--execute")
     assert r.code == 0, r.err
     assert "the new offset 4 skips 2 unread records (committed offset 2)" in r.err
+    rows = {line.split()[2]: line.split() for line in r.out.splitlines()[2:]}
+    assert rows["1"][3:6] == ["2", "(delete)", "-"]      # partition 1's commit is deleted: it says so
+    assert r.err.splitlines()[-1] == "Committed 2 partitions of 1 group"
     assert committed(ec, "rb") == {("t", 0): 4}
     assert len(list((state / "kcli" / "rollback").iterdir())) == 2       # the restore wrote its own
+    # A rollback file kcli wrote elsewhere (--rollback-file), then moved, is known by its digest.
+    elsewhere = tmp_path / "elsewhere.csv"
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "-t", "t:0", "--to-offset", "1", "--execute",
+                 "--rollback-file", str(elsewhere))
+    assert r.code == 0 and committed(ec, "rb") == {("t", 0): 1}, r.err
+    moved = tmp_path / "moved" / "rb.csv"
+    moved.parent.mkdir()
+    elsewhere.rename(moved)
+    r = run_kcli(b, "reset-offsets", "-g", "rb", "--from-file", str(moved), "--execute",
+                 "--rollback-file", str(tmp_path / "undo.csv"))
+    assert r.code == 0, r.err
+    assert "the new offset 4 skips 3 unread records (committed offset 1)" in r.err
+    assert committed(ec, "rb") == {("t", 0): 4}
+    assert (state / "kcli" / "rollback.sha256").read_text().count("\n") == 4   # 2 here, 2 elsewhere
     # An existing --rollback-file is refused before any request.
     before = ec.request_counts()
     r = run_kcli(b, "reset-offsets", "-g", "rb", "-t", "t", "--to-earliest", "--execute",

@@ -90,6 +90,8 @@ STREAMS_CASES: list[Case] = [
             differs=HONEST, id="streams-reset-active-group"),
     streams("--reset-offsets", "--group", "nosuch-app", "--input-topic", "{input}", "--to-earliest", "--dry-run",
             differs=HONEST, id="streams-reset-missing-group"),
+    streams("--reset-offsets", "--group", "nosuch-app", "--all-input-topics", "--to-earliest", "--dry-run",
+            differs=FAILED, id="streams-reset-missing-group-all-input-topics"),
     streams("--reset-offsets", "--all-groups", "--all-input-topics", "--to-earliest", "--dry-run", differs=HONEST,
             id="streams-reset-all-groups"),
     streams("--reset-offsets", "--all-groups", "--all-input-topics", "--to-earliest", "--dry-run", "--export",

@@ -48,22 +48,26 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         return {g: answer for g, (_, answer) in answered.items()}
 
     # -- describe groups: one request per coordinator, whatever the number of groups ----------
-    def describe_groups(self, group_ids: list[str]) -> tuple[dict[str, tuple[str, object, int]], dict[int, BrokerInfo]]:
+    def describe_groups(self, group_ids: list[str]) -> tuple[dict[str, tuple[str, object, int | None]],
+                                                             dict[int, BrokerInfo]]:
         """({group id: (kind, described group, coordinator node)}, {node: BrokerInfo}): kind
         "consumer" from ConsumerGroupDescribe (when the broker has it), then "classic" from
         DescribeGroups for the groups it did not describe, each one request per coordinator;
-        "missing" (group None) for a group neither knows, "error" (the group's error answer)
-        for one a coordinator refused. Groups answered with a retriable coordinator error
-        (moved, not available, loading) are asked again until the deadline (Backoff)."""
+        "missing" for a group neither knows (with ConsumerGroupDescribe's GROUP_ID_NOT_FOUND
+        message, "Group G is not a consumer group." for a group of another type, or None),
+        "error" (the group's error answer) for one a coordinator refused. Groups answered with a
+        retriable coordinator error (moved, not available, loading) are asked again until the
+        deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
 
         cgd = self.max_version(self.proto.ConsumerGroupDescribeRequest)
         dg = self._version(Describe, "DescribeGroups")
-        out: dict[str, tuple[str, object, int]] = {}
+        out: dict[str, tuple[str, object, int | None]] = {}
+        not_found: dict[str, str] = {}             # ConsumerGroupDescribe's words for a group it does not know
         pending = list(dict.fromkeys(group_ids))
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
-            moved, refused = self._describe_round(pending, cgd, dg, out)
+            moved, refused = self._describe_round(pending, cgd, dg, out, not_found)
             if not moved or not backoff.wait():    # at the deadline: their error answers stay
                 for g, answer in refused.items():  # not "missing": DescribeGroups knows no consumer group
                     if out.get(g, ("missing",))[0] == "missing":
@@ -72,12 +76,17 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             pending = [g for g in pending if g in moved]
             for g in pending:
                 out.pop(g, None)
+        for g, message in not_found.items():       # known to neither: the broker's words kept
+            if _unknown_to_describe_groups(out.get(g)):
+                out[g] = ("missing", message, out.get(g, (None, None, None))[2])
         brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port) for b in self.cluster_metadata().brokers}
         return out, brokers
 
     def _describe_round(self, pending: list[str], cgd: int | None, dg: int,
-                        out: dict[str, tuple[str, object, int]]) -> tuple[set[str], dict[str, tuple]]:
-        """One round of ``describe_groups`` over ``pending``, its answers into ``out``: (the
+                        out: dict[str, tuple[str, object, int | None]],
+                        not_found: dict[str, str]) -> tuple[set[str], dict[str, tuple]]:
+        """One round of ``describe_groups`` over ``pending``, its answers into ``out`` (and
+        ConsumerGroupDescribe's words for a group it does not know into ``not_found``): (the
         groups to ask again, ConsumerGroupDescribe's retriable answers to them)."""
         moved: set[str] = set()
         refused: dict[str, tuple] = {}
@@ -86,7 +95,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         # groups' ConsumerGroupDescribe errors were a third of the decoding.
         first = {node: [g for g in groups if self._listed_types.get(g) != "classic"]
                  for node, groups in by_node.items()}
-        self._consumer_describe(first, cgd, out, moved, refused)
+        self._consumer_describe(first, cgd, out, moved, refused, not_found)
         rest = {node: [g for g in groups if g not in out] for node, groups in by_node.items()}
         self._classic_describe(rest, dg, out, moved)
         # one listed as classic that DescribeGroups no longer knows (not found, or Dead
@@ -94,15 +103,15 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         listed_classic = {g for groups in by_node.values() for g in groups} - {g for gs in first.values() for g in gs}
         self._consumer_describe({node: [g for g in groups if g in listed_classic
                                         and _unknown_to_describe_groups(out.get(g))]
-                                 for node, groups in rest.items()}, cgd, out, moved, refused)
+                                 for node, groups in rest.items()}, cgd, out, moved, refused, not_found)
         return moved, refused
 
     def _consumer_describe(self, asked: dict[int, list[str]], version: int | None,
-                           out: dict[str, tuple[str, object, int]], moved: set[str],
-                           refused: dict[str, tuple]) -> None:
+                           out: dict[str, tuple[str, object, int | None]], moved: set[str],
+                           refused: dict[str, tuple], not_found: dict[str, str]) -> None:
         """ConsumerGroupDescribe of ``asked`` (groups per node), all nodes at once (none without
         the API): each described group into ``out``, a retriable error into ``moved`` and
-        ``refused``."""
+        ``refused``, GROUP_ID_NOT_FOUND's message into ``not_found``."""
         Consumer = self.proto.ConsumerGroupDescribeRequest
         asked = {node: groups for node, groups in asked.items() if groups}
         requests = [(node, Consumer(version=version, group_ids=groups, include_authorized_operations=False))
@@ -111,12 +120,15 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             for g in resp.groups:
                 if not g.error_code:
                     out[g.group_id] = ("consumer", g, node)
+                elif g.error_code == GROUP_ID_NOT_FOUND:
+                    if g.error_message:
+                        not_found[g.group_id] = g.error_message
                 elif self._retriable(g.group_id, g.error_code):
                     moved.add(g.group_id)     # asked again: DescribeGroups may not know it
                     refused[g.group_id] = (g, node)
 
     def _classic_describe(self, asked: dict[int, list[str]], version: int,
-                          out: dict[str, tuple[str, object, int]], moved: set[str]) -> None:
+                          out: dict[str, tuple[str, object, int | None]], moved: set[str]) -> None:
         """DescribeGroups of ``asked`` (groups per node), all nodes at once: each group's answer
         into ``out`` (classic, missing or error), a retriable error also into ``moved``."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe

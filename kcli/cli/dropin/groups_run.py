@@ -76,22 +76,30 @@ def group_tool(req, streams: Streams, actions: dict, error_prefix: str, conversi
 
 def _java_message(exc: KcliError) -> str:
     """The Java tool's words where kcli's differ: a topic that does not exist, named whole."""
-    from kcli.ops.resets import MissingPartitions
+    from kcli.ops.resets import InputsOfMissingGroup, MissingPartitions
     from kcli.render.javatext import ERRORS
 
     if isinstance(exc, MissingPartitions) and exc.whole_topics:
         return ERRORS[3][2]
+    if isinstance(exc, InputsOfMissingGroup):
+        return ("java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                f"Group {exc.group} not found.")
     return exc.message
 
 
 def exit_of(check, *args) -> int:
     """An operation's exit code once its results are shown (nothing more printed: the Java
     tool's output already says what failed)."""
+    return outcome_of(check, *args)[0]
+
+
+def outcome_of(check, *args) -> tuple[int, str | None]:
+    """An operation's exit code and kcli's message for it (None when it all succeeded)."""
     try:
         check(*args)
     except KcliError as exc:
-        return exc.exit_code
-    return 0
+        return exc.exit_code, exc.message
+    return 0, None
 
 
 class _List:
@@ -127,9 +135,9 @@ class _Describe:
 
         descs = lib.descriptions(admin, _group_ids(admin, p))
         missing = [d for d in descs if not d.exists]
-        if missing:
-            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: Group "
-                                 f"{missing[0].group_id} not found.")
+        if missing:                 # the broker's words: a streams group "is not a consumer group."
+            raise OperationError(f"org.apache.kafka.common.errors.GroupIdNotFoundException: "
+                                 f"{lib.not_found_text(missing[0])}")
         verbose = p.has("verbose")
         offsets = not p.has("members") and not p.has("state")
         rows = dict((d.group_id, rows) for d, rows in lib.offset_views(admin, descs)) if offsets else {}
@@ -232,7 +240,8 @@ class Reset:
         return resets.request(resets.ResetFlags(groups=p.values("group"), all_groups=p.has("all-groups"),
                                                 topics=topics, all_topics=all_topics, scenario=flags,
                                                 dry_run=p.has("dry-run"), execute=p.has("execute"), allow_skip=True),
-                              now_ms, streams_tool=cls.streams_tool), now_ms
+                              now_ms, streams_tool=cls.streams_tool,
+                              consumer_tool=not cls.streams_tool), now_ms
 
     streams_tool = False
 
@@ -267,12 +276,17 @@ class Reset:
                                     f"{result.rollback_file}\n")
             for note in result.notes:
                 streams.write("stderr", note + "\n")
+        code, detail = outcome_of(resets.finish, result)
+        if result.outcomes:                 # what was applied, not applied and unknown
+            streams.write("stderr", f"{detail}\n")
         incomplete = cls.after(admin, p, result, streams)
-        if p.has("export"):
+        failure = javawords.commit_failure(plans, result.errors, int(time.time() * 1000))
+        if failure is not None:             # the tool's exception instead of its plan; kcli's account
+            streams.write("stdout", f"{cls.error}{failure}\n")
+        elif p.has("export"):
             view.render_export(out, result.plans, req.with_group)
         else:
             out.write(cls.plan_text(plans))
-        code = exit_of(resets.finish, result)
         return PartialFailure.exit_code if incomplete and code == 0 else code
 
     @staticmethod

@@ -56,3 +56,32 @@ def start_time_error(exc, error_prefix: str) -> str:
 def log4j_now() -> str:
     now = time.time()
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + f",{int(now * 1000) % 1000:03d}"
+
+
+_NODE_ASSIGNMENT = "Timed out waiting for a node assignment. Call: offsetCommit(api=OFFSET_COMMIT)"
+_COORDINATOR_MOVED = (14, 15, 16)    # COORDINATOR_LOAD_IN_PROGRESS, _NOT_AVAILABLE, NOT_COORDINATOR
+
+
+def commit_failure(plans, errors: dict, now_ms: int) -> str | None:
+    """The message of the exception the tool's commit throws (AlterConsumerGroupOffsets 4.4), for
+    the first group in the tool's order (``plans``) whose commit kcli could not apply
+    (``errors``: ``ResetResult.errors``); None when every commit was applied. The admin client
+    retries a coordinator that moved until its deadline; a commit without an answer times out;
+    any other error fails the partitions it names, listed in the response map's order."""
+    from kcli import javaorder
+    from kcli.ops.failures import unanswered
+
+    for plan in plans:
+        failed = errors.get(plan.group)
+        if not failed:
+            continue
+        if any(unanswered(e) for e in failed.values()):
+            return (f"Call(callName=offsetCommit(api=OFFSET_COMMIT), deadlineMs={now_ms}, tries=1, "
+                    f"nextAllowedTryMs={now_ms + 100}) timed out at {now_ms} after 1 attempt(s)")
+        if any(e.code in _COORDINATOR_MOVED or e.name == "_NOT_SENT" for e in failed.values()):
+            return _NODE_ASSIGNMENT
+        every = [(p.topic, p.partition) for p in plan.partitions if p.new is not None]
+        listed = [f"{t}-{p}" for t, p in javaorder.topic_partitions(every)
+                  if (t, p) in failed]
+        return f"Failed altering group offsets for the following partitions: [{', '.join(listed)}]"
+    return None

@@ -113,25 +113,24 @@ class _StreamsReset(Reset):
 
     @staticmethod
     def after(admin, p, result, streams) -> bool:
-        if not result.executed:
+        if not result.executed or not (p.has("delete-all-internal-topics") or p.has("delete-internal-topic")):
             return False
         from kcli.ops import streams as lib
         from kcli.render.javatext import exception_text
 
-        failed = False
-        for plan in result.plans:
-            g = plan.group
-            topics = (lib.internal_topics(admin, [g]).get(g, []) if p.has("delete-all-internal-topics")
-                      else p.values("delete-internal-topic"))
-            errors = list(lib.delete_topics_of(admin, {g: topics}).get(g, {}).values()) if not plan.refused else []
-            failed = failed or bool(errors)
+        names = None if p.has("delete-all-internal-topics") else p.values("delete-internal-topic")
+        failed, kept = lib.delete_after_reset(admin, result, names)
+        for g, why in kept.items():              # kcli's note: the tool would have stopped before
+            streams.write("stderr", f"Internal topics of group '{g}' kept: {why}\n")
+        for g, by_topic in failed.items():
+            errors = list(by_topic.values())
             if any(e.code == UNKNOWN_TOPIC_OR_PARTITION for e in errors):
                 streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed because the "
                                         "topics do not exist.\n")
-            elif errors:
+            else:
                 streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed due to "
                                         f"{exception_text(errors[0].code, errors[0].message)}\n")
-        return failed
+        return bool(failed or kept)
 
 
 class _StreamsDelete:

@@ -17,10 +17,11 @@ from contextlib import contextmanager
 
 from kcli.offsets import plan as planner
 from kcli.ops.groups import group_ids
-from kcli.ops.resets.execution import ResetResult, execute, finish
+from kcli.ops.resets.execution import ResetResult, committed_counts, execute, finish
 from kcli.ops.resets.gather import (BROKER_TOO_OLD, CLASSIC_GROUP, GROUP_MISSING, NO_CREATION_TIME,
-                                    NOT_RECORDED, TOO_OLD_FOR_START_TIME, MissingPartitions,
-                                    StartTimeUnavailable, StartTimeUnsupported, group_start_time)
+                                    NOT_RECORDED, TOO_OLD_FOR_START_TIME, InputsOfMissingGroup,
+                                    MissingPartitions, StartTimeUnavailable, StartTimeUnsupported,
+                                    group_start_time)
 from kcli.ops.resets.planning import plan_reset
 from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
@@ -30,9 +31,9 @@ if TYPE_CHECKING:
     from kcli.admin import Admin
 
 __all__ = ["BROKER_TOO_OLD", "CLASSIC_GROUP", "GROUP_MISSING", "NOT_RECORDED", "NO_CREATION_TIME",
-           "TOO_OLD_FOR_START_TIME", "MissingPartitions", "ResetFlags", "ResetRequest", "ResetResult",
-           "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "execute", "finish",
-           "group_start_time", "request", "reset"]
+           "TOO_OLD_FOR_START_TIME", "InputsOfMissingGroup", "MissingPartitions", "ResetFlags", "ResetRequest",
+           "ResetResult", "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "committed_counts",
+           "execute", "finish", "group_start_time", "request", "reset"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
@@ -40,7 +41,7 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     ``allow_skip`` (then ``refused`` and nothing is committed). ``stage(description)``: a context
     manager yielding a progress callback (done, total), or None."""
     stage = stage or _no_stage
-    ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool)
+    ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool, and_streams=not req.consumer_tool)
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)

@@ -39,6 +39,7 @@ class ResetResult:
     skips: list[PlanWarning] = field(default_factory=list)
     replays: list[PlanWarning] = field(default_factory=list)
     refused: bool = False
+    errors: dict[str, dict[tuple[str, int], BrokerError]] = field(default_factory=dict)
 
 
 def classify(planned: dict[tuple[str, int], int], before: dict[tuple[str, int], int | None],
@@ -93,6 +94,9 @@ def execute(admin: Admin, plans: list[GroupPlan], rollback: str, with_group: boo
                 except OperationError:      # no answer either: the outcome stays unknown
                     reread = None
             outcome.update(classify(commits, before, errors, reread))
+            failed = {tp: e for tp, e in errors.items() if e is not None and outcome[tp][0] != APPLIED}
+            if failed:
+                result.errors[plan.group] = failed
         if deletes:
             outcome.update(_delete_for_restore(admin, plan.group, deletes))
             if not commits and all(status == APPLIED for status, _ in outcome.values()):
@@ -133,6 +137,14 @@ def _delete_if_vacant(admin: Admin, group: str) -> list[str]:
                 "that created it: the group is deleted too"]
     return [f"Group {group}: no committed offset and no member left, but deleting the group "
             f"failed ({error.message}); `kcli delete groups {group}` removes it"]
+
+
+def committed_counts(result: ResetResult) -> tuple[int, int]:
+    """(partitions, groups) an executed reset applied: its commits and a restore's deletions
+    that were applied (answered, or read back), and the groups they belong to."""
+    applied = [(plan.group, p.topic, p.partition) for plan in result.plans if not plan.refused
+               for p in plan.partitions if (plan.group, p.topic, p.partition) not in result.outcomes]
+    return len(applied), len({group for group, _, _ in applied})
 
 
 def report(result: ResetResult) -> None:
@@ -178,3 +190,28 @@ def finish(result: ResetResult) -> None:
     raise PartialFailure("\n".join([*lines, f"{len(result.plans) - len(active)} of {len(result.plans)} "
                                              f"groups {done}; not the active ones: "
                                              f"{', '.join(p.group for p in active)}"]))
+
+
+def read_back(admin: Admin, result: ResetResult) -> dict[str, str | None]:
+    """Per reset group (not the refused ones), None when every offset the reset planned is read
+    back as committed (one OffsetFetch per coordinator for all of them), else why not: some
+    commit was not applied or its outcome is unknown, the offsets could not be read, or they
+    differ (another client committed since). What must hold before anything that cannot be
+    undone follows a reset (kafka-streams-groups deleting the group's internal topics)."""
+    plans = [p for p in result.plans if not p.refused] if result.executed else []
+    incomplete = {group for group, _, _ in result.outcomes}
+    why: dict[str, str | None] = {p.group: "its offsets were not all committed (above)"
+                                  for p in plans if p.group in incomplete}
+    ask = {p.group: [(q.topic, q.partition) for q in p.partitions] for p in plans if p.group not in why}
+    try:
+        found = gather.committed_of_groups(admin, list(ask), ask)
+    except OperationError as exc:
+        return {**why, **{g: f"its committed offsets could not be read back ({exc.message})" for g in ask}}
+    for plan in plans:
+        if plan.group not in ask:
+            continue
+        got = {tp: o for tp, o in found.get(plan.group, {}).items() if o is not None and o >= 0}
+        moved = [f"{p.topic}-{p.partition}" for p in plan.partitions if got.get((p.topic, p.partition)) != p.new]
+        why[plan.group] = (None if not moved else f"the committed offsets read back differ from the reset on "
+                                                 f"{', '.join(sorted(moved))}")
+    return why

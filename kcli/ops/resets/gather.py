@@ -54,13 +54,26 @@ class StartTimeUnavailable(OperationError):
     """KIP-1282: a --to-start-time reset of ``group`` cannot be planned; ``reason`` (above) says
     why, typed, so that each front end words it its own way (the message: kcli's words)."""
 
-    def __init__(self, reason: str, group: str, message: str):
+    def __init__(self, reason: str, group: str | None, message: str):
         super().__init__(message)
         self.reason, self.group = reason, group
 
 
 class StartTimeUnsupported(StartTimeUnavailable, UnsupportedByBroker):
     """BROKER_TOO_OLD: the broker (or the group's describe) gives no creation time at all."""
+
+
+CONSUMER_GROUP_DESCRIBE, STREAMS_GROUP_DESCRIBE = 69, 89      # API keys; v2 has GroupCreationTimeMs
+
+
+def check_start_time_supported(admin: Admin, streams_only: bool = False) -> None:
+    """KIP-1282's capability, asked before any group is described (its state, its existence):
+    a broker whose describes have no creation time (ConsumerGroupDescribe and
+    StreamsGroupDescribe below v2; ``streams_only``: StreamsGroupDescribe alone) can never reset
+    to a start time, so an operator learns it before stopping an application for it."""
+    apis = (STREAMS_GROUP_DESCRIBE,) if streams_only else (CONSUMER_GROUP_DESCRIBE, STREAMS_GROUP_DESCRIBE)
+    if not any((admin.advertised_version(api) or -1) >= 2 for api in apis):
+        raise StartTimeUnsupported(BROKER_TOO_OLD, None, TOO_OLD_FOR_START_TIME)
 
 
 def group_start_time(admin: Admin, group: str) -> int:
@@ -145,6 +158,16 @@ class MissingPartitions(OperationError):
     def __init__(self, message: str, whole_topics: list[str]):
         super().__init__(message)
         self.whole_topics = whole_topics
+
+
+class InputsOfMissingGroup(OperationError):
+    """kafka-streams-groups --all-input-topics of a group that does not exist: the input topics
+    are its topology's, so there is nothing to reset (and no group to create)."""
+
+    def __init__(self, group: str):
+        super().__init__(f"Group {group} not found: --all-input-topics resets the input topics of an "
+                         "existing streams group's topology; nothing was planned")
+        self.group = group
 
 
 def start_times(admin: Admin, ids: list[str], missing: AbstractSet[str] = frozenset(),

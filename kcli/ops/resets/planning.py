@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan, PlanWarning
 from kcli.offsets import plan as planner
-from kcli.ops.resets.gather import Steps, group_answers, next_records, offset_answers, time_lookups
+from kcli.ops.resets.gather import (InputsOfMissingGroup, Steps, check_start_time_supported, group_answers,
+                                    next_records, offset_answers, time_lookups)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +24,13 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     ``execute``: the plans are to be committed (a missing group's warning says it is created).
     A streams group is not reset on --topic partitions it has not committed; with
     ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
+    if scenario.kind == planner.START_TIME:
+        check_start_time_supported(admin, streams_only=committed_only)
     groups = group_answers(admin, ids)
+    if committed_only and all_topics:
+        absent = [g for g in ids if g in groups.missing]
+        if absent:
+            raise InputsOfMissingGroup(absent[0])
     active = groups.active
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
@@ -50,6 +57,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
         lookups = lookups_by_ts[targets[g]] if scenario.is_time else None
         plan = planner.plan_group(g, scenario, answers.positions(g),
                                   lookups=lookups, ages=answers.ages, file_offsets=(file_offsets or {}).get(g))
+        if scenario.is_time:
+            plan.reset_to_ms = targets[g]
         if scenario.kind == planner.FILE and g not in (file_offsets or {}):
             plan.warnings.append(PlanWarning(NO_PLAN, g))
         if g in missing:

@@ -79,6 +79,9 @@ class ResetRequest:
     # kafka-streams-groups' reset: --all-groups is every streams group, and no group is reset on
     # --topic partitions it has not committed
     streams_tool: bool = False
+    # kafka-consumer-groups' reset: --all-groups is every consumer group, as the tool lists them
+    # (kcli's own: the streams groups too, an application that runs refused as any active group)
+    consumer_tool: bool = False
 
     @property
     def may_skip(self) -> bool:
@@ -129,10 +132,12 @@ def scenario(given: ScenarioFlags, max_age: str | None, now_ms: int) -> tuple[pl
     return planner.Scenario(kind), name
 
 
-def request(flags: ResetFlags, now_ms: int, *, streams_tool: bool = False) -> ResetRequest:
+def request(flags: ResetFlags, now_ms: int, *, streams_tool: bool = False,
+            consumer_tool: bool = False) -> ResetRequest:
     """The flags of reset-offsets, checked (kafka-consumer-groups' rules and messages) and read,
     the --from-file CSV included, before any request: UsageError (exit 2) otherwise.
-    ``streams_tool``: the request is kafka-streams-groups' (see ``ResetRequest``)."""
+    ``streams_tool``, ``consumer_tool``: the request is kafka-streams-groups' or
+    kafka-consumer-groups' (see ``ResetRequest``)."""
     if flags.dry_run and flags.execute:
         raise UsageError("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
     check_groups(flags.groups, flags.all_groups)
@@ -151,7 +156,8 @@ def request(flags: ResetFlags, now_ms: int, *, streams_tool: bool = False) -> Re
         file_offsets = parse_csv(read_text(from_file, "--from-file"), list(dict.fromkeys(flags.groups)))
     return ResetRequest(flags.groups, flags.all_groups, flags.topics, flags.all_topics, chosen, label, file_offsets,
                         flags.execute, flags.allow_skip, rollback_file,
-                        restore=from_file is not None and is_own_rollback(from_file), streams_tool=streams_tool)
+                        restore=from_file is not None and is_own_rollback(from_file), streams_tool=streams_tool,
+                        consumer_tool=consumer_tool)
 
 
 def check_groups(groups: list[str], all_groups: bool) -> None:

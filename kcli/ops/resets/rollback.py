@@ -1,9 +1,11 @@
 """reset-offsets' rollback files: the exact undo of a reset (its planned partitions' committed
-offsets before it, as a --from-file CSV), written under ``$XDG_STATE_HOME/kcli/rollback/``
-before anything is committed, never overwritten; and telling one of them from another CSV."""
+offsets before it, as a --from-file CSV), written under ``$XDG_STATE_HOME/kcli/rollback/`` (or
+at --rollback-file) before anything is committed, never overwritten, each one's digest kept;
+and telling one of them from another CSV."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import time
@@ -31,13 +33,35 @@ def rollback_dir() -> str:
     return state_dir("rollback")
 
 
+def digests_path() -> str:
+    """``$XDG_STATE_HOME/kcli/rollback.sha256``: the SHA-256 of every rollback file kcli wrote,
+    wherever it wrote it (``sha256sum``'s format: digest, two spaces, the path it was written to)."""
+    return state_dir("rollback.sha256")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def is_own_rollback(path: str) -> bool:
     """A --from-file that is one of kcli's rollback files: a file in kcli's rollback directory
-    (its real path; kcli writes there and nothing else does). Restoring one is the exact undo of
-    a reset, so moving offsets forward past unread records needs no --allow-skip. A file
-    elsewhere (a --rollback-file of another name included) keeps the rule."""
+    (its real path; kcli writes there and nothing else does), or a file whose bytes are those of
+    a rollback file kcli wrote anywhere (``digests_path``: a --rollback-file of another name,
+    moved or copied since). Restoring one is the exact undo of a reset, so moving offsets forward
+    past unread records needs no --allow-skip. Any other file (an edited one included) keeps the
+    rule."""
     real = os.path.realpath(path)
-    return os.path.isfile(real) and os.path.dirname(real) == os.path.realpath(rollback_dir())
+    if not os.path.isfile(real):
+        return False
+    if os.path.dirname(real) == os.path.realpath(rollback_dir()):
+        return True
+    try:
+        with open(real, "rb") as fh:
+            digest = _digest(fh.read())
+        with open(digests_path(), encoding="utf-8") as fh:
+            return any(line.split("  ", 1)[0] == digest for line in fh)
+    except OSError:
+        return False
 
 
 def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str:
@@ -50,13 +74,22 @@ def rollback_path(cluster_id: str | None, groups: list[str], now_ms: int) -> str
 
 
 def write_rollback(path: str, plans: list[GroupPlan], with_group: bool) -> None:
-    """Writes the rollback file before anything is committed; never overwrites a file."""
+    """Writes the rollback file before anything is committed, and records its digest
+    (``digests_path``); never overwrites a file."""
+    data = rollback_csv(plans, with_group).encode("utf-8")
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "x", encoding="utf-8", newline="") as fh:
-            fh.write(rollback_csv(plans, with_group))
+        with open(path, "xb") as fh:
+            fh.write(data)
     except FileExistsError:
         raise UsageError(f"The rollback file {path} exists; kcli never overwrites one") from None
     except OSError as exc:
         raise OperationError(f"Cannot write the rollback file {path}: {exc.strerror}; "
                              "nothing was committed") from None
+    try:
+        os.makedirs(os.path.dirname(digests_path()), exist_ok=True)
+        with open(digests_path(), "a", encoding="utf-8") as fh:
+            fh.write(f"{_digest(data)}  {os.path.abspath(path)}\n")
+    except OSError as exc:
+        raise OperationError(f"Cannot record the rollback file's digest in {digests_path()}: {exc.strerror}; "
+                             f"nothing was committed (the rollback file {path} is written)") from None
