@@ -15,7 +15,7 @@ import pytest
 
 from kcli.broker import EmbeddedCluster
 from kcli.ops.broker_check import PREFIX, RULES
-from tests.support.run import run_kcli
+from tests.support.run import run_kcli, run_kcli_process
 
 RULE_IDS = [rule for rule, _, _ in RULES]
 TWO_RUNS = {"creation-time.leader-change", "creation-time.restart"}
@@ -134,6 +134,32 @@ def test_the_two_run_rules_pass_across_a_leader_change_and_a_restart(tmp_path):
         assert f"topic {name}" in doc["deleted"] and f"group {name}" in doc["deleted"]
         topics, groups = names(b)
         assert name not in topics and name not in groups
+
+
+def test_a_saved_run_in_its_own_process_keeps_creation_times_across_a_restart(tmp_path):
+    """kcli as a shell runs it (a process of its own, which no embedded broker's tables shared):
+    the run's Produce loads every kafka-python message module, whose stock DescribeTopicPartitions
+    class (v0 only) must not take over the decoding of kcli's v1 answers. The saved file holds
+    the creation times, and after a clean restart of the 3-node --data-dir cluster (and a leader
+    change) --baseline passes, exit 0."""
+    saved = tmp_path / "baseline.json"
+    with EmbeddedCluster(nodes=3, data_dir=tmp_path / "data") as c:
+        r = run_kcli_process(c.bootstrap_servers, "check", "broker", "--save", str(saved), "-o", "json",
+                             "--timeout", "30s")
+        assert r.code == 0 and "could not be read" not in r.err, r.err
+    doc = json.loads(saved.read_text())
+    assert doc["partitions"] and all(isinstance(p["creationTimeMs"], int) and p["creationTimeMs"] > 0
+                                     for p in doc["partitions"].values()), doc
+    with EmbeddedCluster(nodes=3, data_dir=tmp_path / "data") as c:               # the restart
+        leader = doc["partitions"]["0"]["leader"]
+        c.stop_node(leader)                                                       # the leader change
+        time.sleep(0.2)
+        c.start_node(leader)
+        r = run_kcli_process(c.bootstrap_servers, "check", "broker", "--baseline", str(saved), "-o", "json",
+                             "--timeout", "30s")
+        assert r.code == 0 and "could not be read" not in r.err, r.err
+        got = statuses(json.loads(r.out))
+        assert got["creation-time.restart"] == got["creation-time.leader-change"] == "PASS", r.out
 
 
 def test_a_broker_posing_as_older_gives_unsupported_rows_and_exit_0():
