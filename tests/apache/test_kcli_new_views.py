@@ -107,3 +107,4 @@ def test_check_expansions_says_creation_times_are_unavailable_and_exits_1(apache
     assert (r.code, r.out) == (1, "")
     err = json.loads(r.err)
     assert (err["schema"], err["exitCode"], err["error"]) == ("kcli.error/v2", 1, NO_CREATION_TIMES)
+

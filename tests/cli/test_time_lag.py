@@ -124,9 +124,9 @@ def test_a_group_behind_future_dated_records_shows_a_negative_lag_never_0s():
 def test_cut_batches_are_asked_again_whole_and_log_append_time_is_exact():
     """Partition 0 answers first with a small batch; partitions 1 (200 records, uncompressed)
     and 2 (lz4) hold one batch each larger than the 4 KiB a partition may return, so the
-    broker cuts them. A record inside the part read is exact; one beyond it (or in the cut
-    compressed batch) is asked again for its whole batch: exact too, one more Fetch per layer
-    (the partitions are wanted at two offsets: two layers), never a bound."""
+    broker answers them without data (Kafka's answer to a first batch larger than the bytes a
+    partition that is not the answer's first may return). They are asked again for twice the
+    bytes until their batch comes: every time exact, never a bound."""
     with fast_cluster(1) as ec:
         b = ec.bootstrap_servers
         ec.create_topic("big", 3)
@@ -141,7 +141,10 @@ def test_cut_batches_are_asked_again_whole_and_log_append_time_is_exact():
         before = snapshot(ec)
         r = run_kcli(b, "describe", "groups", "big-a", "big-b", "-o", "json")
         assert r.code == 0, r.err
-        assert sent(ec, before).kcli["Fetch"] == 4       # per layer: one Fetch, one for the cut batches
+        # layer 1 (big-a's offsets): partitions 1 and 2 come back empty, as Kafka answers a partition
+        # whose first batch is larger than its 4 KiB (not the answer's first); asked for 8 KiB,
+        # partition 1 is the first, whole, partition 2 still empty; then alone. Layer 2: two.
+        assert sent(ec, before).kcli["Fetch"] == 5
         rows = {(g["group"], p["partition"]): p for g in json.loads(r.out)["groups"] for p in g["partitions"]}
         for key, offset in ((("big-b", 1), 5), (("big-a", 1), 150), (("big-a", 2), 5), (("big-b", 2), 150)):
             row = rows[key]
@@ -187,3 +190,22 @@ def test_a_partition_sharing_the_fetch_with_many_is_as_exact_as_alone():
 
         assert billing("billing") == ((base + 30, False), 1)
         assert billing("--all-groups") == ((base + 30, False), 2)
+
+
+def test_many_partitions_of_big_batches_take_rounds_by_batch_size_not_by_partition_count():
+    """200 partitions whose batch at the committed offset is ~10 KiB (more than the 4 KiB a
+    partition is first asked for): each round doubles the bytes asked of those answered without
+    data, so all are exact within a few Fetches (4 KiB, 8 KiB, 16 KiB), not one per partition."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        n = 200
+        ec.create_topic("wide", n)
+        base = int(time.time() * 1000) - 60_000
+        produce(b, "wide", [(p, "v" * 300, base + i) for p in range(n) for i in range(30)], **{"linger.ms": 500})
+        commit(b, "wide-g", {("wide", p): 20 for p in range(n)})
+        before = snapshot(ec)
+        r = run_kcli(b, "describe", "groups", "wide-g", "-o", "json")
+        assert r.code == 0, r.err
+        rows = json.loads(r.out)["groups"][0]["partitions"]
+        assert {(row["nextRecordTimestampMs"], row["timeLagIsLowerBound"]) for row in rows} == {(base + 20, False)}
+        assert sent(ec, before).kcli["Fetch"] <= 3

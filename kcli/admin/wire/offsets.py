@@ -108,17 +108,17 @@ class OffsetRequests(MetadataRequests):
         """The first record at or after each (topic, partition, offset) of ``wanted`` that a
         read_committed consumer positioned there reads (transaction markers and aborted
         records are passed over, as it passes over them): one Fetch per leader and
-        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition (records decoded by kafka-python's record reader). A partition appears once per request, so a partition
-        wanted at several offsets takes one more request per offset beyond the first (by
-        layers); a partition the broker answered without data (the response's byte limit, its
-        own ``fetch.max.bytes`` or ours, was reached) is asked again in the next round, one
-        whose answer held only markers and aborted records is asked again past them, and one
-        whose record lay in a batch cut short (past FETCH_PARTITION_BYTES: a partition that is
-        not the first of its answer gets no more, KIP-74) is asked again for that whole batch
-        (up to BATCH_BYTES_ASKED_AGAIN), or again as much when the answer's own limit cut it: the
-        time is exact however many partitions shared the Fetch (the first partition of an answer
-        gets its whole batch, KIP-74, so every round settles one at least), a bound only for a
-        batch larger than that. Needs
+        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition
+        (records decoded by kafka-python's record reader). A partition appears once per request,
+        so a partition wanted at several offsets takes one more request per offset beyond the
+        first (by layers). In the next round, up to BATCH_BYTES_ASKED_AGAIN: a partition the
+        broker answered without data is asked for twice the bytes (Kafka answers nothing for a
+        partition whose first batch is larger than it may return there, unless it is the
+        answer's first partition, KIP-74, or when the answer's byte limit was reached); one whose
+        record lay in a batch cut short is asked for that whole batch; one whose answer held only
+        markers and aborted records is asked past them. So the time is exact however many
+        partitions share a Fetch, the rounds growing with the batches' size, not with the
+        partitions' count; a bound only for a batch larger than a whole answer. Needs
         Fetch v4+ (every Kafka 4 broker), sent at v12 at most (topics by name)."""
         from kafka.errors import for_code
         from kafka.protocol.consumer.fetch import FetchRequest as Req
@@ -162,6 +162,9 @@ class OffsetRequests(MetadataRequests):
                                 answered += 1
                             elif rt is not None:
                                 found[(*tp, offset)] = rt
+                                answered += 1
+                            elif size < BATCH_BYTES_ASKED_AGAIN:  # no data: twice the bytes next time
+                                pending[tp] = (offset, start, min(2 * size, BATCH_BYTES_ASKED_AGAIN))
                                 answered += 1
                     del resp                            # let go before the next batch is asked for
                 pending = {tp: o for tp, o in pending.items() if (*tp, o[0]) not in found}
