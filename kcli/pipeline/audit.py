@@ -29,7 +29,6 @@ from kcli.admin.settings import java_client_properties
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
-    CULPRIT_LIMIT,
     DISAGREE,
     PARTIAL,
     UNAVAILABLE,
@@ -507,8 +506,9 @@ def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str
     task = functools.partial(_culprits_task, len(keys) > 1, topics[0], uppers)
     rows = (df.select(*keys, "offset", "timestamp").repartition(len(parts), *keys)
             .sortWithinPartitions(*keys, "offset").rdd.mapPartitions(task).collect())
-    return {(topic, partition): {"culprits": count, "first": [dict(zip(("offset", "timestamp", "ahead_ms", "too_new"), c))
-                                                              for c in first]}
+    from kcli.pipeline.scan import CULPRIT_FIELDS
+
+    return {(topic, partition): {"culprits": count, "first": [dict(zip(CULPRIT_FIELDS, c)) for c in first]}
             for topic, partition, count, first in rows}
 
 

@@ -1,4 +1,5 @@
-"""The three views of issue 17 against real Apache Kafka 4.4, which has none of the KIPs: lag in
+"""The three views no Kafka tool had (lag in time, every reset policy side by side, the
+expansion radar) against real Apache Kafka 4.4, which has none of the KIPs: lag in
 time works (plain Fetch), and equals the age of the record the group reads next, produced here
 with known timestamps; ``reset-offsets --compare`` plans every policy the broker can serve
 exactly as its single dry run does, and shows to-start-time (KIP-1282) and --max-age (KIP-1327)
@@ -107,4 +108,3 @@ def test_check_expansions_says_creation_times_are_unavailable_and_exits_1(apache
     assert (r.code, r.out) == (1, "")
     err = json.loads(r.err)
     assert (err["schema"], err["exitCode"], err["error"]) == ("kcli.error/v2", 1, NO_CREATION_TIMES)
-
