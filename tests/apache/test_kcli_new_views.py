@@ -1,5 +1,4 @@
-"""The three views no Kafka tool had (lag in time, every reset policy side by side, the
-expansion radar) against real Apache Kafka 4.4, which has none of the KIPs: lag in
+"""The three views of issue 17 against real Apache Kafka 4.4, which has none of the KIPs: lag in
 time works (plain Fetch), and equals the age of the record the group reads next, produced here
 with known timestamps; ``reset-offsets --compare`` plans every policy the broker can serve
 exactly as its single dry run does, and shows to-start-time (KIP-1282) and --max-age (KIP-1327)
