@@ -362,6 +362,26 @@ class ExpansionReport:
     def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
         return [(p, g) for p in self.partitions for g in p.groups if g.status == status]
 
+    def records(self, status: str) -> int:
+        """The records behind ``status`` (EXPOSED or LOST?), each counted once however many
+        groups it concerns: per partition, the union of the groups' offset ranges."""
+        total = 0
+        for p in self.partitions:
+            ranges = sorted((g.lost.from_offset, g.lost.to_offset) if g.status != "EXPOSED" and g.lost is not None else
+                            (p.log_start, p.log_end) for g in p.groups
+                            if g.status == status and (g.status == "EXPOSED" or g.lost is not None))
+            end = None
+            for lo, hi in ranges:
+                lo = lo if end is None else max(lo, end)
+                if hi > lo:
+                    total += hi - lo
+                end = hi if end is None else max(end, hi)
+        return total
+
+    def partitions_with(self, status: str) -> int:
+        """How many partitions have a group of ``status``."""
+        return sum(1 for p in self.partitions if any(g.status == status for g in p.groups))
+
 
 # -- streams groups (kafka-streams-groups) ---------------------------------------------------------
 

@@ -57,6 +57,19 @@ def check_bootstrap(servers: str) -> None:
         raise UsageError(f"Invalid bootstrap server list '{shown(servers)}': expected host:port[,host:port...]")
 
 
+class _OwnDeadline:
+    def __init__(self, settings: "ClientSettings", seconds: float):
+        self.settings, self.seconds = settings, seconds
+        self.saved: float | None = None
+
+    def __enter__(self):
+        self.saved = self.settings.deadline
+        self.settings.deadline = time.monotonic() + self.seconds
+
+    def __exit__(self, *exc):
+        self.settings.deadline = self.saved
+
+
 @record
 class ClientSettings:
     """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
@@ -100,6 +113,11 @@ class ClientSettings:
         """The instant a call starting now must end by."""
         call = time.monotonic() + self.timeout_s
         return call if self.deadline is None else min(call, self.deadline)
+
+    def own_deadline(self, seconds: float):
+        """A context in which calls end by ``seconds`` from now instead of the command's
+        deadline: a clean-up after a step that used up the command's time still gets its own."""
+        return _OwnDeadline(self, seconds)
 
     def remaining_s(self) -> float:
         """Seconds left for a call starting now (0 when the deadline has passed)."""

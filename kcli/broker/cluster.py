@@ -118,6 +118,7 @@ class Cluster:
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock or (lambda: int(time.time() * 1000))
         self.pose_as = pose_as
+        self.topic_configs = cfg.topic_configs(pose_as)      # the release's own table
         self.record_creation_times = record_creation_times
         self.sasl_users = None if sasl_users is None else dict(sasl_users)   # None: PLAINTEXT
         self.broker_configs = cfg.BrokerConfigs(configs)
@@ -242,7 +243,7 @@ class Cluster:
     def validate_topic_configs(self, configs: Mapping[str, str | None]) -> None:
         for name, value in configs.items():
             try:
-                cfg.validate(cfg.TOPIC_CONFIGS, name, value, "topic")
+                cfg.validate(self.topic_configs, name, value, "topic")
             except cfg.ConfigError as e:
                 raise BrokerError(Err.INVALID_CONFIG, str(e)) from None
 

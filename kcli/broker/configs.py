@@ -35,59 +35,123 @@ class ConfigDef:
     name: str
     type: int
     default: str
-    minimum: int | None = None
+    minimum: int | float | None = None
     choices: tuple[str, ...] | None = None
     read_only: bool = False
+    maximum: int | float | None = None
+    check: str | None = None              # a validator of its own: "gzip-level", "throttled-replicas"
 
 
 def _d(name, type_, default, **kw):
     return name, ConfigDef(name, type_, default, **kw)
 
 
+# Apache Kafka 4.4's topic configs (LogConfig's ConfigDef, read from kafka-storage-4.4.0.jar:
+# types, defaults and validators), every one a topic may set and DescribeConfigs lists.
 TOPIC_CONFIGS: dict[str, ConfigDef] = dict([
-    _d("cleanup.policy", LIST, "delete", choices=("delete", "compact")),
+    _d("cleanup.policy", LIST, "delete", choices=("compact", "delete")),
+    _d("compression.gzip.level", INT, "-1", check="gzip-level"),
+    _d("compression.lz4.level", INT, "9", minimum=1, maximum=17),
     _d("compression.type", STRING, "producer",
        choices=("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")),
+    _d("compression.zstd.level", INT, "3", minimum=-131072, maximum=22),
     _d("delete.retention.ms", LONG, "86400000", minimum=0),
+    _d("errors.deadletterqueue.group.enable", BOOLEAN, "false"),
+    _d("file.delete.delay.ms", LONG, "60000", minimum=0),
+    _d("flush.messages", LONG, str(LONG_MAX), minimum=1),
+    _d("flush.ms", LONG, str(LONG_MAX), minimum=0),
+    _d("follower.replication.throttled.replicas", LIST, "", check="throttled-replicas"),
+    _d("index.interval.bytes", INT, "4096", minimum=0),
+    _d("leader.replication.throttled.replicas", LIST, "", check="throttled-replicas"),
+    _d("local.retention.bytes", LONG, "-2", minimum=-2),
+    _d("local.retention.ms", LONG, "-2", minimum=-2),
+    _d("max.compaction.lag.ms", LONG, str(LONG_MAX), minimum=1),
+    _d("max.decompressed.message.bytes", INT, "2147483639", minimum=1, maximum=2147483639),
     _d("max.message.bytes", INT, "1048588", minimum=0),
-    _d("message.timestamp.type", STRING, "CreateTime", choices=("CreateTime", "LogAppendTime")),
-    _d("message.timestamp.before.max.ms", LONG, str(LONG_MAX), minimum=0),
     _d("message.timestamp.after.max.ms", LONG, "3600000", minimum=0),     # 1 h since Kafka 4.0
-    _d("message.timestamp.difference.max.ms", LONG, str(LONG_MAX), minimum=0),
+    _d("message.timestamp.before.max.ms", LONG, str(LONG_MAX), minimum=0),
+    _d("message.timestamp.type", STRING, "CreateTime", choices=("CreateTime", "LogAppendTime")),
+    _d("min.cleanable.dirty.ratio", DOUBLE, "0.5", minimum=0, maximum=1),
+    _d("min.compaction.lag.ms", LONG, "0", minimum=0),
     _d("min.insync.replicas", INT, "1", minimum=1),
+    _d("preallocate", BOOLEAN, "false"),
+    _d("remote.copy.lag.bytes", LONG, "-1", minimum=-1),
+    _d("remote.copy.lag.ms", LONG, "0", minimum=-1),
+    _d("remote.log.copy.disable", BOOLEAN, "false"),
+    _d("remote.log.delete.on.disable", BOOLEAN, "false"),
+    _d("remote.storage.enable", BOOLEAN, "false"),
     _d("retention.bytes", LONG, "-1"),
     _d("retention.ms", LONG, "604800000", minimum=-1),
-    _d("segment.bytes", INT, "1073741824", minimum=14),
+    _d("segment.bytes", INT, "1073741824", minimum=1048576),
+    _d("segment.index.bytes", INT, "10485760", minimum=4),
+    _d("segment.jitter.ms", LONG, "0", minimum=0),
     _d("segment.ms", LONG, "604800000", minimum=1),
     _d("unclean.leader.election.enable", BOOLEAN, "false"),
 ])
 
-# topic config -> its broker synonym (the broker-level name that sets the topic default)
+# Topic configs Kafka removed, with the broker releases (``--pose-as``) that still had them: a
+# broker accepts and lists one only while posing as such a release.
+REMOVED_TOPIC_CONFIGS: dict[str, tuple[ConfigDef, frozenset[str]]] = {
+    "message.timestamp.difference.max.ms": (          # deprecated by KIP-937 (3.6), gone in 4.0
+        ConfigDef("message.timestamp.difference.max.ms", LONG, str(LONG_MAX), minimum=0),
+        frozenset({"2.8"})),
+}
+
+
+def topic_configs(pose_as: str | None) -> dict[str, ConfigDef]:
+    """The topic configs a broker posing as ``pose_as`` (None: itself, Kafka 4.4) knows."""
+    removed = {name: d for name, (d, releases) in REMOVED_TOPIC_CONFIGS.items() if pose_as in releases}
+    return dict(sorted({**TOPIC_CONFIGS, **removed}.items())) if removed else TOPIC_CONFIGS
+
+
+# topic config -> its broker synonym (the broker-level name that sets the topic default); the
+# topic configs without one have none in Kafka 4.4 either (their default is their own)
 TOPIC_TO_BROKER: dict[str, str] = {
     "cleanup.policy": "log.cleanup.policy",
+    "compression.gzip.level": "compression.gzip.level",
+    "compression.lz4.level": "compression.lz4.level",
     "compression.type": "compression.type",
+    "compression.zstd.level": "compression.zstd.level",
     "delete.retention.ms": "log.cleaner.delete.retention.ms",
+    "file.delete.delay.ms": "log.segment.delete.delay.ms",
+    "flush.messages": "log.flush.interval.messages",
+    "flush.ms": "log.flush.interval.ms",
+    "index.interval.bytes": "log.index.interval.bytes",
+    "local.retention.bytes": "log.local.retention.bytes",
+    "local.retention.ms": "log.local.retention.ms",
+    "max.compaction.lag.ms": "log.cleaner.max.compaction.lag.ms",
+    "max.decompressed.message.bytes": "max.decompressed.message.bytes",
     "max.message.bytes": "message.max.bytes",
     "message.timestamp.type": "log.message.timestamp.type",
     "message.timestamp.before.max.ms": "log.message.timestamp.before.max.ms",
     "message.timestamp.after.max.ms": "log.message.timestamp.after.max.ms",
     "message.timestamp.difference.max.ms": "log.message.timestamp.difference.max.ms",
+    "min.cleanable.dirty.ratio": "log.cleaner.min.cleanable.ratio",
+    "min.compaction.lag.ms": "log.cleaner.min.compaction.lag.ms",
     "min.insync.replicas": "min.insync.replicas",
+    "preallocate": "log.preallocate",
+    "remote.copy.lag.bytes": "log.remote.copy.lag.bytes",
+    "remote.copy.lag.ms": "log.remote.copy.lag.ms",
     "retention.bytes": "log.retention.bytes",
     "retention.ms": "log.retention.ms",
     "segment.bytes": "log.segment.bytes",
+    "segment.index.bytes": "log.index.size.max.bytes",
+    "segment.jitter.ms": "log.roll.jitter.ms",
     "segment.ms": "log.roll.ms",
     "unclean.leader.election.enable": "unclean.leader.election.enable",
 }
 
-# Broker synonyms whose Kafka default is null (the value derives from log.retention.hours and
-# log.roll.hours): Kafka lists no default synonym for the topic config (ConfigHelper keeps a
-# topic config's broker synonyms from its own broker name on, and that one has no default).
-DERIVED_DEFAULTS = frozenset({"log.retention.ms", "log.roll.ms"})
+# Broker synonyms whose Kafka default is null (the value derives from log.retention.hours,
+# log.roll.hours, log.roll.jitter.hours, log.flush.scheduler.interval.ms): Kafka lists no default
+# synonym for the topic config (ConfigHelper keeps a topic config's broker synonyms from its own
+# broker name on, and that one has no default).
+DERIVED_DEFAULTS = frozenset({"log.retention.ms", "log.roll.ms", "log.roll.jitter.ms", "log.flush.interval.ms"})
 
 BROKER_CONFIGS: dict[str, ConfigDef] = {
-    TOPIC_TO_BROKER[name]: ConfigDef(TOPIC_TO_BROKER[name], d.type, d.default, d.minimum, d.choices)
-    for name, d in TOPIC_CONFIGS.items()
+    TOPIC_TO_BROKER[name]: ConfigDef(TOPIC_TO_BROKER[name], d.type, d.default, d.minimum, d.choices,
+                                     maximum=d.maximum, check=d.check)
+    for name, d in [*TOPIC_CONFIGS.items(), *((n, d) for n, (d, _) in REMOVED_TOPIC_CONFIGS.items())]
+    if name in TOPIC_TO_BROKER
 }
 BROKER_CONFIGS.update(dict([
     _d("auto.create.topics.enable", BOOLEAN, "false", read_only=True),
@@ -107,32 +171,66 @@ BROKER_CONFIGS.update(dict([
 ]))
 
 
+_BITS = {INT: 32, SHORT: 16, LONG: 64}
+_THROTTLED = ("must be the literal '*' or a list of replicas in the following format: "
+              "[partitionId]:[brokerId],[partitionId]:[brokerId],...")
+
+
 def validate(defs: dict[str, ConfigDef], name: str, value: str | None, kind: str) -> None:
-    """Raise ConfigError unless ``value`` is valid for ``name`` (None means "delete")."""
+    """Raise ConfigError unless ``value`` is valid for ``name`` (None means "delete"), in Kafka's
+    own words (ConfigDef's parsing and its validators)."""
     d = defs.get(name)
     if d is None:
         raise ConfigError(f"Unknown {kind} config name: {name}")
     if value is None:
         return
-    if d.type in (INT, SHORT, LONG):
+
+    def invalid(why: str, shown: str = value):
+        return ConfigError(f"Invalid value {shown} for configuration {name}: {why}")
+
+    if d.type in _BITS:
+        text, bits = value.strip(), _BITS[d.type]
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit() and -(1 << bits - 1) <= int(text) < 1 << bits - 1):
+            raise invalid(f"Not a number of type {_TYPE_NAMES[d.type]}")
+        number = int(text)
+        _check_range(d, number, invalid, value)
+        if d.check == "gzip-level" and not (1 <= number <= 9 or number == -1):
+            raise invalid("Value must be between 1 and 9 or equal to -1")
+    elif d.type == DOUBLE:
         try:
-            number = int(value.strip())
+            real = float(value.strip())
         except ValueError:
-            raise ConfigError(f"Invalid value {value} for configuration {name}: "
-                              f"Not a number of type {_TYPE_NAMES[d.type]}") from None
-        if d.minimum is not None and number < d.minimum:
-            raise ConfigError(f"Invalid value {value} for configuration {name}: "
-                              f"Value must be at least {d.minimum}")
+            raise invalid(f"Not a number of type {_TYPE_NAMES[d.type]}") from None
+        _check_range(d, real, invalid, repr(real))         # Kafka shows the parsed double
     elif d.type == BOOLEAN:
         if value.strip().lower() not in ("true", "false"):
-            raise ConfigError(f"Invalid value {value} for configuration {name}: "
-                              "Expected value to be either true or false")
+            raise invalid("Expected value to be either true or false")
+    elif d.check == "throttled-replicas":
+        items = [v.strip() for v in value.split(",") if v.strip()]
+        if items != ["*"] and not all(_replica(item) for item in items):
+            raise invalid(f"{name} {_THROTTLED}", f"[{', '.join(items)}]")
     elif d.choices is not None:
-        items = [v.strip() for v in value.split(",")] if d.type == LIST else [value]
+        items = [v.strip() for v in value.split(",") if v.strip()] if d.type == LIST else [value]
         for item in items:
             if item not in d.choices:
-                raise ConfigError(f"Invalid value {value} for configuration {name}: "
-                                  f"String must be one of: {', '.join(d.choices)}")
+                raise invalid(f"String must be one of: {', '.join(d.choices)}")
+
+
+def _check_range(d: ConfigDef, number, invalid, shown: str) -> None:
+    def bound(v) -> str:
+        return str(int(v)) if float(v).is_integer() else str(v)
+
+    if d.minimum is not None and number < d.minimum:
+        raise invalid(f"Value must be at least {bound(d.minimum)}", shown)
+    if d.maximum is not None and number > d.maximum:
+        raise invalid(f"Value must be no more than {bound(d.maximum)}", shown)
+
+
+def _replica(item: str) -> bool:
+    """``partition:broker``, both integers (Kafka's ThrottledReplicaListValidator)."""
+    parts = [p.strip() for p in item.split(":")]
+    return len(parts) == 2 and all(p.isascii() and p.isdigit() for p in parts)
 
 
 @dataclass(frozen=True)
@@ -211,13 +309,14 @@ class BrokerConfigs:
 
 
 def topic_entry(name: str, overrides: dict[str, str], broker: BrokerConfigs,
-                node_id: int | None) -> ConfigEntry:
-    d = TOPIC_CONFIGS[name]
+                node_id: int | None, defs: dict[str, ConfigDef] = TOPIC_CONFIGS) -> ConfigEntry:
+    d = defs[name]
     found = []
     if name in overrides:
         found.append(Synonym(name, overrides[name], DYNAMIC_TOPIC_CONFIG))
-    found += [s for s in broker.synonyms(TOPIC_TO_BROKER[name], node_id)
-              if not (s.source == DEFAULT_CONFIG and s.name in DERIVED_DEFAULTS)]
+    if name in TOPIC_TO_BROKER:
+        found += [s for s in broker.synonyms(TOPIC_TO_BROKER[name], node_id)
+                  if not (s.source == DEFAULT_CONFIG and s.name in DERIVED_DEFAULTS)]
     value = topic_value(name, overrides, broker, node_id)
     return ConfigEntry(name, value, found[0].source if found else DEFAULT_CONFIG, False, d.type,
                        tuple(found))
@@ -229,14 +328,18 @@ def topic_value(name: str, overrides: dict[str, str], broker: BrokerConfigs,
     apply to the partitions that node leads)."""
     if name in overrides:
         return overrides[name]
+    if name not in TOPIC_TO_BROKER:
+        return TOPIC_CONFIGS[name].default
     return broker.required(TOPIC_TO_BROKER[name], node_id)
 
 
-def timestamp_bounds(overrides: dict[str, str], broker: BrokerConfigs,
-                     node_id: int | None = None) -> tuple[int, int]:
+def timestamp_bounds(overrides: dict[str, str], broker: BrokerConfigs, node_id: int | None = None,
+                     defs: dict[str, ConfigDef] = TOPIC_CONFIGS) -> tuple[int, int]:
     """KIP-937 (before, after) in ms; each falls back to the deprecated difference.max.ms when
-    it is left at its default (Long.MAX_VALUE), as Kafka's LogConfig does."""
-    diff = int(topic_value("message.timestamp.difference.max.ms", overrides, broker, node_id))
+    it is left at its default (Long.MAX_VALUE), as Kafka's LogConfig did before 4.0 (set only
+    on a broker posing as a release that had it)."""
+    diff = (int(topic_value("message.timestamp.difference.max.ms", overrides, broker, node_id))
+            if "message.timestamp.difference.max.ms" in defs else LONG_MAX)
     before = int(topic_value("message.timestamp.before.max.ms", overrides, broker, node_id))
     after = int(topic_value("message.timestamp.after.max.ms", overrides, broker, node_id))
     return (before if before != LONG_MAX else diff), (after if after != LONG_MAX else diff)

@@ -178,8 +178,10 @@ class PartitionLog:
         """The log's bytes from the batch holding ``offset``, as Kafka's LogSegment.read gives
         them: at most ``max_bytes``, so the last batch may be cut short (clients drop an
         incomplete trailing batch), except that the whole first batch comes back when it is
-        larger and ``at_least_one`` (KIP-74). Returned uncopied: (the stored batches, the last
-        one maybe a memoryview of its head, their total size)."""
+        larger and ``at_least_one`` (KIP-74), and nothing when it is larger otherwise (Kafka's
+        ReplicaManager answers Fetch v3+ so when the first batch is incomplete: the client asks
+        again, rather than read a batch it cannot use). Returned uncopied: (the stored batches,
+        the last one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
         out: list[bytes | memoryview] = []
         size, limit = 0, max_bytes
@@ -191,6 +193,8 @@ class PartitionLog:
             if size >= limit:
                 break
             if size + len(b.data) > limit:
+                if not out:                      # the first batch incomplete: none (Fetch v3+)
+                    return [], 0
                 out.append(memoryview(b.data)[:limit - size])
                 return out, limit
             out.append(b.data)

@@ -189,6 +189,9 @@ class NodeServer:
         api_key, api_version, correlation_id = _HEADER.unpack_from(frame)
         served = version_range(self.cluster.pose_as, api_key)
         if served is None:
+            log.info("node %d: %s (API key %d) is not served%s; closing the connection", self.node_id,
+                     api_name(api_key) if api_key in REQUESTS else "an unknown API", api_key,
+                     f" posing as {self.cluster.pose_as}" if self.cluster.pose_as else "")
             return False
         if connection.sasl != "done" and api_key not in SASL_STEPS[connection.sasl]:
             log.info("node %d: %s request before SASL authentication; closing the connection",
@@ -198,6 +201,8 @@ class NodeServer:
             self._count(api_key, frame)
             return [api_versions_fallback(self.cluster.pose_as, correlation_id)]
         if not served[0] <= api_version <= served[1]:
+            log.info("node %d: %s v%d is not served (v%d-v%d); closing the connection", self.node_id,
+                     api_name(api_key), api_version, *served)
             return False
         try:
             request = REQUESTS[api_key].decode(frame, version=api_version, header=True)

@@ -10,6 +10,8 @@ import typer
 from kcli.errors import UsageError
 from kcli.inputs import parse_int, shown
 
+LOG_LEVELS = ("error", "warning", "info", "debug")
+
 
 def start(
     listen: str = typer.Option("127.0.0.1:9092", "--listen",
@@ -23,6 +25,10 @@ def start(
     config: Optional[List[str]] = typer.Option(None, "--config", help="Broker config key=value (repeatable)."),
     pose_as: Optional[str] = typer.Option(None, "--pose-as",
                                           help="Withhold the KIP API versions, as an older broker (4.4, 4.1 or 2.8)."),
+    log_level: str = typer.Option("warning", "--log-level",
+                                  help="What the broker logs on stderr: error, warning, info (each connection it "
+                                       "closes and why: an API or version it does not serve, a request it cannot "
+                                       "decode) or debug."),
 ):
     """Serve the Kafka protocol until SIGINT/SIGTERM. Prints `bootstrap: host:port,...` when ready."""
     host, _, port = listen.rpartition(":")
@@ -34,6 +40,15 @@ def start(
         raise UsageError(f"Invalid --listen '{shown(listen)}': expected HOST:PORT (port 0 to 65535)") from None
     if not 1 <= nodes <= 65535 or (first and first + nodes - 1 > 65535):
         raise UsageError(f"--nodes must be from 1 to {65536 - (first or 1)}: each node takes the next port")
+    if log_level.lower() not in LOG_LEVELS:
+        raise UsageError(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not '{shown(log_level)}'")
+    import logging
+
+    handler = logging.StreamHandler()             # stderr
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    broker_log = logging.getLogger("kcli.broker")
+    broker_log.addHandler(handler)
+    broker_log.setLevel(log_level.upper())
     from kcli.specs import parse_config_pairs
     from kcli.broker import run_forever
     from kcli.cli.context import out

@@ -62,7 +62,8 @@ def broker(
     offset among ties), and ListOffsets' special timestamps -1 to -5 as the broker's advertised
     version says. Each rule is PASS, FAIL or UNSUPPORTED (the broker does not advertise what the
     rule needs), with the evidence. The check creates its own topic and group, named
-    kcli-check-broker-<hex>, and deletes them at the end; nothing else is changed. kcli restarts
+    kcli-check-broker-<hex>, and deletes them at the end, even after a failed step (the clean-up
+    has a --timeout of its own; what it cannot delete is named); nothing else is changed. kcli restarts
     no broker and moves no leader: the leader-change and restart rules take two runs (--save FILE,
     then the leader change or restart, then --baseline FILE) and are UNSUPPORTED otherwise. Broker
     times must fall within the request's round trip on this host's clock, widened by

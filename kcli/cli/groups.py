@@ -114,8 +114,13 @@ def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, t
     if members:
         view.render_members(out(), streams, verbose)
     elif show_state:
-        sizes = lib.internal_topic_sizes(state().admin(), streams) if out().format in ("table", "json") else None
+        sizes, partial = (lib.internal_topic_sizes(state().admin(), streams) if out().format in ("table", "json")
+                          else (None, None))
         view.render_state(out(), streams, verbose, sizes)
+        if partial:                  # the view is shown, its unknown records named: exit 1
+            from kcli.errors import OperationError
+
+            raise OperationError(partial)
     else:
         groups = [(d, lib.offset_rows(state().admin(), d)) for d in streams]
         view.render_offsets(out(), groups, verbose, time_lag=_with_time_lag(state().admin(), groups, time_lag))

@@ -93,14 +93,23 @@ def read_baseline(path: str) -> dict:
 
 
 def check_save_path(path: str | None) -> None:
-    """--save FILE: a new file in a directory that exists (UsageError before any request)."""
+    """--save FILE: a new file that can be written (UsageError before any request). A dangling
+    symlink counts as existing (the file would be created where it points); a path that cannot
+    be written is found by creating the file and removing it at once, as only the system knows
+    (permissions, a read-only mount, a name too long)."""
     if path is None:
         return
-    if os.path.exists(path):
-        raise UsageError(f"--save: '{path}' exists; kcli never overwrites a baseline")
+    if os.path.lexists(path):
+        what = " (a symlink to a missing file)" if not os.path.exists(path) else ""
+        raise UsageError(f"--save: '{path}' exists{what}; kcli never overwrites a baseline")
     folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+    if not os.path.isdir(folder):
         raise UsageError(f"--save: cannot write in '{folder}'")
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except OSError as exc:
+        raise UsageError(f"--save: cannot write '{path}': {exc.strerror}") from None
+    os.unlink(path)
 
 
 def broker_count(admin: Admin) -> int:
@@ -156,7 +165,9 @@ class BrokerCheck:
         self.now = now or (lambda: int(time.time() * 1000))
         self.results: dict[str, RuleResult] = {}
         self.kinds = {rule: kip for rule, kip, _ in RULES}
-        self.created: list[str] = []
+        self.created: list[str] = []            # "topic", "group": created, as the broker answered
+        self.sent: list[str] = []               # the same, once the request creating it was sent
+        self.members: set[str] = set()          # the group's members that joined and did not leave
 
     def result(self, rule: str, status: str, evidence: str, **data) -> None:
         self.results[rule] = RuleResult(rule, self.kinds[rule], status, evidence, data)
@@ -197,6 +208,7 @@ class BrokerCheck:
         brokers = self.admin.broker_ids()
         rf = min(3, len(brokers))
         configs = {AFTER: str(AFTER_BOUND_MS)}
+        self.sent.append("topic")
         with self.window() as created:
             try:
                 self.admin.create_topic(self.topic, PARTITIONS, rf, configs, None)
@@ -335,6 +347,7 @@ class BrokerCheck:
                         "advertised, GroupCreationTimeMs needs v2 of both",
                         heartbeatVersion=hb, describeVersion=cgd)
             return None
+        self.sent.append("group")
         with self.window() as joined:
             first = self.heartbeat(_member_id(), 0)
         self.created.append("group")
@@ -366,6 +379,10 @@ class BrokerCheck:
         for _ in range(50):                               # bounded: a coordinator settling
             answer = self.admin.consumer_group_heartbeat(self.group, member, epoch,
                                                          [self.topic] if epoch == 0 else None)
+            if epoch == -1:
+                self.members.discard(member)
+            elif not answer.error:
+                self.members.add(answer.member_id or member)
             if answer.error not in RETRIABLE or self.admin.settings.remaining_s() < 0.5:
                 return answer
             time.sleep(0.1)
@@ -425,28 +442,43 @@ class BrokerCheck:
                 "groupCreationTimeMs": group_ms}
 
     def clean_up(self, names: list[tuple[str, bool]]) -> tuple[list[str], list[str]]:
-        """Deletes each (name, has_group) topic and group; (deleted, failures)."""
+        """Deletes each (name, has_group) group and topic; (deleted, kept), each kept one with
+        why. One that is not there (its creating request went out unanswered and did nothing)
+        is neither. Every deletion is tried, whatever became of the one before."""
         deleted: list[str] = []
-        failed: list[str] = []
+        kept: list[str] = []
+        for member in sorted(self.members):     # a member still in keeps the group from deletion
+            try:
+                self.admin.consumer_group_heartbeat(self.group, member, -1, None)
+            except (OperationError, BrokerRejected):
+                pass                                # the group's deletion says what became of it
         for name, has_group in names:
-            if has_group:
-                errors = self.admin.delete_groups([name])
-                error = errors.get(name)
-                refused = error.name if error is not None and error.name != "GROUP_ID_NOT_FOUND" else None
-                (failed if refused else deleted).append(f"group {name}" + (f": {refused}" if refused else ""))
-            error = self.admin.delete_topics([name]).get(name)
-            (failed if error is not None else deleted).append(f"topic {name}" + (f": {error.name}" if error else ""))
-        return deleted, failed
+            for kind, gone, delete in (("group", "GROUP_ID_NOT_FOUND", self.admin.delete_groups),
+                                       ("topic", "UNKNOWN_TOPIC_OR_PART", self.admin.delete_topics)):
+                if kind == "group" and not has_group:
+                    continue
+                try:
+                    error = delete([name]).get(name)
+                except (OperationError, BrokerRejected) as exc:
+                    kept.append(f"{kind} {name} ({exc})")
+                    continue
+                if error is None:
+                    deleted.append(f"{kind} {name}")
+                elif error.name != gone:
+                    kept.append(f"{kind} {name} ({error.name})")
+        return deleted, kept
 
 
 def run(admin: Admin, name: str, skew: int, baseline: dict | None = None, save: str | None = None,
         now: Callable[[], int] | None = None) -> BrokerCheckReport:
     """The whole check; the check's topic and group (and the baseline's) deleted at the end
-    unless ``save``. A step that cannot go on (a request refused outright) ends the run
-    with its error after the clean-up."""
+    unless saved to ``save``. A step that cannot go on (a request refused outright, or left
+    unanswered until the command's deadline) ends the run with its error after the clean-up,
+    which has a deadline of its own (--timeout again): what it could not delete is named."""
     check = BrokerCheck(admin, name, skew, now)
     topic = group_ms = None
     report = BrokerCheckReport(name, name, [], baseline=None if baseline is None else baseline.get("file"))
+    failure: BaseException | None = None
     try:
         check.baseline_rules(baseline)
         topic = check.creation_rules()
@@ -457,18 +489,20 @@ def run(admin: Admin, name: str, skew: int, baseline: dict | None = None, save: 
             with open(save, "x", encoding="utf-8") as f:
                 json.dump(check.baseline_document(topic, group_ms), f, indent=2)
             report.saved = save
+    except BaseException as exc:
+        failure = exc
+        raise
     finally:
         report.created = [f"{kind} {name}" for kind in check.created]
-        doomed = [] if save is not None or not check.created else [(name, "group" in check.created)]
+        doomed = [] if report.saved is not None or not check.sent else [(name, "group" in check.sent)]
         if baseline is not None:
             doomed.append((baseline["topic"], baseline.get("groupCreationTimeMs") is not None))
-        try:
-            report.deleted, failed = check.clean_up(doomed)
-        except (OperationError, BrokerRejected) as exc:
-            failed = [str(exc)]
-        report.kept = report.created if save is not None else []
-        if failed:
-            raise OperationError(f"check broker could not delete what it created: {'; '.join(failed)}")
+        with admin.settings.own_deadline(admin.settings.timeout_s):
+            report.deleted, kept = check.clean_up(doomed)
+        report.kept = report.created if report.saved is not None else []
+        if kept and (failure is None or isinstance(failure, Exception)):
+            what = f"check broker could not delete what it created, kept: {'; '.join(kept)}"
+            raise OperationError(f"{failure}; {what}" if failure is not None else what) from failure
     report.rules = [check.results[rule] for rule, _, _ in RULES if rule in check.results]
     return report
 

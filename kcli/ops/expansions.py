@@ -168,17 +168,23 @@ def check_expansions(admin: Admin, groups: list[str], topics: list[str], within:
 
 
 def problems(report: ExpansionReport) -> str | None:
-    """The exit-4 summary, or None when nothing is exposed or suspected lost."""
+    """The exit-4 summary, or None when nothing is exposed or suspected lost. Records are counted
+    once, however many groups they concern."""
     exposed, lost = report.found("EXPOSED"), report.found("LOST?")
     if not exposed and not lost:
         return None
     parts = []
     if exposed:
-        parts.append(f"{len(exposed)} group partition(s) exposed ({sum(g.exposed for _, g in exposed)} "
+        parts.append(f"{_pairs(report, 'EXPOSED')} exposed ({report.records('EXPOSED')} "
                      "records a latest start would skip)")
     if lost:
-        parts.append(f"{len(lost)} suspected lost ({sum(g.lost.records for _, g in lost if g.lost)} records)")
+        parts.append(f"{_pairs(report, 'LOST?')} suspected lost ({report.records('LOST?')} records)")
     return "Expansion check: " + "; ".join(parts)
+
+
+def _pairs(report: ExpansionReport, status: str) -> str:
+    pairs, partitions = len(report.found(status)), report.partitions_with(status)
+    return f"{pairs} group partition(s)" + (f" on {partitions} partition(s)" if partitions != pairs else "")
 
 
 def _load(path: str) -> dict[str, list[int]]:

@@ -7,7 +7,9 @@ end: nothing to consume, 0.
 The timestamps come from one bounded Fetch per leader and 10k of its partitions
 (``Admin.record_times``: at most a few KB per partition, the request count independent of the
 partition count below that). When the next record lies
-in a batch the Fetch cut short, the batch's MaxTimestamp bounds it: the lag is then "at least".
+in a batch the Fetch did not return whole, it is asked again (``WireClient.record_times``: the
+rounds grow with the batches' size, not with the partitions); only a batch larger than a whole
+answer is bounded by its MaxTimestamp: the lag is then "at least".
 ``now`` is the caller's clock. A next record stamped after it (a producer's clock ahead) gives a
 negative lag, kept as it is: the group is behind by records that are future-dated, which is not
 caught up (0), and each such group gets a note naming those partitions.

@@ -162,20 +162,27 @@ def internal_topics(admin: Admin, ids: list[str]) -> dict[str, list[str]]:
     return {g: topics for g, topics in found.items() if topics}
 
 
-def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]) -> dict[str, list[TopicSize]]:
+def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]
+                         ) -> tuple[dict[str, list[TopicSize]], str | None]:
     """Each group's internal topics (its topology's repartition and changelog topics) with
     their partition count and records (log end minus log start, summed): one Metadata, then
     ListOffsets (one per leader) for the earliest and the latest offsets. A partition whose
-    offsets are not known leaves its topic's records unknown; no internal topic, no request."""
+    offsets are not known leaves its topic's records unknown; no internal topic, no request.
+    With them, what went unanswered (a leader that gave no ListOffsets answer in time, and the
+    topics it left without records) or None: the view is then partial, which the caller says."""
     names = sorted({t for d in groups for t in d.internal_topics})
     if not names:
-        return {d.group_id: [] for d in groups}
+        return {d.group_id: [] for d in groups}, None
     leaders = admin.partition_leaders(names)
     tps = [(t, p) for t, parts in leaders.items() for p in parts]
+    unanswered: dict[str, str] = {}              # topic: the first unanswered partition's error
 
     def known(time: int) -> dict[tuple[str, int], int]:
-        return {(o.topic, o.partition): o.offset for o in admin.list_offsets(tps, time)
-                if o.error is None and o.offset >= 0}
+        answers = admin.list_offsets(tps, time)
+        for o in answers:
+            if o.unanswered:
+                unanswered.setdefault(o.topic, o.error or "no answer")
+        return {(o.topic, o.partition): o.offset for o in answers if o.error is None and o.offset >= 0}
 
     starts, ends = known(-2), known(-1)
 
@@ -187,7 +194,11 @@ def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]) ->
                    if all(tp in starts and tp in ends for tp in parts) else None)
         return TopicSize(t, len(parts), records)
 
-    return {d.group_id: [size(t) for t in d.internal_topics] for d in groups}
+    problem = None
+    if unanswered:
+        problem = (f"Cannot read the internal topics' records (ListOffsets): "
+                   f"{next(iter(unanswered.values()))}; records unknown for {', '.join(sorted(unanswered))}")
+    return {d.group_id: [size(t) for t in d.internal_topics] for d in groups}, problem
 
 
 def delete_topics_of(admin: Admin, topics: dict[str, list[str]]) -> dict[str, dict[str, BrokerError]]:

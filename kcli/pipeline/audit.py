@@ -5,7 +5,8 @@ its ListOffsets answers. With kcli's source (``python``) one task per partition 
 once, in offset order, and counts it in the Python worker, culprits included
 (``kcli.pipeline.scan``, a Spark job over the planned ranges): one row per partition reaches the
 JVM. With Spark's Kafka connector (``jvm``) every count is a Spark SQL aggregation, the running
-maximum and the culprits Spark SQL windows per partition (``_aggregate``, ``_culprits``); both
+maximum a Spark SQL window per partition (``_aggregate``), the culprits each partition's records
+sorted in one task (``_culprits``, with kcli's source's ``OrderedCulprits``); both
 scale out with the Spark master, a task per partition. The result types and their JSON are in
 ``kcli.pipeline.result``.
 
@@ -14,20 +15,20 @@ pyspark is imported only when an audit runs.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from kcli import kip937
 from kcli.admin.settings import java_client_properties
 from kcli.errors import OperationError, UsageError
 from kcli.pipeline.result import (
     AGREE,
-    CULPRIT_LIMIT,
     DISAGREE,
     PARTIAL,
     UNAVAILABLE,
@@ -465,8 +466,7 @@ def _aggregate(spark, plan: _Plan, reads: ReadProgress | None = None) -> dict[tu
             F.min(F.when(off >= reset, off)).alias("read_from"),
         ]
     stats = {k: r.asDict() for k, r in _keyed(df.groupBy(*keys).agg(*aggs).collect(), keys, topics).items()}
-    suspect = [p for p in scanned
-               if (row := stats.get((p.topic, p.partition))) and (row["out_of_order"] or row["too_new"])]
+    suspect = [p for p in scanned if (row := stats.get((p.topic, p.partition))) and row["out_of_order"]]
     if suspect:
         for key, row in _culprits(spark, plan, suspect).items():
             stats[key].update(culprits=row["culprits"], culprit_rows=row["first"])
@@ -491,39 +491,57 @@ def _scan(spark, plan: _Plan, parts: list[PartitionAudit],
 
 def _culprits(spark, plan: _Plan, parts: list[PartitionAudit]) -> dict[tuple[str, int], Any]:
     """The culprits of ``parts`` (``kcli.pipeline.result``): per partition their count and the
-    first ``CULPRIT_LIMIT`` by offset (offset, timestamp, how far above the lowest later record,
-    too new), as Rows keyed by (topic, partition).
+    first ``CULPRIT_LIMIT`` by offset (offset, timestamp, how far out of order, too new), as
+    dicts keyed by (topic, partition).
 
-    A culprit is at or above every earlier timestamp of the range, and above the topic's future
-    bound or above a later record (one not older than the past bound: a record dated too far back
-    is itself counted in too_old and blames nothing before it). Spark SQL windows per partition
-    in offset order, both ways; run only for the partitions that need it, it rereads just those."""
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
+    The culprits are the records outside a longest non-decreasing subsequence of the range's
+    timestamps, which no window or aggregation of Spark SQL computes: the records of each
+    partition are brought together in one task (a shuffle by partition, one task per
+    partition asked), sorted by offset there (Spark's sort, which spills to disk, not memory),
+    and fed to the same ``OrderedCulprits`` as kcli's source's, one partition at a time. Run only
+    for the partitions with records out of order (no other has a culprit); it rereads just
+    those."""
     df, keys, topics = _records(spark, plan, parts, False)
-    lower, upper, _ = _bounds_columns(F, plan, parts)
-    ts, off = F.col("timestamp"), F.col("offset")
-    by = Window.partitionBy(*keys)
-    earlier = by.orderBy(off).rowsBetween(Window.unboundedPreceding, -1)
-    # a frame from the start of a descending order: Spark grows it row by row (an unbounded
-    # following frame would be recomputed for every row)
-    later = by.orderBy(off.desc()).rowsBetween(Window.unboundedPreceding, -1)
-    so_far = by.orderBy(off).rowsBetween(Window.unboundedPreceding, Window.currentRow)
-    before, after = F.col("before"), F.col("after")
-    flagged = (df.select(*keys, off, ts, F.max(ts).over(earlier).alias("before"),
-                         F.min(F.when(ts >= lower, ts)).over(later).alias("after"))
-               .withColumn("culprit", (before.isNull() | (ts >= before))
-                           & F.coalesce((ts > upper) | (ts > after), F.lit(False))))
-    culprit = F.col("culprit")
-    numbered = flagged.withColumn("n", F.sum(culprit.cast("long")).over(so_far))
-    listed = F.when(culprit & (F.col("n") <= CULPRIT_LIMIT),
-                    F.struct(off.alias("offset"), ts.alias("timestamp"),
-                             F.when(ts > after, ts - after).alias("ahead_ms"),
-                             F.coalesce(ts > upper, F.lit(False)).alias("too_new")))
-    rows = numbered.groupBy(*keys).agg(F.count_if(culprit).alias("culprits"),
-                                       F.collect_list(listed).alias("first")).collect()
-    return _keyed(rows, keys, topics)
+    uppers = {key: limits[1] for key, limits in _limits(plan, parts).items()}
+    task = functools.partial(_culprits_task, len(keys) > 1, topics[0], uppers)
+    rows = (df.select(*keys, "offset", "timestamp").repartition(len(parts), *keys)
+            .sortWithinPartitions(*keys, "offset").rdd.mapPartitions(task).collect())
+    from kcli.pipeline.scan import CULPRIT_FIELDS
+
+    return {(topic, partition): {"culprits": count, "first": [dict(zip(CULPRIT_FIELDS, c)) for c in first]}
+            for topic, partition, count, first in rows}
+
+
+def _culprits_task(has_topic: bool, topic: str, uppers: dict, rows) -> Iterator[tuple]:
+    """One task's records, sorted by (topic,) partition and offset: each partition's culprits
+    (``OrderedCulprits``), fed in slices of 4096 records."""
+    from kcli.pipeline.scan import OrderedCulprits
+
+    key: tuple[str, int] | None = None
+    order = OrderedCulprits()
+    offsets: list[int] = []
+    stamps: list[int] = []
+
+    def done(key: tuple[str, int]) -> tuple:
+        order.add(offsets, stamps)
+        offsets.clear()
+        stamps.clear()
+        return (*key, *order.result(uppers[key]))
+
+    for row in rows:
+        here = (row["topic"] if has_topic else topic, row["partition"])
+        if here != key:
+            if key is not None:
+                yield done(key)
+            key, order = here, OrderedCulprits()
+        offsets.append(row["offset"])
+        stamps.append(row["timestamp"])
+        if len(stamps) >= 4096:
+            order.add(offsets, stamps)
+            offsets.clear()
+            stamps.clear()
+    if key is not None:
+        yield done(key)
 
 
 def _by_partition(F, values: Mapping[tuple[str, int], tuple[int, ...]]) -> list:

@@ -32,16 +32,15 @@ partition::
                                       given); null = no limit
     tooOld                            records with timestamp < reference - beforeMaxMs
     tooNew                            records with timestamp > reference + afterMaxMs
-    culprits                          records that raised the running maximum beyond the topic's
-                                      bounds or beyond the records after them: at or above every
-                                      earlier timestamp in the range, and either above
-                                      reference + afterMaxMs or above the timestamp of a later
-                                      record (a later record older than reference - beforeMaxMs
-                                      is counted in tooOld and blames nothing before it)
-    firstCulprits                     [culprit] the first 10 culprits by offset
+    culprits                          the fewest records whose removal leaves the range in
+                                      timestamp order: records minus a longest non-decreasing
+                                      subsequence of its timestamps (too old and too new records
+                                      are counted apart, in tooOld and tooNew)
+    firstCulprits                     [culprit] the first 10 culprits by offset, of the
+                                      subsequence chosen from the end (at each length the latest
+                                      record that fits)
     outOfOrder                        records whose timestamp is below the highest timestamp of
-                                      an earlier offset in the range: the records that follow a
-                                      culprit (a culprit is never counted here)
+                                      an earlier offset in the range
     maxOutOfOrderMs                   the largest such distance back (null when none)
     targetOffset                      the broker's ListOffsets answer for target (null: none, a
                                       reset to target goes to logEndOffset)
@@ -60,8 +59,9 @@ culprit::
 
     topic, partition, offset
     timestampMs, timestamp            time
-    aheadMs                           how far above the lowest later record it is (null when
-                                      it is a culprit only for being too new)
+    aheadMs                           how far out of the order kept it is: above the next record
+                                      kept in order (positive), else below the previous one
+                                      (negative)
     tooNew                            true when above reference + afterMaxMs
 
 total::
@@ -116,7 +116,7 @@ def parquet_row(p: "PartitionAudit") -> dict:
 
 @dataclass
 class Culprit:
-    """A record that raised the running maximum beyond the bounds or the records after it."""
+    """A record outside the longest ordered subsequence of its partition's range."""
 
     topic: str
     partition: int

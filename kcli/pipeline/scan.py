@@ -2,16 +2,19 @@
 
 ``RangeScan`` takes a range's records in offset order, batch by batch (Arrow arrays of offsets and
 timestamps, vectorized with ``pyarrow.compute``), and carries between batches only the running
-maximum, the culprit candidates and the counts: the worker ships one row per range to Spark, not
-one per record, and nothing is read twice. The rules are those of ``kcli.pipeline.audit`` (which
+maximum, the culprits' ordering (``OrderedCulprits``) and the counts: the worker ships one row
+per range to Spark, not one per record, and nothing is read twice. The rules are those of ``kcli.pipeline.audit`` (which
 states them as Spark SQL for Spark's own Kafka connector); ``tests/pipeline`` checks that both
 give the same result.
 
-Culprits in one pass: a record is a candidate when it is at or above every earlier timestamp; it
-becomes a culprit when it is above the future bound (at once) or when a later record that is not
-too old is below it. The candidates not yet decided form a stack with non-decreasing
-timestamps: a batch whose lowest (not too old) timestamp is below the top pops the candidates
-above it, each once (amortized O(1) per record), as slices of Arrow arrays.
+Culprits (``OrderedCulprits``): the fewest records whose removal leaves the range in timestamp
+order, the records outside a longest non-decreasing subsequence of its timestamps, found by
+patience sorting (O(n log n)) as the records come, then one pass back over the range to name the
+first ones. That needs the whole range in offset order in one place, which a task of its own per
+partition range gives; it keeps ~28 bytes per record of the range (its offsets, timestamps and
+each one's subsequence length as machine integers, ``array``, and the sorting's tails), not the
+records. Spark's connector path (``kcli.pipeline.audit._culprits``) runs the same class over each
+partition's records, sorted by offset within a task.
 
 ``scan_ranges`` runs it on Spark: the ``kcli-kafka`` source's reads (``read_range``), one whole
 partition range per task, one row per range.
@@ -20,17 +23,84 @@ partition range per task, one row per range.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, Mapping
+from array import array
+from bisect import bisect_right
+from collections import deque
+from typing import Any, Iterable, Iterator, Mapping
 
 from kcli.pipeline.result import CULPRIT_LIMIT
 from kcli.pipeline.source import OffsetRange, read_range, scan_config
 
-LONG_MAX = 2**63 - 1
 # the row of one range; "culprit_rows" holds the first CULPRIT_LIMIT culprits by offset
 FIELDS = ("topic", "partition", "records", "min_ts", "max_ts", "max_ts_offset", "too_old",
           "too_new", "out_of_order", "max_back", "culprits", "culprit_rows", "replayed", "skipped",
           "data_target_offset", "read_from")
 CULPRIT_FIELDS = ("offset", "timestamp", "ahead_ms", "too_new")
+
+
+class OrderedCulprits:
+    """The culprits of one partition range, fed its records in offset order: the fewest records
+    whose removal leaves the range in timestamp order (timestamps non-decreasing), that is the
+    range's records minus a longest non-decreasing subsequence of its timestamps. Patience
+    sorting: ``tails[k]`` is the lowest last timestamp of such a subsequence of k + 1 records
+    so far, and each record's level (the longest ending at it) is where it lands among them.
+    ``result`` chooses one longest subsequence, from the end (at each level the latest record
+    that fits), and names the first culprits by offset."""
+
+    def __init__(self) -> None:
+        self.tails = array("q")
+        self.levels = array("I")
+        self.stamps = array("q")
+        self.offsets = array("q")
+
+    def add(self, offsets: Iterable[int], stamps: Iterable[int]) -> None:
+        """The next records' offsets and timestamps (sequences of ints, in offset order)."""
+        tails, levels = self.tails, self.levels
+        for ts in stamps:
+            if not tails or ts >= tails[-1]:
+                tails.append(ts)
+                levels.append(len(tails))
+            else:
+                at = bisect_right(tails, ts)
+                tails[at] = ts
+                levels.append(at + 1)
+        self.stamps.extend(stamps)
+        self.offsets.extend(offsets)
+
+    def result(self, upper: int, limit: int = CULPRIT_LIMIT) -> tuple[int, list[tuple]]:
+        """(how many culprits, the first ``limit`` by offset as (offset, timestamp, ahead_ms,
+        too_new)). ``ahead_ms``: how far the culprit is out of the order kept: above the next
+        record kept (positive), else below the previous one (negative); ``too_new``: above
+        ``upper``, the topic's future bound."""
+        stamps, levels = self.stamps, self.levels
+        need, bound = len(self.tails), None
+        first: deque[list] = deque(maxlen=limit)        # [index, next kept ts, previous kept ts]
+        open_ = 0                                       # the first entries without a previous kept
+        for i in range(len(stamps) - 1, -1, -1):
+            ts = stamps[i]
+            if levels[i] == need and (bound is None or ts <= bound):
+                need, bound = need - 1, ts
+                for k in range(min(open_, len(first))):
+                    first[k][2] = ts
+                open_ = 0
+            else:
+                first.appendleft([i, bound, None])
+                open_ += 1
+        listed = []
+        for i, after, before in first:
+            ts = stamps[i]
+            ahead = ts - after if after is not None and ts > after else (
+                ts - before if before is not None and ts < before else None)
+            listed.append((self.offsets[i], ts, ahead, ts > upper))
+        return len(stamps) - len(self.tails), listed
+
+
+def int64s(values) -> array:
+    """An int64 Arrow array without nulls as an ``array("q")`` (its buffer copied, not boxed)."""
+    out = array("q")
+    data = values.buffers()[1]
+    out.frombytes(memoryview(data)[values.offset * 8:(values.offset + len(values)) * 8])
+    return out
 
 
 class RangeScan:
@@ -42,14 +112,11 @@ class RangeScan:
     def __init__(self, lower: int, upper: int, reset: int, target: int | None) -> None:
         self.lower, self.upper, self.reset, self.target = lower, upper, reset, target
         self.records = self.too_old = self.too_new = self.out_of_order = 0
-        self.replayed = self.skipped = self.culprits = 0
+        self.replayed = self.skipped = 0
         self.min_ts = self.max_ts = self.max_ts_offset = self.max_back = None
         self.data_target_offset = self.read_from = None
         self.running_max: int | None = None
-        # undecided candidates, oldest first, non-decreasing timestamps: (offsets, timestamps)
-        self.stack: list[tuple[Any, Any]] = []
-        # the first culprits by offset: [offset, timestamp, lowest later valid timestamp, too new]
-        self.listed: list[list] = []
+        self.order = OrderedCulprits()
 
     def add(self, offsets, stamps) -> None:
         """The next records (int64 Arrow arrays of offsets and timestamps, in offset order)."""
@@ -77,10 +144,8 @@ class RangeScan:
         self.max_back = _higher(self.max_back, pc.max(pc.filter(pc.subtract(
             before, stamps), late)).as_py())
         above = pc.greater(stamps, before)
-        candidate = pc.greater_equal(stamps, before)
         if first:
             above = pc.fill_null(above, True)
-            candidate = pc.fill_null(candidate, True)
         self.max_ts_offset = _higher(self.max_ts_offset, pc.max(pc.filter(offsets, above)).as_py())
         too_old = pc.less(stamps, pa.scalar(self.lower, pa.int64()))
         too_new = pc.greater(stamps, pa.scalar(self.upper, pa.int64()))
@@ -95,50 +160,13 @@ class RangeScan:
             self.data_target_offset = _lower(self.data_target_offset,
                                              pc.min(pc.filter(offsets, at_or_after)).as_py())
             self.read_from = _lower(self.read_from, pc.min(pc.filter(offsets, after_reset)).as_py())
-        self._culprits(pa, pc, offsets, stamps, candidate, too_old, too_new)
-
-    def _culprits(self, pa, pc, offsets, stamps, candidate, too_old, too_new) -> None:
-        # the timestamps that can blame a record (not too old); LONG_MAX blames nothing, as none
-        valid = pc.if_else(too_old, pa.scalar(LONG_MAX, pa.int64()), stamps)
-        lowest = pc.min(valid).as_py()
-        # 1. earlier undecided candidates above this batch's lowest valid timestamp are culprits;
-        #    the whole batch is after them, the records between them were not below them
-        popped: list[tuple[Any, Any]] = []
-        while self.stack and self.stack[-1][1][-1].as_py() > lowest:
-            offs, tss = self.stack.pop()
-            keep = len(tss) - _count(pc.greater(tss, pa.scalar(lowest, pa.int64())))
-            if keep:
-                self.stack.append((offs.slice(0, keep), tss.slice(0, keep)))
-            popped.insert(0, (offs.slice(keep), tss.slice(keep)))
-        for entry in self.listed:
-            entry[2] = min(entry[2], lowest)
-        fresh = []
-        for offs, tss in popped:
-            self.culprits += len(offs)
-            fresh += [[o, t, lowest, False] for o, t in zip(offs[:CULPRIT_LIMIT].to_pylist(),
-                                                            tss[:CULPRIT_LIMIT].to_pylist())]
-        # 2. this batch's candidates: the lowest valid timestamp after each, in the batch
-        suffix = pc.cumulative_min(valid[::-1])[::-1]
-        later = pa.concat_arrays([suffix.slice(1), pa.array([LONG_MAX], pa.int64())])
-        blamed = pc.and_(candidate, pc.or_(too_new, pc.greater(stamps, later)))
-        count = _count(blamed)
-        if count:
-            self.culprits += count
-            picked = pc.filter(pa.record_batch([offsets, stamps, later, too_new],
-                                               ["o", "t", "a", "n"]), blamed).slice(0, CULPRIT_LIMIT)
-            fresh += [list(r.values()) for r in picked.to_pylist()]
-        if fresh:
-            self.listed = sorted(self.listed + fresh)[:CULPRIT_LIMIT]
-        # 3. the candidates left undecided wait on the stack
-        waiting = pc.and_(candidate, pc.invert(blamed))
-        if _count(waiting):
-            self.stack.append((pc.filter(offsets, waiting), pc.filter(stamps, waiting)))
+        self.order.add(int64s(offsets), int64s(stamps))
 
     def row(self, topic: str, partition: int) -> tuple:
         """The range's result, in ``FIELDS``' order (each culprit in ``CULPRIT_FIELDS``')."""
-        first = [(o, t, t - a if t > a else None, bool(new)) for o, t, a, new in self.listed]
+        culprits, first = self.order.result(self.upper)
         return (topic, partition, self.records, self.min_ts, self.max_ts, self.max_ts_offset,
-                self.too_old, self.too_new, self.out_of_order, self.max_back, self.culprits, first,
+                self.too_old, self.too_new, self.out_of_order, self.max_back, culprits, first,
                 self.replayed, self.skipped, self.data_target_offset, self.read_from)
 
 

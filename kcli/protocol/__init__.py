@@ -171,7 +171,9 @@ def claim_response_classes() -> None:
     """Registers the KIP response classes again. kafka-python's registry is process-global and the
     class declared last for an API key wins: kafka-python's stock DescribeTopicPartitions module,
     imported after this one (the broker's tables, a kafka-python client in the same process),
-    would otherwise decode kcli's v1 responses. Connections call this before they send."""
+    would otherwise decode kcli's v1 responses. Connections call this before they send, and
+    ``_collect`` after it imports every stock module (a command's first Produce does, after its
+    connections were opened: the broker check saved no creation times, issue 45)."""
     declared = [globals()[f"{api}Response"] for api in _ON_USE if f"{api}Response" in globals()]
     for cls in (MetadataResponse, *declared):
         ResponseClassRegistry.register_response_class(weakref.proxy(cls))
@@ -189,6 +191,7 @@ def _collect():
         importlib.import_module(info.name)
     for api in _ON_USE:
         _declare(api)
+    claim_response_classes()        # the stock modules just imported registered their own classes
     requests: dict[int, type] = {}
     responses: dict[int, type] = {}
 

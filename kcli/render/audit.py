@@ -11,7 +11,8 @@ def _n(v) -> str:
 
 
 def _culprit(c) -> str:
-    why = [f"{format_duration_rounded(c.ahead_ms)} ahead"] if c.ahead_ms is not None else []
+    why = ([] if c.ahead_ms is None else [f"{format_duration_rounded(c.ahead_ms)} ahead"] if c.ahead_ms > 0
+           else [f"{format_duration_rounded(-c.ahead_ms)} behind"])
     why += ["too new"] if c.too_new else []
     return f"{c.topic}-{c.partition}@{c.offset} {format_ms(c.timestamp)} ({', '.join(why)})"
 
@@ -48,8 +49,8 @@ def render_audit(out: Output, result) -> None:
     out.table(table)
     if t.culprits:
         shown = "" if len(t.first_culprits) == t.culprits else f" (the first {len(t.first_culprits)})"
-        out.note(f"Culprits{shown}, records at or above every earlier one and above the future bound "
-                 "or a later record (the OUT-OF-ORDER records follow them): "
+        out.note(f"Culprits{shown}, the fewest records whose removal leaves each partition in "
+                 "timestamp order: "
                  + ", ".join(_culprit(c) for c in t.first_culprits))
     if with_target:
         out.note(f"Target time {format_ms(result.target_ms)}: a reset to it replays REPLAYED records older "

@@ -41,10 +41,14 @@ def report_table(r: ExpansionReport) -> Table:
 
 
 def summary(r: ExpansionReport) -> str:
-    exposed, lost = r.found("EXPOSED"), r.found("LOST?")
+    """Partitions, group partitions (one per group on a partition) and records, each counted once."""
+    def found(status: str) -> str:
+        pairs = len(r.found(status))
+        groups = f", {pairs} group partition(s)" if pairs != r.partitions_with(status) else ""
+        return f"{r.partitions_with(status)}{groups} ({r.records(status)} records)"
+
     return (f"{len(r.partitions)} partition(s) added within {format_duration_ms(r.within_ms)}; "
-            f"exposed: {len(exposed)} ({sum(g.exposed for _, g in exposed)} records); "
-            f"suspected lost: {len(lost)} ({sum(g.lost.records for _, g in lost if g.lost)} records)")
+            f"exposed: {found('EXPOSED')}; suspected lost: {found('LOST?')}")
 
 
 def render_report(out: Output, r: ExpansionReport) -> None:
@@ -67,10 +71,20 @@ NAMED = 5           # new topics named in the note
 
 
 def new_topics_note(r: ExpansionReport) -> str:
-    named = [f"{t.topic} ({t.partitions} partition(s))" for t in r.new_topics[:NAMED]]
+    """The topics created within the window: their first partitions are not expansions and are
+    not checked; partitions added to them since are (the rows above), and the note says so."""
+    added: dict[str, int] = {}
+    for p in r.partitions:
+        added[p.topic] = added.get(p.topic, 0) + 1
+
+    def named(t) -> str:
+        since = f"; {added[t.topic]} added since, checked above" if t.topic in added else ""
+        return f"{t.topic} ({t.partitions} first partition(s){since})"
+
     more = f" and {len(r.new_topics) - NAMED} more" if len(r.new_topics) > NAMED else ""
     return (f"{len(r.new_topics)} topic(s) created within {format_duration_ms(r.within_ms)}: "
-            f"{', '.join(named)}{more}; a new topic's partitions are not expansions, not checked")
+            f"{', '.join(named(t) for t in r.new_topics[:NAMED])}{more}; a new topic's first "
+            "partitions are not expansions, not checked")
 
 
 def report_document(r: ExpansionReport) -> dict:
@@ -93,12 +107,13 @@ def report_document(r: ExpansionReport) -> dict:
                 "logStartOffset": p.log_start, "logEndOffset": p.log_end,
                 "groups": [group(g) for g in p.groups]}
 
-    exposed, lost = r.found("EXPOSED"), r.found("LOST?")
-    lost_records = sum(g.lost.records for _, g in lost if g.lost)
+    def found(status: str) -> dict:
+        return {"partitions": r.partitions_with(status), "groupPartitions": len(r.found(status)),
+                "records": r.records(status)}
+
     return json_document("expansions", withinMs=r.within_ms, nowMs=r.now_ms,
                          partitions=[partition(p) for p in r.partitions],
-                         exposed={"partitions": len(exposed), "records": sum(g.exposed for _, g in exposed)},
-                         suspectedLost={"partitions": len(lost), "records": lost_records},
+                         exposed=found("EXPOSED"), suspectedLost=found("LOST?"),
                          unknownCreationTime=r.unknown_creation, memoryFile=r.memory_file,
                          newTopics=[{"topic": t.topic, "creationTimeMs": t.creation_ms,
                                      "creationTime": time_field(t.creation_ms)["iso"],

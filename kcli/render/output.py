@@ -10,6 +10,7 @@ import sys
 from contextlib import contextmanager
 from types import SimpleNamespace
 
+from kcli.errors import EXIT_FOUND
 from kcli.records import field, record
 
 TYPE_CHECKING = False
@@ -462,4 +463,5 @@ class Output:
             doc = json_document("error", error=message, exitCode=exit_code)
             self.stderr.write(json.dumps(doc) + "\n")
         else:
-            self.stderr.write("".join(f"Error: {line}\n" for line in message.split("\n")))
+            label = "Found" if exit_code == EXIT_FOUND else "Error"      # a check's finding is no error
+            self.stderr.write("".join(f"{label}: {line}\n" for line in message.split("\n")))

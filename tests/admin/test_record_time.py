@@ -45,7 +45,7 @@ def test_cut_batch_prefix_is_exact_beyond_it_a_bound():
     cut = data[:4096]
     assert len(data) > 4096
     assert next_record_time(cut, 3) == ("exact", 1_003, 3)
-    assert next_record_time(cut, 90) == ("bound", 5_000, None)
+    assert next_record_time(cut, 90) == ("bound", 5_000, len(data))     # the bytes the whole batch takes
 
 
 def test_cut_compressed_batch_is_a_bound_and_whole_is_exact():
@@ -61,7 +61,7 @@ def test_cut_compressed_batch_is_a_bound_and_whole_is_exact():
 
     assert DefaultRecordBatch(data).compression_type == LZ4 and len(data) > 4096
     assert next_record_time(data, 7) == ("exact", 2_007, 7)
-    assert next_record_time(data[:4096], 7) == ("bound", 2_099, None)
+    assert next_record_time(data[:4096], 7) == ("bound", 2_099, len(data))
 
 
 @pytest.mark.parametrize("cut", [0, 30])

@@ -18,8 +18,8 @@ def test_both_sources_agree_on_crafted_records(apache_kafka):
     b, topic = apache_kafka.bootstrap_servers, unique("audit")
     create_topic(b, topic, partitions=2)
     now = int(time.time() * 1000)
-    # partition 0: two in order, one 30 min ahead (the culprit), two below it, one 2 h old (too
-    # old for a 1 h past bound: out of order, blames nothing), one more below the culprit;
+    # partition 0: two in order, one 30 min ahead (a culprit), two below it, one 2 h old (too
+    # old for a 1 h past bound: out of order, the other culprit), one more below the first;
     # partition 1: in order
     p0 = [now - 10_000, now - 9_000, now + 30 * MIN, now - 8_000, now - 7_000, now - 2 * H, now - 6_000]
     p1 = [now - 5_000, now - 4_000, now - 3_000]
@@ -35,7 +35,7 @@ def test_both_sources_agree_on_crafted_records(apache_kafka):
     assert docs["jvm"] == docs["python"]
     parts = {p["partition"]: p for p in docs["python"]["partitions"]}
     assert (parts[0]["records"], parts[0]["maxTimestampOffset"], parts[0]["outOfOrder"]) == (7, 2, 4)
-    assert (parts[0]["tooOld"], parts[0]["tooNew"], parts[0]["culprits"]) == (1, 0, 1)
+    assert (parts[0]["tooOld"], parts[0]["tooNew"], parts[0]["culprits"]) == (1, 0, 2)
     assert [(c["offset"], c["timestampMs"]) for c in docs["python"]["total"]["firstCulprits"]] == [
-        (2, now + 30 * MIN)]
+        (2, now + 30 * MIN), (5, now - 2 * H)]
     assert (parts[1]["records"], parts[1]["outOfOrder"], parts[1]["culprits"]) == (3, 0, 0)

@@ -36,3 +36,24 @@ def test_describe_configs_of_broker_2_equals_kafka_configs(apache_kafka3):
         r = run_kcli(first, "alter", "configs", "--broker", "2", "--delete", "log.cleaner.threads,message.max.bytes",
                      timeout="30s")
         assert r.code == 0, r.err
+
+
+def test_topic_configs_are_kafka_4_4s_on_the_embedded_broker(apache_kafka):
+    """A new topic's configs (every name, value, source, type and synonym) and CreateTopics'
+    answer to valid and invalid values (each validator of Kafka's, a removed config) are the
+    same on the embedded broker as on Apache Kafka."""
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import unique
+    from tests.support.topic_configs import INVALID, VALID, created, described, new_topic
+
+    topic = unique("cfg")
+    new_topic(apache_kafka.bootstrap_servers, topic)
+    real = described(apache_kafka.bootstrap_servers, topic)
+    assert len(real) == 37, sorted(real)
+    with EmbeddedCluster() as c:
+        new_topic(c.bootstrap_servers, topic)
+        assert described(c.bootstrap_servers, topic) == real
+        for probes in (VALID, INVALID):
+            for name, value in probes.items():
+                assert created(c.bootstrap_servers, {name: value}) == created(
+                    apache_kafka.bootstrap_servers, {name: value}), (name, value)

@@ -146,9 +146,10 @@ def test_admin_configs(broker1):
     assert before.source == 1                                   # DYNAMIC_TOPIC_CONFIG
     assert [s.name for s in before.synonyms.values()][:2] == [
         "message.timestamp.before.max.ms", "log.message.timestamp.before.max.ms"]
-    for name in ("message.timestamp.after.max.ms", "message.timestamp.difference.max.ms",
-                 "message.timestamp.type", "cleanup.policy", "retention.ms"):
+    for name in ("message.timestamp.after.max.ms", "message.timestamp.type", "cleanup.policy",
+                 "retention.ms", "min.compaction.lag.ms", "segment.jitter.ms"):
         assert entries[name].source == 5, name                  # DEFAULT_CONFIG
+    assert "message.timestamp.difference.max.ms" not in entries  # removed in Kafka 4.0
     # As in a new Kafka 4.4 cluster (ELR on): the cluster-level dynamic min.insync.replicas
     assert (entries["min.insync.replicas"].value, entries["min.insync.replicas"].source) == ("1", 3)
     assert entries["message.timestamp.after.max.ms"].value == "3600000"      # Kafka 4's default

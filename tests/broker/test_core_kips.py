@@ -148,8 +148,9 @@ def test_timestamp_bounds_topic_level(broker1, wire, clock):
 
 
 def test_timestamp_bounds_broker_level_and_deprecated_fallback(clock, wire):
+    """The fallback to difference.max.ms is a release's before 4.0: the broker poses as 2.8."""
     now = clock.now_ms
-    with EmbeddedCluster(clock=clock, configs={
+    with EmbeddedCluster(clock=clock, pose_as="2.8", configs={
             "log.message.timestamp.after.max.ms": "100",
             "log.message.timestamp.difference.max.ms": "2000"}) as ec:
         w = wire(ec)

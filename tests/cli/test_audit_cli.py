@@ -49,10 +49,11 @@ def test_audit_reports_bounds_order_and_reset_target():
     assert part["records"] == 5
     assert part["tooNew"] == 1 and part["tooOld"] == 1
     assert part["outOfOrder"] == 2          # offsets 2 and 4 are below the running max
-    # offset 1 is above offset 2; offset 3 is too new (offset 4, too old, blames nothing)
+    # removing offsets 1 (above offset 2) and 4 (below offset 3) leaves the rest in order; offset
+    # 3 is too new but in order
     assert part["culprits"] == 2 and doc["total"]["culprits"] == 2
     assert [(c["offset"], c["aheadMs"], c["tooNew"]) for c in part["firstCulprits"]] == [
-        (1, 10_000, False), (3, None, True)]
+        (1, 10_000, False), (4, -86_400_000 - 7_260_000, False)]
     assert part["targetOffset"] == 1         # first offset with a timestamp >= target
     assert part["replayed"] == 2              # offsets 2 and 4 are older than the target
     assert part["skipped"] == 0
@@ -171,18 +172,17 @@ def test_table_names_the_culprits_in_one_note():
     culprits = [Culprit("orders", 0, o, BASE + 1_800_000, 1_790_000, False) for o in (10, 11)]
     parts = [PartitionAudit("orders", 0, 0, 113, 0, 113, records=113, culprits=2,
                             first_culprits=culprits, out_of_order=101),
-             PartitionAudit("orders", 1, 0, 2, 0, 2, records=2, culprits=1, too_new=1,
-                            first_culprits=[Culprit("orders", 1, 1, BASE + 7_200_000, None, True)])]
+             PartitionAudit("orders", 1, 0, 3, 0, 3, records=3, culprits=1, too_new=1, out_of_order=1,
+                            first_culprits=[Culprit("orders", 1, 2, BASE - 3_600_000, -3_610_000, False)])]
     out, err = io.StringIO(), io.StringIO()
     render_audit(Output("table", out, err), AuditResult(["orders"], BASE, None, parts,
                                                         AuditTotal.of(parts, False)))
     header, *rows = out.getvalue().splitlines()
     assert "CULPRITS" in header and "OUT-OF-ORDER" in header
     assert err.getvalue() == (
-        "Culprits, records at or above every earlier one and above the future bound or a later "
-        "record (the OUT-OF-ORDER records follow them): orders-0@10 2025-01-15T11:00:00.000Z "
-        "(29m50s ahead), orders-0@11 2025-01-15T11:00:00.000Z (29m50s ahead), "
-        "orders-1@1 2025-01-15T12:30:00.000Z (too new)\n")
+        "Culprits, the fewest records whose removal leaves each partition in timestamp order: "
+        "orders-0@10 2025-01-15T11:00:00.000Z (29m50s ahead), orders-0@11 2025-01-15T11:00:00.000Z "
+        "(29m50s ahead), orders-1@2 2025-01-15T09:30:00.000Z (1h behind)\n")
 
 
 def _session_processes(sid: int) -> list[tuple[int, str, str]]:

@@ -66,3 +66,34 @@ def test_describe_and_alter_configs_of_broker_2_through_node_1(cluster):
     r = run_kcli(b, "describe", "configs", "--broker", "3", "-o", "json")
     entries = {e["name"]: e for e in json.loads(r.out)["resources"][0]["configs"]}
     assert entries["log.cleaner.threads"]["value"] == "2"
+
+
+def test_the_embedded_broker_serves_kafka_4_4s_topic_configs():
+    """Kafka 4.4's 37 topic configs with their defaults (DescribeConfigs), the values the
+    embedded broker used to refuse accepted, every validator's refusal in Kafka's words, and
+    message.timestamp.difference.max.ms (removed in 4.0) only while posing as 2.8."""
+    from kcli.broker import EmbeddedCluster
+    from tests.support.topic_configs import INVALID, VALID, created, described, new_topic
+
+    with EmbeddedCluster() as c:
+        b = c.bootstrap_servers
+        new_topic(b, "t")
+        got = described(b, "t")
+        assert len(got) == 37 and "message.timestamp.difference.max.ms" not in got
+        assert got["min.compaction.lag.ms"][:3] == ("0", 5, 5) and got["segment.jitter.ms"][3] == []
+        assert got["compression.zstd.level"][3] == [("compression.zstd.level", "3", 5)]
+        assert got["min.cleanable.dirty.ratio"][:3] == ("0.5", 5, 6)          # DOUBLE
+        for name, value in VALID.items():
+            assert created(b, {name: value}) == "OK", (name, value)
+        assert created(b, {"segment.bytes": "1000"}) == (
+            "INVALID_CONFIG: Invalid value 1000 for configuration segment.bytes: Value must be at least 1048576")
+        assert created(b, {"min.cleanable.dirty.ratio": "2"}) == (
+            "INVALID_CONFIG: Invalid value 2.0 for configuration min.cleanable.dirty.ratio: "
+            "Value must be no more than 1")
+        assert created(b, {"message.timestamp.difference.max.ms": "1"}) == (
+            "INVALID_CONFIG: Unknown topic config name: message.timestamp.difference.max.ms")
+        assert all(created(b, {name: value}).startswith("INVALID_CONFIG: ") for name, value in INVALID.items())
+    with EmbeddedCluster(pose_as="2.8") as c:
+        assert created(c.bootstrap_servers, {"message.timestamp.difference.max.ms": "1"}) == "OK"
+        new_topic(c.bootstrap_servers, "t")
+        assert "message.timestamp.difference.max.ms" in described(c.bootstrap_servers, "t")

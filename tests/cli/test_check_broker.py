@@ -15,7 +15,7 @@ import pytest
 
 from kcli.broker import EmbeddedCluster
 from kcli.ops.broker_check import PREFIX, RULES
-from tests.support.run import run_kcli
+from tests.support.run import run_kcli, run_kcli_process
 
 RULE_IDS = [rule for rule, _, _ in RULES]
 TWO_RUNS = {"creation-time.leader-change", "creation-time.restart"}
@@ -134,6 +134,74 @@ def test_the_two_run_rules_pass_across_a_leader_change_and_a_restart(tmp_path):
         assert f"topic {name}" in doc["deleted"] and f"group {name}" in doc["deleted"]
         topics, groups = names(b)
         assert name not in topics and name not in groups
+
+
+def test_a_saved_run_in_its_own_process_keeps_creation_times_across_a_restart(tmp_path):
+    """kcli as a shell runs it (a process of its own, which no embedded broker's tables shared):
+    the run's Produce loads every kafka-python message module, whose stock DescribeTopicPartitions
+    class (v0 only) must not take over the decoding of kcli's v1 answers. The saved file holds
+    the creation times, and after a clean restart of the 3-node --data-dir cluster (and a leader
+    change) --baseline passes, exit 0."""
+    saved = tmp_path / "baseline.json"
+    with EmbeddedCluster(nodes=3, data_dir=tmp_path / "data") as c:
+        r = run_kcli_process(c.bootstrap_servers, "check", "broker", "--save", str(saved), "-o", "json",
+                             "--timeout", "30s")
+        assert r.code == 0 and "could not be read" not in r.err, r.err
+    doc = json.loads(saved.read_text())
+    assert doc["partitions"] and all(isinstance(p["creationTimeMs"], int) and p["creationTimeMs"] > 0
+                                     for p in doc["partitions"].values()), doc
+    with EmbeddedCluster(nodes=3, data_dir=tmp_path / "data") as c:               # the restart
+        leader = doc["partitions"]["0"]["leader"]
+        c.stop_node(leader)                                                       # the leader change
+        time.sleep(0.2)
+        c.start_node(leader)
+        r = run_kcli_process(c.bootstrap_servers, "check", "broker", "--baseline", str(saved), "-o", "json",
+                             "--timeout", "30s")
+        assert r.code == 0 and "could not be read" not in r.err, r.err
+        got = statuses(json.loads(r.out))
+        assert got["creation-time.restart"] == got["creation-time.leader-change"] == "PASS", r.out
+
+
+@pytest.mark.parametrize("hung", ["Produce", "ConsumerGroupDescribe"])
+def test_after_a_hung_step_the_clean_up_still_deletes_the_topic_and_group(broker, hung):
+    """A step unanswered until the command's deadline (Produce: the topic exists; the group's
+    describe: a member has joined too): the run fails naming it, and the clean-up, on a deadline
+    of its own, still deletes the topic and the group (the member is made to leave first)."""
+    b = broker.bootstrap_servers
+    before = names(b)
+    broker.fault(hung, "hang")
+    try:
+        r = run_kcli(b, "check", "broker", timeout="3s")
+    finally:
+        broker.fault(hung, None)
+    assert r.code == 1 and f"{hung}Request failed" in r.err and "kept" not in r.err, r.err
+    assert names(b) == before
+
+
+def test_what_the_clean_up_cannot_delete_is_named():
+    with EmbeddedCluster(nodes=1) as c:
+        b = c.bootstrap_servers
+        c.fault("ConsumerGroupDescribe", "hang")
+        c.fault("DeleteTopics", "hang")
+        r = run_kcli(b, "check", "broker", timeout="3s")
+        c.fault("DeleteTopics", None)
+        c.fault("ConsumerGroupDescribe", None)
+        topics, groups = names(b)
+        assert r.code == 1 and len(r.err.splitlines()) == 1, r.err
+        assert len(topics) == 1 and topics[0].startswith(PREFIX) and groups == [], (topics, groups)
+        assert "ConsumerGroupDescribeRequest failed" in r.err
+        assert f"check broker could not delete what it created, kept: topic {topics[0]} (" in r.err
+
+
+def test_a_save_path_that_cannot_be_written_is_refused_before_any_request(tmp_path):
+    dangling = tmp_path / "baseline.json"
+    dangling.symlink_to(tmp_path / "missing" / "baseline.json")
+    too_long = tmp_path / ("x" * 300)
+    for path, message in ((dangling, f"--save: '{dangling}' exists (a symlink to a missing file)"),
+                          (too_long, f"--save: cannot write '{too_long}': File name too long")):
+        r = run_kcli("127.0.0.1:1", "check", "broker", "--save", str(path))
+        assert r.code == 2 and message in r.err and len(r.err.splitlines()) == 1, r.err
+    assert [p.name for p in tmp_path.iterdir()] == ["baseline.json"]
 
 
 def test_a_broker_posing_as_older_gives_unsupported_rows_and_exit_0():

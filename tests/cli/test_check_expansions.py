@@ -49,7 +49,8 @@ def test_expansion_story_exposed_then_suspected_lost():
                 "EXPOSED", 4, None, True)
             row = rows[("story", p, "reader")]
             assert (row["status"], row["committedOffset"]) == ("OK", 4)
-        assert doc["exposed"] == {"partitions": 2, "records": 8} and doc["suspectedLost"]["partitions"] == 0
+        assert doc["exposed"] == {"partitions": 2, "groupPartitions": 2, "records": 8}
+        assert doc["suspectedLost"]["partitions"] == 0
         assert "exposed (8 records a latest start would skip)" in json.loads(r.err)["error"]
 
         # The group resumes at latest: it skips exp records, reads what comes after, commits.
@@ -66,7 +67,7 @@ def test_expansion_story_exposed_then_suspected_lost():
             assert (g["suspectedLost"]["records"], g["suspectedLost"]["fromOffset"],
                     g["suspectedLost"]["toOffset"]) == (4, 0, 4)
             assert rows[("story", p, "reader")]["status"] == "OK"
-        assert doc["suspectedLost"] == {"partitions": 2, "records": 8}
+        assert doc["suspectedLost"] == {"partitions": 2, "groupPartitions": 2, "records": 8}
         table = run_kcli(b, "check", "expansions")
         assert table.code == 4 and "LOST? is suspected, not known" in table.err
         assert "suspected lost: 2 (8 records)" in table.out
@@ -153,3 +154,33 @@ def test_a_new_topic_is_not_an_expansion():
         r, doc, rows = radar(b)
         assert r.code == 4 and [(p["topic"], p["partition"]) for p in doc["partitions"]] == [("fresh", 8)]
         assert rows[("fresh", 8, "fresh-g")]["status"] == "EXPOSED"
+
+
+def test_a_new_topic_that_grew_is_checked_counted_once_and_reported_as_a_finding():
+    """`orders`, created a moment ago with 6 partitions and grown to 9, read by two groups that
+    have no commit on 6-8: the rows list 6-8 as EXPOSED for both groups, so the note must not
+    call `orders` unchecked; the summary and the exit-4 line count each record once, not once
+    per group; the finding is no `Error:`."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("orders", 6)
+        produce(b, "orders", tagged("o", range(6), 2))
+        for g in ("billing", "audit"):
+            commit(b, g, {("orders", p): 2 for p in range(6)})
+        time.sleep(0.01)                                       # a later creation time
+        expand(b, "orders", 6, 9, 4)                           # 12 records nobody committed past
+        r, doc, rows = radar(b)
+        assert r.code == 4, r.err
+        assert sorted({(t, p) for t, p, _ in rows}) == [("orders", p) for p in (6, 7, 8)]
+        assert {g["status"] for g in rows.values()} == {"EXPOSED"} and len(rows) == 6
+        assert doc["exposed"] == {"partitions": 3, "groupPartitions": 6, "records": 12}
+        assert json.loads(r.err)["error"] == ("Expansion check: 6 group partition(s) on 3 partition(s) "
+                                              "exposed (12 records a latest start would skip)")
+        table = run_kcli(b, "check", "expansions")
+        assert table.code == 4
+        assert "exposed: 3, 6 group partition(s) (12 records)" in " ".join(table.out.split())
+        note = next(line for line in table.err.splitlines() if "topic(s) created within" in line)
+        assert "orders (6 first partition(s); 3 added since, checked above)" in note, note
+        assert "Error:" not in table.err
+        assert table.err.splitlines()[-1] == ("Found: Expansion check: 6 group partition(s) on 3 "
+                                              "partition(s) exposed (12 records a latest start would skip)")

@@ -172,3 +172,42 @@ def test_dropin_describe_of_many_groups_writes_in_big_pieces_unless_one_file_sho
         proc = subprocess.run([sys.executable, "-m", "kcli", *argv], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, timeout=120)
         assert proc.returncode == 0 and proc.stdout == text  # 2>&1: one pipe, the same order
+
+
+def test_a_streams_state_view_whose_list_offsets_hangs_says_so_and_exits_1():
+    """describe groups APP --state with ListOffsets unanswered: the state is shown, the internal
+    topic's RECORDS unknown, and the command says why (one Error line naming the topic, exit 1:
+    the answer is incomplete), where it exited 0 in silence with "records": null."""
+    import time
+
+    from kcli.broker import EmbeddedCluster
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
+    with EmbeddedCluster() as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("t", 3)
+        raw = RawClient(b)
+        node = ec.call(ec.cluster.coordinator_node, "sg")
+        joined = heartbeat(raw, node, "sg", "m1", 0, topo=topology("t", changelog="sg-store-changelog"))
+        for _ in range(50):                          # bounded: the coordinator creates the changelog
+            heartbeat(raw, node, "sg", "m1", joined.member_epoch, active=[])
+            r = run_kcli(b, "describe", "groups", "sg", "--state", "-o", "json")
+            (g,) = json.loads(r.out)["groups"]
+            if g["internalTopics"]:
+                break
+            time.sleep(0.1)
+        assert (r.code, g["internalTopics"]) == (0, [{"topic": "sg-store-changelog", "partitions": 3, "records": 0}])
+        ec.fault("ListOffsets", "hang")
+        for fmt in ("json", "table"):
+            r = run_kcli(b, "describe", "groups", "sg", "--state", "-o", fmt, timeout="3s")
+            assert r.code == 1, (fmt, r)
+            error = json.loads(r.err)["error"] if fmt == "json" else r.err.removeprefix("Error: ")
+            assert error.startswith("Cannot read the internal topics' records (ListOffsets): ") and error.rstrip(
+                ).endswith("records unknown for sg-store-changelog"), (fmt, r.err)
+            assert len(r.err.splitlines()) == 1
+            if fmt == "json":
+                (g,) = json.loads(r.out)["groups"]
+                assert g["internalTopics"] == [{"topic": "sg-store-changelog", "partitions": 3, "records": None}]
+            else:
+                assert "sg-store-changelog" in r.out

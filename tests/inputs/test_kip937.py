@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kcli import kip937
-from kcli.broker.configs import BrokerConfigs, timestamp_bounds
+from kcli.broker.configs import BrokerConfigs, timestamp_bounds, topic_configs
 from kcli.model import ConfigEntry
 
 MAX = kip937.LONG_MAX
@@ -38,8 +38,10 @@ def test_kcli_and_the_embedded_broker_agree(overrides, expected):
     entries = described(overrides)
     kcli = (kip937.effective_bound(entries, "message.timestamp.before.max.ms"),
             kip937.effective_bound(entries, "message.timestamp.after.max.ms"))
-    broker = timestamp_bounds(overrides, BrokerConfigs())
+    broker = timestamp_bounds(overrides, BrokerConfigs(), None, topic_configs("2.8"))   # a release with DIFF
     assert kcli == broker == expected
+    if DIFF not in overrides:                          # Kafka 4.4's table: the same without DIFF
+        assert timestamp_bounds(overrides, BrokerConfigs()) == expected
 
 
 def test_a_broker_without_the_difference_key_kafka_4():

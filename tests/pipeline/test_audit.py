@@ -20,9 +20,10 @@ P0 = [0, 10, 5, 20, 20, -10, 2 * H, 30, -2 * H, 2 * H]
 #  too old: offset 8; too new: offsets 6, 9
 #  target NOW+15: first offset with ts >= NOW+15 is 3; replayed (offset >= 3, ts < NOW+15): 5, 8
 P1 = [i * 1000 for i in range(20)]   # DeleteRecords before offset 6: offsets 6..19 remain
-#  culprits (at or above every earlier record, and too new or above a later record that is not
-#  too old: offset 8 blames nothing): offsets 0, 1, 3, 4 (above offset 5's -10), 6 (above
-#  offset 7's 30, and too new), 9 (too new, nothing after it)
+#  culprits (the fewest records whose removal leaves P0 in order: 10 - 6, a longest ordered
+#  subsequence being 0, 5, 20, 20, 30, 2h, chosen from the end): offsets 1 (10 above offset 2's
+#  5), 5 (-10, 30 below offset 4's 20), 6 (2h above offset 7's 30, too new), 8 (-2h, 2h+30
+#  below offset 7)
 P3 = [-100, 100, -50]                # the partition added by expansion; offset 2 out of order
 #  culprit: offset 1 (150 above offset 2)
 TARGET = NOW + 15
@@ -68,10 +69,10 @@ def test_per_partition_and_total(spark, data):
         NOW - 2 * H, NOW + 2 * H, 6)
     assert fields(p0, "before_max_ms", "after_max_ms", "too_old", "too_new") == (H, H, 1, 2)
     assert fields(p0, "out_of_order", "max_out_of_order_ms") == (4, 4 * H)
-    assert p0.culprits == 6
+    assert p0.culprits == 4
     assert [(c.offset, c.timestamp, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
-        (0, NOW, 10, False), (1, NOW + 10, 20, False), (3, NOW + 20, 30, False),
-        (4, NOW + 20, 30, False), (6, NOW + 2 * H, 2 * H - 30, True), (9, NOW + 2 * H, None, True)]
+        (1, NOW + 10, 5, False), (5, NOW - 10, -30, False), (6, NOW + 2 * H, 2 * H - 30, True),
+        (8, NOW - 2 * H, -2 * H - 30, False)]
     assert fields(p0, "target_offset", "data_target_offset", "replayed", "skipped") == (
         3, 3, 2, 0)
     assert fields(p0, "broker_max_timestamp", "broker_max_timestamp_offset") == (
@@ -113,9 +114,9 @@ def test_per_partition_and_total(spark, data):
     assert fields(t, "min_timestamp", "max_timestamp", "max_timestamp_topic",
                   "max_timestamp_partition", "max_timestamp_offset") == (
         NOW - 2 * H, NOW + 2 * H, TOPIC, 0, 6)
-    assert t.culprits == 7
+    assert t.culprits == 5
     assert [(c.topic, c.partition, c.offset) for c in t.first_culprits] == [
-        (TOPIC, 0, o) for o in (0, 1, 3, 4, 6, 9)] + [(TOPIC, 3, 1)]
+        (TOPIC, 0, o) for o in (1, 5, 6, 8)] + [(TOPIC, 3, 1)]
 
     assert events and events[-1].tasks_total > 0
     # the bar counts records: 27 read once, the culprits found in the same pass (no reread)
@@ -133,7 +134,8 @@ def test_partial_range_and_no_target(spark, data):
     # offsets 3..9: [20, 20, -10, 2h, 30, -2h, 2h]; the running max starts afresh at offset 3
     assert fields(p0, "out_of_order", "max_out_of_order_ms", "too_old", "too_new") == (
         3, 4 * H, 1, 2)
-    assert [c.offset for c in p0.first_culprits] == [3, 4, 6, 9] and p0.culprits == 4
+    # in order once offsets 5, 6 and 8 are removed (20, 20, 30, 2h kept)
+    assert [c.offset for c in p0.first_culprits] == [5, 6, 8] and p0.culprits == 3
     assert p0.max_timestamp_check == PARTIAL
     assert fields(p0, "target_check", "target_offset", "replayed", "skipped") == (
         None, None, None, None)
@@ -211,24 +213,24 @@ def culprit_data(broker):
 
 
 def test_culprits_are_named_apart_from_the_records_that_follow_them(spark, culprit_data):
-    """The case the audit was built for: 2 records dated 30 minutes ahead and 101 in-order records after them
-    report 2 culprits (both named) and 101 out of order; a record dated too far back blames
-    nothing before it; a too-new last record is a culprit with nothing after it; the list stops
-    at 10 per partition and in the total, the count does not."""
+    """2 records dated 30 minutes ahead and 101 in-order records after them report 2 culprits
+    (both named) and 101 out of order; a record dated too far back is the culprit itself (it
+    alone is out of order), a too-new last record in order is none; the list stops at 10 per
+    partition and in the total, the count does not."""
     topic = CULPRITS
     result = audit(spark, culprit_data, [topic], target_ms=None)
     p0, p1, p2, p3 = result.partitions
     assert fields(p0, "records", "culprits", "out_of_order", "too_new") == (113, 2, 101, 0)
     assert [(c.offset, c.timestamp, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
         (10, NOW + 30 * MIN, 30 * MIN - 10_000, False), (11, NOW + 30 * MIN, 30 * MIN - 10_000, False)]
-    assert fields(p1, "culprits", "out_of_order", "too_old", "first_culprits") == (0, 1, 1, [])
-    assert fields(p2, "culprits", "out_of_order", "too_new") == (1, 0, 1)
-    assert [(c.offset, c.ahead_ms, c.too_new) for c in p2.first_culprits] == [(1, None, True)]
+    assert fields(p1, "culprits", "out_of_order", "too_old") == (1, 1, 1)
+    assert [(c.offset, c.ahead_ms, c.too_new) for c in p1.first_culprits] == [(2, -2 * H - 1, False)]
+    assert fields(p2, "culprits", "out_of_order", "too_new", "first_culprits") == (0, 0, 1, [])
     assert fields(p3, "culprits", "out_of_order") == (12, 12)
     assert [(c.offset, c.ahead_ms) for c in p3.first_culprits] == [(o, 50) for o in range(0, 20, 2)]
     assert result.total.culprits == 15 and result.total.out_of_order == 114
     assert [(c.partition, c.offset) for c in result.total.first_culprits] == [
-        (0, 10), (0, 11), (2, 1)] + [(3, o) for o in range(0, 14, 2)]
+        (0, 10), (0, 11), (1, 2)] + [(3, o) for o in range(0, 14, 2)]
     doc = result.to_json_dict()
     assert doc["partitions"][0]["firstCulprits"][0] == {
         "topic": topic, "partition": 0, "offset": 10, "timestampMs": NOW + 30 * MIN,
@@ -287,3 +289,25 @@ def test_a_failed_spark_job_is_one_line(spark):
         _spark_job(spark, lambda: spark.read.format("kcli-test-failing").load().collect(), None)
     assert str(failed.value) == (
         "Spark job failed: RuntimeError: reading t-0 from offset 5: Broker: Offset out of range")
+
+
+ISSUE = "audit-late-records"
+
+
+def test_the_fewest_records_out_of_order_are_the_culprits_in_both_sources(spark, broker):
+    """The issue's case: 2 partitions of 1,000 records one second apart, every 100th dated an
+    hour earlier: per partition 10 out of order and 10 culprits, the late records themselves
+    (it was 941: every in-order record above a late one), the same through both sources."""
+    broker.create_topic(ISSUE, partitions=2)
+    stamps = [NOW + i * 1000 - (H if i % 100 == 99 else 0) for i in range(1000)]
+    produce(broker.bootstrap_servers, ISSUE, [(p, ts, None, b"v") for p in (0, 1) for ts in stamps])
+    docs = {}
+    for source in ("python", "jvm"):
+        result = audit(spark, broker.bootstrap_servers, [ISSUE], target_ms=None, source=source)
+        assert [(p.records, p.out_of_order, p.culprits) for p in result.partitions] == [(1000, 10, 10)] * 2
+        assert [(c.offset, c.ahead_ms) for c in result.partitions[0].first_culprits] == [
+            (o, -H + 1000) for o in range(99, 1000, 100)]
+        assert result.total.culprits == 20
+        docs[source] = result.to_json_dict()
+        docs[source].pop("source")
+    assert docs["jvm"] == docs["python"]

@@ -168,9 +168,9 @@ def test_audit_on_a_standalone_cluster(data, tmp_path, monkeypatch):
         5, NOW - 2 * H, NOW + 2 * H, 3)
     assert (p0.too_old, p0.too_new, p0.out_of_order, p0.max_out_of_order_ms) == (1, 1, 2, 4 * H)
     assert (p0.target_offset, p0.replayed, p0.skipped) == (1, 2, 0)
-    # culprits: offset 1 (above offset 2), offset 3 (too new; offset 4, too old, blames nothing)
+    # culprits, removed the rest is in order: offset 1 (above offset 2), offset 4 (below offset 3)
     assert [(c.offset, c.ahead_ms, c.too_new) for c in p0.first_culprits] == [
-        (1, 10, False), (3, None, True)]
+        (1, 10, False), (4, -4 * H, False)]
     # p1 timestamps NOW + [5, 5, 6]: in order; the max's first offset is 2; all before the target
     assert (p1.records, p1.max_timestamp_offset, p1.out_of_order, p1.replayed) == (3, 2, 0, 0)
     assert (p1.target_offset, p1.skipped) == (None, 0)

@@ -10,21 +10,41 @@ import pyarrow as pa
 import pytest
 
 from kcli.pipeline.result import CULPRIT_LIMIT
-from kcli.pipeline.scan import LONG_MAX, RangeScan
+from kcli.pipeline.scan import RangeScan
 
-LONG_MIN = -(2**63)
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+
+def ordered_by_the_rules(stamps):
+    """The records kept in order: a longest non-decreasing subsequence of ``stamps`` (quadratic
+    dynamic programming: the longest ending at each record), chosen from the end, at each length
+    the latest record that fits; their indexes."""
+    longest = []
+    for i, t in enumerate(stamps):
+        longest.append(1 + max((longest[j] for j in range(i) if stamps[j] <= t), default=0))
+    need, bound, kept = max(longest, default=0), None, set()
+    for i in range(len(stamps) - 1, -1, -1):
+        if longest[i] == need and (bound is None or stamps[i] <= bound):
+            kept.add(i)
+            need, bound = need - 1, stamps[i]
+    return kept
 
 
 def by_the_rules(offsets, stamps, lower, upper, reset, target):
     """Every count, record by record, straight from the definitions."""
     n = len(stamps)
     before = [None] + [max(stamps[:i]) for i in range(1, n)]
-    after = [min((t for t in stamps[i + 1:] if t >= lower), default=None) for i in range(n)]
     late = [b is not None and t < b for t, b in zip(stamps, before)]
-    culprit = [(b is None or t >= b) and (t > upper or (a is not None and t > a))
-               for t, b, a in zip(stamps, before, after)]
-    first = [(o, t, t - a if a is not None and t > a else None, t > upper)
-             for o, t, a, c in zip(offsets, stamps, after, culprit) if c][:CULPRIT_LIMIT]
+    kept = ordered_by_the_rules(stamps)
+    culprit = [i not in kept for i in range(n)]
+
+    def ahead(i):           # above the next record kept, else below the previous one
+        after = next((stamps[j] for j in range(i + 1, n) if j in kept), None)
+        before_ = next((stamps[j] for j in range(i - 1, -1, -1) if j in kept), None)
+        t = stamps[i]
+        return t - after if after is not None and t > after else t - before_
+
+    first = [(offsets[i], stamps[i], ahead(i), stamps[i] > upper) for i in range(n) if culprit[i]][:CULPRIT_LIMIT]
     return {
         "records": n, "min_ts": min(stamps), "max_ts": max(stamps),
         "max_ts_offset": max(o for o, t, b in zip(offsets, stamps, before) if b is None or t > b),
@@ -65,15 +85,26 @@ def test_random_ranges_in_random_batches(seed):
         offsets, stamps, lower, upper, reset, target)
 
 
-def test_a_culprit_listed_late_still_takes_its_place_by_offset():
-    """A too-new record is a culprit at once; an earlier candidate beaten only in a later batch
-    comes before it in the list, with its lowest later timestamp from every batch after it."""
-    offsets = list(range(6))
-    stamps = [5, 100, 7, 8, 3, 1]       # upper 50: offset 1 too new; offset 0 beaten by offset 4
-    got = scanned(offsets, stamps, LONG_MIN, 50, 0, 0, [1, 2, 3, 5])
-    assert got["culprits"] == 2
-    assert got["first"] == [(0, 5, 4, False), (1, 100, 99, True)]
-    assert got == by_the_rules(offsets, stamps, LONG_MIN, 50, 0, 0)
+def test_culprits_are_the_fewest_records_out_of_order():
+    """The issue's partition: 1,000 records one second apart, every 100th dated an hour
+    earlier: 10 out of order and 10 culprits (the late records themselves, each an hour below
+    the record kept before it), not the 941 in-order records the late ones are below."""
+    offsets = list(range(1000))
+    stamps = [i * 1000 - (3_600_000 if i % 100 == 99 else 0) for i in offsets]
+    got = scanned(offsets, stamps, LONG_MIN, LONG_MAX, 0, 0, [250, 500, 750])
+    assert (got["out_of_order"], got["culprits"]) == (10, 10)
+    assert got["first"] == [(i, stamps[i], stamps[i] - stamps[i - 1], False) for i in range(99, 1000, 100)]
+    assert got == by_the_rules(offsets, stamps, LONG_MIN, LONG_MAX, 0, 0)
+
+
+def test_a_record_dated_ahead_is_the_one_culprit_before_the_records_it_is_above():
+    """2 records 30 minutes ahead and 101 in order after them: the 2 are the culprits (removing
+    them leaves the range in order), the 101 out of order."""
+    offsets = list(range(113))
+    stamps = [i * 1000 for i in range(10)] + [1_800_000] * 2 + [10_000 + i * 1000 for i in range(101)]
+    got = scanned(offsets, stamps, LONG_MIN, LONG_MAX, 0, 0, [11, 40])
+    assert (got["out_of_order"], got["culprits"]) == (101, 2)
+    assert got["first"] == [(10, 1_800_000, 1_800_000 - 10_000, False), (11, 1_800_000, 1_800_000 - 10_000, False)]
 
 
 def test_long_in_order_range_keeps_every_candidate_and_blames_none():

@@ -22,6 +22,10 @@ FETCH_PARTITIONS = 10_000
 # and aborted batches (each round reads FETCH_PARTITION_BYTES further): past that much aborted
 # data the next record's time is reported unknown rather than read on without end.
 ROUNDS_PAST_SKIPPED = 16
+# A partition whose next record lay in a batch the answer cut short (past FETCH_PARTITION_BYTES,
+# or the answer's own byte limit) is asked again for that whole batch, up to this size (a whole
+# answer's); a bigger batch gives a bound (the batch's MaxTimestamp).
+BATCH_BYTES_ASKED_AGAIN = FETCH_RESPONSE_BYTES
 READ_COMMITTED = 1
 
 
@@ -104,12 +108,17 @@ class OffsetRequests(MetadataRequests):
         """The first record at or after each (topic, partition, offset) of ``wanted`` that a
         read_committed consumer positioned there reads (transaction markers and aborted
         records are passed over, as it passes over them): one Fetch per leader and
-        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition (records
-        decoded by kafka-python's record reader). A partition appears once per request, so a partition
-        wanted at several offsets takes one more request per offset beyond the first (by
-        layers); a partition the broker answered without data (the response's byte limit, its
-        own ``fetch.max.bytes`` or ours, was reached) is asked again in the next round, and one
-        whose answer held only markers and aborted records is asked again past them. Needs
+        FETCH_PARTITIONS of its partitions, at most FETCH_PARTITION_BYTES of each partition
+        (records decoded by kafka-python's record reader). A partition appears once per request,
+        so a partition wanted at several offsets takes one more request per offset beyond the
+        first (by layers). In the next round, up to BATCH_BYTES_ASKED_AGAIN: a partition the
+        broker answered without data is asked for twice the bytes (Kafka answers nothing for a
+        partition whose first batch is larger than it may return there, unless it is the
+        answer's first partition, KIP-74, or when the answer's byte limit was reached); one whose
+        record lay in a batch cut short is asked for that whole batch; one whose answer held only
+        markers and aborted records is asked past them. So the time is exact however many
+        partitions share a Fetch, the rounds growing with the batches' size, not with the
+        partitions' count; a bound only for a batch larger than a whole answer. Needs
         Fetch v4+ (every Kafka 4 broker), sent at v12 at most (topics by name)."""
         from kafka.errors import for_code
         from kafka.protocol.consumer.fetch import FetchRequest as Req
@@ -127,12 +136,12 @@ class OffsetRequests(MetadataRequests):
         found: dict[tuple[str, int, int], RecordTime] = {}
         for layer in layers:
             # per partition: (the offset asked about, where the next Fetch reads from: past the
-            # markers and aborted batches a previous answer held)
-            pending = {tp: (o, o) for tp, o in layer.items()}
+            # markers and aborted batches a previous answer held, the bytes it asks for)
+            pending = {tp: (o, o, FETCH_PARTITION_BYTES) for tp, o in layer.items()}
             for _ in range(len(layer) + ROUNDS_PAST_SKIPPED):      # bounded: see ROUNDS_PAST_SKIPPED
                 answered = 0
                 by_node: dict[int, list[tuple[str, int]]] = {}
-                for tp, (offset, _) in pending.items():
+                for tp, (offset, _, _) in pending.items():
                     node = leaders.get(tp)
                     if node is None:
                         found[(*tp, offset)] = RecordTime(*tp, offset, error="no leader")
@@ -140,50 +149,55 @@ class OffsetRequests(MetadataRequests):
                         by_node.setdefault(node, []).append(tp)
                 for node, batch in ((node, tps[i:i + FETCH_PARTITIONS]) for node, tps in by_node.items()
                                     for i in range(0, len(tps), FETCH_PARTITIONS)):
-                    resp = self.send(_fetch_request(Req, version, [(tp, pending[tp][1]) for tp in batch]), node)
+                    resp = self.send(_fetch_request(Req, version, [(tp, *pending[tp][1:]) for tp in batch]), node)
                     for topic in resp.responses:
                         for part in topic.partitions:
                             tp = (topic.topic, part.partition_index)
                             if tp not in pending:
                                 continue
-                            offset, start = pending[tp]
-                            rt = _record_time(tp, offset, start, part, for_code)
-                            if isinstance(rt, int):             # only skipped batches: read on from rt
-                                pending[tp] = (offset, rt)
+                            offset, start, size = pending[tp]
+                            rt = _record_time(tp, offset, start, size, part, for_code)
+                            if isinstance(rt, tuple):           # read on from there, that much
+                                pending[tp] = (offset, *rt)
                                 answered += 1
                             elif rt is not None:
                                 found[(*tp, offset)] = rt
+                                answered += 1
+                            elif size < BATCH_BYTES_ASKED_AGAIN:  # no data: twice the bytes next time
+                                pending[tp] = (offset, start, min(2 * size, BATCH_BYTES_ASKED_AGAIN))
                                 answered += 1
                     del resp                            # let go before the next batch is asked for
                 pending = {tp: o for tp, o in pending.items() if (*tp, o[0]) not in found}
                 if not pending or not answered:
                     break
-            for tp, (offset, start) in pending.items():
+            for tp, (offset, start, _) in pending.items():
                 found[(*tp, offset)] = RecordTime(*tp, offset, error="the broker returned no records" if start == offset
                                                   else f"only transaction markers and aborted records "
                                                        f"from offset {offset} to {start}, read no further")
         return found
 
 
-def _fetch_request(Req, version: int, items: list[tuple[tuple[str, int], int]]):
+def _fetch_request(Req, version: int, items: list[tuple[tuple[str, int], int, int]]):
     """A sessionless Fetch (session 0, epoch -1: Kafka's FetchMetadata.LEGACY) that does not wait,
     read committed, as a read_committed consumer at each offset: records up to the last stable
     offset, with the aborted transactions among them."""
     topics: dict[str, list] = {}
-    for (t, p), offset in items:
+    for (t, p), offset, size in items:
         topics.setdefault(t, []).append(Req.FetchTopic.FetchPartition(
             partition=p, current_leader_epoch=-1, fetch_offset=offset, last_fetched_epoch=-1,
-            log_start_offset=-1, partition_max_bytes=FETCH_PARTITION_BYTES))
+            log_start_offset=-1, partition_max_bytes=size))
     return Req(version=version, replica_id=-1, max_wait_ms=0, min_bytes=0,
                max_bytes=FETCH_RESPONSE_BYTES, isolation_level=READ_COMMITTED, session_id=0,
                session_epoch=-1, topics=[Req.FetchTopic(topic=t, partitions=ps) for t, ps in topics.items()],
                forgotten_topics_data=[], rack_id="")
 
 
-def _record_time(tp: tuple[str, int], offset: int, start: int, part, for_code) -> RecordTime | int | None:
-    """One partition of a Fetch answer (read from ``start``) as a RecordTime for ``offset``; None
-    when it came without data while records lie at or after ``start`` (ask again); an offset to
-    read on from when the answer held only markers and aborted records before it."""
+def _record_time(tp: tuple[str, int], offset: int, start: int, size: int, part,
+                 for_code) -> RecordTime | tuple[int, int] | None:
+    """One partition of a Fetch answer (read from ``start``, ``size`` bytes asked) as a
+    RecordTime for ``offset``; None when it came without data while records lie at or after
+    ``start`` (ask again); (where to read on from, the bytes to ask) when the answer held only
+    markers and aborted records before it, or cut short the batch holding the record."""
     if part.error_code:
         return RecordTime(*tp, offset, error=for_code(part.error_code).message)
     hw = part.high_watermark
@@ -204,13 +218,15 @@ def _record_time(tp: tuple[str, int], offset: int, start: int, part, for_code) -
         return RecordTime(*tp, offset, high_watermark=hw, error=f"corrupt record batch: {exc}")
     if kind == "exact":
         return RecordTime(*tp, offset, timestamp_ms=ts, record_offset=at, high_watermark=hw)
+    if kind == "bound" and at is not None and at <= BATCH_BYTES_ASKED_AGAIN and (at > size or len(part.records) < size):
+        return start, max(size, at)      # the whole batch: more than was asked, or the answer's limit cut it
     if kind == "bound":
         return RecordTime(*tp, offset, bound_ms=ts, high_watermark=hw)
     if kind == "notime":
         return RecordTime(*tp, offset, record_offset=at, high_watermark=hw,
                           error="the record has no timestamp")
-    if kind == "skipped":                # markers and aborted batches up to ``at``
-        return RecordTime(*tp, offset, high_watermark=hw) if at >= stable else at
+    if kind == "skipped" and at is not None:       # markers and aborted batches up to ``at``
+        return RecordTime(*tp, offset, high_watermark=hw) if at >= stable else (at, FETCH_PARTITION_BYTES)
     return RecordTime(*tp, offset, high_watermark=hw,
                       error=f"no record at or after offset {start} in the first "
                             f"{FETCH_PARTITION_BYTES} bytes read")
@@ -220,8 +236,9 @@ def next_record_time(records: bytes, offset: int,
                      aborted: list[tuple[int, int]] | None = None) -> tuple[str, int | None, int | None]:
     """The first data record at or after ``offset`` in a Fetch answer's record bytes, read with
     kafka-python's record reader: ("exact", its timestamp, its offset); ("bound", MaxTimestamp of
-    its batch, None) when the batch was cut short before that record (Kafka cuts the last batch
-    at the partition's byte limit) or is compressed and cut; ("notime", None, its offset) for a
+    its batch, the bytes from the start of ``records`` to the end of that batch) when the batch
+    was cut short before that record (Kafka cuts the last batch at the partition's byte limit)
+    or is compressed and cut; ("notime", None, its offset) for a
     record without a timestamp (-1, or message format v0); ("skipped", None, the offset after
     them) when these bytes hold, at or after ``offset``, only whole control batches (transaction
     markers) and aborted batches; ("none", None, None) when they hold no such record otherwise.
@@ -277,4 +294,4 @@ def next_record_time(records: bytes, offset: int,
                     return "exact", record.timestamp, record.offset
         except CorruptRecordError:                         # reached the cut
             pass
-    return "bound", cut.max_timestamp, None
+    return "bound", cut.max_timestamp, batches.valid_bytes() + cut.size_in_bytes

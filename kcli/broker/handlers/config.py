@@ -33,8 +33,8 @@ def _entries(ctx: RequestContext, resource_type: int, name: str) -> list[cfg.Con
     cluster = ctx.cluster
     if resource_type == TOPIC:
         topic = _topic(cluster, name)
-        return [cfg.topic_entry(n, topic.configs, cluster.broker_configs, ctx.node_id)
-                for n in sorted(cfg.TOPIC_CONFIGS)]
+        return [cfg.topic_entry(n, topic.configs, cluster.broker_configs, ctx.node_id, cluster.topic_configs)
+                for n in cluster.topic_configs]
     if resource_type == BROKER:
         node = _broker_node(ctx, name)
         if node is None:
@@ -129,7 +129,7 @@ async def alter_configs(ctx: RequestContext, req):
 
 def _incremental(ctx: RequestContext, r) -> dict[str, str]:
     configs = _current(ctx, r.resource_type, r.resource_name)
-    defs = cfg.TOPIC_CONFIGS if r.resource_type == TOPIC else cfg.BROKER_CONFIGS
+    defs = ctx.cluster.topic_configs if r.resource_type == TOPIC else cfg.BROKER_CONFIGS
     for c in r.configs:
         if c.config_operation == SET:
             configs[c.name] = c.value

@@ -154,7 +154,8 @@ def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int
     the broker does not replace its time. Every failing record is reported."""
     compacted = "compact" in topic.config("cleanup.policy", node_id).split(",")
     create_time = topic.config("message.timestamp.type", node_id) == "CreateTime"
-    before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs, node_id)
+    before, after = timestamp_bounds(topic.configs, topic._cluster.broker_configs, node_id,
+                                     topic._cluster.topic_configs)
     log_append_batch = batch.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME
     if not (compacted or log_append_batch or (create_time and (before, after) != (LONG_MAX,) * 2)):
         return

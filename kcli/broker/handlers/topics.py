@@ -74,8 +74,8 @@ async def create_topics(ctx: RequestContext, req):
             results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=e.code,
                              error_message=e.message, configs=None))
             continue
-        entries = [cfg.topic_entry(n, topic.configs, cluster.broker_configs, None)
-                   for n in sorted(cfg.TOPIC_CONFIGS)]
+        entries = [cfg.topic_entry(n, topic.configs, cluster.broker_configs, None, cluster.topic_configs)
+                   for n in cluster.topic_configs]
         results.append(T(
             name=topic.name, topic_id=topic.topic_id, error_code=0, error_message=None,
             num_partitions=len(topic.partitions),
