@@ -384,7 +384,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
                 ts = time_field(p.timestamp_ms)
                 doc["recordTimestampMs"], doc["recordTimestamp"] = ts["ms"], ts["iso"]
             if with_rule:
-                doc["rule"] = p.rule
+                doc["rule"], doc["age"] = p.rule, age_json(p)
             return doc
         out.json(json_document("reset-plan", scenario=scenario, executed=executed,
                                rollbackFile=rollback_file, groups=[
@@ -408,6 +408,16 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
             row += [p.rule or ""] if with_rule else []
             yield row
     out.table(Table(cols, Rows(cells)))
+
+
+def age_json(p) -> dict:
+    """--max-age: which source decided (broker, observed, record bound, unknown) and the bounds."""
+    b = p.age
+    return {"source": p.age_source,
+            "createdAfterMs": b.created_after_ms if b else None, "createdAfterSource": b.after_source if b else None,
+            "createdBeforeMs": b.created_before_ms if b else None,
+            "createdBeforeSource": b.before_source if b else None,
+            "minAgeMs": b.min_age_ms if b else None, "maxAgeMs": b.max_age_ms if b else None}
 
 
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:

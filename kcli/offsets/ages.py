@@ -1,0 +1,87 @@
+"""Partition age from what can be proven, and the rule that decides on it (pure).
+
+A partition's creation time is bounded by facts (kcli.model.AgeBounds):
+- the broker's (KIP-1327: PartitionAgeMs, CreationTimeMs): exact;
+- kcli's own sightings (kcli.admin.sightings): created at or before the time kcli first saw
+  the partition, and after the last time it saw the topic without it;
+- the partition's first record: its append time is no earlier than the partition. A
+  LogAppendTime batch carries that time; a CreateTime record only with a finite
+  ``message.timestamp.before.max.ms`` B (KIP-937: the broker refused records stamped more than
+  B before its clock, so the append was at most B after the record's timestamp). A record
+  timestamp alone proves nothing of the partition's age (apache/kafka#23713).
+
+The rule for ``--to-latest --max-age L`` (and the expansion check) is safe by construction: a
+partition is cold (latest) only when its age is proven over L, hot (earliest) when proven within
+it, and otherwise hot, undecided, with a notice: a replay can be undone, a skip cannot.
+"""
+
+from __future__ import annotations
+
+from kcli.model import AgeBounds
+from kcli.times import format_duration_ms
+
+BROKER, OBSERVED, RECORD_BOUND, UNKNOWN = "broker", "observed", "record bound", "unknown"
+UNBOUNDED = 2 ** 63 - 1            # Long.MAX_VALUE: message.timestamp.before.max.ms's default
+
+
+def exact(now_ms: int, created_ms: int) -> AgeBounds:
+    """The broker's creation time (or now minus its PartitionAgeMs)."""
+    return AgeBounds(now_ms, created_ms, BROKER, created_ms, BROKER)
+
+
+def record_bound(timestamp_ms: int | None, log_append_time: bool | None,
+                 before_max_ms: int | None) -> int | None:
+    """The latest time the partition can have been created at, by its first record: the record's
+    timestamp for LogAppendTime, that plus message.timestamp.before.max.ms for CreateTime when it
+    is finite; None otherwise (no record, its type unknown, or CreateTime unbounded)."""
+    if timestamp_ms is None or timestamp_ms < 0 or log_append_time is None:
+        return None
+    if log_append_time:
+        return timestamp_ms
+    if before_max_ms is None or before_max_ms < 0 or before_max_ms >= UNBOUNDED:
+        return None
+    return timestamp_ms + before_max_ms
+
+
+def combine(now_ms: int, observed: tuple[int | None, int] | None = None,
+            record_ms: int | None = None) -> AgeBounds:
+    """The tightest bounds of kcli's sighting (created after, at or before) and the record bound."""
+    after = observed[0] if observed else None
+    before, before_source = (observed[1], OBSERVED) if observed else (None, None)
+    if record_ms is not None and (before is None or record_ms < before):
+        before, before_source = record_ms, RECORD_BOUND
+    return AgeBounds(now_ms, after, OBSERVED if after is not None else None, before, before_source)
+
+
+def decide(bounds: AgeBounds | None, limit_ms: int) -> tuple[bool, str, str]:
+    """(hot?, the source that decided or ``unknown``, the rule as a plan shows it)."""
+    limit = format_duration_ms(limit_ms)
+    low = bounds.min_age_ms if bounds else None
+    high = bounds.max_age_ms if bounds else None
+    if low is not None and low == high:
+        age = format_duration_ms(max(low, 0))
+        if low <= limit_ms:
+            return True, bounds.before_source, f"earliest (hot, {bounds.before_source}: age {age} ≤ {limit})"
+        return False, bounds.before_source, f"latest (cold, {bounds.before_source}: age {age} > {limit})"
+    if low is not None and low > limit_ms:
+        return False, bounds.before_source, \
+            f"latest (cold, {bounds.before_source}: age ≥ {format_duration_ms(low)} > {limit})"
+    if high is not None and high <= limit_ms:
+        return True, bounds.after_source, \
+            f"earliest (hot, {bounds.after_source}: age ≤ {format_duration_ms(max(high, 0))} ≤ {limit})"
+    return True, UNKNOWN, f"earliest (age unknown, not proven over {limit})"
+
+
+def undecided_reason(bounds: AgeBounds | None) -> str:
+    """Why a partition's bounds decide nothing."""
+    if bounds is None or (bounds.created_before_ms is None and bounds.created_after_ms is None):
+        return "no creation time, sighting or record bound"
+    low = format_duration_ms(max(bounds.min_age_ms, 0)) if bounds.min_age_ms is not None else None
+    if bounds.created_after_ms is None:
+        return f"first seen by kcli {low} ago, its topic never without it"
+    high = format_duration_ms(max(bounds.max_age_ms, 0))
+    return f"created {low} to {high} ago" if low is not None else f"created at most {high} ago"
+
+
+DECIDES = ("a broker's CreationTimeMs (KIP-1327), kcli seeing the topic before it grows, a LogAppendTime "
+           "topic, or a finite message.timestamp.before.max.ms (KIP-937) would decide them")
