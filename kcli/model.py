@@ -352,10 +352,12 @@ class GroupExposure:
 class YoungPartition:
     topic: str
     partition: int
-    creation_ms: int
+    creation_ms: int                       # the broker's; observed: the latest it can be (first seen)
     log_start: int
     log_end: int
     groups: list[GroupExposure] = field(default_factory=list)
+    source: str = "broker"                 # broker, observed (kcli saw the topic without it), unknown
+    created_after_ms: int | None = None    # observed: kcli saw its topic without it then
 
 
 @record
@@ -374,6 +376,9 @@ class ExpansionReport:
     unknown_creation: int = 0              # partitions without a recorded creation time: not checked
     memory_file: str | None = None
     new_topics: list[NewTopic] = field(default_factory=list)
+    # without the broker's creation times: partitions that may be young expansions (kcli has not
+    # seen their topic without them, nor long enough ago), checked for exposure, rows only if exposed
+    undecided: list[tuple[str, int]] = field(default_factory=list)
 
     def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
         return [(p, g) for p in self.partitions for g in p.groups if g.status == status]
