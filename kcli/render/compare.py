@@ -10,6 +10,7 @@ from typing import Iterator
 
 from kcli.model import Notice
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
+from kcli.render.groups import age_json
 from kcli.render.notices import notice, summary
 from kcli.render.output import NULL, Cell, Output, Rows, Table, json_document, null
 
@@ -86,6 +87,8 @@ def comparison_document(c: Comparison) -> dict:
             n = None if p is None else moved(p)
             cells[column.policy.label] = None if p is None else {
                 "newOffset": p.new, "replayed": max(n or 0, 0), "skipped": max(-(n or 0), 0)}
+            if p is not None and p.age_source is not None:          # --max-age: what decided
+                cells[column.policy.label].update(rule=p.rule, age=age_json(p))
         return {"topic": topic, "partition": partition, "currentOffset": current,
                 "logStartOffset": start, "logEndOffset": end, "policies": cells}
 

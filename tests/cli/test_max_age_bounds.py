@@ -112,3 +112,27 @@ def test_create_time_bounds_only_with_a_finite_before_max():
         assert rows[("bounded", 0)]["age"]["createdBeforeMs"] == now - 2 * HOUR + 60_000
         warn = next(line for line in r.err.splitlines() if "no proven age" in line)
         assert "unbounded-0" in warn and re.search(r"\bbounded-0", warn) is None
+
+
+def test_compare_plans_max_age_by_the_same_bounds():
+    """--compare's max-age column is the --max-age dry run: same offsets, same source, the bounds
+    in its JSON cells (it was n/a on a broker without Metadata v14)."""
+    now = int(time.time() * 1000)
+    clock = Clock(now - 2 * HOUR)
+    with fast_cluster(1, pose_as="4.4", clock=clock) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("cmp", 2, configs={"message.timestamp.type": "LogAppendTime"})
+        produce(b, "cmp", tagged("old", 0, 3))
+        consume_and_commit(b, "cmpg", ["cmp"], 3)
+        clock.now_ms = now
+        r = run_kcli(b, "-o", "json", "reset-offsets", "-g", "cmpg", "-t", "cmp", "--compare", "--max-age", "1h")
+        assert r.code == 0, r.err
+        cells = {p["partition"]: p["policies"]["to-latest --max-age 1h"]
+                 for g in json.loads(r.out)["groups"] for p in g["partitions"]}
+        assert {p: (c["newOffset"], c["age"]["source"]) for p, c in cells.items()} == \
+            {0: (3, "record bound"), 1: (0, "unknown")}
+        single = plan(run_kcli(b, "-o", "json", "reset-offsets", "-g", "cmpg", "-t", "cmp", "--to-latest",
+                               "--max-age", "1h"))
+        assert {p: (row["newOffset"], row["age"]["source"], row["rule"].split(":")[0]) for p, row in single.items()} == \
+            {p: (c["newOffset"], c["age"]["source"], c["rule"].split(":")[0]) for p, c in cells.items()}
+        assert "cmp-1 (first seen by kcli" in r.err
