@@ -5,6 +5,7 @@ only the one it needs (``describe topics`` runs on the wire client alone)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -41,8 +42,6 @@ def sighted(seen):
     (topic id or None, partition count)) says is recorded in kcli's sightings
     (kcli.admin.sightings), between the time it was asked and the time it came back."""
     def wrap(method):
-        import functools
-
         @functools.wraps(method)
         def call(self, *args, **kwargs):
             sent = int(time.time() * 1000)
@@ -337,8 +336,8 @@ class KafkaAdmin(LibrdkafkaReads):
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
         return self.wire.record_times(list(wanted), flat)
 
-    @or_librdkafka("_lr_partition_leaders")
     @sighted(_counts)
+    @or_librdkafka("_lr_partition_leaders")
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""
         return self.wire.partition_leaders(names) if names else {}

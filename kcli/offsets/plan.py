@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, PartitionPlan, PartitionPosition,
-                        PlanWarning, AgeBounds)
+from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, AgeBounds, GroupPlan, PartitionPlan,
+                        PartitionPosition, PlanWarning)
 from kcli.offsets.ages import decide
 from kcli.records import record
 from kcli.times import check_timestamp, timestamp_before
@@ -88,7 +88,8 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
 
     ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
     offset -1 when no record is at or after the timestamp. ``ages``: max-age, the AgeBounds per
-    partition (kcli.offsets.ages; none: unknown, hot). ``file_offsets``: from-file, this group's offsets from the CSV.
+    partition (kcli.offsets.ages; none: unknown, hot). ``file_offsets``: from-file, this group's
+    offsets from the CSV.
     The warnings come in the order kafka-consumer-groups prints them (``javaorder.reset_warnings``)."""
     plan = GroupPlan(group)
     kind = scenario.kind
