@@ -260,8 +260,15 @@ class KafkaAdmin(LibrdkafkaReads):
         return sightings.path_for(self.cluster_id())
 
     def _record_sightings(self, seen: dict, sent_ms: int, received_ms: int) -> None:
-        if seen:
-            sightings.record(self._sightings_path(), seen, sent_ms, received_ms)
+        """Bookkeeping: a cluster id that cannot be read now (the deadline spent) loses these
+        sightings, never the command's answer."""
+        if not seen:
+            return
+        try:
+            path = self._sightings_path()
+        except Exception:  # noqa: BLE001 - see above; the next command records them again
+            return
+        sightings.record(path, seen, sent_ms, received_ms)
 
     @or_unavailable("GroupCreationTimeMs (KIP-1282)", lambda exc: None)
     def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
