@@ -125,7 +125,7 @@ class BrokerAnchors:
         for t, p in keys:
             c = created.get((t, p))
             if c is not None and c >= 0:
-                out[(t, p)] = c > group_created
+                out[(t, p)] = True if c > group_created else False if c < group_created else None
             elif p < self._older.get(t, 0):
                 out[(t, p)] = False
             elif self._joined is not None and t in self._joined and p >= self._joined[t]:
