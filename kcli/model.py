@@ -160,7 +160,7 @@ class PartitionPosition:
 
 @record
 class AgeBounds:
-    """What kcli can prove of one partition's creation time (kcli.offsets.ages): created after
+    """What kcli can prove of one partition's creation time (kcli.ages): created after
     ``created_after_ms`` and at or before ``created_before_ms`` (None: no such bound), each with
     the fact that proves it (``after_source``, ``before_source``: broker, observed, record bound);
     ``now_ms``: the command's time, against which the ages are measured."""

@@ -247,14 +247,7 @@ class KafkaAdmin(LibrdkafkaReads):
     def partition_sightings(self, topics: list[str]) -> dict[tuple[str, int], tuple[int | None, int]]:
         """What kcli saw of the topics' partitions, this command included (kcli.admin.sightings):
         (created after ms or None, created at or before ms) per partition it has seen."""
-        recorded = sightings.load(self._sightings_path())
-        found = {}
-        for t in topics:
-            for p in range(recorded.get(t, {}).get("count", 0)):
-                b = sightings.bounds(recorded, t, p)
-                if b is not None:
-                    found[(t, p)] = b
-        return found
+        return sightings.of_topics(self._sightings_path(), topics)
 
     def _sightings_path(self) -> str:
         return sightings.path_for(self.cluster_id())

@@ -110,3 +110,11 @@ def bounds(topics: dict[str, dict], name: str, partition: int) -> tuple[int | No
         return None
     span = max((s for s in rec["spans"] if s[0] <= partition), key=lambda s: s[0], default=None)
     return None if span is None else (span[2], span[1])
+
+
+def of_topics(path: str, topics: list[str]) -> dict[tuple[str, int], tuple[int | None, int]]:
+    """(created after ms or None, created at or before ms) of every partition of ``topics`` kcli
+    has seen, from the file at ``path``."""
+    recorded = load(path)
+    return {(t, p): b for t in topics for p in range(recorded.get(t, {}).get("count", 0))
+            if (b := bounds(recorded, t, p)) is not None}

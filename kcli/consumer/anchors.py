@@ -4,6 +4,8 @@ the group creation time (ConsumerGroupDescribe v2, KIP-1282) and the partition a
 
 from __future__ import annotations
 
+from kcli import ages
+from kcli.admin import sightings
 from kcli.admin.settings import ClientSettings
 from kcli.consumer.errors import (BROKER_TOO_OLD, METADATA_V14_MISSING, NO_CREATION_TIME,
                                   GroupCreationTimeNotAvailable, UnsupportedVersion)
@@ -48,7 +50,7 @@ class BrokerAnchors:
                 return
             if policy.name == TO_START_TIME and (heartbeat is None or heartbeat < 2):
                 self._unsupported = GroupCreationTimeNotAvailable(BROKER_TOO_OLD)
-            elif policy.max_age_ms >= 0 and (metadata is None or metadata < 14):
+            elif policy.max_age_ms >= 0 and not policy.age_bounds and (metadata is None or metadata < 14):
                 self._unsupported = UnsupportedVersion(METADATA_V14_MISSING.format(max_age_ms=policy.max_age_ms))
             elif heartbeat is None:
                 self._unsupported = UnsupportedVersion(
@@ -92,6 +94,28 @@ class BrokerAnchors:
             return self.wire.partition_ages(topics)
         except UnsupportedByBroker:
             raise UnsupportedVersion(METADATA_V14_MISSING.format(max_age_ms=max_age_ms)) from None
+
+    def age_bounds(self, keys: list[tuple[str, int]], starts: dict, ends: dict, now_ms: int,
+                   max_age_ms: int) -> dict:
+        """latest(max_age, bounds=True): AgeBounds per partition (kcli.ages): the broker's age
+        where it has one (Metadata v14), else kcli's sightings (kcli.admin.sightings, written by
+        kcli's commands), tightened by the first record (LogAppendTime, or CreateTime with a
+        finite message.timestamp.before.max.ms) where they decide nothing."""
+        def broker(topics):
+            try:
+                return self.wire.partition_ages(topics)
+            except UnsupportedByBroker:
+                return {}
+
+        def records(wanted):
+            leaders = {(t, p): leader for t, parts in self.wire.partition_leaders(sorted({t for t, _, _ in wanted})).items()
+                       for p, leader in parts.items()}
+            return self.wire.record_times(wanted, leaders)
+
+        return ages.gather(keys, starts, ends, now_ms, max_age_ms, broker=broker, records=records,
+                           seen=lambda topics: sightings.of_topics(sightings.path_for(self.wire.cluster_id()), topics),
+                           before_max=lambda topics: ages.before_max_of(
+                               self.wire.describe_configs([("topic", t) for t in topics])))
 
     # -- accepted KIP-1327: which partitions were created after the group ----------------------
 

@@ -35,6 +35,7 @@ class StartPolicy:
     name: str
     max_age_ms: int = -1          # latest only; -1 = disabled (plain latest)
     duration_ms: int = -1         # by_duration only (a new_partitions policy)
+    age_bounds: bool = False      # latest(max_age) only: without the broker's age, kcli's bounds decide
     new_partitions: "StartPolicy | None" = None     # accepted KIP-1327: for partitions created after the group
 
     @property
@@ -51,7 +52,7 @@ class StartPolicy:
         return self.name if self.native else "error"
 
     def __str__(self) -> str:
-        text = (f"latest(max_age={self.max_age_ms}ms)" if self.max_age_ms >= 0
+        text = (f"latest(max_age={self.max_age_ms}ms{', bounds' if self.age_bounds else ''})" if self.max_age_ms >= 0
                 else f"by_duration({self.duration_ms}ms)" if self.name == BY_DURATION else self.name)
         return f"{text}, new_partitions={self.new_partitions}" if self.new_partitions else text
 
@@ -94,11 +95,17 @@ def to_start_time() -> StartPolicy:
     return StartPolicy(TO_START_TIME)
 
 
-def latest(max_age: int | str | None = None) -> StartPolicy:
+def latest(max_age: int | str | None = None, *, bounds: bool = False) -> StartPolicy:
     """Plain ``latest``, or with ``max_age`` (milliseconds, or a duration such as ``"30s"`` or
     ``"PT5M"``) KIP-1327's rule: a partition younger than that starts at its beginning. ``-1``
-    disables it, as ``auto.offset.reset.latest.max.age=-1``."""
-    return StartPolicy(LATEST, _max_age_ms(max_age))
+    disables it, as ``auto.offset.reset.latest.max.age=-1``. Where the broker gives no age the KIP
+    starts at latest (and a broker without Metadata v14 raises UnsupportedVersion); with
+    ``bounds=True`` kcli's bounds decide there instead (kcli.ages, as ``--to-latest --max-age``):
+    latest only when the age is proven over ``max_age``, else the beginning."""
+    ms = _max_age_ms(max_age)
+    if bounds and ms < 0:
+        raise ConfigurationError("latest(bounds=True) needs a max age")
+    return StartPolicy(LATEST, ms, age_bounds=bounds)
 
 
 def _max_age_ms(value: int | str | None) -> int:

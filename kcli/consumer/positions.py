@@ -7,6 +7,7 @@ import time
 
 from confluent_kafka import OFFSET_BEGINNING, OFFSET_END, KafkaError, KafkaException, TopicPartition
 
+from kcli.ages import decide
 from kcli.consumer.anchors import BrokerAnchors
 from kcli.consumer.policies import BY_DURATION, EARLIEST, TO_START_TIME, StartPolicy, earlier
 
@@ -50,6 +51,13 @@ class Resolver:
             return self._by_creation(keys)
         if self.policy.name == TO_START_TIME:
             return self._at_group_creation(keys)
+        if self.policy.age_bounds:
+            marks = {k: self._watermarks(k) for k in keys}
+            bounds = self.anchors.age_bounds(keys, {k: m[0] for k, m in marks.items()},
+                                             {k: m[1] for k, m in marks.items()}, int(time.time() * 1000),
+                                             self.policy.max_age_ms)
+            return {k: OFFSET_BEGINNING if decide(bounds.get(k), self.policy.max_age_ms)[0] else OFFSET_END
+                    for k in keys}
         topics = sorted({t for t, _ in keys})
         ages = self.anchors.partition_ages(topics, self.policy.max_age_ms)
         return {k: OFFSET_BEGINNING if 0 <= ages.get(k, -1) <= self.policy.max_age_ms

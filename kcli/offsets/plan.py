@@ -18,7 +18,7 @@ from kcli import javaorder
 from kcli.errors import OperationError
 from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, AgeBounds, GroupPlan, PartitionPlan,
                         PartitionPosition, PlanWarning)
-from kcli.offsets.ages import decide
+from kcli.ages import decide
 from kcli.records import record
 from kcli.times import check_timestamp, timestamp_before
 
@@ -88,7 +88,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
 
     ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
     offset -1 when no record is at or after the timestamp. ``ages``: max-age, the AgeBounds per
-    partition (kcli.offsets.ages; none: unknown, hot). ``file_offsets``: from-file, this group's
+    partition (kcli.ages; none: unknown, hot). ``file_offsets``: from-file, this group's
     offsets from the CSV.
     The warnings come in the order kafka-consumer-groups prints them (``javaorder.reset_warnings``)."""
     plan = GroupPlan(group)

@@ -1,4 +1,4 @@
-"""Partition ages from what kcli can prove, on any broker (the rule: kcli.offsets.ages): the
+"""Partition ages from what kcli can prove, on any broker (the rule: kcli.ages): the
 broker's own (KIP-1327, Metadata v14) where it knows them, else kcli's sightings
 (kcli.admin.sightings), else the partition's first record (LogAppendTime; CreateTime with a
 finite message.timestamp.before.max.ms, KIP-937). Used by ``--to-latest --max-age`` and
@@ -6,10 +6,9 @@ finite message.timestamp.before.max.ms, KIP-937). Used by ``--to-latest --max-ag
 
 from __future__ import annotations
 
-from kcli import kip937
 from kcli.errors import UnsupportedByBroker
 from kcli.model import AgeBounds
-from kcli.offsets.ages import DECIDES, UNKNOWN, combine, decide, exact, record_bound, undecided_reason
+from kcli.ages import DECIDES, UNKNOWN, before_max_of, gather, undecided_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,44 +20,22 @@ NAMED = 10                       # partitions a notice names before it counts th
 
 def age_bounds(admin: Admin, tps: list[TP], starts: dict[TP, int], ends: dict[TP, int],
                now_ms: int, limit_ms: int) -> dict[TP, AgeBounds]:
-    """AgeBounds per partition of ``tps``. The first records are read (one Fetch per leader)
-    only for partitions the broker and the sightings leave undecided at ``limit_ms``, and the
-    topic configs only for topics whose first record is CreateTime."""
+    """AgeBounds per partition of ``tps`` (kcli.ages.gather), read through the adapter."""
+    return gather(tps, starts, ends, now_ms, limit_ms, broker=lambda topics: _broker_ages(admin, topics),
+                  seen=admin.partition_sightings, records=admin.record_times,
+                  before_max=lambda topics: _before_max(admin, topics))
+
+
+def _broker_ages(admin: Admin, topics: list[str]) -> dict[TP, int]:
     try:
-        broker = admin.partition_ages(sorted({t for t, _ in tps}))
+        return admin.partition_ages(topics)
     except UnsupportedByBroker:
-        broker = {}
-    found = {tp: exact(now_ms, now_ms - broker[tp]) for tp in tps if broker.get(tp) is not None and broker[tp] >= 0}
-    rest = [tp for tp in tps if tp not in found]
-    if not rest:
-        return found
-    seen = admin.partition_sightings(sorted({t for t, _ in rest}))
-    for tp in rest:
-        found[tp] = combine(now_ms, seen.get(tp))
-    undecided = [tp for tp in rest if decide(found[tp], limit_ms)[1] == UNKNOWN and ends[tp] > starts[tp]]
-    if not undecided:
-        return found
-    times = admin.record_times([(t, p, starts[(t, p)]) for t, p in undecided])
-    firsts = {}
-    for t, p in undecided:
-        rt = times.get((t, p, starts[(t, p)]))
-        if rt is not None and rt.error is None and rt.log_append_time is not None:
-            firsts[(t, p)] = (rt.timestamp_ms if rt.timestamp_ms is not None else rt.bound_ms, rt.log_append_time)
-    created_time = sorted({t for (t, _), (_, appended) in firsts.items() if not appended})
-    before_max = _before_max(admin, created_time) if created_time else {}
-    for tp, (ts, appended) in firsts.items():
-        bound = record_bound(ts, appended, before_max.get(tp[0]))
-        if bound is not None:
-            found[tp] = combine(now_ms, seen.get(tp), bound)
-    return found
+        return {}
 
 
 def _before_max(admin: Admin, topics: list[str]) -> dict[str, int]:
     """message.timestamp.before.max.ms as each topic's broker applies it (kip937)."""
-    out = {}
-    for rc in admin.describe_configs([("topic", t) for t in topics]):
-        out[rc.name] = kip937.effective_bound({e.name: e for e in rc.entries}, kip937.BEFORE)
-    return out
+    return before_max_of(admin.describe_configs([("topic", t) for t in topics]))
 
 
 def undecided_notice(plans, limit_text: str) -> str | None:

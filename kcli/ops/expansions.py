@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from kcli.errors import OperationError, UsageError
 from kcli.model import (INTERNAL_TOPICS, AgeBounds, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss,
                         YoungPartition)
-from kcli.offsets.ages import BROKER, UNKNOWN, combine, decide
+from kcli.ages import BROKER, UNKNOWN, combine, decide
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets.gather import committed_of_groups, log_offsets, start_times
 from kcli.specs import duration_arg, parse_topic_spec

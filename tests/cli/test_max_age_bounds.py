@@ -1,6 +1,6 @@
 """``--to-latest --max-age`` on a broker without KIP-1327 (the embedded broker posing as Apache
 Kafka 4.4: no Metadata v14, no DescribeTopicPartitions v1): partition age from what kcli can
-prove (kcli.offsets.ages). A partition is cold only when its age is proven over the limit, hot
+prove (kcli.ages). A partition is cold only when its age is proven over the limit, hot
 when proven within it, and otherwise hot with a Warn line naming it; the plan says which source
 decided (observed, record bound, unknown) and its JSON carries the bounds."""
 

@@ -8,16 +8,19 @@ new ones appeared."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewPartitions
 
-from kcli.consumer import ConfigurationError, Consumer
+from kcli.consumer import ConfigurationError, Consumer, latest
 from kcli.consumer.policies import BY_DURATION, LATEST, from_config
 from tests.consumer.test_policies import Reader, wait_fetching
 from tests.support.clients import produce, tagged
 from tests.support.groups import fast_cluster
+from tests.support.run import run_kcli
+from tests.support.waits import Clock
 
 
 def expansion_story(bootstrap: str, topic: str, group: str, **policy) -> Counter:
@@ -75,3 +78,33 @@ def test_the_policy_from_kafka_keys_and_bad_combinations():
             from_config({}, start, new)
     with pytest.raises(ConfigurationError):                 # the consumer protocol only
         Consumer({"bootstrap.servers": "127.0.0.1:9", "group.id": "g"}, start="latest", new_partitions="earliest")
+
+
+def test_latest_max_age_with_bounds_decides_without_metadata_v14():
+    """latest(max_age) keeps the KIP's behaviour by default (UnsupportedVersion without Metadata
+    v14: tests/consumer/test_policies.py); with bounds=True kcli's bounds decide, as --max-age
+    does: the partitions the broker stamped two hours ago (LogAppendTime) start at latest, the one
+    added after a kcli command listed the topic (observed) at its beginning."""
+    now = int(time.time() * 1000)
+    clock = Clock(now - 2 * 3_600_000)
+    with fast_cluster(pose_as="4.4", clock=clock) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("lb", 2, configs={"message.timestamp.type": "LogAppendTime"})
+        produce(b, "lb", tagged("pre", [0, 1], 5))
+        clock.now_ms = now
+        assert run_kcli(b, "describe", "topics", "lb").code == 0           # kcli sees 0 and 1
+        admin = AdminClient({"bootstrap.servers": b})
+        admin.create_partitions([NewPartitions("lb", 3)])["lb"].result(15)
+        produce(b, "lb", tagged("exp", [2], 5))
+        reader = Reader()
+        c = Consumer({"bootstrap.servers": b, "group.id": "lb-g", "group.protocol": "consumer"},
+                     start=latest("1h", bounds=True))
+        try:
+            c.subscribe(["lb"])
+            wait_fetching(reader, c, 3)
+            produce(b, "lb", tagged("post", [0, 1, 2], 2))
+            reader.until(c, "post", 6)
+            reader.drain(c)
+        finally:
+            c.close()
+        assert reader.tags() == Counter({"exp": 5, "post": 6})

@@ -1,10 +1,10 @@
-"""The partition-age rule (kcli.offsets.ages), pure: bounds from each fact, and a decision that
+"""The partition-age rule (kcli.ages), pure: bounds from each fact, and a decision that
 is cold only when proven over the limit, hot when proven within it, else hot, undecided."""
 
 import pytest
 
 from kcli.model import AgeBounds
-from kcli.offsets.ages import UNBOUNDED, UNKNOWN, combine, decide, exact, record_bound
+from kcli.ages import UNBOUNDED, UNKNOWN, combine, decide, exact, record_bound
 
 NOW = 100_000_000
 MIN = 60_000

@@ -3,7 +3,7 @@
 import pytest
 
 from kcli.model import CLAMPED, NO_RECORD, AgeBounds, PartitionPosition, PlanWarning
-from kcli.offsets.ages import combine, exact
+from kcli.ages import combine, exact
 from kcli.offsets.plan import (CURRENT, DATETIME, DURATION, EARLIEST, FILE, LATEST, MAX_AGE, OFFSET,
                                SHIFT, START_TIME, NoCommittedOffset, Scenario, lookup_timestamp,
                                plan_group)

@@ -17,6 +17,7 @@ it, and otherwise hot, undecided, with a notice: a replay can be undone, a skip 
 
 from __future__ import annotations
 
+from kcli import kip937
 from kcli.model import AgeBounds
 from kcli.times import format_duration_ms
 
@@ -43,6 +44,12 @@ def record_bound(timestamp_ms: int | None, log_append_time: bool | None,
     return timestamp_ms + before_max_ms
 
 
+def before_max_of(configs) -> dict[str, int]:
+    """{topic: message.timestamp.before.max.ms as its broker applies it} of DescribeConfigs'
+    ResourceConfigs (kcli.kip937)."""
+    return {rc.name: kip937.effective_bound({e.name: e for e in rc.entries}, kip937.BEFORE) for rc in configs}
+
+
 def combine(now_ms: int, observed: tuple[int | None, int] | None = None,
             record_ms: int | None = None) -> AgeBounds:
     """The tightest bounds of kcli's sighting (created after, at or before) and the record bound."""
@@ -51,6 +58,40 @@ def combine(now_ms: int, observed: tuple[int | None, int] | None = None,
     if record_ms is not None and (before is None or record_ms < before):
         before, before_source = record_ms, RECORD_BOUND
     return AgeBounds(now_ms, after, OBSERVED if after is not None else None, before, before_source)
+
+
+def gather(tps: list, starts: dict, ends: dict, now_ms: int, limit_ms: int, *, broker, seen, records,
+           before_max) -> dict:
+    """AgeBounds per partition of ``tps`` from the facts the callables read: ``broker(topics)``
+    the broker's ages ({tp: ms}, -1 unknown; {} without Metadata v14), ``seen(topics)`` kcli's
+    sightings ({tp: (after, before)}), ``records(wanted)`` the first records ({(t, p, offset):
+    RecordTime}) and ``before_max(topics)`` message.timestamp.before.max.ms ({topic: ms}). The
+    records are read only for partitions the broker and the sightings leave undecided at
+    ``limit_ms``, the configs only for topics whose first record is CreateTime."""
+    ages = broker(sorted({t for t, _ in tps}))
+    found = {tp: exact(now_ms, now_ms - ages[tp]) for tp in tps if ages.get(tp, -1) >= 0}
+    rest = [tp for tp in tps if tp not in found]
+    if not rest:
+        return found
+    sightings = seen(sorted({t for t, _ in rest}))
+    for tp in rest:
+        found[tp] = combine(now_ms, sightings.get(tp))
+    undecided = [tp for tp in rest if decide(found[tp], limit_ms)[1] == UNKNOWN and ends[tp] > starts[tp]]
+    if not undecided:
+        return found
+    times = records([(t, p, starts[(t, p)]) for t, p in undecided])
+    firsts = {}
+    for t, p in undecided:
+        rt = times.get((t, p, starts[(t, p)]))
+        if rt is not None and rt.error is None and rt.log_append_time is not None:
+            firsts[(t, p)] = (rt.timestamp_ms if rt.timestamp_ms is not None else rt.bound_ms, rt.log_append_time)
+    created_time = sorted({t for (t, _), (_, appended) in firsts.items() if not appended})
+    bounds = before_max(created_time) if created_time else {}
+    for tp, (ts, appended) in firsts.items():
+        bound = record_bound(ts, appended, bounds.get(tp[0]))
+        if bound is not None:
+            found[tp] = combine(now_ms, sightings.get(tp), bound)
+    return found
 
 
 def decide(bounds: AgeBounds | None, limit_ms: int) -> tuple[bool, str, str]:
