@@ -73,7 +73,8 @@ class RecordTime:
     record a consumer positioned there reads): its timestamp and offset when that record lay
     within the bytes read; otherwise ``bound_ms``, the MaxTimestamp of the batch holding it (the
     record's timestamp is no later). All None with ``error`` None: no record at or after
-    ``offset`` below ``high_watermark``."""
+    ``offset`` below ``high_watermark``. ``log_append_time``: the batch's timestamp type says
+    the broker stamped it (LogAppendTime), None when no batch was read."""
     topic: str
     partition: int
     offset: int
@@ -82,6 +83,7 @@ class RecordTime:
     bound_ms: int | None = None
     high_watermark: int | None = None
     error: str | None = None
+    log_append_time: bool | None = None
 
 
 @record(frozen=True)
@@ -164,6 +166,27 @@ class PartitionPosition:
     log_end: int
 
 
+@record
+class AgeBounds:
+    """What kcli can prove of one partition's creation time (kcli.ages): created after
+    ``created_after_ms`` and at or before ``created_before_ms`` (None: no such bound), each with
+    the fact that proves it (``after_source``, ``before_source``: broker, observed, record bound);
+    ``now_ms``: the command's time, against which the ages are measured."""
+    now_ms: int
+    created_after_ms: int | None = None
+    after_source: str | None = None
+    created_before_ms: int | None = None
+    before_source: str | None = None
+
+    @property
+    def min_age_ms(self) -> int | None:
+        return None if self.created_before_ms is None else self.now_ms - self.created_before_ms
+
+    @property
+    def max_age_ms(self) -> int | None:
+        return None if self.created_after_ms is None else self.now_ms - self.created_after_ms
+
+
 @record(slots=True)
 class PartitionPlan:
     group: str
@@ -178,6 +201,8 @@ class PartitionPlan:
     # moving forward: the offset of the first record a read_committed consumer reads from the
     # committed offset (the log end when none); None: not looked up, or unknown
     next_record: int | None = None
+    age: AgeBounds | None = None     # --max-age: the bounds the rule decided on
+    age_source: str | None = None    # --max-age: broker, observed, record bound, or unknown
 
     @property
     def delta(self) -> int | None:
@@ -336,10 +361,12 @@ class GroupExposure:
 class YoungPartition:
     topic: str
     partition: int
-    creation_ms: int
+    creation_ms: int                       # the broker's; observed: the latest it can be (first seen)
     log_start: int
     log_end: int
     groups: list[GroupExposure] = field(default_factory=list)
+    source: str = "broker"                 # broker, observed (kcli saw the topic without it), unknown
+    created_after_ms: int | None = None    # observed: kcli saw its topic without it then
 
 
 @record
@@ -358,6 +385,9 @@ class ExpansionReport:
     unknown_creation: int = 0              # partitions without a recorded creation time: not checked
     memory_file: str | None = None
     new_topics: list[NewTopic] = field(default_factory=list)
+    # without the broker's creation times: partitions that may be young expansions (kcli has not
+    # seen their topic without them, nor long enough ago), checked for exposure, rows only if exposed
+    undecided: list[tuple[str, int]] = field(default_factory=list)
 
     def found(self, status: str) -> list[tuple[YoungPartition, GroupExposure]]:
         return [(p, g) for p in self.partitions for g in p.groups if g.status == status]

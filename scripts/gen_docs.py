@@ -37,7 +37,12 @@ ENVIRONMENT = [
 ]
 FILES = [("$XDG_CONFIG_HOME/kcli/config.toml",
           "profiles: [profiles.NAME] tables with bootstrap_servers, properties = {...} and/or "
-          "properties_file = \"path\"; an optional top-level default_profile")]
+          "properties_file = \"path\"; an optional top-level default_profile"),
+         ("$XDG_STATE_HOME/kcli/partitions/",
+          "what kcli saw of each topic's partitions, one file per cluster (when each partition was first "
+          "seen, when its topic was last seen without it), written by every command that lists partitions: "
+          "the bounds --to-latest --max-age and check expansions decide by where the broker reports no "
+          "creation times")]
 ROLLBACK_FILES = ("$XDG_STATE_HOME/kcli/rollback/",
                   "rollback files (default ~/.local/state/kcli/rollback/): before each reset --execute, the "
                   "group's committed offsets, as kafka-consumer-groups' reset CSV, in a new file named on "

@@ -6,7 +6,7 @@ a module that no entry covers (a new top-level module or package needs its line 
 Data flows ``cli`` -> ``ops`` -> ``admin``/``offsets``/``pipeline`` -> ``model`` -> ``render``:
 
 - the foundation (``records``, ``model``, ``errors``, ``inputs``, ``times``, ``specs``, ``javaorder``,
-  ``kip937``, ``redaction``) imports only what is below it, never a client;
+  ``kip937``, ``ages``, ``redaction``) imports only what is below it, never a client;
 - the planner (``offsets``) is pure: the foundation and the standard library;
 - ``render`` never talks to Kafka (no ``admin``, ``ops``, confluent-kafka), and is the only
   layer that draws with rich;
@@ -30,7 +30,7 @@ from pathlib import Path
 KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 FOUNDATION = ("kcli.records", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
-              "kcli.javaorder", "kcli.kip937", "kcli.redaction", "kcli.xdg")
+              "kcli.javaorder", "kcli.kip937", "kcli.ages", "kcli.redaction", "kcli.xdg")
 
 # layer (a module, or a package and everything under it) -> (kcli layers it may import,
 # third-party distributions it may import, why)
@@ -47,6 +47,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                    "argument grammars, pure"),
     "kcli.javaorder": (("kcli.records", "kcli.model"), (), "the Java tools' orderings, pure"),
     "kcli.kip937": (("kcli.model",), (), "the KIP-937 bound rule, pure"),
+    "kcli.ages": (("kcli.model", "kcli.times", "kcli.kip937"), (), "the partition-age rule (KIP-1327 bounds), pure"),
     "kcli.protocol": (("kcli.xdg",), ("kafka",),
                       "the wire messages, shared by broker and client (compiled codecs cached by kcli.xdg)"),
     "kcli.offsets": (FOUNDATION, (), "the reset planner is pure: no Kafka, no views"),

@@ -5,11 +5,13 @@ only the one it needs (``describe topics`` runs on the wire client alone)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
 
 from kcli.admin import Admin
+from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
@@ -38,6 +40,32 @@ SPECIAL_TIMES = {"latest": -1, "earliest": -2, "max-timestamp": -3}
 LIBRDKAFKA_DEFAULTS = {"reconnect.backoff.ms": "20"}
 # What ConsumerGroupDescribe alone carries (a broker answer kcli cannot read: unavailable).
 CONSUMER_FIELDS = "the consumer-protocol fields (epochs, target assignment, GroupCreationTimeMs)"
+
+
+def sighted(seen):
+    """The decorated method's answer lists topics' partitions: what ``seen(answer)`` (topic ->
+    (topic id or None, partition count)) says is recorded in kcli's sightings
+    (kcli.admin.sightings), between the time it was asked and the time it came back."""
+    def wrap(method):
+        @functools.wraps(method)
+        def call(self, *args, **kwargs):
+            sent = int(time.time() * 1000)
+            answer = method(self, *args, **kwargs)
+            self._record_sightings(seen(answer), sent, int(time.time() * 1000))
+            return answer
+        return call
+    return wrap
+
+
+def _counts(answer: dict) -> dict:
+    return {t: (None, len(parts) if isinstance(parts, dict) else parts) for t, parts in answer.items()}
+
+
+def _aged(answer: dict) -> dict:
+    counts: dict[str, int] = {}
+    for t, p in answer:
+        counts[t] = max(counts.get(t, 0), p + 1)
+    return {t: (None, n) for t, n in counts.items()}
 
 
 # librdkafka's words for a connection that failed before anything was sent: refused, reset
@@ -204,23 +232,45 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         asks for every partition of every topic (3 s at 30k partitions)."""
         return self.wire.cluster_id()
 
+    @sighted(_counts)
     @or_librdkafka("_lr_partition_counts")
     def partition_counts(self) -> dict[str, int]:
         """Partition count per topic, every topic: one Metadata request, on kcli's own connection
         (librdkafka's list_topics is sliced to serve its error events while it waits)."""
         return self.wire.partition_counts()
 
+    @sighted(lambda topics: {t.name: (t.topic_id, len(t.partitions)) for t in topics})
     @or_librdkafka("_lr_describe_topics", kip_only={"DescribeTopicPartitions": "CreationTimeMs (KIP-1327)"})
     def describe_topics(self, names: list[str], progress=None) -> list[TopicInfo]:
         """Leader, replicas, ISR, ELR and CreationTimeMs per partition (see WireClient);
         ``progress`` (done, total) counts the topics."""
         return self.wire.describe_topics(names, progress)
 
+    @sighted(_aged)
     @or_unavailable("PartitionAgeMs (KIP-1327)", unsupported("PartitionAgeMs (KIP-1327) is unavailable"))
     def partition_ages(self, topics: list[str]) -> dict[tuple[str, int], int]:
         """KIP-1327 PartitionAgeMs per partition (-1 unknown); UnsupportedByBroker without
         Metadata v14."""
         return self.wire.partition_ages(topics)
+
+    def partition_sightings(self, topics: list[str]) -> dict[tuple[str, int], tuple[int | None, int]]:
+        """What kcli saw of the topics' partitions, this command included (kcli.admin.sightings):
+        (created after ms or None, created at or before ms) per partition it has seen."""
+        return sightings.of_topics(self._sightings_path(), topics)
+
+    def _sightings_path(self) -> str:
+        return sightings.path_for(self.cluster_id())
+
+    def _record_sightings(self, seen: dict, sent_ms: int, received_ms: int) -> None:
+        """Bookkeeping: a cluster id that cannot be read now (the deadline spent) loses these
+        sightings, never the command's answer."""
+        if not seen:
+            return
+        try:
+            path = self._sightings_path()
+        except Exception:  # noqa: BLE001 - see above; the next command records them again
+            return
+        sightings.record(path, seen, sent_ms, received_ms)
 
     @or_unavailable("GroupCreationTimeMs (KIP-1282)", lambda exc: None)
     def group_creation_times(self, group_ids: list[str]) -> dict[str, int | None] | None:
@@ -295,6 +345,7 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
         return self.wire.record_times(list(wanted), flat)
 
+    @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")
     def partition_leaders(self, names: list[str]) -> dict[str, dict[int, int | None]]:
         """Leader per partition (None: no leader) of the named topics that exist; one Metadata."""

@@ -21,13 +21,14 @@ def expansions(
                                                    "internal ones)."),
 ):
     """Find partitions added recently to a topic (KIP-1327 CreationTimeMs after the topic's first
-    partitions'; a new topic is named in a note, not checked) where a consumer group loses
-    records, or is about to: per group with committed offsets on the topic, whether it has
-    committed there, whether the partition is younger than the group (KIP-1282), EXPOSED (no
-    commit: the records a latest start would skip now) and LOST? (suspected: kcli saw the records
-    while the group had no commit, and its commit is now past them). Exit 0 when nothing is
-    exposed or lost, 4 when something is, 1 when the broker reports no creation times or a
-    group named with --group does not exist."""
+    partitions'; a new topic is named in a note, not checked; on a broker without creation
+    times, the partitions kcli saw added, SOURCE observed, and those it cannot tell from young
+    expansions, SOURCE unknown, shown when exposed) where a consumer group loses records, or is
+    about to: per group with committed offsets on the topic, whether it has committed there,
+    whether the partition is younger than the group (KIP-1282), EXPOSED (no commit: the records
+    a latest start would skip now) and LOST? (suspected: kcli saw the records while the group had
+    no commit, and its commit is now past them). Exit 0 when nothing is exposed or lost, 4 when
+    something is, 1 when a group named with --group does not exist."""
     from kcli.errors import CheckFound
     from kcli.ops import expansions as radar
     from kcli.render.expansions import render_report

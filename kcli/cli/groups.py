@@ -152,7 +152,9 @@ def reset_offsets(
     to_start_time: bool = typer.Option(False, "--to-start-time", help="The group's creation time (KIP-1282)."),
     max_age: Optional[str] = typer.Option(None, "--max-age",
                                           help="With --to-latest: earliest for partitions no older than this "
-                                               "(KIP-1327); a bare number is milliseconds."),
+                                               "(KIP-1327), latest only for those proven older (the broker's age, "
+                                               "or kcli's own sightings and record bounds: docs/kips.md); a bare "
+                                               "number is milliseconds."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan only (the default)."),
     execute: bool = typer.Option(False, "--execute", help="Commit the plan."),
     export: bool = typer.Option(False, "--export", help="Print the plan as kafka-consumer-groups' CSV."),

@@ -35,9 +35,9 @@ class Consumer:
     ``config``). ``lookup_timeout_ms`` bounds each broker lookup a policy makes."""
 
     def __init__(self, config: dict, start: StartPolicy | str | None = None, *,
-                 lookup_timeout_ms: int = 10_000):
+                 new_partitions: StartPolicy | str | None = None, lookup_timeout_ms: int = 10_000):
         conf = dict(config)
-        self.policy = from_config(conf, start)
+        self.policy = from_config(conf, start, new_partitions)
         check_protocol(self.policy, conf)
         if not self.policy.native and not conf.get("group.id"):
             raise ConfigurationError(f"The start-offset policy {self.policy} needs a group.id")
@@ -48,6 +48,7 @@ class Consumer:
         self._positioner = Positioner(self._consumer, self._resolver)
         self._errors: list[BaseException] = []
         self._callbacks: dict = {}
+        self._topics: list[str] = []
 
     # -- subscription and callbacks ---------------------------------------------------------
 
@@ -56,6 +57,9 @@ class Consumer:
         partitions)`` after the library assigned or before it unassigns (do not assign in them).
         An exception they raise is re-raised by the next ``poll()``."""
         self._callbacks = {"assign": on_assign, "revoke": on_revoke, "lost": on_lost}
+        self._topics = list(topics)
+        if self.policy.new_partitions is not None:
+            self._anchors.before_join(self._topics)
         if self.policy.native:
             kwargs = {k: self._notifier(cb) for k, cb in (("on_assign", on_assign),
                       ("on_revoke", on_revoke), ("on_lost", on_lost)) if cb is not None}
@@ -101,6 +105,8 @@ class Consumer:
     def _start_offsets(self, keys: list[Key]) -> dict[Key, int]:
         """Resolved offsets of the partitions without a committed offset (the others are left
         to librdkafka, which starts at the commit)."""
+        if self.policy.new_partitions is not None:
+            self._anchors.after_join(self._topics)          # the group has assigned us: it exists
         committed = self._resolver.committed(keys)
         return self._resolver.initial([k for k in keys if k not in committed])
 

@@ -7,8 +7,9 @@ import time
 
 from confluent_kafka import OFFSET_BEGINNING, OFFSET_END, KafkaError, KafkaException, TopicPartition
 
+from kcli.ages import decide
 from kcli.consumer.anchors import BrokerAnchors
-from kcli.consumer.policies import EARLIEST, TO_START_TIME, StartPolicy
+from kcli.consumer.policies import BY_DURATION, EARLIEST, TO_START_TIME, StartPolicy, earlier
 
 Key = tuple[str, int]
 INITIAL, OUT_OF_RANGE = "initial", "out-of-range"
@@ -46,8 +47,17 @@ class Resolver:
         if self.policy.native:
             native = OFFSET_BEGINNING if self.policy.name == EARLIEST else OFFSET_END
             return dict.fromkeys(keys, native)
+        if self.policy.new_partitions is not None:
+            return self._by_creation(keys, self.policy.new_partitions)
         if self.policy.name == TO_START_TIME:
             return self._at_group_creation(keys)
+        if self.policy.age_bounds:
+            marks = {k: self._watermarks(k) for k in keys}
+            bounds = self.anchors.age_bounds(keys, {k: m[0] for k, m in marks.items()},
+                                             {k: m[1] for k, m in marks.items()}, int(time.time() * 1000),
+                                             self.policy.max_age_ms)
+            return {k: OFFSET_BEGINNING if decide(bounds.get(k), self.policy.max_age_ms)[0] else OFFSET_END
+                    for k in keys}
         topics = sorted({t for t, _ in keys})
         ages = self.anchors.partition_ages(topics, self.policy.max_age_ms)
         return {k: OFFSET_BEGINNING if 0 <= ages.get(k, -1) <= self.policy.max_age_ms
@@ -61,11 +71,29 @@ class Resolver:
             return self._at_group_creation(keys)
         return {k: OFFSET_END for k in keys}
 
+    def _by_creation(self, keys: list[Key], new: StartPolicy) -> dict[Key, int]:
+        """Accepted KIP-1327: the new_partitions policy for partitions created after the group,
+        the policy itself for the others, and whichever of the two starts earlier for a
+        partition neither is proven for (none loses a record)."""
+        after = self.anchors.classify(keys)
+        base = StartPolicy(self.policy.name)
+        chosen = {k: new if after[k] else base if after[k] is False else earlier(base, new) for k in keys}
+        offsets = {}
+        for policy in {*chosen.values()}:
+            mine = [k for k in keys if chosen[k] == policy]
+            if policy.name == BY_DURATION:
+                offsets.update(self._at_time(mine, int(time.time() * 1000) - policy.duration_ms))
+            else:
+                offsets.update(dict.fromkeys(mine, OFFSET_BEGINNING if policy.name == EARLIEST else OFFSET_END))
+        return offsets
+
     def _at_group_creation(self, keys: list[Key]) -> dict[Key, int]:
-        """First offset at/after the group creation time; log end when no record is. The
+        return self._at_time(keys, self.anchors.group_creation_time())
+
+    def _at_time(self, keys: list[Key], created: int) -> dict[Key, int]:
+        """First offset at/after ``created``; log end when no record is. The
         watermarks are read before the time lookup: a high watermark read first is a safe log
         end (every record below it predates the lookup), a later one could skip records."""
-        created = self.anchors.group_creation_time()
         marks = {k: self._watermarks(k) for k in keys}
         found = self._retrying(self.consumer.offsets_for_times,
                                [TopicPartition(t, p, created) for t, p in keys],

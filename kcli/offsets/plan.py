@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from kcli import javaorder
 from kcli.errors import OperationError
-from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, GroupPlan, PartitionPlan, PartitionPosition,
-                        PlanWarning)
+from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, AgeBounds, GroupPlan, PartitionPlan,
+                        PartitionPosition, PlanWarning)
+from kcli.ages import decide
 from kcli.records import record
-from kcli.times import check_timestamp, format_duration_ms, timestamp_before
+from kcli.times import check_timestamp, timestamp_before
 
 TP = tuple[str, int]
 
@@ -79,16 +80,6 @@ def lookup_timestamp(scenario: Scenario, now_ms: int, creation_ms: int | None = 
     raise ValueError(f"{scenario.kind} is not a time scenario")
 
 
-def age_rule(age_ms: int | None, max_age_ms: int) -> tuple[bool, str]:
-    """KIP-1327: (take earliest?, the rule as shown in the plan)."""
-    limit = format_duration_ms(max_age_ms)
-    if age_ms is None or age_ms < 0:
-        return False, "latest (age unknown)"
-    if age_ms <= max_age_ms:
-        return True, f"earliest (hot, age {format_duration_ms(age_ms)} ≤ {limit})"
-    return False, f"latest (cold, age {format_duration_ms(age_ms)} > {limit})"
-
-
 def _clamp(group: str, pos: PartitionPosition, offset: int, warnings: dict[TP, PlanWarning]) -> int:
     """``offset`` within the log; a clamped one is warned about (``warnings``, by partition)."""
     new = min(max(offset, pos.log_start), pos.log_end)
@@ -100,13 +91,14 @@ def _clamp(group: str, pos: PartitionPosition, offset: int, warnings: dict[TP, P
 
 def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition],
                lookups: dict[TP, tuple[int, int | None]] | None = None,
-               ages: dict[TP, int] | None = None,
+               ages: dict[TP, AgeBounds] | None = None,
                file_offsets: dict[TP, int] | None = None) -> GroupPlan:
     """One group's plan, partitions in the order of ``positions``.
 
     ``lookups``: time scenarios, the ListOffsets answer (offset, record timestamp) per partition,
-    offset -1 when no record is at or after the timestamp. ``ages``: max-age, PartitionAgeMs per
-    partition (-1 unknown). ``file_offsets``: from-file, this group's offsets from the CSV.
+    offset -1 when no record is at or after the timestamp. ``ages``: max-age, the AgeBounds per
+    partition (kcli.ages; none: unknown, hot). ``file_offsets``: from-file, this group's
+    offsets from the CSV.
     The warnings come in the order kafka-consumer-groups prints them (``javaorder.reset_warnings``)."""
     plan = GroupPlan(group)
     kind = scenario.kind
@@ -114,14 +106,15 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
     empty: dict[TP, PlanWarning] = {}
     for pos in positions:
         tp = (pos.topic, pos.partition)
-        ts = rule = None
+        ts = rule = bounds = source = None
         new: int | None
         if kind == EARLIEST:
             new = pos.log_start
         elif kind == LATEST:
             new = pos.log_end
         elif kind == MAX_AGE:
-            hot, rule = age_rule((ages or {}).get(tp), scenario.number)
+            bounds = (ages or {}).get(tp)
+            hot, source, rule = decide(bounds, scenario.number)
             new = pos.log_start if hot else pos.log_end
         elif kind == CURRENT:
             new = pos.committed if pos.committed is not None else pos.log_end
@@ -144,7 +137,7 @@ def plan_group(group: str, scenario: Scenario, positions: list[PartitionPosition
         else:
             raise ValueError(f"unknown scenario {kind}")
         plan.partitions.append(PartitionPlan(group, pos.topic, pos.partition, pos.committed, new,
-                                             pos.log_start, pos.log_end, ts, rule))
+                                             pos.log_start, pos.log_end, ts, rule, age=bounds, age_source=source))
     plan.warnings = javaorder.reset_warnings([(p.topic, p.partition) for p in positions], clamped, empty)
     return plan
 

@@ -18,12 +18,13 @@ from kcli.errors import UsageError
 from kcli.model import MISSING_GROUP, PlanWarning
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
+from kcli.ops.ages import undecided_notice
 from kcli.ops.groups import group_ids
 from kcli.ops.resets.gather import Steps, check_resettable, group_answers, next_records, offset_answers, time_lookups
 from kcli.ops.resets.request import SCENARIOS, ResetFlags, check_groups, check_topics, is_given
 from kcli.records import record
 from kcli.specs import datetime_arg, duration_arg
-from kcli.times import TimeParseError, timestamp_before
+from kcli.times import TimeParseError, format_duration_ms, timestamp_before
 
 if TYPE_CHECKING:
     from kcli.admin import Admin
@@ -32,8 +33,6 @@ DEFAULT_WINDOW = "1h"
 TAKES = ("to-datetime", "by-duration")          # the scenario flags --compare reads
 NOT_WITH = {"execute": "--execute", "export": "--export", "rollback_file": "--rollback-file",
             "allow_skip": "--allow-skip"}
-MAX_AGE_UNSUPPORTED = ("the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), "
-                       "which --max-age needs")
 
 
 @record
@@ -104,8 +103,9 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
     check_resettable(groups.descs)
     kinds = {p.scenario.kind for p in req.policies}
     created, start_errors = groups.start_times(admin, ids) if planner.START_TIME in kinds else ({}, {})
+    age_limit = next((p.scenario.number for p in req.policies if p.scenario.kind == planner.MAX_AGE), None)
     answers = offset_answers(admin, ids, req.topics, req.all_topics, steps, inputs=groups.inputs,
-                             ages=planner.MAX_AGE in kinds, ages_optional=True)
+                             age_limit_ms=age_limit, now_ms=now_ms)
     targets: dict[tuple[str, str], int] = {}          # (policy label, group) -> timestamp
     for p in req.policies:
         if p.scenario.is_time:
@@ -116,16 +116,13 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
 
     columns, warnings = [], []
     positions_of = {g: answers.positions(g) for g in ids}
-    ages, ages_error = answers.ages, MAX_AGE_UNSUPPORTED if answers.ages_error else None
+    ages = answers.ages
     del answers      # in the positions now (100k partitions: ~45 MB)
     for policy in req.policies:
         column = PolicyPlans(policy)
         for g in ids:
             if policy.scenario.kind == planner.START_TIME and g in start_errors:
                 column.unavailable[g] = str(start_errors[g])
-                continue
-            if policy.scenario.kind == planner.MAX_AGE and ages_error:
-                column.unavailable[g] = ages_error
                 continue
             ts = targets.get((policy.label, g))
             column.plans[g] = planner.plan_group(g, policy.scenario, positions_of[g],
@@ -136,6 +133,10 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
     for column in columns:
         for plan in column.plans.values():
             warnings += [(column.policy.label, w) for w in plan.warnings]
+        if column.policy.scenario.kind == planner.MAX_AGE:
+            notice = undecided_notice(list(column.plans.values()), format_duration_ms(column.policy.scenario.number))
+            if notice:
+                admin.warn(notice)
     warnings += [("", PlanWarning(MISSING_GROUP, g)) for g in ids if g in groups.missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
     return comparison(every_plan, columns, list(dict.fromkeys(warnings)))

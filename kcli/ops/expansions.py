@@ -3,7 +3,9 @@ CreationTimeMs after the topic's first partitions'; a new topic is no expansion 
 named), and for each consumer group with committed offsets on their topic, where a
 ``latest`` start loses records.
 
-What can be known, from the broker alone:
+What can be known, from the broker alone (on a broker without KIP-1327, from kcli's own
+sightings of the topics instead, kcli.admin.sightings: a partition kcli saw its topic without is
+an expansion made after that; one it never did may be one, and is checked as one):
 - when each partition was created (KIP-1327) and when each consumer-protocol group was (KIP-1282),
   so whether the partition is younger than the group: records on it were all written after the
   group existed;
@@ -30,8 +32,10 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import INTERNAL_TOPICS, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss, YoungPartition
+from kcli.errors import OperationError, UsageError
+from kcli.model import (INTERNAL_TOPICS, AgeBounds, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss,
+                        YoungPartition)
+from kcli.ages import BROKER, UNKNOWN, combine, decide
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets.gather import committed_of_groups, log_offsets, start_times
 from kcli.specs import duration_arg, parse_topic_spec
@@ -42,8 +46,6 @@ if TYPE_CHECKING:
 
 DEFAULT_WITHIN = "24h"
 MEMORY_DAYS = 30                 # remembered observations of partitions older than this are dropped
-NO_CREATION_TIMES = ("Partition creation times are unavailable: the broker does not support "
-                     "DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), which check expansions needs")
 MEMORY_VERSION = 1
 
 
@@ -114,18 +116,24 @@ def expansions_and_new_topics(described, within: int, now_ms: int
 
 def check_expansions(admin: Admin, groups: list[str], topics: list[str], within: int, now_ms: int,
                      remember: bool = True) -> ExpansionReport:
-    """The radar's report. UnsupportedByBroker (exit 1) when the broker does not report partition
-    creation times at all, OperationError (exit 1) for a group named that does not exist. With
-    ``remember``, reads and updates the radar's memory file."""
+    """The radar's report; OperationError (exit 1) for a group named that does not exist. On a
+    broker that reports no partition creation times (before KIP-1327), the expansions are the
+    ones kcli saw happen (``observed_expansions``), and the partitions it cannot tell from young
+    expansions are checked too, reported when exposed. With ``remember``, reads and updates the
+    radar's memory file."""
     if groups:
         check_groups_exist(admin, groups)
     names = topics or [t for t in admin.topic_names() if t not in INTERNAL_TOPICS]
     described = admin.describe_topics(names) if names else []
+    bounds: dict[tuple[str, int], AgeBounds] = {}
     if any(p.creation_time_ms is None for t in described for p in t.partitions):
-        raise UnsupportedByBroker(NO_CREATION_TIMES)
-    young, new_topics = expansions_and_new_topics(described, within, now_ms)
-    unknown = sum(1 for t in described for p in t.partitions if (p.creation_time_ms or 0) < 0)
-    report = ExpansionReport(now_ms, within, [], unknown, new_topics=new_topics)
+        young, undecided, bounds = observed_expansions(admin, described, within, now_ms)
+        report = ExpansionReport(now_ms, within, [], 0, undecided=undecided)
+        young += [(t, p, bounds[(t, p)].created_before_ms) for t, p in undecided]
+    else:
+        young, new_topics = expansions_and_new_topics(described, within, now_ms)
+        unknown = sum(1 for t in described for p in t.partitions if (p.creation_time_ms or 0) < 0)
+        report = ExpansionReport(now_ms, within, [], unknown, new_topics=new_topics)
     if not young:
         return report
 
@@ -144,7 +152,10 @@ def check_expansions(admin: Admin, groups: list[str], topics: list[str], within:
     path = memory_path(admin.cluster_id()) if remember else None
     memory = _load(path) if path else {}
     for t, p, creation in young:
-        part = YoungPartition(t, p, creation, starts[(t, p)], ends[(t, p)])
+        b = bounds.get((t, p))
+        part = YoungPartition(t, p, creation, starts[(t, p)], ends[(t, p)],
+                              source=(b.after_source or UNKNOWN) if b else BROKER,
+                              created_after_ms=b.created_after_ms if b else None)
         for g in sorted(commits):
             if not any(topic == t for topic, _ in commits[g]):
                 continue
@@ -157,14 +168,51 @@ def check_expansions(admin: Admin, groups: list[str], topics: list[str], within:
             if status == "EXPOSED":
                 memory[key] = [part.log_start, part.log_end, now_ms]
             part.groups.append(GroupExposure(
-                g, g_created, None if g_created is None else creation > g_created,
-                current, exposed, lost, status))
+                g, g_created, younger_than(b, creation, g_created), current, exposed, lost, status))
+        if part.source == UNKNOWN and not any(g.status in ("EXPOSED", "LOST?") for g in part.groups):
+            continue                            # undecided, nothing at stake: counted, not a row
         report.partitions.append(part)
     if path:
         report.memory_file = path
         _save(path, {k: v for k, v in memory.items()
                      if int(k.rsplit("\t", 1)[1]) >= now_ms - MEMORY_DAYS * 86_400_000})
     return report
+
+
+def observed_expansions(admin: Admin, described, within: int, now_ms: int):
+    """On a broker without creation times: from kcli's sightings (kcli.admin.sightings), the
+    expansions kcli saw happen (it saw the topic without them) not proven older than ``within``,
+    and the partitions undecided (kcli never saw their topic without them, and first saw them
+    less than ``within`` ago: they may be young expansions). Returns (expansions as
+    (topic, partition, latest creation time), undecided (topic, partition), their AgeBounds)."""
+    seen = admin.partition_sightings([t.name for t in described])
+    young, undecided, bounds = [], [], {}
+    for t in described:
+        for p in t.partitions:
+            tp = (t.name, p.partition)
+            b = bounds[tp] = combine(now_ms, seen.get(tp))
+            hot, source, _ = decide(b, within)
+            if not hot:
+                continue                                    # proven older than the window
+            if b.created_after_ms is not None:
+                young.append((t.name, p.partition, b.created_before_ms))
+            else:
+                undecided.append(tp)
+    return young, undecided, bounds
+
+
+def younger_than(b: AgeBounds | None, creation: int, group_created: int | None) -> bool | None:
+    """Whether the partition is younger than the group: the broker's creation time, or kcli's
+    bounds when they prove it either way; None when unknown."""
+    if group_created is None or group_created < 0:
+        return None
+    if b is None:
+        return creation > group_created
+    if b.created_after_ms is not None and b.created_after_ms >= group_created:
+        return True
+    if b.created_before_ms is not None and b.created_before_ms < group_created:
+        return False
+    return None
 
 
 def problems(report: ExpansionReport) -> str | None:

@@ -11,6 +11,7 @@ from typing import Iterator
 
 from kcli.model import Notice
 from kcli.offsets.compare import Comparison, PolicyPlans, moved, totals
+from kcli.render.groups import age_json
 from kcli.render.notices import notice, summary
 from kcli.render.output import NULL, Cell, Output, Rows, Table, json_document, null
 
@@ -86,11 +87,16 @@ def comparison_document(c: Comparison) -> dict:
 
     def partition(row, plans) -> dict:
         group, topic, partition, current, start, end = row
-        cells = {}
+        cells: dict[str, dict | None] = {}
         for column, p in zip(c.columns, plans):
-            n = None if p is None else moved(p)
-            cells[column.policy.label] = None if p is None else {
-                "newOffset": p.new, "replayed": max(-(n or 0), 0), "skipped": max(n or 0, 0)}
+            if p is None:
+                cells[column.policy.label] = None
+                continue
+            n = moved(p) or 0
+            cell = {"newOffset": p.new, "replayed": max(-n, 0), "skipped": max(n, 0)}
+            if p.age_source is not None:          # --max-age: what decided
+                cell.update(rule=p.rule, age=age_json(p))
+            cells[column.policy.label] = cell
         return {"topic": topic, "partition": partition, "currentOffset": current,
                 "logStartOffset": start, "logEndOffset": end, "policies": cells}
 

@@ -1,6 +1,8 @@
 """``check expansions``: one row per recently added partition (an expansion) and consumer group
 with commits on its topic (``-`` for the group when no group has any), in every format; JSON schema
-``kcli.expansions/v1``; plain is the table in the Kafka tools' padded layout."""
+``kcli.expansions/v1``; plain is the table in the Kafka tools' padded layout. SOURCE says what
+dates the partition: the broker (KIP-1327), kcli's sightings (observed), or nothing (unknown).
+On an observed row CREATED is the latest the partition can have been created at (first seen)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from kcli.render.output import NULL, Output, Table, duration_cell, duration_colu
 from kcli.times import format_duration_ms, time_field
 
 MISSING = NULL
-COLUMNS = ["TOPIC", "PARTITION", "CREATED", duration_column("AGE"), "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
-           "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
+COLUMNS = ["TOPIC", "PARTITION", "CREATED", duration_column("AGE"), "SOURCE", "GROUP", "YOUNGER-THAN-GROUP",
+           "COMMITTED", "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
 LOST_NOTE = ("LOST? is suspected, not known: kcli saw these records while the group had no commit "
              "there, and its commit is now past them. A group that started at earliest or "
              "to_start_time read them and looks the same from the broker: check the consumers' "
@@ -29,7 +31,7 @@ def report_table(r: ExpansionReport) -> Table:
     table = Table(list(COLUMNS))
     for p in r.partitions:
         head = [p.topic, str(p.partition), time_cell(p.creation_ms),
-                duration_cell(max(0, r.now_ms - p.creation_ms), resolution=1000)]
+                duration_cell(max(0, r.now_ms - p.creation_ms), resolution=1000), p.source]
         tail = [str(p.log_start), str(p.log_end)]
         if not p.groups:
             table.add(head + [MISSING, MISSING, MISSING] + tail + [MISSING, MISSING, "NO-GROUP"])
@@ -63,6 +65,8 @@ def render_report(out: Output, r: ExpansionReport) -> None:
                  "KIP-1327 was enabled): not checked")
     if r.new_topics:
         out.note(new_topics_note(r))
+    if r.undecided:
+        out.note(undecided_note(r))
     if r.found("LOST?"):
         out.note(LOST_NOTE)
 
@@ -87,6 +91,16 @@ def new_topics_note(r: ExpansionReport) -> str:
             "partitions are not expansions, not checked")
 
 
+def undecided_note(r: ExpansionReport) -> str:
+    """Without the broker's creation times: the partitions kcli cannot tell from young expansions."""
+    named = [f"{t}-{p}" for t, p in r.undecided[:NAMED]]
+    more = f" and {len(r.undecided) - NAMED} more" if len(r.undecided) > NAMED else ""
+    return (f"The broker reports no partition creation times (KIP-1327): {len(r.undecided)} partition(s) "
+            f"({', '.join(named)}{more}) may be young expansions, kcli never having seen their topic without "
+            f"them and first seen them less than {format_duration_ms(r.within_ms)} ago: checked as such, "
+            "shown when exposed (SOURCE unknown); the expansions kcli sees happen from now on are observed")
+
+
 def report_document(r: ExpansionReport) -> dict:
     def group(g: GroupExposure) -> dict:
         ct = time_field(g.group_creation_ms)
@@ -104,6 +118,7 @@ def report_document(r: ExpansionReport) -> dict:
         ct = time_field(p.creation_ms)
         return {"topic": p.topic, "partition": p.partition, "creationTimeMs": ct["ms"],
                 "creationTime": ct["iso"], "ageMs": max(0, r.now_ms - p.creation_ms),
+                "creationSource": p.source, "createdAfterMs": p.created_after_ms,
                 "logStartOffset": p.log_start, "logEndOffset": p.log_end,
                 "groups": [group(g) for g in p.groups]}
 
@@ -115,6 +130,7 @@ def report_document(r: ExpansionReport) -> dict:
                          partitions=[partition(p) for p in r.partitions],
                          exposed=found("EXPOSED"), suspectedLost=found("LOST?"),
                          unknownCreationTime=r.unknown_creation, memoryFile=r.memory_file,
+                         undecided=[{"topic": t, "partition": p} for t, p in r.undecided],
                          newTopics=[{"topic": t.topic, "creationTimeMs": t.creation_ms,
                                      "creationTime": time_field(t.creation_ms)["iso"],
                                      "partitions": t.partitions} for t in r.new_topics])

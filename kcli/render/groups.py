@@ -387,7 +387,7 @@ def render_plan(out: Output, plans: list[GroupPlan], *, time_scenario: bool, wit
                 ts = time_field(p.timestamp_ms)
                 doc["recordTimestampMs"], doc["recordTimestamp"] = ts["ms"], ts["iso"]
             if with_rule:
-                doc["rule"] = p.rule
+                doc["rule"], doc["age"] = p.rule, age_json(p)
             return doc
 
         def group(plan):
@@ -430,6 +430,16 @@ def committed_line(partitions: int, groups: int) -> str:
 
 
 DELETES = Cell("(delete)", "")      # a restore's partition without an offset before: its commit is deleted
+
+
+def age_json(p) -> dict:
+    """--max-age: which source decided (broker, observed, record bound, unknown) and the bounds."""
+    b = p.age
+    return {"source": p.age_source,
+            "createdAfterMs": b.created_after_ms if b else None, "createdAfterSource": b.after_source if b else None,
+            "createdBeforeMs": b.created_before_ms if b else None,
+            "createdBeforeSource": b.before_source if b else None,
+            "minAgeMs": b.min_age_ms if b else None, "maxAgeMs": b.max_age_ms if b else None}
 
 
 def render_export(out: Output, plans: list[GroupPlan], with_group: bool) -> None:

@@ -2,7 +2,7 @@
 real confluent-kafka consumers: the exposed partitions found before the group resumes (exit 4),
 the suspected loss reported after a latest consumer skipped them (exit 4, record by record: the
 consumer never received them), a group that read them with earliest never flagged, exit 0 when
-nothing is exposed or lost, exit 1 on a broker without KIP-1327."""
+nothing is exposed or lost; on a broker without KIP-1327, from kcli's own sightings."""
 
 from __future__ import annotations
 
@@ -78,28 +78,58 @@ def test_expansion_story_exposed_then_suspected_lost():
         assert (r.code, doc["partitions"]) == (0, [])
         plain = run_kcli(b, "check", "expansions", "-g", "reader", "-o", "plain")
         assert plain.code == 0 and plain.out.splitlines()[1].split() == [
-            "TOPIC", "PARTITION", "CREATED", "AGE", "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
+            "TOPIC", "PARTITION", "CREATED", "AGE", "SOURCE", "GROUP", "YOUNGER-THAN-GROUP", "COMMITTED",
             "LOG-START", "LOG-END", "EXPOSED", "SUSPECTED-LOST", "STATUS"]
         assert [line.split()[-1] for line in plain.out.splitlines()[2:]] == ["OK", "OK"]
+        assert [line.split()[4] for line in plain.out.splitlines()[2:]] == ["broker", "broker"]
         rows_csv = list(csv.reader(io.StringIO(run_kcli(b, "check", "expansions", "-o", "csv").out)))
         # CSV: the same columns, AGE in milliseconds (AGE-MS), a null an empty cell
         assert rows_csv[0] == [name.replace("AGE", "AGE-MS") for name in plain.out.splitlines()[1].split()]
-        assert sorted((r[1], r[4], r[-1], r[-2]) for r in rows_csv[1:]) == [
+        assert sorted((r[1], r[5], r[-1], r[-2]) for r in rows_csv[1:]) == [
             ("2", "reader", "OK", ""), ("2", "story-g", "LOST?", "4 (0..3)"),
             ("3", "reader", "OK", ""), ("3", "story-g", "LOST?", "4 (0..3)")]
 
 
-def test_unknown_creation_times_are_not_checked_and_a_4_1_broker_exits_1():
+def test_unknown_creation_times_are_not_checked():
     with fast_cluster(1, record_creation_times=False) as ec:
         ec.create_topic("legacy", 3)
         r = run_kcli(ec.bootstrap_servers, "check", "expansions")
         assert r.code == 0 and "3 partition(s) have no recorded creation time" in r.err
-    with fast_cluster(1, pose_as="4.1") as ec:
-        ec.create_topic("t41", 1)
-        r = run_kcli(ec.bootstrap_servers, "check", "expansions")
-        assert (r.code, r.out) == (1, "")
-        assert r.err == ("Error: Partition creation times are unavailable: the broker does not support "
-                         "DescribeTopicPartitions v1 (CreationTimeMs, KIP-1327), which check expansions needs\n")
+
+
+def test_without_creation_times_an_expansion_kcli_watched_is_observed():
+    """On a broker without KIP-1327 (posing as 4.4) the radar works from kcli's sightings: the
+    partitions added after kcli listed the topic are expansions (SOURCE observed); before that,
+    partitions kcli cannot tell from young expansions are checked as such and shown when exposed
+    (SOURCE unknown), with a note that says why."""
+    with fast_cluster(1, pose_as="4.4") as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("seen", 2)
+        produce(b, "seen", tagged("old", [0, 1], 3))
+        latest_group_reads(b, "seen-g", "seen", 2,
+                           lambda: [produce(b, "seen", tagged(f"new{p}", p, 3)) for p in (0, 1)], 6)
+        ec.create_topic("unseen", 2)
+        produce(b, "unseen", tagged("u", [0, 1], 2))
+        commit(b, "unseen-g", {("unseen", 0): 2})                      # none on unseen-1: exposed
+
+        r, doc, rows = radar(b, "-t", "seen", "-t", "unseen")           # kcli sees both first now
+        assert r.code == 4, r.err
+        sources = [(p["topic"], p["partition"], p["creationSource"]) for p in doc["partitions"]]
+        assert sources == [("unseen", 1, "unknown")]
+        assert rows[("unseen", 1, "unseen-g")]["status"] == "EXPOSED"
+        assert doc["undecided"] == [{"topic": t, "partition": p} for t in ("seen", "unseen") for p in (0, 1)]
+        note = run_kcli(b, "check", "expansions", "-t", "seen", "-t", "unseen").err
+        assert "4 partition(s) (seen-0, seen-1, unseen-0, unseen-1) may be young expansions" in note
+
+        expand(b, "seen", 2, 4, 2)                                      # grows after kcli saw it
+        r, doc, rows = radar(b, "-t", "seen")
+        assert r.code == 4, r.err
+        assert [(p["partition"], p["creationSource"]) for p in doc["partitions"]] == [(2, "observed"), (3, "observed")]
+        for p in doc["partitions"]:
+            assert p["createdAfterMs"] < p["creationTimeMs"]
+        assert {k[1]: (g["status"], g["exposed"]) for k, g in rows.items()} == {2: ("EXPOSED", 2), 3: ("EXPOSED", 2)}
+        table = run_kcli(b, "check", "expansions", "-t", "seen", "-o", "plain")
+        assert table.code == 4 and table.out.splitlines()[2].split()[4] == "observed"
 
 
 def test_usage_errors_before_any_request():

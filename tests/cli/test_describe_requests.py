@@ -18,11 +18,12 @@ def _sent(before: dict, after: dict) -> Counter:
     return +total
 
 
-@pytest.mark.parametrize("fixture, partitions", [
-    ("cluster", {"DescribeTopicPartitions": 1}),
-    ("pre_kip_cluster", {"Metadata": 1}),       # no DescribeTopicPartitions: Metadata instead
+@pytest.mark.parametrize("fixture, partitions, cluster_id", [
+    # Metadata for no topic: the cluster id that keys kcli's sightings (kcli.admin.sightings)
+    ("cluster", {"DescribeTopicPartitions": 1}, {"Metadata": 1}),
+    ("pre_kip_cluster", {"Metadata": 1}, {}),   # no DescribeTopicPartitions: Metadata, with the id
 ])
-def test_describe_topics_sends_everything_on_one_client(request, fixture, partitions):
+def test_describe_topics_sends_everything_on_one_client(request, fixture, partitions, cluster_id):
     c = request.getfixturevalue(fixture)
     c.create_topic("one-client", partitions=3, configs={"retention.ms": "3600000"})
     before = c.request_counts()
@@ -31,12 +32,13 @@ def test_describe_topics_sends_everything_on_one_client(request, fixture, partit
     # One connection to the bootstrap broker: ApiVersions, the partitions, the configs. No
     # second client, no second connection; and, the topic named literally, no listing of every
     # topic (Metadata for all of them, with every partition of the cluster).
-    assert _sent(before, c.request_counts()) == Counter({"ApiVersions": 1, "DescribeConfigs": 1}) + Counter(partitions)
+    assert _sent(before, c.request_counts()) == Counter({"ApiVersions": 1, "DescribeConfigs": 1}) + Counter(
+        partitions) + Counter(cluster_id)
     before = c.request_counts()
     r = run_kcli(c.bootstrap_servers, "describe", "topics", "one-clien.", "-o", "plain")
     assert r.code == 0 and r.out.count("Partition: ") == 3       # a regex: the names listed first
     assert _sent(before, c.request_counts()) == Counter(
-        {"ApiVersions": 1, "Metadata": 1, "DescribeConfigs": 1}) + Counter(partitions)
+        {"ApiVersions": 1, "Metadata": 1, "DescribeConfigs": 1}) + Counter(partitions)   # the listing has the id
 
 
 def test_a_dropin_describe_of_a_literal_topic_lists_no_topics_and_a_missing_one_is_the_tools_error(cluster):
@@ -48,8 +50,8 @@ def test_a_dropin_describe_of_a_literal_topic_lists_no_topics_and_a_missing_one_
     before = cluster.request_counts()
     r = run_dropin("kafka-topics", "--bootstrap-server", b, "--describe", "--topic", "literal-one")
     assert (r.code, r.out.count("\tTopic: literal-one\tPartition: "), r.err) == (0, 2, "")
-    assert _sent(before, cluster.request_counts()) == Counter(
-        {"ApiVersions": 1, "DescribeTopicPartitions": 1, "DescribeConfigs": 1})
+    assert _sent(before, cluster.request_counts()) == Counter(     # Metadata for no topic: the cluster id
+        {"ApiVersions": 1, "DescribeTopicPartitions": 1, "DescribeConfigs": 1, "Metadata": 1})
     before = cluster.request_counts()
     r = run_dropin("kafka-topics", "--bootstrap-server", b, "--describe", "--topic", "nosuch-literal")
     assert (r.code, r.out, r.err) == (

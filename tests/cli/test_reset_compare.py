@@ -202,11 +202,10 @@ def test_policies_a_4_1_broker_cannot_serve_are_na_with_the_reason():
         assert r.code == 0, r.err
         row = r.out.splitlines()[2].split()
         assert row[:8] == ["g41", "old41", "0", "5", "0", "5", "0", "-5"]
-        assert row[10:12] == ["n/a", "n/a"] and row[12:14] == ["n/a", "n/a"]
+        assert row[10:12] == ["n/a", "n/a"] and row[12:14] == ["0", "-5"]    # max-age: unproven, hot
         notes = [x for x in r.err.splitlines() if " is n/a: " in x]
         assert notes == [
             "START-TIME is n/a: Cannot reset offsets using --to-start-time. The broker does not support "
             "to_start_time (requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the "
-            "broker.",
-            "MAX-AGE-1h is n/a: the broker does not support Metadata v14 (PartitionAgeMs, KIP-1327), which --max-age "
-            "needs"]
+            "broker."]
+        assert "Warn: --max-age 1h: no proven age for 1 partition(s)" in r.err

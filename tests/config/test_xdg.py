@@ -17,6 +17,7 @@ def test_state_and_config_follow_the_xdg_variables_and_fall_back_to_home():
 
 
 def test_every_state_file_of_kcli_is_under_the_one_state_directory(monkeypatch, tmp_path):
+    from kcli.admin.sightings import path_for
     from kcli.ops.expansions import memory_path
     from kcli.ops.resets.rollback import rollback_dir
     from kcli.pipeline.spark import log_path
@@ -27,6 +28,7 @@ def test_every_state_file_of_kcli_is_under_the_one_state_directory(monkeypatch, 
     state = str(tmp_path / "state" / "kcli")
     assert rollback_dir() == os.path.join(state, "rollback")
     assert memory_path("a/b") == os.path.join(state, "expansions", "a-b.json")
+    assert path_for("a/b") == os.path.join(state, "partitions", "a-b.json")
     assert os.path.dirname(log_path(0)) == os.path.join(state, "spark")
     assert config_path() == tmp_path / "config" / "kcli" / "config.toml"
 

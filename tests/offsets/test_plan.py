@@ -2,9 +2,10 @@
 
 import pytest
 
-from kcli.model import CLAMPED, NO_RECORD, PartitionPosition, PlanWarning
+from kcli.model import CLAMPED, NO_RECORD, AgeBounds, PartitionPosition, PlanWarning
+from kcli.ages import combine, exact
 from kcli.offsets.plan import (CURRENT, DATETIME, DURATION, EARLIEST, FILE, LATEST, MAX_AGE, OFFSET,
-                               SHIFT, START_TIME, NoCommittedOffset, Scenario, age_rule, lookup_timestamp,
+                               SHIFT, START_TIME, NoCommittedOffset, Scenario, lookup_timestamp,
                                plan_group)
 
 
@@ -96,29 +97,31 @@ def test_from_file_clamped():
     assert one(Scenario(FILE), file_offsets={("t", 0): 7})[0].new == 7
 
 
-@pytest.mark.parametrize("age,earliest,rule", [
-    (12_000, True, "earliest (hot, age 12s ≤ 1m)"),
-    (60_000, True, "earliest (hot, age 1m ≤ 1m)"),          # boundary: ≤ is hot
-    (60_001, False, "latest (cold, age 1m1ms > 1m)"),
-    (7_200_000, False, "latest (cold, age 2h > 1m)"),
-    (-1, False, "latest (age unknown)"),
-    (None, False, "latest (age unknown)"),
-    (0, True, "earliest (hot, age 0s ≤ 1m)"),
-])
-def test_age_rule(age, earliest, rule):
-    assert age_rule(age, 60_000) == (earliest, rule)
+NOW = 10_000_000
 
 
 def test_max_age_plan_per_partition():
-    positions = [pos(topic="t", partition=0, start=5), pos(topic="t", partition=1, start=0, end=9),
-                 pos(topic="t", partition=2, end=3)]
-    plan = plan_group("g", Scenario(MAX_AGE, 60_000), positions,
-                      ages={("t", 0): 3_600_000, ("t", 1): 1000, ("t", 2): -1})
-    got = [(p.partition, p.new, p.rule) for p in plan.partitions]
-    assert got == [(0, 200, "latest (cold, age 1h > 1m)"),
-                   (1, 0, "earliest (hot, age 1s ≤ 1m)"),
-                   (2, 3, "latest (age unknown)")]
+    """The broker's exact age decides as KIP-1327 says; without it, the bounds decide only what
+    they prove, and an unproven partition starts at earliest (hot), the side that loses nothing."""
+    positions = [pos(topic="t", partition=p, start=5, end=9) for p in range(6)]
+    plan = plan_group("g", Scenario(MAX_AGE, 60_000), positions, ages={
+        ("t", 0): exact(NOW, NOW - 3_600_000),
+        ("t", 1): exact(NOW, NOW - 1000),
+        ("t", 2): combine(NOW, (NOW - 30_000, NOW - 20_000)),          # observed young
+        ("t", 3): combine(NOW, (None, NOW - 120_000)),                  # first seen 2m ago: cold
+        ("t", 4): combine(NOW, (None, NOW - 10_000)),                   # seen first 10s ago: unknown
+        ("t", 5): combine(NOW, None, record_ms=NOW - 7_200_000)})       # a LogAppendTime record 2h ago
+    got = [(p.partition, p.new, p.age_source, p.rule) for p in plan.partitions]
+    assert got == [(0, 9, "broker", "latest (cold, broker: age 1h > 1m)"),
+                   (1, 5, "broker", "earliest (hot, broker: age 1s ≤ 1m)"),
+                   (2, 5, "observed", "earliest (hot, observed: age ≤ 30s ≤ 1m)"),
+                   (3, 9, "observed", "latest (cold, observed: age ≥ 2m > 1m)"),
+                   (4, 5, "unknown", "earliest (age unknown, not proven over 1m)"),
+                   (5, 9, "record bound", "latest (cold, record bound: age ≥ 2h > 1m)")]
+    assert plan.partitions[2].age == AgeBounds(NOW, NOW - 30_000, "observed", NOW - 20_000, "observed")
     assert plan.warnings == []
+    missing = plan_group("g", Scenario(MAX_AGE, 60_000), [pos()], ages={})
+    assert (missing.partitions[0].new, missing.partitions[0].age_source) == (0, "unknown")
 
 
 def test_plan_keeps_the_given_order_and_carries_group():

@@ -213,15 +213,17 @@ def _record_time(tp: tuple[str, int], offset: int, start: int, size: int, part,
 
     aborted = [(a.producer_id, a.first_offset) for a in part.aborted_transactions or ()]
     try:
-        kind, ts, at = next_record_time(part.records, start, aborted)
+        kind, ts, at, appended = next_record(part.records, start, aborted)
     except CorruptRecordError as exc:
         return RecordTime(*tp, offset, high_watermark=hw, error=f"corrupt record batch: {exc}")
     if kind == "exact":
-        return RecordTime(*tp, offset, timestamp_ms=ts, record_offset=at, high_watermark=hw)
-    if kind == "bound" and at is not None and at <= BATCH_BYTES_ASKED_AGAIN and (at > size or len(part.records) < size):
+        return RecordTime(*tp, offset, timestamp_ms=ts, record_offset=at, high_watermark=hw,
+                          log_append_time=appended)
+    if kind == "bound" and at is not None and at <= BATCH_BYTES_ASKED_AGAIN and (
+            at > size or len(part.records) < size):
         return start, max(size, at)      # the whole batch: more than was asked, or the answer's limit cut it
     if kind == "bound":
-        return RecordTime(*tp, offset, bound_ms=ts, high_watermark=hw)
+        return RecordTime(*tp, offset, bound_ms=ts, high_watermark=hw, log_append_time=appended)
     if kind == "notime":
         return RecordTime(*tp, offset, record_offset=at, high_watermark=hw,
                           error="the record has no timestamp")
@@ -234,6 +236,12 @@ def _record_time(tp: tuple[str, int], offset: int, start: int, size: int, part,
 
 def next_record_time(records: bytes, offset: int,
                      aborted: list[tuple[int, int]] | None = None) -> tuple[str, int | None, int | None]:
+    """next_record without the batch's timestamp type."""
+    return next_record(records, offset, aborted)[:3]
+
+
+def next_record(records: bytes, offset: int,
+                aborted: list[tuple[int, int]] | None = None) -> tuple[str, int | None, int | None, bool | None]:
     """The first data record at or after ``offset`` in a Fetch answer's record bytes, read with
     kafka-python's record reader: ("exact", its timestamp, its offset); ("bound", MaxTimestamp of
     its batch, the bytes from the start of ``records`` to the end of that batch) when the batch
@@ -270,19 +278,19 @@ def next_record_time(records: bytes, offset: int,
         for record in batch:
             if record.offset >= offset:
                 if record.timestamp is None or record.timestamp < 0:
-                    return "notime", None, record.offset
-                return "exact", record.timestamp, record.offset
+                    return "notime", None, record.offset, None
+                return "exact", record.timestamp, record.offset, record.timestamp_type == 1
     rest = records[batches.valid_bytes():]
     if len(rest) < DefaultRecordBatch.HEADER_STRUCT.size:
-        return ("none", None, None) if skipped_to is None else ("skipped", None, skipped_to)
+        return ("none", None, None, None) if skipped_to is None else ("skipped", None, skipped_to, None)
     cut = DefaultRecordBatch(rest)                         # its header is whole: read it
     while upcoming and upcoming[0][1] <= cut.last_offset:
         aborting.add(upcoming.pop(0)[0])
     if cut.magic != 2 or cut.last_offset < offset or cut.is_control_batch or (
             cut.is_transactional and cut.producer_id in aborting):
-        return ("none", None, None) if skipped_to is None else ("skipped", None, skipped_to)
+        return ("none", None, None, None) if skipped_to is None else ("skipped", None, skipped_to, None)
     if cut.timestamp_type == DefaultRecordBatch.LOG_APPEND_TIME:
-        return "exact", cut.max_timestamp, None           # which record: not read
+        return "exact", cut.max_timestamp, None, True     # which record: not read
     if cut.compression_type == DefaultRecordBatch.CODEC_NONE:
         from kafka.errors import CorruptRecordError
 
@@ -290,8 +298,8 @@ def next_record_time(records: bytes, offset: int,
             for record in cut:                             # the records before the cut
                 if record.offset >= offset:
                     if record.timestamp < 0:
-                        return "notime", None, record.offset
-                    return "exact", record.timestamp, record.offset
+                        return "notime", None, record.offset, None
+                    return "exact", record.timestamp, record.offset, False
         except CorruptRecordError:                         # reached the cut
             pass
-    return "bound", cut.max_timestamp, batches.valid_bytes() + cut.size_in_bytes
+    return "bound", cut.max_timestamp, batches.valid_bytes() + cut.size_in_bytes, False

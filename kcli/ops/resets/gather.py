@@ -13,6 +13,7 @@ from kcli import javaorder
 from kcli.errors import OperationError, UnsupportedByBroker
 from kcli.model import NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, PartitionPlan, PartitionPosition, Refusal
 from kcli.offsets import plan as planner
+from kcli.ops.ages import age_bounds
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
 from kcli.records import record
@@ -394,7 +395,6 @@ class OffsetAnswers:
     ends: dict[tuple[str, int], int]
     refused: dict[str, Refusal]
     ages: dict | None = None
-    ages_error: UnsupportedByBroker | None = None
 
     def positions(self, group: str) -> list[PartitionPosition]:
         """``group``'s partitions as the planner takes them."""
@@ -404,26 +404,22 @@ class OffsetAnswers:
 def offset_answers(admin: Admin, ids: list[str], specs: list[str], all_topics: bool, steps: Steps, *,
                    kind: str | None = None, file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
                    inputs: dict[str, set[str]] | None = None, committed_only: Sequence[str] = (),
-                   ages: bool = False, ages_optional: bool = False) -> OffsetAnswers:
+                   age_limit_ms: int | None = None, now_ms: int | None = None) -> OffsetAnswers:
     """The partitions' answers a reset (``kind``: its scenario's) or ``--compare`` (``kind``
-    None) plans on, in this order: the selection and committed offsets (``select``), the
-    partition ages (``ages``; a broker without Metadata v14 raises UnsupportedByBroker, or with
-    ``ages_optional`` leaves it in ``ages_error``), the log starts, the log ends. A group of
+    None) plans on, in this order: the selection and committed offsets (``select``), the log
+    starts, the log ends, and with ``age_limit_ms`` (--max-age) the partitions' AgeBounds at
+    ``now_ms`` (kcli.ops.ages: on any broker). A group of
     ``committed_only`` is not reset on --topic partitions it has not committed
     (``uncommitted_topics``): it is ``refused`` and its partitions are not asked for."""
     selection, committed = select(admin, ids, specs, all_topics, kind, file_offsets, steps, inputs)
     refused = uncommitted_topics(list(committed_only), specs, selection, committed)
     selection = {g: sel for g, sel in selection.items() if g not in refused}
     every = sorted({tp for sel in selection.values() for tp in sel})
-    found, ages_error = None, None
-    if ages:
-        try:
-            found = admin.partition_ages(sorted({t for t, _ in every}))
-        except UnsupportedByBroker as exc:
-            if not ages_optional:
-                raise
-            ages_error = exc
-        steps.after(None)
     starts = steps.after(log_offsets(admin, every, -2))
     ends = steps.after(log_offsets(admin, every, -1))
-    return OffsetAnswers(selection, committed, starts, ends, refused, found, ages_error)
+    found = None
+    if age_limit_ms is not None:
+        if now_ms is None:
+            raise ValueError("partition ages are measured against the command's time: give now_ms")
+        found = steps.after(age_bounds(admin, every, starts, ends, now_ms, age_limit_ms))
+    return OffsetAnswers(selection, committed, starts, ends, refused, found)

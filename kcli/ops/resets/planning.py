@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from kcli.model import MISSING_GROUP, NO_PLAN, GroupPlan, PlanWarning
 from kcli.offsets import plan as planner
+from kcli.ops.ages import undecided_notice
 from kcli.ops.resets.gather import (InputsOfMissingGroup, Steps, check_start_time_supported, group_answers,
                                     next_records, offset_answers, time_lookups)
+from kcli.times import format_duration_ms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +42,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
     checked = ([] if scenario.kind == planner.FILE else ids if committed_only
                else [g for g in ids if g in groups.streams])
     answers = offset_answers(admin, ids, specs, all_topics, steps, kind=scenario.kind, file_offsets=file_offsets,
-                             inputs=groups.inputs, committed_only=checked, ages=scenario.kind == planner.MAX_AGE)
+                             inputs=groups.inputs, committed_only=checked, now_ms=now_ms,
+                             age_limit_ms=scenario.number if scenario.kind == planner.MAX_AGE else None)
     missing = groups.missing
     active.update(answers.refused)
     ids = [g for g in ids if g not in active]
@@ -65,4 +68,8 @@ def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
             plan.warnings.append(PlanWarning(MISSING_GROUP, g, execute=execute))
         plans.append(plan)
     next_records(admin, [p for plan in plans for p in plan.partitions])
+    if scenario.kind == planner.MAX_AGE:
+        notice = undecided_notice(plans, format_duration_ms(scenario.number))
+        if notice:
+            admin.warn(notice)
     return plans
