@@ -36,7 +36,7 @@ def command_words(args: list[str]) -> list[str]:
 
 
 YOUNG_COLLECTION_THRESHOLD = 50_000     # allocations between young collections in kcli's process
-RUNS_LONG = ("demo", "broker", "audit")  # first words of the commands that keep the collector on
+RUNS_LONG = ("demo", "broker", "audit", "lag serve")  # commands (first words) that keep the collector on
 
 
 def runs_long(args: list[str]) -> bool:
@@ -47,7 +47,7 @@ def runs_long(args: list[str]) -> bool:
     if line and line[0] in DROPINS:
         return False
     words = command_words(hoist(list(args)))
-    return bool(words) and words[0] in RUNS_LONG
+    return bool(words) and (words[0] in RUNS_LONG or " ".join(words) in RUNS_LONG)
 
 
 def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

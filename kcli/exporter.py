@@ -1,0 +1,214 @@
+"""``kcli lag serve``'s HTTP side: the collector's last snapshot (``kcli.ops.lag_service``) as
+Prometheus metric families, written by ``prometheus_client`` (its WSGI app: Prometheus text or
+OpenMetrics as the scraper's Accept header asks, gzip when it accepts it), and ``/healthz``.
+Nothing here calls Kafka: a scrape reads what the last collection left.
+
+Not ``kcli.render``: render draws terminal views with rich; this is a service's wire format and
+its server. The metric names and labels are kafka-lag-exporter's (dashboards and alerts keep
+working), plus kcli's own (``kcli_*``), each in docs/lag-service.md. A failed collection leaves
+no snapshot: its lag series are dropped, only the collector's own are served.
+
+    server = bind("127.0.0.1", 8000, app(collector))      # UsageError / OperationError
+    server.serve_forever()
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+from socketserver import ThreadingMixIn
+from typing import Callable, Iterable, Iterator
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+
+from prometheus_client import CollectorRegistry, make_wsgi_app
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+
+from kcli.errors import OperationError, UsageError
+from kcli.inputs import parse_int, shown
+from kcli.model import max_time_lag
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kcli.ops.lag_service import Collector, Health, LagSnapshot
+
+DEFAULT_PORT = 8000          # kafka-lag-exporter's
+ROW = ["cluster_name", "group", "topic", "partition", "member_host", "consumer_id", "client_id"]
+PARTITION = ["cluster_name", "topic", "partition"]
+GROUP_TYPED = ["cluster_name", "group", "group_type"]
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6), port 0 to 65535 (0: any free one)."""
+    host, _, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        if not (host and port.isascii() and port.isdigit()):
+            raise ValueError(port)
+        return host, parse_int(port, 0, 65535)
+    except ValueError:
+        raise UsageError(f"Invalid --listen '{shown(text)}': expected HOST:PORT (port 0 to 65535)") from None
+
+
+class LagMetrics:
+    """A prometheus_client collector over ``source`` (a ``kcli.ops.lag_service.Collector``)."""
+
+    def __init__(self, source: Collector):
+        self.source = source
+
+    def collect(self) -> Iterator[Metric]:
+        snap = self.source.snapshot                  # one read: a whole collection or none
+        yield from collector_families(self.source.health, snap is not None)
+        if snap is not None:
+            yield from lag_families(snap)
+
+
+def _gauge(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
+    return GaugeMetricFamily(name, doc, labels=labels)
+
+
+def collector_families(h: Health, fresh: bool) -> Iterable[Metric]:
+    up = _gauge("kcli_lag_collector_up", "1 when the last collection succeeded (its series are served), 0 when it "
+                "failed (the lag series are dropped)", [])
+    up.add_metric([], 1 if fresh else 0)
+    collections = CounterMetricFamily("kcli_lag_collector_collections", "Collections attempted", labels=[])
+    collections.add_metric([], h.collections)
+    failures = CounterMetricFamily("kcli_lag_collector_failures", "Collections failed", labels=[])
+    failures.add_metric([], h.failures)
+    in_row = _gauge("kcli_lag_collector_failures_in_row", "Collections failed since the last success", [])
+    in_row.add_metric([], h.failures_in_row)
+    fetched = CounterMetricFamily("kcli_lag_collector_record_times_fetched",
+                                  "Next-record timestamps asked of the cluster (the others came from the cache)",
+                                  labels=[])
+    fetched.add_metric([], h.fetched_record_times)
+    cached = _gauge("kcli_lag_collector_record_times_cached", "Next-record timestamps kept by (partition, offset)", [])
+    cached.add_metric([], h.cached_record_times)
+    families: list[Metric] = [up, collections, failures, in_row, fetched, cached]
+    if h.last_duration_s is not None:
+        duration = _gauge("kcli_lag_collector_duration_seconds", "Wall time of the last collection", [])
+        duration.add_metric([], h.last_duration_s)
+        families.append(duration)
+    if h.last_success_s is not None:
+        last = _gauge("kcli_lag_collector_last_success_timestamp_seconds",
+                      "When the last successful collection ended (epoch seconds)", [])
+        last.add_metric([], h.last_success_s)
+        families.append(last)
+    return families
+
+
+def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
+    """kafka-lag-exporter's families and kcli's, from one snapshot."""
+    c = snap.cluster_name
+    offset = _gauge("kafka_consumergroup_group_offset", "The group's committed offset on the partition", ROW)
+    lag = _gauge("kafka_consumergroup_group_lag", "Log end offset minus the committed offset", ROW)
+    lag_s = _gauge("kafka_consumergroup_group_lag_seconds",
+                   "Now minus the timestamp of the next record the group will read (exact; a lower bound when "
+                   "kcli_consumergroup_group_lag_seconds_is_bound; negative when that record is future-dated)", ROW)
+    bound = _gauge("kcli_consumergroup_group_lag_seconds_is_bound",
+                   "1 when the partition's lag in seconds is a lower bound (the next record lay in a batch the "
+                   "Fetch cut short: its batch's max timestamp was used)", ROW[:4])
+    lost = _gauge("kcli_consumergroup_group_retention_lost_records",
+                  "Records removed below the log start that the group had not read (committed offset under "
+                  "the log start)", ROW[:4])
+    max_lag = _gauge("kafka_consumergroup_group_max_lag", "The group's largest partition lag in offsets",
+                     ["cluster_name", "group", "is_simple_consumer"])
+    max_lag_s = _gauge("kafka_consumergroup_group_max_lag_seconds", "The group's largest partition lag in seconds",
+                       ["cluster_name", "group", "is_simple_consumer"])
+    max_bound = _gauge("kcli_consumergroup_group_max_lag_seconds_is_bound",
+                       "1 when the group's max lag in seconds is a lower bound (a partition's is one, or unknown)",
+                       ["cluster_name", "group"])
+    sum_lag = _gauge("kafka_consumergroup_group_sum_lag", "The sum of the group's partition lags in offsets",
+                     ["cluster_name", "group"])
+    topic_sum = _gauge("kafka_consumergroup_group_topic_sum_lag",
+                       "The sum of the group's partition lags in offsets on one topic", ["cluster_name", "group", "topic"])
+    state = _gauge("kcli_consumergroup_group_state", "1 for the group's state (the state label)",
+                   GROUP_TYPED + ["state"])
+    members = _gauge("kcli_consumergroup_group_members", "The group's members", GROUP_TYPED)
+    for g in snap.groups:
+        state.add_metric([c, g.group_id, g.type, g.state], 1)
+        members.add_metric([c, g.group_id, g.type], g.members)
+        simple = "true" if g.simple else "false"
+        lags = [r.lag for r in g.rows if r.lag is not None]
+        by_topic: dict[str, int] = {}
+        for r in g.rows:
+            if r.current is None:
+                continue
+            labels = [c, g.group_id, r.topic, str(r.partition), r.host or "", r.consumer_id or "", r.client_id or ""]
+            offset.add_metric(labels, r.current)
+            if r.lag is not None:
+                lag.add_metric(labels, r.lag)
+                by_topic[r.topic] = by_topic.get(r.topic, 0) + r.lag
+            if r.time_lag_ms is not None:
+                lag_s.add_metric(labels, r.time_lag_ms / 1000)
+                bound.add_metric(labels[:4], 1 if r.time_lag_bound else 0)
+            start = snap.log_starts.get((r.topic, r.partition))
+            if start is not None:
+                lost.add_metric(labels[:4], max(0, start - r.current))
+        if lags:
+            max_lag.add_metric([c, g.group_id, simple], max(lags))
+            sum_lag.add_metric([c, g.group_id], sum(lags))
+        for topic, total in sorted(by_topic.items()):
+            topic_sum.add_metric([c, g.group_id, topic], total)
+        most, is_bound = max_time_lag(g.rows)
+        if most is not None:
+            max_lag_s.add_metric([c, g.group_id, simple], most / 1000)
+            max_bound.add_metric([c, g.group_id], 1 if is_bound else 0)
+    latest = _gauge("kafka_partition_latest_offset", "The partition's log end offset", PARTITION)
+    for (topic, p), end in sorted(snap.log_ends.items()):
+        latest.add_metric([c, topic, str(p)], end)
+    earliest = _gauge("kafka_partition_earliest_offset", "The partition's log start offset", PARTITION)
+    for (topic, p), start in sorted(snap.log_starts.items()):
+        earliest.add_metric([c, topic, str(p)], start)
+    return [offset, lag, lag_s, bound, lost, max_lag, max_lag_s, max_bound, sum_lag, topic_sum,
+            latest, earliest, state, members]
+
+
+def app(source: Collector) -> Callable:
+    """The WSGI app: ``/metrics`` (prometheus_client's), ``/healthz`` (200 ready and healthy, 503
+    otherwise, the reason as the body), 404 for anything else."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(LagMetrics(source))
+    metrics = make_wsgi_app(registry)
+
+    def serve(environ: dict, start_response: Callable) -> list[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path == "/metrics":
+            return metrics(environ, start_response)
+        if path == "/healthz":
+            h = source.health
+            body = (h.reason() + "\n").encode()
+            start_response("200 OK" if h.healthy else "503 Service Unavailable",
+                           [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))])
+            return [body]
+        body = b"Not found: /metrics and /healthz are served\n"
+        start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+        return [body]
+
+    return serve
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        """No line per scrape on stderr."""
+
+
+class _Server(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+def bind(host: str, port: int, wsgi_app: Callable) -> WSGIServer:
+    """A threading WSGI server bound to ``host:port``: a host that resolves to nothing is bad
+    input (UsageError, exit 2); a port in use or not ours to take fails (OperationError, exit 1)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except (socket.gaierror, UnicodeError):
+        raise UsageError(f"Invalid --listen '{shown(host)}:{port}': {shown(host)} is no address of this host") from None
+    server_class = type("_Server", (_Server,), {"address_family": family})
+    try:
+        server = server_class((host, port), _Quiet)
+    except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise UsageError(f"Invalid --listen '{shown(host)}:{port}': {shown(host)} is no address of this host") from None
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        raise OperationError(f"Cannot listen on {shown(host)}:{port}: {why}") from None
+    server.set_app(wsgi_app)
+    return server
