@@ -31,11 +31,11 @@ def serve(
     from kcli import exporter
     from kcli.cli.context import out, state
     from kcli.ops import lag_service
-    from kcli.times import parse_duration_ms
+    from kcli.specs import duration_arg
 
-    interval_ms = parse_duration_ms(interval)
+    interval_ms = duration_arg("--interval", interval)
     if not 1 <= interval_ms <= 86_400_000:
-        raise UsageError(f"Invalid --interval '{shown(interval)}': from 1 ms to 1 day")
+        raise UsageError(f"--interval: '{shown(interval)}' is out of range: from 1 ms to 1 day")
     host, port = exporter.parse_listen(listen)
     chosen = lag_service.selection(group or [], topic or [], exclude_group or [])
     if cluster_name == "":

@@ -1,0 +1,122 @@
+"""``kcli lag serve`` as a user runs it: a child process (``python -m kcli``) on an ephemeral
+loopback port, scraped over HTTP; every wait bounded.
+
+    with LagServe(bootstrap, "--interval", "500ms") as s:
+        s.wait_collections(2)
+        s.value("kafka_consumergroup_group_lag", group="g", partition="0")
+    s.code        # its exit code after SIGTERM
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.support.waits import wait_until
+
+STARTUP_S = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(url: str, headers: dict | None = None) -> tuple[int, str, dict]:
+    """(status, body, headers) of a GET, 5 s at most; an HTTP error status is returned too."""
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, resp.read().decode(), dict(resp.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode(), dict(exc.headers)
+
+
+def samples(text: str) -> list[tuple[str, dict, float]]:
+    """Every sample of a Prometheus text exposition: (name, labels, value)."""
+    return [(s.name, dict(s.labels), s.value) for fam in text_string_to_metric_families(text) for s in fam.samples]
+
+
+class LagServe:
+    def __init__(self, bootstrap: str, *args: str, timeout: str = "2s"):
+        self.argv = [sys.executable, "-m", "kcli", "-b", bootstrap, "--timeout", timeout, "lag", "serve",
+                     "--listen", "127.0.0.1:0", *args]
+        self.proc: subprocess.Popen | None = None
+        self.url = ""
+        self.code: int | None = None
+        self.err = ""
+        self.stopped_in_s: float | None = None
+
+    def __enter__(self) -> "LagServe":
+        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        sel = selectors.DefaultSelector()
+        sel.register(self.proc.stdout, selectors.EVENT_READ)
+        ready = sel.select(STARTUP_S)
+        sel.close()
+        line = self.proc.stdout.readline() if ready else ""
+        if not line.startswith("listening: "):
+            self.stop()
+            raise AssertionError(f"kcli lag serve did not start: {line!r} {self.err}")
+        self.url = line.split()[1]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.code is None:
+            self.stop()
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Sends ``sig``; the exit code (waited for 10 s at most: the test asserts its own margin)."""
+        assert self.proc is not None
+        started = time.monotonic()
+        self.proc.send_signal(sig)
+        try:
+            self.code = self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.code = self.proc.wait(10)
+        self.stopped_in_s = time.monotonic() - started
+        self.err = self.proc.stderr.read()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        return self.code
+
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, str, dict]:
+        return http_get(self.url + path, headers)
+
+    def metrics(self) -> list[tuple[str, dict, float]]:
+        status, body, _ = self.get("/metrics")
+        assert status == 200, (status, body)
+        return samples(body)
+
+    def value(self, name: str, found: list | None = None, **labels: str) -> float | None:
+        """The one sample of ``name`` whose labels include ``labels`` (None: no such sample)."""
+        hits = [v for n, ls, v in (found if found is not None else self.metrics())
+                if n == name and all(ls.get(k) == v2 for k, v2 in labels.items())]
+        assert len(hits) <= 1, (name, labels, hits)
+        return hits[0] if hits else None
+
+    def wait_collections(self, more: int = 1, ok: bool = True, timeout: float = 30) -> list:
+        """Waits until ``more`` further collections (successful ones when ``ok``) ended after
+        now; returns the scrape that saw it."""
+        key = "kcli_lag_collector_collections_total"
+        start = self.value(key) or 0
+        start_ok = start - (self.value("kcli_lag_collector_failures_total") or 0)
+
+        def done():
+            found = self.metrics()
+            total = self.value(key, found) or 0
+            good = total - (self.value("kcli_lag_collector_failures_total", found) or 0)
+            return found if (good - start_ok if ok else total - start) >= more else None
+
+        return wait_until(done, timeout=timeout, interval=0.1, what=f"{more} more collection(s)")
