@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
+# Installs everything the tests need on a fresh Debian machine (kcat; Prometheus and promtool; a JDK for Spark, Apache
 # Kafka and the Java client tests; Maven to fetch Apache Kafka's jars into ~/.cache/kcli: 4.4.0, the
 # reference, and 4.3.1, 3.9.1 and 3.7.2 for the compatibility subset (tests/apache/test_compat.py);
 # Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the audit's JVM source; openssl
@@ -16,6 +16,9 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v man >/dev/null 2>&1 || need+=(man-db)    # the set-up test reads `man kcli`
+# a real Prometheus scrapes `kcli lag serve`; promtool checks the shipped rules (no service is
+# started where there is no init system: the tests run the binary)
+command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 for shell in tmux zsh fish; do      # the completion tests type Tab in real shells (tmux: a terminal)
   command -v $shell >/dev/null 2>&1 || need+=($shell)
 done
