@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh Debian machine (kcat; Prometheus and promtool; a JDK for Spark, Apache
+# Installs everything the tests need on a fresh Debian machine (kcat; a JDK for Spark, Apache
 # Kafka and the Java client tests; Maven to fetch Apache Kafka's jars into ~/.cache/kcli: 4.4.0, the
 # reference, and 4.3.1, 3.9.1 and 3.7.2 for the compatibility subset (tests/apache/test_compat.py);
 # Spark's Kafka connector (scripts/provision-spark-kafka.sh) for the audit's JVM source; openssl
