@@ -93,6 +93,13 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli check broker", "every rule: PASS, FAIL or UNSUPPORTED, with the evidence (exit 1: a rule failed)"),
         ("kcli check broker --dry-run", "what the check would create and delete; nothing is created"),
     ],
+    "lag serve": [
+        ("kcli lag serve", "exact lag for Prometheus on 127.0.0.1:8000/metrics, collected every 30s"),
+        ("kcli lag serve --listen 0.0.0.0:9308 --interval 15s --group 'billing-.*' --exclude-group 'billing-test'",
+         "the billing groups, every 15 s, on every interface (group and topic names are then exposed)"),
+        ("kcli lag serve --profile prod --topic 'orders|payments' --cluster-name prod",
+         "a profile's cluster, two topics, labelled cluster_name=\"prod\""),
+    ],
     "kafka-topics": [
         ("kcli kafka-topics --bootstrap-server localhost:9092 --describe --topic orders",
          "kafka-topics' own command line, with CreationTimeMs per partition (KIP-1327)"),
