@@ -1,6 +1,6 @@
 """``kcli lag serve`` as a child process against the embedded broker, scraped over HTTP: a classic
 and a KIP-848 consumer group with live members and records produced with known timestamps give
-kafka-lag-exporter's series with the true offset lag and time lag (now minus the next record's
+kafka-lag-exporter's series with the true offset lag (a streams group's too) and time lag (now minus the next record's
 own timestamp, within the collection's span), 0 when caught up, negative for future-dated
 records; a commit that has not moved costs no Fetch; /healthz before the first collection, after
 it, with the broker stopped (no lag series served) and back; SIGTERM and SIGINT exit 0; bad input
@@ -167,6 +167,45 @@ def test_healthz_from_start_to_broker_loss_and_back_and_no_stale_series():
         code = s.stop(signal.SIGINT)
     assert code == 0 and s.stopped_in_s < STOP_MARGIN_S, (code, s.stopped_in_s, s.err)
     assert "Warn: collection failed: " in s.err
+
+
+def streams_group_committed(ec, group: str, topic: str, offset: int) -> None:
+    """A streams group (KIP-1071) joined by one member over the wire, which commits ``offset`` on
+    partition 0 of ``topic`` with its member epoch."""
+    from kcli.protocol import REQUESTS
+    from tests.support.groups import RawClient, coordinator_of
+    from tests.support.streams_wire import heartbeat, topology
+
+    raw = RawClient(ec.bootstrap_servers)
+    try:
+        node = coordinator_of(ec, group)
+        joined = heartbeat(raw, node, group, "m1", 0, topo=topology(topic))
+        assert joined.error_code == 0, joined
+        req = REQUESTS[8]                                   # OffsetCommit, v9: a member epoch
+        part = req.OffsetCommitRequestTopic.OffsetCommitRequestPartition
+        resp = raw.send(req(version=9, group_id=group, generation_id_or_member_epoch=joined.member_epoch,
+                            member_id="m1", topics=[req.OffsetCommitRequestTopic(name=topic, partitions=[
+                                part(partition_index=0, committed_offset=offset, committed_metadata="")])]), node)
+        assert resp.topics[0].partitions[0].error_code == 0, resp
+    finally:
+        raw.close()
+
+
+def test_a_streams_groups_lag_with_its_group_type():
+    with fast_cluster(1) as ec:
+        ec.create_topic("in", 1)
+        ts = [int(time.time() * 1000) - 30_000 + i * 1000 for i in range(4)]
+        produce(ec.bootstrap_servers, "in", [(0, f"s{i}", t) for i, t in enumerate(ts)])
+        streams_group_committed(ec, "sg-app", "in", 1)
+        with LagServe(ec.bootstrap_servers, "--interval", "500ms") as s:
+            found = s.wait_collections(1)
+            lo, hi = collection_now_ms(s, found)
+            assert s.value("kafka_consumergroup_group_lag", found, group="sg-app", topic="in", partition="0") == 3
+            lag_ms = s.value("kafka_consumergroup_group_lag_seconds", found, group="sg-app") * 1000
+            assert lo - ts[1] <= lag_ms <= hi - ts[1]
+            (state,) = [ls for n, ls, _ in found if n == "kcli_consumergroup_group_state" and ls["group"] == "sg-app"]
+            assert state["group_type"] == "streams"
+            assert s.value("kcli_consumergroup_group_members", found, group="sg-app") == 1
 
 
 def test_openmetrics_by_content_negotiation():
