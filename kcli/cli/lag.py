@@ -1,6 +1,7 @@
-"""kcli lag serve: a Prometheus exporter of exact lag, in offsets and in time (docs/lag-service.md).
-The collector is kcli.ops.lag_service, the HTTP side kcli.exporter; this module parses, binds,
-starts both and waits for SIGTERM or SIGINT."""
+"""kcli lag serve: a Prometheus exporter of exact lag, in offsets and in time (docs/lag-service.md);
+kcli lag show (kcli lag [GROUP]...): the same numbers at the shell, rolled up and filtered. The
+collector is kcli.ops.lag_service, the HTTP side kcli.exporter, the view kcli.render.lag; serve
+parses, binds, starts both and waits for SIGTERM or SIGINT."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import List, Optional
 
 import typer
 
-from kcli.errors import UsageError
-from kcli.inputs import shown
+from kcli.cli.params import Bounded
+from kcli.errors import OperationError, UsageError
+from kcli.inputs import INT64_MAX, shown
 
 
 def serve(
@@ -59,3 +61,41 @@ def serve(
     server.shutdown()
     server.server_close()
     collector.stop()
+
+
+def show(
+    groups: Optional[List[str]] = typer.Argument(None, metavar="[GROUP]...", help="Group ids (default: every group)."),
+    group: Optional[List[str]] = typer.Option(None, "--group", "-g", metavar="GROUP", help="The same as a GROUP argument (repeatable)."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", metavar="REGEX", help="Only partitions of topics this regex matches whole (repeatable)."),
+    by: str = typer.Option("group", "--by", help="One line per group, per group and topic, or per partition: group, topic or partition."),
+    min_lag: Optional[int] = typer.Option(None, "--min-lag", click_type=Bounded(0, INT64_MAX), help="Only lines whose lag (summed) is at least N records."),
+    min_time_lag: Optional[str] = typer.Option(None, "--min-time-lag", help="Only lines whose lag in time is at least this: 5m, PT30S; a bare number is milliseconds."),
+    sort: str = typer.Option("name", "--sort", help="name (group, topic, partition), lag or time-lag (the largest first)."),
+):
+    """The lag of groups in offsets and in time, as kcli lag serve exports it, rolled up and filtered (kcli lag [GROUP]... for short).
+
+    The time lag is now minus the timestamp of the next record the group will read: exact, `≥` a
+    lower bound, negative when that record is stamped after now."""
+    import re
+    import time
+
+    from kcli.cli.context import out, state
+    from kcli.ops import lag_service
+    from kcli.ops.lag import RecordTimeCache
+    from kcli.render.lag import render_lag
+    from kcli.specs import duration_arg
+
+    if by not in lag_service.BY:
+        raise UsageError(f"Invalid --by '{shown(by)}': use one of {', '.join(lag_service.BY)}")
+    if sort not in lag_service.SORTS:
+        raise UsageError(f"Invalid --sort '{shown(sort)}': use one of {', '.join(lag_service.SORTS)}")
+    min_time_lag_ms = duration_arg("--min-time-lag", min_time_lag) if min_time_lag is not None else None
+    ids = [*(groups or []), *(group or [])]
+    if "" in ids:
+        raise UsageError("A group id cannot be empty")
+    chosen = lag_service.selection([re.escape(g) for g in ids], topic or [], [])
+    snap = lag_service.collect(state().admin(), chosen, RecordTimeCache(), int(time.time() * 1000), "")
+    missing = sorted(set(ids) - {g.group_id for g in snap.groups})
+    if missing:                               # as describe groups: a missing group fails the command
+        raise OperationError(f"Group {missing[0]} not found.")
+    render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)

@@ -23,7 +23,7 @@ from typing import Callable
 
 from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.inputs import shown
-from kcli.model import GroupOffsetRow
+from kcli.model import GroupOffsetRow, LagLine, max_time_lag
 from kcli.ops.groups import offset_views
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import offset_rows
@@ -128,6 +128,50 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
     add_time_lags(admin, [(g, g.rows) for g in groups], now_ms, cache.of(admin))
     name = cluster_name if cluster_name is not None else (admin.cluster_id() or "")
     return LagSnapshot(name, now_ms, groups, starts, ends)
+
+
+BY = ("group", "topic", "partition")
+SORTS = ("name", "lag", "time-lag")
+
+
+def _summed(g: GroupLag, topic: str | None, rows: list[GroupOffsetRow]) -> LagLine:
+    lags = [r.lag for r in rows if r.lag is not None]
+    most, bound = max_time_lag(rows)
+    return LagLine(g.group_id, g.type, g.state, g.members, topic, None, len(rows), None, None,
+                   sum(lags) if lags else None, most, bound)
+
+
+def _partition(g: GroupLag, r: GroupOffsetRow) -> LagLine:
+    return LagLine(g.group_id, g.type, g.state, g.members, r.topic, r.partition, 1, r.current, r.log_end,
+                   r.lag, r.time_lag_ms, r.time_lag_bound)
+
+
+def rollup(groups: list[GroupLag], by: str, min_lag: int | None = None, min_time_lag_ms: int | None = None,
+           sort: str = "name") -> list[LagLine]:
+    """``kcli lag show``'s lines: per partition, per topic or per group (``by``) of the partitions
+    each group has committed; the sums of their lags and the largest lag in time (a bound when
+    any is one or unknown). ``min_lag``/``min_time_lag_ms`` keep the lines at or above them (a
+    line whose value is unknown is left out); ``sort``: by group, topic and partition ("name"),
+    or the largest lag or time lag first."""
+    lines: list[LagLine] = []
+    for g in groups:
+        rows = [r for r in g.rows if r.current is not None]
+        if by == "group":
+            lines.append(_summed(g, None, rows))
+        elif by == "topic":
+            lines += [_summed(g, t, [r for r in rows if r.topic == t]) for t in sorted({r.topic for r in rows})]
+        else:
+            lines += [_partition(g, r) for r in rows]
+    if min_lag is not None:
+        lines = [x for x in lines if x.lag is not None and x.lag >= min_lag]
+    if min_time_lag_ms is not None:
+        lines = [x for x in lines if x.time_lag_ms is not None and x.time_lag_ms >= min_time_lag_ms]
+    lines.sort(key=lambda x: (x.group, x.topic or "", -1 if x.partition is None else x.partition))
+    if sort == "lag":
+        lines.sort(key=lambda x: -1 if x.lag is None else x.lag, reverse=True)
+    elif sort == "time-lag":
+        lines.sort(key=lambda x: float("-inf") if x.time_lag_ms is None else x.time_lag_ms, reverse=True)
+    return lines
 
 
 @record

@@ -1,0 +1,129 @@
+"""``kcli lag show`` (``kcli lag [GROUP...]``) against the embedded broker, records produced with
+known timestamps and offsets committed by real clients: its roll-ups by group, topic and
+partition sum the lags and take the largest lag in time (the next record's own timestamp: 0
+caught up, negative future-dated); --min-lag, --min-time-lag and --sort filter and order the
+lines; every format; bad input exits 2 before any request."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import pytest
+from confluent_kafka import TopicPartition
+
+from tests.support.clients import commit, consume, consumer, produce
+from tests.support.groups import fast_cluster
+from tests.support.run import run_kcli
+
+
+@pytest.fixture(scope="module")
+def lagging():
+    """Topic a (2 partitions) and b (1); group g1 (simple) behind on a-0 by 3 from the record
+    stamped base+2s, on a-1 by 1 future-dated record, on b-0 by 1 record an hour old; g2 a live
+    KIP-848 member caught up on a-0; g3 (simple) 5 behind on a-0."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("a", 2)
+        ec.create_topic("b", 1)
+        base = int(time.time() * 1000) - 60_000
+        produce(b, "a", [(0, f"x{i}", base + i * 1000) for i in range(5)] + [(1, "f", base + 3_600_000)])
+        produce(b, "b", [(0, "old", base - 3_600_000)])
+        commit(b, "g1", {("a", 0): 2, ("a", 1): 0, ("b", 0): 0})
+        commit(b, "g3", {("a", 0): 0})
+        c = consumer(b, "g2", "consumer")
+        c.subscribe(["a"])
+        assert len(consume(c, 6)) == 6
+        c.commit(offsets=[TopicPartition("a", 0, 5)], asynchronous=False)
+        try:
+            yield b, base
+        finally:
+            c.close()
+
+
+def lines(b, *args):
+    t0 = int(time.time() * 1000)
+    r = run_kcli(b, "lag", "show", *args, "-o", "json")
+    t1 = int(time.time() * 1000)
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert doc["schema"] == "kcli.lag/v1"
+    return doc["lines"], t0, t1
+
+
+def test_by_partition_the_lag_and_the_time_lag_of_each_committed_partition(lagging):
+    b, base = lagging
+    found, t0, t1 = lines(b, "--by", "partition")
+    rows = {(x["group"], x["topic"], x["partition"]): x for x in found}
+    assert list(rows) == [("g1", "a", 0), ("g1", "a", 1), ("g1", "b", 0), ("g2", "a", 0), ("g3", "a", 0)]
+    assert [(x["currentOffset"], x["logEndOffset"], x["lag"]) for x in rows.values()] == [
+        (2, 5, 3), (0, 1, 1), (0, 1, 1), (5, 5, 0), (0, 5, 5)]
+    for key, ts in [(("g1", "a", 0), base + 2000), (("g1", "a", 1), base + 3_600_000), (("g1", "b", 0), base - 3_600_000)]:
+        assert t0 - ts <= rows[key]["timeLagMs"] <= t1 - ts, key
+    assert rows[("g1", "a", 1)]["timeLagMs"] < 0                 # future-dated: behind, not caught up
+    assert rows[("g2", "a", 0)]["timeLagMs"] == 0                # caught up
+
+
+def test_by_topic_and_by_group_sum_the_lags_and_take_the_largest_time_lag(lagging):
+    b, base = lagging
+    found, t0, t1 = lines(b, "--by", "topic")
+    assert [(x["group"], x["topic"], x["partitions"], x["lag"]) for x in found] == [
+        ("g1", "a", 2, 4), ("g1", "b", 1, 1), ("g2", "a", 1, 0), ("g3", "a", 1, 5)]
+    assert t0 - base - 2000 <= found[0]["timeLagMs"] <= t1 - base - 2000
+    found, t0, t1 = lines(b)                                     # --by group, the default
+    assert [(x["group"], x["type"], x["state"], x["members"], x["partitions"], x["lag"]) for x in found] == [
+        ("g1", "classic", "Empty", 0, 3, 5), ("g2", "consumer", "Stable", 1, 1, 0), ("g3", "classic", "Empty", 0, 1, 5)]
+    assert t0 - base + 3_600_000 <= found[0]["timeLagMs"] <= t1 - base + 3_600_000
+    assert found[1]["timeLagMs"] == 0
+
+
+def test_filters_and_sorts(lagging):
+    b, _ = lagging
+    found, _, _ = lines(b, "--by", "partition", "--min-lag", "2")
+    assert [(x["group"], x["topic"], x["partition"]) for x in found] == [("g1", "a", 0), ("g3", "a", 0)]
+    found, _, _ = lines(b, "--by", "partition", "--min-time-lag", "30m")
+    assert [(x["group"], x["topic"]) for x in found] == [("g1", "b")]
+    found, _, _ = lines(b, "--by", "partition", "--sort", "lag")
+    assert [(x["group"], x["lag"]) for x in found] == [("g3", 5), ("g1", 3), ("g1", 1), ("g1", 1), ("g2", 0)]
+    found, _, _ = lines(b, "--by", "partition", "--sort", "time-lag")
+    assert [(x["topic"], x["partition"], x["group"]) for x in found] == [
+        ("b", 0, "g1"), ("a", 0, "g3"), ("a", 0, "g1"), ("a", 0, "g2"), ("a", 1, "g1")]
+    found, _, _ = lines(b, "g2", "--topic", "a")
+    assert [x["group"] for x in found] == ["g2"]
+
+
+def test_kcli_lag_is_kcli_lag_show_and_every_format(lagging):
+    b, _ = lagging
+    short = run_kcli(b, "lag", "g1", "--by", "topic", "-o", "csv")
+    assert short.code == 0, short.err
+    rows = list(csv.reader(io.StringIO(short.out)))
+    assert rows[0] == ["GROUP", "TOPIC", "PARTITIONS", "LAG", "MAX-TIME-LAG-MS"]
+    assert [r[:4] for r in rows[1:]] == [["g1", "a", "2", "4"], ["g1", "b", "1", "1"]]
+    assert int(rows[2][4]) >= 3_600_000                          # milliseconds in CSV
+    plain = run_kcli(b, "lag", "--by", "partition", "-o", "plain")
+    assert plain.out.split("\n")[1].split() == ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
+                                                "LAG", "TIME-LAG"]
+    table = run_kcli(b, "lag")
+    assert table.code == 0 and "MAX-TIME-LAG" in table.out and "g2" in table.out
+    assert run_kcli(None, "lag", "--help").out.count("serve") >= 1      # the group's help, not show's
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--by", "member"], "Invalid --by 'member': use one of group, topic, partition"),
+    (["--sort", "size"], "Invalid --sort 'size': use one of name, lag, time-lag"),
+    (["--min-time-lag", "soon"], "--min-time-lag: Invalid duration 'soon'"),
+    (["--min-lag", "-1"], "Invalid value for '--min-lag'"),
+    (["--topic", "("], "Invalid --topic '(': not a regex"),
+    ([""], "A group id cannot be empty"),
+])
+def test_bad_input_exits_2_before_any_request(args, message):
+    r = run_kcli("127.0.0.1:1", "lag", "show", *args)
+    assert r.code == 2 and len(r.err.splitlines()) == 1 and message in r.err, r
+
+
+def test_a_missing_group_fails_as_in_describe_groups(lagging):
+    b, _ = lagging
+    r = run_kcli(b, "lag", "g1", "nosuch")
+    assert (r.code, r.out, r.err) == (1, "", "Error: Group nosuch not found.\n")
