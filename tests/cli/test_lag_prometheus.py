@@ -6,66 +6,16 @@ rules pass ``promtool check rules`` and ``promtool test rules``."""
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import time
-import urllib.parse
 from pathlib import Path
-
-import pytest
 
 from tests.support.clients import commit, produce
 from tests.support.groups import fast_cluster
-from tests.support.lag_serve import LagServe, free_port, http_get
+from tests.support.lag_serve import LagServe, Prometheus, tool
 from tests.support.waits import wait_until
 
 RULES = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
-
-
-def tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.fail(f"{name} is needed (apt-get install prometheus: scripts/test.sh installs it)")
-    return path
-
-
-class Prometheus:
-    """The prometheus binary with its own config and storage under ``tmp``, on a free loopback
-    port, scraping ``target`` every second; stopped by its PID."""
-
-    def __init__(self, tmp: Path, target: str):
-        self.port = free_port()
-        config = tmp / "prometheus.yml"
-        config.write_text(json.dumps({        # JSON is YAML
-            "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
-            "scrape_configs": [{"job_name": "kcli-lag", "static_configs": [{"targets": [target]}]}]}))
-        self.proc = subprocess.Popen(
-            [tool("prometheus"), f"--config.file={config}", f"--storage.tsdb.path={tmp / 'data'}",
-             f"--web.listen-address=127.0.0.1:{self.port}"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def ready(self) -> bool:
-        try:
-            return http_get(self.url + "/-/ready")[0] == 200
-        except OSError:
-            return False
-
-    def query(self, promql: str) -> list[dict]:
-        status, body, _ = http_get(self.url + "/api/v1/query?" + urllib.parse.urlencode({"query": promql}))
-        assert status == 200, body
-        doc = json.loads(body)
-        assert doc["status"] == "success", doc
-        return doc["data"]["result"]
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(15)
 
 
 def test_prometheus_scrapes_kcli_lag_serve_and_reads_back_the_ground_truth(tmp_path):

@@ -5,19 +5,28 @@ loopback port, scraped over HTTP; every wait bounded.
         s.wait_collections(2)
         s.value("kafka_consumergroup_group_lag", group="g", partition="0")
     s.code        # its exit code after SIGTERM
+
+``Prometheus``: Debian's prometheus binary scraping one target every second, queried through
+its HTTP API.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from pathlib import Path
+
+import pytest
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -120,3 +129,48 @@ class LagServe:
             return found if (good - start_ok if ok else total - start) >= more else None
 
         return wait_until(done, timeout=timeout, interval=0.1, what=f"{more} more collection(s)")
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} is needed (apt-get install prometheus: scripts/test.sh installs it)")
+    return path
+
+
+class Prometheus:
+    """The prometheus binary with its own config and storage under ``tmp``, on a free loopback
+    port, scraping ``target`` every second; stopped by its PID."""
+
+    def __init__(self, tmp: Path, target: str):
+        self.port = free_port()
+        config = tmp / "prometheus.yml"
+        config.write_text(json.dumps({        # JSON is YAML
+            "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
+            "scrape_configs": [{"job_name": "kcli-lag", "static_configs": [{"targets": [target]}]}]}))
+        self.proc = subprocess.Popen(
+            [tool("prometheus"), f"--config.file={config}", f"--storage.tsdb.path={tmp / 'data'}",
+             f"--web.listen-address=127.0.0.1:{self.port}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def ready(self) -> bool:
+        try:
+            return http_get(self.url + "/-/ready")[0] == 200
+        except OSError:
+            return False
+
+    def query(self, promql: str) -> list[dict]:
+        status, body, _ = http_get(self.url + "/api/v1/query?" + urllib.parse.urlencode({"query": promql}))
+        assert status == 200, body
+        doc = json.loads(body)
+        assert doc["status"] == "success", doc
+        return doc["data"]["result"]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(15)
