@@ -169,6 +169,43 @@ def test_healthz_from_start_to_broker_loss_and_back_and_no_stale_series():
     assert "Warn: collection failed: " in s.err
 
 
+def test_a_cut_batch_is_flagged_a_bound_and_records_lost_to_retention_are_counted():
+    """Partition 0 answers the Fetch first with a small batch; partition 1 holds one batch larger
+    than the bytes left for it: the record at offset 150 lies beyond them, its lag is a bound (at
+    least the batch's MaxTimestamp's age, no more than the record's). On partition 2
+    DeleteRecords moves the log start to 4 past a commit at 1: 3 records the group never read
+    are lost."""
+    from confluent_kafka.admin import AdminClient
+
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("cut", 3)
+        base = int(time.time() * 1000) - 600_000
+        ts = [base + i * 100 for i in range(200)]
+        produce(b, "cut", [(0, "small", base)])
+        produce(b, "cut", [(1, "v" * 100, t) for t in ts], **{"linger.ms": 200})
+        produce(b, "cut", [(2, f"r{i}", base + i) for i in range(6)])
+        commit(b, "cut-g", {("cut", 0): 0, ("cut", 1): 150, ("cut", 2): 1})
+        admin = AdminClient({"bootstrap.servers": b})             # kept: its futures need it alive
+        for fut in admin.delete_records([TopicPartition("cut", 2, 4)]).values():
+            fut.result(15)
+        with LagServe(b, "--interval", "500ms") as s:
+            found = s.wait_collections(1)
+            lo, hi = collection_now_ms(s, found)
+
+            def v(name, **labels):
+                return s.value(name, found, group="cut-g", topic="cut", **labels)
+
+            assert v("kcli_consumergroup_group_lag_seconds_is_bound", partition="0") == 0
+            assert v("kcli_consumergroup_group_lag_seconds_is_bound", partition="1") == 1
+            lag_ms = v("kafka_consumergroup_group_lag_seconds", partition="1") * 1000
+            assert lo - ts[-1] <= lag_ms <= hi - ts[150], (lag_ms, lo - ts[-1], hi - ts[150])
+            assert s.value("kcli_consumergroup_group_max_lag_seconds_is_bound", found, group="cut-g") == 1
+            assert s.value("kafka_partition_earliest_offset", found, topic="cut", partition="2") == 4
+            assert v("kcli_consumergroup_group_retention_lost_records", partition="2") == 3
+            assert v("kcli_consumergroup_group_retention_lost_records", partition="1") == 0
+
+
 def streams_group_committed(ec, group: str, topic: str, offset: int) -> None:
     """A streams group (KIP-1071) joined by one member over the wire, which commits ``offset`` on
     partition 0 of ``topic`` with its member epoch."""
