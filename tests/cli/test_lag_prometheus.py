@@ -2,10 +2,13 @@
 lag serve`` on the embedded broker every second; the values read back through Prometheus's HTTP
 API (/api/v1/query) are the ground truth: the offset lag, and the time lag (now minus the next
 record's own timestamp) within the span between the records and the query. The shipped alerting
-rules pass ``promtool check rules`` and ``promtool test rules``."""
+rules pass ``promtool check rules`` and ``promtool test rules``; every metric the rules and the
+Grafana dashboard name is one ``kcli lag serve`` exports."""
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -15,7 +18,10 @@ from tests.support.groups import fast_cluster
 from tests.support.lag_serve import LagServe, Prometheus, tool
 from tests.support.waits import wait_until
 
-RULES = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+RULES = DEPLOY / "prometheus"
+DASHBOARD = DEPLOY / "grafana" / "kcli-lag-dashboard.json"
+NAME = re.compile(r"\b(?:kafka|kcli)_[a-z_]+\b")
 
 
 def test_prometheus_scrapes_kcli_lag_serve_and_reads_back_the_ground_truth(tmp_path):
@@ -58,3 +64,23 @@ def test_the_shipped_alerting_rules_pass_promtool(tmp_path):
     tested = subprocess.run([tool("promtool"), "test", "rules", str(RULES / "kcli-lag-rules.test.yml")],
                             capture_output=True, text=True, timeout=60, cwd=RULES)
     assert tested.returncode == 0, tested.stdout + tested.stderr
+
+
+def dashboard_exprs() -> list[str]:
+    doc = json.loads(DASHBOARD.read_text(encoding="utf-8"))
+    exprs = [t["expr"] for panel in doc["panels"] for t in panel["targets"]]
+    return exprs + [v["query"] for v in doc["templating"]["list"] if v["type"] == "query"]
+
+
+def test_every_metric_the_dashboard_and_the_rules_name_is_exported():
+    names = {n for e in dashboard_exprs() for n in NAME.findall(e)}
+    names |= set(NAME.findall((RULES / "kcli-lag-rules.yml").read_text(encoding="utf-8")))
+    assert len(names) >= 15, names
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("dash", 1)
+        produce(b, "dash", [(0, "r", int(time.time() * 1000) - 1000)])
+        commit(b, "dash-g", {("dash", 0): 0})
+        with LagServe(b, "--interval", "500ms") as s:
+            exported = {name for name, _, _ in s.wait_collections(1)}
+    assert names - exported == set(), names - exported
