@@ -35,6 +35,13 @@ DEFAULT_PORT = 8000          # kafka-lag-exporter's
 ROW = ["cluster_name", "group", "topic", "partition", "member_host", "consumer_id", "client_id"]
 PARTITION = ["cluster_name", "topic", "partition"]
 GROUP_TYPED = ["cluster_name", "group", "group_type"]
+GRANULARITIES = ("partition", "topic", "group")
+# the families a coarser --granularity leaves out (large clusters: a series per partition and group)
+PER_PARTITION = frozenset({"kafka_consumergroup_group_offset", "kafka_consumergroup_group_lag",
+                           "kafka_consumergroup_group_lag_seconds", "kcli_consumergroup_group_lag_seconds_is_bound",
+                           "kcli_consumergroup_group_retention_lost_records", "kafka_partition_latest_offset",
+                           "kafka_partition_earliest_offset"})
+PER_TOPIC = frozenset({"kafka_consumergroup_group_topic_sum_lag", "kcli_consumergroup_group_topic_max_lag_seconds"})
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -50,16 +57,18 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 class LagMetrics:
-    """A prometheus_client collector over ``source`` (a ``kcli.ops.lag_service.Collector``)."""
+    """A prometheus_client collector over ``source`` (a ``kcli.ops.lag_service.Collector``);
+    ``granularity`` "topic" leaves out the per-partition families, "group" the per-topic ones too."""
 
-    def __init__(self, source: Collector):
-        self.source = source
+    def __init__(self, source: Collector, granularity: str = "partition"):
+        self.source, self.granularity = source, granularity
 
     def collect(self) -> Iterator[Metric]:
         snap = self.source.snapshot                  # one read: a whole collection or none
         yield from collector_families(self.source.health, snap is not None)
         if snap is not None:
-            yield from lag_families(snap)
+            left_out = {"partition": frozenset(), "topic": PER_PARTITION, "group": PER_PARTITION | PER_TOPIC}
+            yield from (f for f in lag_families(snap) if f.name not in left_out[self.granularity])
 
 
 def _gauge(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
@@ -120,6 +129,8 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
                      ["cluster_name", "group"])
     topic_sum = _gauge("kafka_consumergroup_group_topic_sum_lag",
                        "The sum of the group's partition lags in offsets on one topic", ["cluster_name", "group", "topic"])
+    topic_max_s = _gauge("kcli_consumergroup_group_topic_max_lag_seconds",
+                         "The group's largest partition lag in seconds on one topic", ["cluster_name", "group", "topic"])
     state = _gauge("kcli_consumergroup_group_state", "1 for the group's state (the state label)",
                    GROUP_TYPED + ["state"])
     members = _gauge("kcli_consumergroup_group_members", "The group's members", GROUP_TYPED)
@@ -148,6 +159,10 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
             sum_lag.add_metric([c, g.group_id], sum(lags))
         for topic, total in sorted(by_topic.items()):
             topic_sum.add_metric([c, g.group_id, topic], total)
+        for topic in sorted({r.topic for r in g.rows}):
+            top, _ = max_time_lag([r for r in g.rows if r.topic == topic])
+            if top is not None:
+                topic_max_s.add_metric([c, g.group_id, topic], top / 1000)
         most, is_bound = max_time_lag(g.rows)
         if most is not None:
             max_lag_s.add_metric([c, g.group_id, simple], most / 1000)
@@ -158,15 +173,15 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
     earliest = _gauge("kafka_partition_earliest_offset", "The partition's log start offset", PARTITION)
     for (topic, p), start in sorted(snap.log_starts.items()):
         earliest.add_metric([c, topic, str(p)], start)
-    return [offset, lag, lag_s, bound, lost, max_lag, max_lag_s, max_bound, sum_lag, topic_sum,
+    return [offset, lag, lag_s, bound, lost, max_lag, max_lag_s, max_bound, sum_lag, topic_sum, topic_max_s,
             latest, earliest, state, members]
 
 
-def app(source: Collector) -> Callable:
+def app(source: Collector, granularity: str = "partition") -> Callable:
     """The WSGI app: ``/metrics`` (prometheus_client's), ``/healthz`` (200 ready and healthy, 503
     otherwise, the reason as the body), 404 for anything else."""
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(LagMetrics(source))
+    registry.register(LagMetrics(source, granularity))
     metrics = make_wsgi_app(registry)
 
     def serve(environ: dict, start_response: Callable) -> list[bytes]:

@@ -23,6 +23,7 @@ def serve(
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", metavar="REGEX", help="Only partitions of topics this regex matches whole (repeatable; default every topic)."),
     exclude_group: Optional[List[str]] = typer.Option(None, "--exclude-group", metavar="REGEX", help="Leave out groups whose id this regex matches whole (repeatable)."),
     cluster_name: Optional[str] = typer.Option(None, "--cluster-name", help="The cluster_name label (default: the cluster id)."),
+    granularity: str = typer.Option("partition", "--granularity", help="partition: every series; topic: none per partition (for large clusters); group: none per topic either."),
 ):
     """Export lag in offsets and exact lag in time to Prometheus until SIGTERM or SIGINT (exit 0).
 
@@ -40,12 +41,14 @@ def serve(
         raise UsageError(f"--interval: '{shown(interval)}' is out of range: from 1 ms to 1 day")
     host, port = exporter.parse_listen(listen)
     chosen = lag_service.selection(group or [], topic or [], exclude_group or [])
+    if granularity not in exporter.GRANULARITIES:
+        raise UsageError(f"Invalid --granularity '{shown(granularity)}': use one of {', '.join(exporter.GRANULARITIES)}")
     if cluster_name == "":
         raise UsageError("--cluster-name cannot be empty")
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
     collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note)
-    server = exporter.bind(host, port, exporter.app(collector))
+    server = exporter.bind(host, port, exporter.app(collector, granularity))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

@@ -245,6 +245,33 @@ def test_a_streams_groups_lag_with_its_group_type():
             assert s.value("kcli_consumergroup_group_members", found, group="sg-app") == 1
 
 
+def test_a_coarser_granularity_leaves_out_the_per_partition_and_per_topic_series():
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("gran", 2)
+        ts = int(time.time() * 1000) - 50_000
+        produce(b, "gran", [(p, f"r{i}", ts + i) for p in range(2) for i in range(3)])
+        commit(b, "gran-g", {("gran", 0): 0, ("gran", 1): 3})
+        per_partition = {"kafka_consumergroup_group_offset", "kafka_consumergroup_group_lag",
+                         "kafka_consumergroup_group_lag_seconds", "kafka_partition_latest_offset",
+                         "kafka_partition_earliest_offset", "kcli_consumergroup_group_lag_seconds_is_bound",
+                         "kcli_consumergroup_group_retention_lost_records"}
+        per_topic = {"kafka_consumergroup_group_topic_sum_lag", "kcli_consumergroup_group_topic_max_lag_seconds"}
+        served = {}
+        for granularity in ("partition", "topic", "group"):
+            with LagServe(b, "--interval", "500ms", "--granularity", granularity) as s:
+                found = s.wait_collections(1)
+                served[granularity] = {name for name, _, _ in found}
+                assert s.value("kafka_consumergroup_group_sum_lag", found, group="gran-g") == 3
+                if granularity == "topic":
+                    lo, hi = collection_now_ms(s, found)
+                    top = s.value("kcli_consumergroup_group_topic_max_lag_seconds", found, group="gran-g", topic="gran")
+                    assert lo - ts <= top * 1000 <= hi - ts
+        assert per_partition | per_topic <= served["partition"]
+        assert served["topic"] == served["partition"] - per_partition
+        assert served["group"] == served["partition"] - per_partition - per_topic
+
+
 def test_openmetrics_by_content_negotiation():
     with fast_cluster(1) as ec:
         with LagServe(ec.bootstrap_servers, "--interval", "1s") as s:
@@ -264,6 +291,7 @@ def test_openmetrics_by_content_negotiation():
     (["--interval", "soon"], "--interval: Invalid duration 'soon'"),
     (["--interval", "0s"], "--interval: '0s' is out of range: from 1 ms to 1 day"),
     (["--listen", "8000"], "Invalid --listen '8000': expected HOST:PORT"),
+    (["--granularity", "member"], "Invalid --granularity 'member': use one of partition, topic, group"),
     (["--listen", "127.0.0.1:99999"], "Invalid --listen '127.0.0.1:99999'"),
     (["--listen", "no-such-host.invalid:8000"], "Invalid --listen 'no-such-host.invalid:8000'"),
 ])
