@@ -31,7 +31,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.ops.lag_service import Collector, Health, LagSnapshot
 
-DEFAULT_PORT = 8000          # kafka-lag-exporter's
 ROW = ["cluster_name", "group", "topic", "partition", "member_host", "consumer_id", "client_id"]
 PARTITION = ["cluster_name", "topic", "partition"]
 GROUP_TYPED = ["cluster_name", "group", "group_type"]

@@ -101,4 +101,6 @@ def show(
     missing = sorted(set(ids) - {g.group_id for g in snap.groups})
     if missing:                               # as describe groups: a missing group fails the command
         raise OperationError(f"Group {missing[0]} not found.")
+    if out().format != "json":
+        out().notes(snap.notes)
     render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)

@@ -27,7 +27,7 @@ from kcli.model import GroupOffsetRow, LagLine, max_time_lag
 from kcli.ops.groups import offset_views
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import offset_rows
-from kcli.records import record
+from kcli.records import field, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,12 +89,14 @@ class GroupLag:
 
 @record
 class LagSnapshot:
-    """One collection's findings. ``now_ms``: the wall clock the lags in time are measured at."""
+    """One collection's findings. ``now_ms``: the wall clock the lags in time are measured at;
+    ``notes``: ``add_time_lags``' (why some lags in time are unknown, which are future-dated)."""
     cluster_name: str
     now_ms: int
     groups: list[GroupLag]
     log_starts: dict[tuple[str, int], int]
     log_ends: dict[tuple[str, int], int]
+    notes: list[str] = field(default_factory=list)
 
 
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
@@ -107,27 +109,26 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
         streams_ids = [g.group_id for g in admin.list_streams_groups() if chosen.wants_group(g.group_id)]
     except UnsupportedByBroker:              # a broker before KIP-1071: no streams groups
         streams_ids = []
-    found: list[tuple[GroupLag, list[GroupOffsetRow]]] = []
+    groups: list[GroupLag] = []
     descs = [d for d in admin.describe_groups(consumer_ids) if d.exists] if consumer_ids else []
     for d, rows in offset_views(admin, sorted(descs, key=lambda d: d.group_id)):
         simple = d.type == "Classic" and not d.members and not d.assignor
-        found.append((GroupLag(d.group_id, d.type.lower(), d.state, len(d.members), [], simple), rows))
+        groups.append(GroupLag(d.group_id, d.type.lower(), d.state, len(d.members),
+                               [r for r in rows if chosen.wants_topic(r.topic)], simple))
     streams = admin.describe_streams_groups(streams_ids) if streams_ids else {}
     for gid in sorted(streams):
         s = streams[gid]
-        found.append((GroupLag(gid, "streams", s.state, len(s.members), []), offset_rows(admin, s)))
-    for g, rows in found:
-        g.rows = [r for r in rows if chosen.wants_topic(r.topic)]
-    groups = [g for g, _ in found]
+        groups.append(GroupLag(gid, "streams", s.state, len(s.members),
+                               [r for r in offset_rows(admin, s) if chosen.wants_topic(r.topic)]))
     partitions = sorted({(r.topic, r.partition) for g in groups for r in g.rows})
     starts = {(o.topic, o.partition): o.offset for o in admin.list_offsets(partitions, -2)
               if o.error is None and o.offset is not None and o.offset >= 0}
     ends = {(r.topic, r.partition): r.log_end for g in groups for r in g.rows if r.log_end is not None}
     cache.keep_only({(r.topic, r.partition, r.current) for g in groups for r in g.rows if r.current is not None},
                     starts)
-    add_time_lags(admin, [(g, g.rows) for g in groups], now_ms, cache.of(admin))
+    notes = add_time_lags(admin, [(g, g.rows) for g in groups], now_ms, cache.of(admin))
     name = cluster_name if cluster_name is not None else (admin.cluster_id() or "")
-    return LagSnapshot(name, now_ms, groups, starts, ends)
+    return LagSnapshot(name, now_ms, groups, starts, ends, notes)
 
 
 BY = ("group", "topic", "partition")

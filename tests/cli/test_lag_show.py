@@ -107,6 +107,7 @@ def test_kcli_lag_is_kcli_lag_show_and_every_format(lagging):
                                                 "LAG", "TIME-LAG"]
     table = run_kcli(b, "lag")
     assert table.code == 0 and "MAX-TIME-LAG" in table.out and "g2" in table.out
+    assert "Time lag of group 'g1' negative on 1 partition(s) (a-1)" in table.err     # describe groups' note
     assert run_kcli(None, "lag", "--help").out.count("serve") >= 1      # the group's help, not show's
 
 
