@@ -74,6 +74,7 @@ def show(
     min_lag: Optional[int] = typer.Option(None, "--min-lag", click_type=Bounded(0, INT64_MAX), help="Only lines whose lag (summed) is at least N records."),
     min_time_lag: Optional[str] = typer.Option(None, "--min-time-lag", help="Only lines whose lag in time is at least this: 5m, PT30S; a bare number is milliseconds."),
     sort: str = typer.Option("name", "--sort", help="name (group, topic, partition), lag or time-lag (the largest first)."),
+    watch: Optional[str] = typer.Option(None, "--watch", metavar="[D]", help="Redraw every D (default 5s) until Ctrl-C, with a TREND column: the time lag's last samples as a sparkline. Give it after the groups, or with its D."),
 ):
     """The lag of groups in offsets and in time, as kcli lag serve exports it, rolled up and filtered (kcli lag [GROUP]... for short).
 
@@ -93,10 +94,16 @@ def show(
     if sort not in lag_service.SORTS:
         raise UsageError(f"Invalid --sort '{shown(sort)}': use one of {', '.join(lag_service.SORTS)}")
     min_time_lag_ms = duration_arg("--min-time-lag", min_time_lag) if min_time_lag is not None else None
+    every_ms = duration_arg("--watch", watch) if watch else 5000
+    if not 100 <= every_ms <= 86_400_000:
+        raise UsageError(f"--watch: '{shown(watch)}' is out of range: from 100 ms to 1 day")
     ids = [*(groups or []), *(group or [])]
     if "" in ids:
         raise UsageError("A group id cannot be empty")
     chosen = lag_service.selection([re.escape(g) for g in ids], topic or [], [])
+    if watch is not None:
+        _watch(chosen, every_ms, by, min_lag, min_time_lag_ms, sort)
+        return
     snap = lag_service.collect(state().admin(), chosen, RecordTimeCache(), int(time.time() * 1000), "")
     missing = sorted(set(ids) - {g.group_id for g in snap.groups})
     if missing:                               # as describe groups: a missing group fails the command
@@ -104,3 +111,41 @@ def show(
     if out().format != "json":
         out().notes(snap.notes)
     render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)
+
+
+CLEAR = "\x1b[H\x1b[2J"          # cursor home, erase the screen: a redraw in place on a terminal
+
+
+def _watch(chosen, every_ms: int, by: str, min_lag: int | None, min_time_lag_ms: int | None, sort: str) -> None:
+    """kcli lag show --watch: a collection every ``every_ms`` (each bounded by --timeout, its
+    timestamps cached), the view redrawn in place on a terminal (appended off one), until
+    SIGINT or SIGTERM (exit 0). A failed collection shows its reason instead of the lines."""
+    import time
+
+    from kcli.cli.context import out, state
+    from kcli.ops import lag_service
+    from kcli.render.lag import render_lag
+    from kcli.times import format_duration_ms, format_ms
+
+    o = out()
+    collector = lag_service.Collector(state().settings, chosen, every_ms / 1000)
+    trends = lag_service.Trends()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    redraw = o.format in ("table", "plain") and o.stdout.isatty()
+    while not stop.is_set():
+        collector.collect_once()
+        if redraw:
+            o.write(CLEAR)
+        if o.format in ("table", "plain"):
+            o.line(f"Every {format_duration_ms(every_ms)}: kcli lag, at {format_ms(int(time.time() * 1000))}")
+        snap = collector.snapshot
+        if snap is None:
+            o.line(collector.health.reason())
+        else:
+            lines = lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort)
+            render_lag(o, lines, by, trends.add(lines))
+        o.stdout.flush()
+        stop.wait(every_ms / 1000)
+    collector.close()

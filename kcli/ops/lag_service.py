@@ -175,6 +175,23 @@ def rollup(groups: list[GroupLag], by: str, min_lag: int | None = None, min_time
     return lines
 
 
+class Trends:
+    """The last ``keep`` lags in time of each line (by group, topic, partition), for ``kcli lag
+    show --watch``'s trend column; a line not seen in a sample gets None there."""
+
+    def __init__(self, keep: int = 20):
+        self.keep = keep
+        self._seen: dict[tuple, list[int | None]] = {}
+
+    def add(self, lines: list[LagLine]) -> list[list[int | None]]:
+        """Records one sample; each line's history, oldest first, in ``lines``' order."""
+        now = {(x.group, x.topic, x.partition): x.time_lag_ms for x in lines}
+        for key in now.keys() | self._seen.keys():
+            self._seen[key] = [*self._seen.get(key, []), now.get(key)][-self.keep:]
+        self._seen = {k: v for k, v in self._seen.items() if any(t is not None for t in v)}
+        return [self._seen.get((x.group, x.topic, x.partition), []) for x in lines]
+
+
 @record
 class Health:
     """The collector's own state, replaced whole after each collection."""
@@ -238,7 +255,7 @@ class Collector:
         self._stop.set()
         self._thread.join(wait_s)
         if not self._thread.is_alive():
-            self._close()
+            self.close()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -256,7 +273,7 @@ class Collector:
             snap = collect(self._admin, self.chosen, self.cache, int(time.time() * 1000), self.cluster_name)
         except Exception as exc:  # noqa: BLE001 - any failure is this collection's, said once
             self.snapshot = None
-            self._close()
+            self.close()
             error = str(exc) or type(exc).__name__
             self.health = Health(h.collections + 1, h.failures + 1, h.failures_in_row + 1, error,
                                  h.last_success_s, time.monotonic() - started, len(self.cache), self.cache.fetched)
@@ -267,7 +284,8 @@ class Collector:
         self.health = Health(h.collections + 1, h.failures, 0, None, time.time(), time.monotonic() - started,
                              len(self.cache), self.cache.fetched)
 
-    def _close(self) -> None:
+    def close(self) -> None:
+        """Closes the adapter (a collection after it connects a new one)."""
         admin, self._admin = self._admin, None
         if admin is not None:
             try:

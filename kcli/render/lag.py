@@ -41,8 +41,29 @@ def document(x: LagLine, by: str) -> dict:
     return doc
 
 
-def render_lag(out: Output, lines: list[LagLine], by: str) -> None:
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[int | None]) -> str:
+    """One character per sample, scaled from the smallest to the largest (all equal: the lowest
+    bar); a sample without a value as a space."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return ""
+    low, span = min(known), max(known) - min(known)
+    return "".join(" " if v is None else BARS[0 if span == 0 else (v - low) * (len(BARS) - 1) // span]
+                   for v in values)
+
+
+def render_lag(out: Output, lines: list[LagLine], by: str, trends: list[list[int | None]] | None = None) -> None:
+    """``trends``: each line's recent lags in time (``--watch``), a TREND column of sparklines."""
     if out.format == "json":
-        out.json(json_document("lag", by=by, lines=[document(x, by) for x in lines]))
+        docs = [document(x, by) for x in lines]
+        for doc, trend in zip(docs, trends or []):
+            doc["timeLagTrendMs"] = trend
+        out.json(json_document("lag", by=by, lines=docs))
         return
-    out.view(Table(columns(by), [cells(x, by) for x in lines]))
+    rows = [cells(x, by) for x in lines]
+    if trends is not None:
+        rows = [row + [sparkline(t)] for row, t in zip(rows, trends)]
+    out.view(Table(columns(by) + (["TREND"] if trends is not None else []), rows))

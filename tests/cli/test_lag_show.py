@@ -2,7 +2,8 @@
 known timestamps and offsets committed by real clients: its roll-ups by group, topic and
 partition sum the lags and take the largest lag in time (the next record's own timestamp: 0
 caught up, negative future-dated); --min-lag, --min-time-lag and --sort filter and order the
-lines; every format; bad input exits 2 before any request."""
+lines; every format; --watch redraws in place on a terminal (a pty) with a sparkline of the time
+lag, appends off one; bad input exits 2 before any request."""
 
 from __future__ import annotations
 
@@ -118,6 +119,8 @@ def test_kcli_lag_is_kcli_lag_show_and_every_format(lagging):
     (["--min-lag", "-1"], "Invalid value for '--min-lag'"),
     (["--topic", "("], "Invalid --topic '(': not a regex"),
     ([""], "A group id cannot be empty"),
+    (["--watch", "soon"], "--watch: Invalid duration 'soon'"),
+    (["--watch", "10ms"], "--watch: '10ms' is out of range: from 100 ms to 1 day"),
 ])
 def test_bad_input_exits_2_before_any_request(args, message):
     r = run_kcli("127.0.0.1:1", "lag", "show", *args)
@@ -128,3 +131,111 @@ def test_a_missing_group_fails_as_in_describe_groups(lagging):
     b, _ = lagging
     r = run_kcli(b, "lag", "g1", "nosuch")
     assert (r.code, r.out, r.err) == (1, "", "Error: Group nosuch not found.\n")
+
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+class Pty:
+    """``python -m kcli ARGS`` on a pseudo terminal 200 columns wide; its output read as it comes."""
+
+    def __init__(self, *args: str):
+        import fcntl
+        import os
+        import pty
+        import struct
+        import subprocess
+        import sys
+        import termios
+
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "kcli", *args], stdin=slave, stdout=slave,
+                                     stderr=slave, close_fds=True, env={**os.environ, "COLUMNS": "200"})
+        os.close(slave)
+        self.master, self.seen = master, ""
+
+    def read_until(self, predicate, timeout: float = 30) -> str:
+        import os
+        import select
+
+        deadline = time.monotonic() + timeout
+        while not predicate(self.seen) and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 65536).decode(errors="replace")
+                except OSError:
+                    break
+        assert predicate(self.seen), self.seen[-2000:]
+        return self.seen
+
+    def stop(self) -> tuple[int, float]:
+        import os
+        import signal
+
+        started = time.monotonic()
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(15)
+        os.close(self.master)
+        return code, time.monotonic() - started
+
+
+def test_watch_redraws_in_place_with_a_sparkline_of_the_time_lag_in_a_pty():
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("w", 1)
+        base = int(time.time() * 1000) - 30_000
+        produce(b, "w", [(0, f"r{i}", base + i * 1000) for i in range(5)])
+        commit(b, "wg", {("w", 0): 1})
+        term = Pty("-b", b, "lag", "show", "--by", "partition", "--watch", "300ms")
+        try:
+            seen = term.read_until(lambda s: s.count(CLEAR) >= 4)
+            frames = [f for f in seen.split(CLEAR)[1:4]]
+            for n, frame in enumerate(frames, start=1):        # one more sample a frame: a bar each
+                assert frame.startswith("Every 300ms: kcli lag, at "), frame
+                (row,) = [line for line in frame.splitlines() if line.split()[:1] == ["wg"]]
+                trend = row.split()[-1]
+                assert set(trend) <= set("▁▂▃▄▅▆▇█") and len(trend) >= n, (n, row)
+                assert row.split()[:6] == ["wg", "w", "0", "1", "5", "4"], row
+            assert trend[-1] == "█"                           # the lag in time grows while nothing is read
+            commit(b, "wg", {("w", 0): 5})                     # caught up: 0, the lowest bar
+            seen = term.read_until(lambda s: any(" 0s " in f and f.rstrip().count("\n") >= 3
+                                                 for f in s.split(CLEAR)[-2:-1]))
+        finally:
+            code, took = term.stop()
+        caught = seen.split(CLEAR)[-2]
+        (row,) = [line for line in caught.splitlines() if line.split()[:1] == ["wg"]]
+        assert row.split()[3:7] == ["5", "5", "0", "0s"] and row.split()[-1].endswith("▁"), row
+        assert code == 0 and took < 5, (code, took)
+
+
+def test_watch_off_a_terminal_appends_each_sample_and_json_carries_the_trend():
+    import subprocess
+    import sys
+
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("wj", 1)
+        produce(b, "wj", [(0, "r", int(time.time() * 1000) - 10_000)])
+        commit(b, "wjg", {("wj", 0): 0})
+        proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", b, "-o", "json", "lag", "show", "--watch", "200ms"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        docs = []
+        try:
+            decoder, text = json.JSONDecoder(), ""
+            deadline = time.monotonic() + 30
+            while len(docs) < 3 and time.monotonic() < deadline:
+                text += proc.stdout.readline()
+                try:
+                    doc, _ = decoder.raw_decode(text.strip())
+                except ValueError:
+                    continue
+                docs.append(doc)
+                text = ""
+        finally:
+            proc.send_signal(2)
+            code = proc.wait(15)
+        assert code == 0 and len(docs) == 3
+        trends = [d["lines"][0]["timeLagTrendMs"] for d in docs]
+        assert [len(t) for t in trends] == [1, 2, 3] and trends[2][0] < trends[2][2], trends
