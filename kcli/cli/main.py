@@ -60,14 +60,17 @@ RUNS_LONG = ("demo", "broker", "audit", "lag serve")  # commands (first words) t
 
 
 def runs_long(args: list[str]) -> bool:
-    """Whether a command line runs for as long as it is left to (the embedded broker, the demo)
-    or for the size of the data (an audit on Spark): the only ones that keep the cyclic garbage
-    collector on when kcli's process ends with the command (``main``)."""
+    """Whether a command line runs for as long as it is left to (the embedded broker, the demo,
+    kcli lag serve, kcli lag --watch) or for the size of the data (an audit on Spark): the only
+    ones that keep the cyclic garbage collector on when kcli's process ends with the command
+    (``main``)."""
     line = leading(list(args))[1]
     if line and line[0] in DROPINS:
         return False
-    words = command_words(hoist(list(args)))
-    return bool(words) and (words[0] in RUNS_LONG or " ".join(words) in RUNS_LONG)
+    args = lag_shorthand(hoist(list(args)))
+    words = command_words(args)
+    watching = words == ["lag", "show"] and any(a == "--watch" or a.startswith("--watch=") for a in args)
+    return bool(words) and (words[0] in RUNS_LONG or " ".join(words) in RUNS_LONG or watching)
 
 
 def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -239,3 +239,14 @@ def test_watch_off_a_terminal_appends_each_sample_and_json_carries_the_trend():
         assert code == 0 and len(docs) == 3
         trends = [d["lines"][0]["timeLagTrendMs"] for d in docs]
         assert [len(t) for t in trends] == [1, 2, 3] and trends[2][0] < trends[2][2], trends
+
+
+def test_serve_and_watch_keep_the_cyclic_collector_and_a_single_view_does_not():
+    """``kcli.cli.main.main`` turns the cyclic garbage collector off for a command that ends soon;
+    a service and a watch run for as long as they are left to."""
+    from kcli.cli.main import runs_long
+
+    assert runs_long(["lag", "serve"]) and runs_long(["-b", "k:9092", "lag", "serve", "--interval", "5s"])
+    assert runs_long(["lag", "--watch"]) and runs_long(["lag", "billing", "--watch", "2s"])
+    assert runs_long(["lag", "show", "--watch=2s"])
+    assert not runs_long(["lag"]) and not runs_long(["lag", "show", "billing"]) and not runs_long(["lag", "billing"])
