@@ -63,8 +63,8 @@ class LagMetrics:
         self.source, self.granularity = source, granularity
 
     def collect(self) -> Iterator[Metric]:
-        snap = self.source.snapshot                  # one read: a whole collection or none
-        yield from collector_families(self.source.health, snap is not None)
+        snap, health = self.source.last              # one read: a whole collection (or none) and its health
+        yield from collector_families(health, snap is not None)
         if snap is not None:
             left_out = {"partition": frozenset(), "topic": PER_PARTITION, "group": PER_PARTITION | PER_TOPIC}
             yield from (f for f in lag_families(snap) if f.name not in left_out[self.granularity])

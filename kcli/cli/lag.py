@@ -140,9 +140,9 @@ def _watch(chosen, every_ms: int, by: str, min_lag: int | None, min_time_lag_ms:
             o.write(CLEAR)
         if o.format in ("table", "plain"):
             o.line(f"Every {format_duration_ms(every_ms)}: kcli lag, at {format_ms(int(time.time() * 1000))}")
-        snap = collector.snapshot
+        snap, health = collector.last
         if snap is None:
-            o.line(collector.health.reason())
+            o.line(health.reason())
         else:
             lines = lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort)
             render_lag(o, lines, by, trends.add(lines))

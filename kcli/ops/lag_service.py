@@ -7,7 +7,9 @@ partition's log start. What a collection found is one ``LagSnapshot``, replaced 
 
 A failed collection leaves no snapshot (``Collector.snapshot`` is None): its series are dropped,
 not served as if fresh. The health (``Collector.health``) is ready after the first success and
-unhealthy after ``UNHEALTHY_AFTER`` failures in a row, with the last one's reason.
+unhealthy after ``UNHEALTHY_AFTER`` failures in a row, with the last one's reason. Both are
+replaced as one (``Collector.last``): a scrape never pairs one collection's snapshot with
+another's health (its duration and end, which bound the snapshot's ``now``).
 
     collector = Collector(settings, selection(["billing.*"], [], []), interval_s=30)
     collector.start()           # collector.snapshot, collector.health; collector.stop()
@@ -239,8 +241,9 @@ class Collector:
                  connect: Callable[[ClientSettings], Admin] = _connect):
         self.settings, self.chosen, self.interval_s = settings, chosen, interval_s
         self.cluster_name, self.on_error, self._connect = cluster_name, on_error, connect
-        self.snapshot: LagSnapshot | None = None
-        self.health = Health()
+        # the last collection's snapshot (None: it failed) and the health after it, replaced as
+        # one: a reader never pairs a snapshot with another collection's health
+        self.last: tuple[LagSnapshot | None, Health] = (None, Health())
         self.cache = RecordTimeCache()
         self._admin: Admin | None = None
         self._stop = threading.Event()
@@ -272,17 +275,24 @@ class Collector:
                 self._admin = self._connect(self.settings)
             snap = collect(self._admin, self.chosen, self.cache, int(time.time() * 1000), self.cluster_name)
         except Exception as exc:  # noqa: BLE001 - any failure is this collection's, said once
-            self.snapshot = None
             self.close()
             error = str(exc) or type(exc).__name__
-            self.health = Health(h.collections + 1, h.failures + 1, h.failures_in_row + 1, error,
-                                 h.last_success_s, time.monotonic() - started, len(self.cache), self.cache.fetched)
+            self.last = (None, Health(h.collections + 1, h.failures + 1, h.failures_in_row + 1, error,
+                                      h.last_success_s, time.monotonic() - started, len(self.cache),
+                                      self.cache.fetched))
             if self.on_error is not None:
                 self.on_error(f"Warn: collection failed: {error}")
             return
-        self.snapshot = snap
-        self.health = Health(h.collections + 1, h.failures, 0, None, time.time(), time.monotonic() - started,
-                             len(self.cache), self.cache.fetched)
+        self.last = (snap, Health(h.collections + 1, h.failures, 0, None, time.time(), time.monotonic() - started,
+                                  len(self.cache), self.cache.fetched))
+
+    @property
+    def snapshot(self) -> LagSnapshot | None:
+        return self.last[0]
+
+    @property
+    def health(self) -> Health:
+        return self.last[1]
 
     def close(self) -> None:
         """Closes the adapter (a collection after it connects a new one)."""
