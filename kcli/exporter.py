@@ -14,8 +14,11 @@ no snapshot: its lag series are dropped, only the collector's own are served.
 
 from __future__ import annotations
 
+import base64
 import errno
+import hmac
 import socket
+import ssl
 from socketserver import ThreadingMixIn
 from typing import Callable, Iterable, Iterator
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
@@ -176,14 +179,43 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
             latest, earliest, state, members]
 
 
-def app(source: Collector, granularity: str = "partition") -> Callable:
+def tls_context(cert_file: str, key_file: str) -> ssl.SSLContext:
+    """A server context from a PEM certificate (chain) and its key; a file that cannot be read or
+    does not match is bad input (exit 2, before anything starts)."""
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        ctx.load_cert_chain(cert_file, key_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise UsageError(f"Invalid --tls-cert-file/--tls-key-file ({shown(cert_file)}, {shown(key_file)}): "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
+    return ctx
+
+
+def basic_auth(user: str, password: str) -> Callable[[dict], bool]:
+    """Whether a request's Authorization header names ``user`` with ``password`` (HTTP basic
+    authentication, compared in constant time)."""
+    expected = b"Basic " + base64.b64encode(f"{user}:{password}".encode())
+
+    def allowed(environ: dict) -> bool:
+        return hmac.compare_digest(environ.get("HTTP_AUTHORIZATION", "").encode(), expected)
+
+    return allowed
+
+
+def app(source: Collector, granularity: str = "partition",
+        allowed: Callable[[dict], bool] | None = None) -> Callable:
     """The WSGI app: ``/metrics`` (prometheus_client's), ``/healthz`` (200 ready and healthy, 503
-    otherwise, the reason as the body), 404 for anything else."""
+    otherwise, the reason as the body), 404 for anything else; with ``allowed`` (``basic_auth``)
+    every path answers 401 to a request it refuses."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(LagMetrics(source, granularity))
     metrics = make_wsgi_app(registry)
 
     def serve(environ: dict, start_response: Callable) -> list[bytes]:
+        if allowed is not None and not allowed(environ):
+            start_response("401 Unauthorized", [("Content-Type", "text/plain; charset=utf-8"),
+                                                ("WWW-Authenticate", 'Basic realm="kcli lag serve"')])
+            return [b"Unauthorized\n"]
         path = environ.get("PATH_INFO", "")
         if path == "/metrics":
             return metrics(environ, start_response)
@@ -207,16 +239,28 @@ class _Quiet(WSGIRequestHandler):
 
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True
+    tls: ssl.SSLContext | None = None
+
+    def finish_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        """In the request's own thread: the TLS handshake first (a slow or failed one holds no
+        other request)."""
+        if self.tls is not None:
+            request = self.tls.wrap_socket(request, server_side=True)
+        super().finish_request(request, client_address)
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        """A client gone or a failed handshake is the client's: no traceback on stderr."""
 
 
-def bind(host: str, port: int, wsgi_app: Callable) -> WSGIServer:
-    """A threading WSGI server bound to ``host:port``: a host that resolves to nothing is bad
-    input (UsageError, exit 2); a port in use or not ours to take fails (OperationError, exit 1)."""
+def bind(host: str, port: int, wsgi_app: Callable, tls: ssl.SSLContext | None = None) -> WSGIServer:
+    """A threading WSGI server bound to ``host:port``, speaking TLS with ``tls``: a host that
+    resolves to nothing is bad input (UsageError, exit 2); a port in use or not ours to take
+    fails (OperationError, exit 1)."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     except (socket.gaierror, UnicodeError):
         raise UsageError(f"Invalid --listen '{shown(host)}:{port}': {shown(host)} is no address of this host") from None
-    server_class = type("_Server", (_Server,), {"address_family": family})
+    server_class = type("_Server", (_Server,), {"address_family": family, "tls": tls})
     try:
         server = server_class((host, port), _Quiet)
     except OSError as exc:

@@ -13,7 +13,7 @@ import typer
 
 from kcli.cli.params import Bounded
 from kcli.errors import OperationError, UsageError
-from kcli.inputs import INT64_MAX, shown
+from kcli.inputs import INT64_MAX, read_text, shown
 
 
 def serve(
@@ -24,6 +24,10 @@ def serve(
     exclude_group: Optional[List[str]] = typer.Option(None, "--exclude-group", metavar="REGEX", help="Leave out groups whose id this regex matches whole (repeatable)."),
     cluster_name: Optional[str] = typer.Option(None, "--cluster-name", help="The cluster_name label (default: the cluster id)."),
     granularity: str = typer.Option("partition", "--granularity", help="partition: every series; topic: none per partition (for large clusters); group: none per topic either."),
+    tls_cert_file: Optional[str] = typer.Option(None, "--tls-cert-file", help="Serve HTTPS with this PEM certificate (chain); with --tls-key-file."),
+    tls_key_file: Optional[str] = typer.Option(None, "--tls-key-file", help="The certificate's PEM private key."),
+    basic_auth_user: Optional[str] = typer.Option(None, "--basic-auth-user", help="Require HTTP basic authentication as this user (every path); with --basic-auth-password-file."),
+    basic_auth_password_file: Optional[str] = typer.Option(None, "--basic-auth-password-file", help="A file holding the user's password (its first line), as Prometheus' basic_auth.password_file."),
 ):
     """Export lag in offsets and exact lag in time to Prometheus until SIGTERM or SIGINT (exit 0).
 
@@ -45,10 +49,21 @@ def serve(
         raise UsageError(f"Invalid --granularity '{shown(granularity)}': use one of {', '.join(exporter.GRANULARITIES)}")
     if cluster_name == "":
         raise UsageError("--cluster-name cannot be empty")
+    if (tls_cert_file is None) != (tls_key_file is None):
+        raise UsageError("--tls-cert-file and --tls-key-file go together")
+    if (basic_auth_user is None) != (basic_auth_password_file is None):
+        raise UsageError("--basic-auth-user and --basic-auth-password-file go together")
+    tls = exporter.tls_context(tls_cert_file, tls_key_file) if tls_cert_file and tls_key_file else None
+    allowed = None
+    if basic_auth_user is not None and basic_auth_password_file is not None:
+        password = (read_text(basic_auth_password_file, "--basic-auth-password-file").splitlines() or [""])[0]
+        if not basic_auth_user or not password or ":" in basic_auth_user:
+            raise UsageError("--basic-auth-user (without ':') and its password cannot be empty")
+        allowed = exporter.basic_auth(basic_auth_user, password)
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
     collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note)
-    server = exporter.bind(host, port, exporter.app(collector, granularity))
+    server = exporter.bind(host, port, exporter.app(collector, granularity, allowed), tls)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -58,7 +73,7 @@ def serve(
     web = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
                            name="kcli-lag-http", daemon=True)
     web.start()
-    print(f"listening: http://{shown_host}:{bound_port}", flush=True)
+    print(f"listening: {'https' if tls else 'http'}://{shown_host}:{bound_port}", flush=True)
     while not stop.wait(0.1):
         pass
     server.shutdown()

@@ -56,6 +56,57 @@ def test_prometheus_scrapes_kcli_lag_serve_and_reads_back_the_ground_truth(tmp_p
         assert s.code == 0, s.err
 
 
+def test_tls_and_basic_auth_for_a_client_and_for_prometheus(tmp_path):
+    """HTTPS with a certificate for 127.0.0.1 and basic authentication on every path: a client
+    without the password gets 401, with it the metrics; Prometheus scrapes with its tls_config and
+    basic_auth (password_file) and reads the lag back."""
+    import base64
+    import ssl
+
+    from tests.support.lag_serve import http_get
+    from tests.support.tls_certs import make_certs
+
+    (tmp_path / "certs").mkdir()
+    certs = make_certs(tmp_path / "certs")
+    secret = tmp_path / "password"
+    secret.write_text("s3cret\n")
+    trust = ssl.create_default_context(cafile=certs.ca)
+    auth = {"Authorization": "Basic " + base64.b64encode(b"prom:s3cret").decode()}
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("sec", 1)
+        produce(b, "sec", [(0, f"r{i}", int(time.time() * 1000) - 5000) for i in range(4)])
+        commit(b, "sec-g", {("sec", 0): 1})
+        with LagServe(b, "--interval", "500ms", "--tls-cert-file", certs.server[0], "--tls-key-file", certs.server[1],
+                      "--basic-auth-user", "prom", "--basic-auth-password-file", str(secret),
+                      context=trust, headers=auth) as s:
+            assert s.url.startswith("https://127.0.0.1:")
+            found = s.wait_collections(1)
+            assert s.value("kafka_consumergroup_group_lag", found, group="sec-g") == 3
+            for path in ("/metrics", "/healthz"):
+                status, _, headers = http_get(s.url + path, context=trust)
+                assert status == 401 and headers["WWW-Authenticate"] == 'Basic realm="kcli lag serve"'
+                wrong = {"Authorization": "Basic " + base64.b64encode(b"prom:guess").decode()}
+                assert http_get(s.url + path, wrong, trust)[0] == 401
+            try:
+                http_get(s.url.replace("https", "http") + "/metrics", auth)
+                raise AssertionError("plain HTTP was answered")
+            except OSError:
+                pass
+            prom = Prometheus(tmp_path, s.url.removeprefix("https://"), scheme="https",
+                              tls_config={"ca_file": certs.ca},
+                              basic_auth={"username": "prom", "password_file": str(secret)})
+            try:
+                wait_until(prom.ready, timeout=60, interval=0.2, what="Prometheus ready")
+                (lag,) = wait_until(lambda: prom.query('kafka_consumergroup_group_lag{group="sec-g"}'),
+                                    timeout=60, interval=0.2, what="the lag scraped over TLS")
+                assert float(lag["value"][1]) == 3
+            finally:
+                prom.stop()
+        assert s.code == 0, s.err
+        assert "s3cret" not in s.err
+
+
 def test_the_shipped_alerting_rules_pass_promtool(tmp_path):
     rules = RULES / "kcli-lag-rules.yml"
     checked = subprocess.run([tool("promtool"), "check", "rules", str(rules)], capture_output=True, text=True,

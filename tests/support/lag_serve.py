@@ -41,11 +41,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_get(url: str, headers: dict | None = None) -> tuple[int, str, dict]:
-    """(status, body, headers) of a GET, 5 s at most; an HTTP error status is returned too."""
+def http_get(url: str, headers: dict | None = None, context=None) -> tuple[int, str, dict]:
+    """(status, body, headers) of a GET, 5 s at most; an HTTP error status is returned too.
+    ``context``: an ssl.SSLContext for https."""
     req = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(req, timeout=5) as resp:
+        with urllib.request.urlopen(req, timeout=5, context=context) as resp:
             return resp.status, resp.read().decode(), dict(resp.headers)
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode(), dict(exc.headers)
@@ -57,7 +58,7 @@ def samples(text: str) -> list[tuple[str, dict, float]]:
 
 
 class LagServe:
-    def __init__(self, bootstrap: str, *args: str, timeout: str = "2s"):
+    def __init__(self, bootstrap: str, *args: str, timeout: str = "2s", context=None, headers: dict | None = None):
         self.argv = [sys.executable, "-m", "kcli", "-b", bootstrap, "--timeout", timeout, "lag", "serve",
                      "--listen", "127.0.0.1:0", *args]
         self.proc: subprocess.Popen | None = None
@@ -65,6 +66,7 @@ class LagServe:
         self.code: int | None = None
         self.err = ""
         self.stopped_in_s: float | None = None
+        self.context, self.headers = context, headers or {}      # https, and an Authorization header
 
     def __enter__(self) -> "LagServe":
         self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -101,7 +103,7 @@ class LagServe:
         return self.code
 
     def get(self, path: str, headers: dict | None = None) -> tuple[int, str, dict]:
-        return http_get(self.url + path, headers)
+        return http_get(self.url + path, {**self.headers, **(headers or {})}, self.context)
 
     def metrics(self) -> list[tuple[str, dict, float]]:
         status, body, _ = self.get("/metrics")
@@ -142,12 +144,12 @@ class Prometheus:
     """The prometheus binary with its own config and storage under ``tmp``, on a free loopback
     port, scraping ``target`` every second; stopped by its PID."""
 
-    def __init__(self, tmp: Path, target: str):
+    def __init__(self, tmp: Path, target: str, **scrape: object):
         self.port = free_port()
         config = tmp / "prometheus.yml"
         config.write_text(json.dumps({        # JSON is YAML
             "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
-            "scrape_configs": [{"job_name": "kcli-lag", "static_configs": [{"targets": [target]}]}]}))
+            "scrape_configs": [{"job_name": "kcli-lag", "static_configs": [{"targets": [target]}], **scrape}]}))
         self.proc = subprocess.Popen(
             [tool("prometheus"), f"--config.file={config}", f"--storage.tsdb.path={tmp / 'data'}",
              f"--web.listen-address=127.0.0.1:{self.port}"],
