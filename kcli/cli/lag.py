@@ -62,7 +62,8 @@ def serve(
         allowed = exporter.basic_auth(basic_auth_user, password)
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
-    collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note)
+    collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note,
+                                      secrets=st.secrets)
     server = exporter.bind(host, port, exporter.app(collector, granularity, allowed), tls)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -143,7 +144,7 @@ def _watch(chosen, every_ms: int, by: str, min_lag: int | None, min_time_lag_ms:
     from kcli.times import format_duration_ms, format_ms
 
     o = out()
-    collector = lag_service.Collector(state().settings, chosen, every_ms / 1000)
+    collector = lag_service.Collector(state().settings, chosen, every_ms / 1000, secrets=state().secrets)
     trends = lag_service.Trends()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -30,6 +30,7 @@ from kcli.ops.groups import offset_views
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import offset_rows
 from kcli.records import field, record
+from kcli.redaction import redact_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -234,13 +235,15 @@ class Collector:
     """Collects every ``interval_s`` (the next one starts ``interval_s`` after the last one
     started, at once when it took longer) in a daemon thread. Each collection has the settings'
     whole timeout (``--timeout``) as its deadline. After a failure the adapter is closed and a
-    new one connects at the next collection. ``on_error`` gets each failure's one line."""
+    new one connects at the next collection. ``on_error`` gets each failure's one line; a
+    failure's text (there and in ``/healthz``) never shows ``secrets`` (the client properties')."""
 
     def __init__(self, settings: ClientSettings, chosen: Selection, interval_s: float,
                  cluster_name: str | None = None, on_error: Callable[[str], None] | None = None,
-                 connect: Callable[[ClientSettings], Admin] = _connect):
+                 connect: Callable[[ClientSettings], Admin] = _connect, secrets: list[str] | None = None):
         self.settings, self.chosen, self.interval_s = settings, chosen, interval_s
         self.cluster_name, self.on_error, self._connect = cluster_name, on_error, connect
+        self.secrets = secrets or []
         # the last collection's snapshot (None: it failed) and the health after it, replaced as
         # one: a reader never pairs a snapshot with another collection's health
         self.last: tuple[LagSnapshot | None, Health] = (None, Health())
@@ -276,7 +279,7 @@ class Collector:
             snap = collect(self._admin, self.chosen, self.cache, int(time.time() * 1000), self.cluster_name)
         except Exception as exc:  # noqa: BLE001 - any failure is this collection's, said once
             self.close()
-            error = str(exc) or type(exc).__name__
+            error = redact_text(str(exc) or type(exc).__name__, self.secrets)
             self.last = (None, Health(h.collections + 1, h.failures + 1, h.failures_in_row + 1, error,
                                       h.last_success_s, time.monotonic() - started, len(self.cache),
                                       self.cache.fetched))
