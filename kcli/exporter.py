@@ -9,7 +9,7 @@ working), plus kcli's own (``kcli_*``), each in docs/lag-service.md. A failed co
 no snapshot: its lag series are dropped, only the collector's own are served.
 
     server = bind("127.0.0.1", 8000, app(collector))      # UsageError / OperationError
-    server.serve_forever()
+    serve(server, collector, stop_event, print)           # until stop_event is set
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import errno
 import hmac
 import socket
 import ssl
+import threading
 from socketserver import ThreadingMixIn
 from typing import Callable, Iterable, Iterator
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
@@ -27,7 +28,7 @@ from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from kcli.errors import OperationError, UsageError
-from kcli.inputs import parse_int, shown
+from kcli.inputs import parse_int, read_text, shown
 from kcli.model import max_time_lag
 
 TYPE_CHECKING = False
@@ -191,6 +192,24 @@ def tls_context(cert_file: str, key_file: str) -> ssl.SSLContext:
     return ctx
 
 
+def web_access(cert_file: str | None, key_file: str | None, user: str | None, password_file: str | None
+               ) -> tuple[ssl.SSLContext | None, Callable[[dict], bool] | None]:
+    """``--tls-cert-file``/``--tls-key-file`` and ``--basic-auth-user``/``--basic-auth-password-file``
+    as the server's TLS context and its request check (each None when not given); given by half,
+    or unreadable, bad input (exit 2, before anything starts)."""
+    if (cert_file is None) != (key_file is None):
+        raise UsageError("--tls-cert-file and --tls-key-file go together")
+    if (user is None) != (password_file is None):
+        raise UsageError("--basic-auth-user and --basic-auth-password-file go together")
+    tls = tls_context(cert_file, key_file) if cert_file is not None and key_file is not None else None
+    if user is None or password_file is None:
+        return tls, None
+    password = (read_text(password_file, "--basic-auth-password-file").splitlines() or [""])[0]
+    if not user or not password or ":" in user:
+        raise UsageError("--basic-auth-user (without ':') and its password cannot be empty")
+    return tls, basic_auth(user, password)
+
+
 def basic_auth(user: str, password: str) -> Callable[[dict], bool]:
     """Whether a request's Authorization header names ``user`` with ``password`` (HTTP basic
     authentication, compared in constant time)."""
@@ -270,3 +289,20 @@ def bind(host: str, port: int, wsgi_app: Callable, tls: ssl.SSLContext | None = 
         raise OperationError(f"Cannot listen on {shown(host)}:{port}: {why}") from None
     server.set_app(wsgi_app)
     return server
+
+
+def serve(server: WSGIServer, collector: Collector, stop: threading.Event, ready: Callable[[str], None]) -> None:
+    """Starts the collector and the server (each in a daemon thread), says the URL to ``ready``,
+    and when ``stop`` is set shuts the server and the collector down (within a second: a
+    collection in flight is left to its daemon thread)."""
+    host, port = server.server_address[:2]
+    shown_host = f"[{host}]" if ":" in host else host
+    collector.start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="kcli-lag-http",
+                     daemon=True).start()
+    ready(f"{'https' if getattr(server, 'tls', None) else 'http'}://{shown_host}:{port}")
+    while not stop.wait(0.1):
+        pass
+    server.shutdown()
+    server.server_close()
+    collector.stop()

@@ -13,7 +13,7 @@ import typer
 
 from kcli.cli.params import Bounded
 from kcli.errors import OperationError, UsageError
-from kcli.inputs import INT64_MAX, read_text, shown
+from kcli.inputs import INT64_MAX, shown
 
 
 def serve(
@@ -49,37 +49,22 @@ def serve(
         raise UsageError(f"Invalid --granularity '{shown(granularity)}': use one of {', '.join(exporter.GRANULARITIES)}")
     if cluster_name == "":
         raise UsageError("--cluster-name cannot be empty")
-    if (tls_cert_file is None) != (tls_key_file is None):
-        raise UsageError("--tls-cert-file and --tls-key-file go together")
-    if (basic_auth_user is None) != (basic_auth_password_file is None):
-        raise UsageError("--basic-auth-user and --basic-auth-password-file go together")
-    tls = exporter.tls_context(tls_cert_file, tls_key_file) if tls_cert_file and tls_key_file else None
-    allowed = None
-    if basic_auth_user is not None and basic_auth_password_file is not None:
-        password = (read_text(basic_auth_password_file, "--basic-auth-password-file").splitlines() or [""])[0]
-        if not basic_auth_user or not password or ":" in basic_auth_user:
-            raise UsageError("--basic-auth-user (without ':') and its password cannot be empty")
-        allowed = exporter.basic_auth(basic_auth_user, password)
+    tls, allowed = exporter.web_access(tls_cert_file, tls_key_file, basic_auth_user, basic_auth_password_file)
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
     collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note,
                                       secrets=st.secrets)
     server = exporter.bind(host, port, exporter.app(collector, granularity, allowed), tls)
+    exporter.serve(server, collector, _stop_on_signals(), lambda url: print(f"listening: {url}", flush=True))
+
+
+def _stop_on_signals() -> threading.Event:
+    """An event SIGTERM and SIGINT set (instead of ending the process): serve and --watch stop
+    at it, exit 0."""
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    bound_host, bound_port = server.server_address[:2]
-    shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
-    collector.start()
-    web = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
-                           name="kcli-lag-http", daemon=True)
-    web.start()
-    print(f"listening: {'https' if tls else 'http'}://{shown_host}:{bound_port}", flush=True)
-    while not stop.wait(0.1):
-        pass
-    server.shutdown()
-    server.server_close()
-    collector.stop()
+    return stop
 
 
 def show(
@@ -146,9 +131,7 @@ def _watch(chosen, every_ms: int, by: str, min_lag: int | None, min_time_lag_ms:
     o = out()
     collector = lag_service.Collector(state().settings, chosen, every_ms / 1000, secrets=state().secrets)
     trends = lag_service.Trends()
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = _stop_on_signals()
     redraw = o.format in ("table", "plain") and o.stdout.isatty()
     while not stop.is_set():
         collector.collect_once()
