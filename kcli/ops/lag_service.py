@@ -1,6 +1,6 @@
 """``kcli lag serve``'s collector: on an interval, in a thread of its own, the offsets view of
 every selected group (``describe groups``' rows: ``kcli.ops.groups.offset_views``, and
-``kcli.ops.streams.offset_rows`` for streams groups), each row's lag in time (``kcli.ops.lag``'s
+``kcli.ops.streams.rows_of`` for streams groups), each row's lag in time (``kcli.ops.lag``'s
 rule, through a ``RecordTimeCache``: a commit that has not moved costs no Fetch) and each
 partition's log start. What a collection found is one ``LagSnapshot``, replaced whole: a reader
 (the HTTP exposition, ``kcli.exporter``) never calls Kafka and never sees half a collection.
@@ -26,9 +26,9 @@ from typing import Callable
 from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.inputs import shown
 from kcli.model import GroupOffsetRow, LagLine, max_time_lag
-from kcli.ops.groups import offset_views
+from kcli.ops.groups import fill_log_ends, offset_views, set_committed
 from kcli.ops.lag import RecordTimeCache, add_time_lags
-from kcli.ops.streams import offset_rows
+from kcli.ops.streams import rows_of
 from kcli.records import field, record
 from kcli.redaction import redact_text
 
@@ -105,8 +105,9 @@ class LagSnapshot:
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
             cluster_name: str | None = None) -> LagSnapshot:
     """One collection: ListGroups (consumer and streams), the groups' descriptions, committed
-    offsets and log ends as ``describe groups`` reads them, the log starts (one ListOffsets per
-    leader), and the lag in time of each row, the cache asked first."""
+    offsets and log ends as ``describe groups`` reads them (streams groups' too, batched: one
+    OffsetFetch per coordinator and one ListOffsets per leader for all of them), the log starts
+    (one ListOffsets per leader), and the lag in time of each row, the cache asked first."""
     consumer_ids = [g.group_id for g in admin.list_groups() if chosen.wants_group(g.group_id)]
     try:
         streams_ids = [g.group_id for g in admin.list_streams_groups() if chosen.wants_group(g.group_id)]
@@ -119,10 +120,16 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
         groups.append(GroupLag(d.group_id, d.type.lower(), d.state, len(d.members),
                                [r for r in rows if chosen.wants_topic(r.topic)], simple))
     streams = admin.describe_streams_groups(streams_ids) if streams_ids else {}
+    committed = admin.committed_offsets_of_groups(sorted(streams)) if streams else {}
+    streams_rows = []
     for gid in sorted(streams):
-        s = streams[gid]
-        groups.append(GroupLag(gid, "streams", s.state, len(s.members),
-                               [r for r in offset_rows(admin, s) if chosen.wants_topic(r.topic)]))
+        mine = {(c.topic, c.partition): c for c in committed.get(gid, [])}
+        rows = [r for r in rows_of(streams[gid], mine) if chosen.wants_topic(r.topic)]
+        set_committed(rows, mine)
+        streams_rows += rows
+        groups.append(GroupLag(gid, "streams", streams[gid].state, len(streams[gid].members), rows))
+    if streams_rows:
+        fill_log_ends(admin, streams_rows)
     partitions = sorted({(r.topic, r.partition) for g in groups for r in g.rows})
     starts = {(o.topic, o.partition): o.offset for o in admin.list_offsets(partitions, -2)
               if o.error is None and o.offset is not None and o.offset >= 0}

@@ -21,6 +21,7 @@ from tests.support.groups import FAST_GROUPS, fast_cluster
 from tests.support.lag_serve import LagServe, free_port
 from tests.support.requests import snapshot, sent
 from tests.support.run import run_kcli
+from tests.support.streams_wire import streams_group_committed
 from tests.support.waits import wait_until
 
 INTERVAL_S = 0.5
@@ -204,28 +205,6 @@ def test_a_cut_batch_is_flagged_a_bound_and_records_lost_to_retention_are_counte
             assert s.value("kafka_partition_earliest_offset", found, topic="cut", partition="2") == 4
             assert v("kcli_consumergroup_group_retention_lost_records", partition="2") == 3
             assert v("kcli_consumergroup_group_retention_lost_records", partition="1") == 0
-
-
-def streams_group_committed(ec, group: str, topic: str, offset: int) -> None:
-    """A streams group (KIP-1071) joined by one member over the wire, which commits ``offset`` on
-    partition 0 of ``topic`` with its member epoch."""
-    from kcli.protocol import REQUESTS
-    from tests.support.groups import RawClient, coordinator_of
-    from tests.support.streams_wire import heartbeat, topology
-
-    raw = RawClient(ec.bootstrap_servers)
-    try:
-        node = coordinator_of(ec, group)
-        joined = heartbeat(raw, node, group, "m1", 0, topo=topology(topic))
-        assert joined.error_code == 0, joined
-        req = REQUESTS[8]                                   # OffsetCommit, v9: a member epoch
-        part = req.OffsetCommitRequestTopic.OffsetCommitRequestPartition
-        resp = raw.send(req(version=9, group_id=group, generation_id_or_member_epoch=joined.member_epoch,
-                            member_id="m1", topics=[req.OffsetCommitRequestTopic(name=topic, partitions=[
-                                part(partition_index=0, committed_offset=offset, committed_metadata="")])]), node)
-        assert resp.topics[0].partitions[0].error_code == 0, resp
-    finally:
-        raw.close()
 
 
 def test_a_streams_groups_lag_with_its_group_type():

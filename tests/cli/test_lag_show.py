@@ -250,3 +250,26 @@ def test_serve_and_watch_keep_the_cyclic_collector_and_a_single_view_does_not():
     assert runs_long(["lag", "--watch"]) and runs_long(["lag", "billing", "--watch", "2s"])
     assert runs_long(["lag", "show", "--watch=2s"])
     assert not runs_long(["lag"]) and not runs_long(["lag", "show", "billing"]) and not runs_long(["lag", "billing"])
+
+
+def test_streams_groups_are_read_in_the_same_requests_at_1_and_at_4_groups():
+    """A collection's requests grow with the brokers, not with the streams groups: the committed
+    offsets in one OffsetFetch, the log ends in one ListOffsets, whatever their number."""
+    from tests.support.requests import sent, snapshot
+    from tests.support.streams_wire import streams_group_committed
+
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("sin", 1)
+        produce(b, "sin", [(0, f"s{i}", int(time.time() * 1000) - 5000 + i) for i in range(5)])
+        counts = {}
+        for n, offset in ((1, 1), (4, 2)):
+            for i in range(n):
+                streams_group_committed(ec, f"app-{n}-{i}", "sin", offset)
+            before = snapshot(ec)
+            found, _, _ = lines(b, *[f"app-{n}-{i}" for i in range(n)])
+            counts[n] = sent(ec, before).kcli
+            assert [(x["group"], x["type"], x["lag"]) for x in found] == [
+                (f"app-{n}-{i}", "streams", 5 - offset) for i in range(n)]
+        for api in ("OffsetFetch", "ListOffsets", "StreamsGroupDescribe"):
+            assert counts[1][api] == counts[4][api], (api, counts)
