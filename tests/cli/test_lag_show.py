@@ -273,3 +273,26 @@ def test_streams_groups_are_read_in_the_same_requests_at_1_and_at_4_groups():
                 (f"app-{n}-{i}", "streams", 5 - offset) for i in range(n)]
         for api in ("OffsetFetch", "ListOffsets", "StreamsGroupDescribe"):
             assert counts[1][api] == counts[4][api], (api, counts)
+
+
+def test_a_collection_sends_the_same_requests_at_20_and_at_60_groups():
+    """Every request of a collection (ListGroups, the descriptions, OffsetFetch, ListOffsets,
+    Fetch for the next records' timestamps) grows with the brokers, not with the groups: on 3
+    nodes, 20 groups already have every node as a coordinator."""
+    from tests.support.clients import commit_groups
+    from tests.support.requests import same_requests, sent, snapshot
+
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("many", 6)
+        produce(b, "many", [(p, f"r{i}", int(time.time() * 1000) - 9000 + i) for p in range(6) for i in range(3)])
+        counts = {}
+        for n in (20, 60):
+            ids = [f"many-{n}-{i}" for i in range(n)]
+            commit_groups(b, ids, {("many", p): 1 for p in range(6)})
+            before = snapshot(ec)
+            found, _, _ = lines(b, *ids)
+            counts[n] = sent(ec, before)
+            assert [(x["group"], x["lag"]) for x in found] == [(g, 12) for g in sorted(ids)]
+        same_requests(counts[20], counts[60])
+        assert counts[60].kcli["Fetch"] <= 3 and counts[60].kcli["OffsetFetch"] <= 3   # per node at most
