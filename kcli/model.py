@@ -330,6 +330,26 @@ def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
     return max(known), any(r.time_lag_bound or r.time_lag_error is not None for r in rows)
 
 
+@record(slots=True)
+class LagLine:
+    """One line of ``kcli lag show``: a group's partition, a topic's partitions or all of the
+    group's (``topic``/``partition`` None when rolled up). ``lag``: the sum of known lags (None:
+    none known); ``time_lag_ms``: the largest (``max_time_lag``), ``time_lag_bound`` when it is
+    only a lower bound. ``current``/``log_end``: a partition line's only."""
+    group: str
+    type: str
+    state: str
+    members: int
+    topic: str | None
+    partition: int | None
+    partitions: int
+    current: int | None
+    log_end: int | None
+    lag: int | None
+    time_lag_ms: int | None
+    time_lag_bound: bool
+
+
 # -- the expansion radar (kcli check expansions) --------------------------------------------------
 
 @record

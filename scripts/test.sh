@@ -16,6 +16,9 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v man >/dev/null 2>&1 || need+=(man-db)    # the set-up test reads `man kcli`
+# a real Prometheus scrapes `kcli lag serve`; promtool checks the shipped rules (no service is
+# started where there is no init system: the tests run the binary)
+command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 for shell in tmux zsh fish; do      # the completion tests type Tab in real shells (tmux: a terminal)
   command -v $shell >/dev/null 2>&1 || need+=($shell)
 done

@@ -61,6 +61,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                         "never librdkafka nor the adapter that chooses between them (kcli.admin's rule)"),
     "kcli.ops": (FOUNDATION + ("kcli.admin", "kcli.offsets"), (),
                  "what a command does: adapter and planner, never the CLI, typer, rich or the broker"),
+    "kcli.exporter": (FOUNDATION + ("kcli.ops",), ("prometheus_client",),
+                      "kcli lag serve's HTTP side: the collector's snapshot as metric families, never Kafka"),
     "kcli.consumer": (FOUNDATION + ("kcli.admin",), ("confluent_kafka",),
                       "the consumer library: the adapter's settings and KIP reads"),
     "kcli.pipeline": (FOUNDATION + ("kcli.admin",), ("confluent_kafka", "pyspark", "pyarrow", "py4j"),
@@ -68,7 +70,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "kcli.profiles": (FOUNDATION + ("kcli.admin",), (), "profiles: client settings from files"),
     "kcli.broker": (("kcli.protocol",), ("kafka",), "the broker shares only the wire messages"),
     "kcli.cli": (FOUNDATION + ("kcli.admin", "kcli.ops", "kcli.offsets", "kcli.render", "kcli.pipeline",
-                               "kcli.profiles", "kcli.shipped", "kcli.broker", "kcli.consumer"),
+                               "kcli.profiles", "kcli.shipped", "kcli.broker", "kcli.consumer",
+                               "kcli.exporter"),
                  ("typer",), "commands parse, call and render; confluent-kafka only through the adapter"),
     "kcli.__main__": (("kcli.cli",), (), "python -m kcli runs the CLI"),
 }

@@ -94,6 +94,19 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli check broker", "every rule: PASS, FAIL or UNSUPPORTED, with the evidence (exit 1: a rule failed)"),
         ("kcli check broker --dry-run", "what the check would create and delete; nothing is created"),
     ],
+    "lag show": [
+        ("kcli lag show", "every group's lag in offsets and its largest lag in time"),
+        ("kcli lag show billing --by partition --sort time-lag", "one group's partitions, the longest behind first"),
+        ("kcli lag show --by topic --min-time-lag 5m -o json",
+         "the groups' topics 5 minutes or more behind, for a script"),
+    ],
+    "lag serve": [
+        ("kcli lag serve", "exact lag for Prometheus on 127.0.0.1:8000/metrics, collected every 30s"),
+        ("kcli lag serve --listen 0.0.0.0:9308 --interval 15s --group 'billing-.*' --exclude-group 'billing-test'",
+         "the billing groups, every 15 s, on every interface (group and topic names are then exposed)"),
+        ("kcli lag serve --profile prod --topic 'orders|payments' --cluster-name prod",
+         "a profile's cluster, two topics, labelled cluster_name=\"prod\""),
+    ],
     "kafka-topics": [
         ("kcli kafka-topics --bootstrap-server localhost:9092 --describe --topic orders",
          "kafka-topics' own command line, with CreationTimeMs per partition (KIP-1327)"),

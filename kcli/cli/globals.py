@@ -88,8 +88,10 @@ def hoist(argv: list[str]) -> list[str]:
 
 
 # Options that may be given without a value, per command path: an empty value then means "show
-# the column, filter nothing" (kafka-consumer-groups --list --state / --type).
-OPTIONAL_VALUE: dict[tuple[str, ...], tuple[str, ...]] = {("list", "groups"): ("--state", "--type")}
+# the column, filter nothing" (kafka-consumer-groups --list --state / --type); kcli lag's
+# --watch: its default interval.
+OPTIONAL_VALUE: dict[tuple[str, ...], tuple[str, ...]] = {("list", "groups"): ("--state", "--type"),
+                                                          ("lag", "show"): ("--watch",)}
 
 
 def fill_optional_values(args: list[str], words: list[str]) -> list[str]:

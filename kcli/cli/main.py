@@ -20,20 +20,40 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 
-def command_words(args: list[str]) -> list[str]:
-    """The first two words of a hoisted command line, global options skipped: the command's path."""
-    words: list[str] = []
+def word_positions(args: list[str]) -> list[int]:
+    """Where the first two words of a hoisted command line are, global options skipped."""
+    at: list[int] = []
     i = 0
-    while i < len(args) and len(words) < 2:
+    while i < len(args) and len(at) < 2:
         arg = args[i]
         if not arg.startswith("-"):
-            words.append(arg)
+            at.append(i)
         elif arg in WITH_VALUE:
             i += 1                                  # and its value
         elif arg not in FLAGS and arg.split("=", 1)[0] not in WITH_VALUE:
             break
         i += 1
-    return words
+    return at
+
+
+def command_words(args: list[str]) -> list[str]:
+    """The first two words of a hoisted command line, global options skipped: the command's path."""
+    return [args[i] for i in word_positions(args)]
+
+
+def lag_shorthand(args: list[str]) -> list[str]:
+    """``kcli lag [GROUP...]`` is ``kcli lag show [GROUP...]``: "show" goes in after "lag" when
+    no subcommand of it follows (``kcli lag --help`` stays the group's help)."""
+    from kcli.cli.tree import COMMANDS
+
+    at = word_positions(args)
+    if not at or args[at[0]] != "lag":
+        return args
+    if len(at) == 2 and f"lag {args[at[1]]}" in COMMANDS:
+        return args
+    if len(at) == 1 and any(a in ("--help", "-h") for a in args):
+        return args
+    return [*args[:at[0] + 1], "show", *args[at[0] + 1:]]
 
 
 YOUNG_COLLECTION_THRESHOLD = 50_000     # allocations between young collections in kcli's process
@@ -55,7 +75,7 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
     from kcli.cli.context import State
     from kcli.cli.tree import COMPLETE_COMMAND, build, canonical
 
-    args = hoist(list(argv))
+    args = lag_shorthand(hoist(list(argv)))
     with redirect_stdout(stdout), redirect_stderr(stderr):
         if COMPLETE_COMMAND in args:
             from kcli.cli import complete

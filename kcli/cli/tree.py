@@ -46,6 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
     "check broker": ("check", "broker"),
+    "lag serve": ("lag", "serve"),
+    "lag show": ("lag", "show"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -77,6 +79,8 @@ SHORT_HELP: dict[str, str] = {
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
     "check broker": "Check the cluster against the KIPs' rules.",
+    "lag serve": "Export exact lag to Prometheus until stopped.",
+    "lag show": "Lag in offsets and time, rolled up and filtered.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -103,6 +107,7 @@ GROUPS = {
     "broker": "The embedded broker, for development and tests.",
     "audit": "Scan topic data on Spark (local or --master).",
     "check": "Check the cluster: exit non-zero on a problem.",
+    "lag": "Lag of groups in offsets and in time.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "

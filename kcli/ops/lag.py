@@ -21,7 +21,7 @@ caught up (0), and each such group gets a note naming those partitions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from kcli.errors import UnsupportedByBroker
 from kcli.model import GroupDescription, GroupOffsetRow, RecordTime
@@ -29,7 +29,15 @@ from kcli.ops.groups import describe, offset_views
 from kcli.times import format_duration_ms
 
 if TYPE_CHECKING:
+    from typing import Protocol, Sequence
+
     from kcli.admin import Admin
+
+    class Grouped(Protocol):
+        """What the time-lag notes need of a group: its id (a description, the lag service's
+        GroupLag)."""
+        @property
+        def group_id(self) -> str: ...
 
 SHOWN = 5           # partitions named per reason in a note
 
@@ -56,17 +64,21 @@ def set_time_lag(row: GroupOffsetRow, found: RecordTime | None, now_ms: int) -> 
         row.time_lag_ms = 0
 
 
-def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupOffsetRow]]],
-                  now_ms: int) -> list[str]:
-    """Fills in every row's lag in time (all groups' partitions in one ``record_times`` call);
-    returns one note per reason some partitions' lag is unknown, and one per group whose next
-    record is future-dated on some partitions (negative lag). A broker without Fetch v4+
-    leaves every lag unknown, with its reason: the offsets view still shows."""
+RecordTimes = Callable[[list[tuple[str, int, int]]], dict[tuple[str, int, int], RecordTime]]
+
+
+def add_time_lags(admin: Admin, groups: Sequence[tuple[Grouped, list[GroupOffsetRow]]],
+                  now_ms: int, record_times: RecordTimes | None = None) -> list[str]:
+    """Fills in every row's lag in time (all groups' partitions in one ``record_times`` call,
+    default ``admin.record_times``; ``RecordTimeCache.of(admin)`` asks only for what it has
+    not kept); returns one note per reason some partitions' lag is unknown, and one per group
+    whose next record is future-dated on some partitions (negative lag). A broker without Fetch
+    v4+ leaves every lag unknown, with its reason: the offsets view still shows."""
     rows = [r for _, rs in groups for r in rs]
     wanted = [(r.topic, r.partition, r.current) for r in rows
               if r.current is not None and r.log_end is not None and r.current < r.log_end]
     try:
-        found = admin.record_times(wanted)
+        found = (record_times or admin.record_times)(wanted)
         missing = "log end offset unknown"
     except UnsupportedByBroker as exc:
         found, missing = {}, str(exc)
@@ -77,7 +89,41 @@ def add_time_lags(admin: Admin, groups: list[tuple[GroupDescription, list[GroupO
     return unknown_notes(groups) + future_notes(groups)
 
 
-def unknown_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -> list[str]:
+class RecordTimeCache:
+    """What ``record_times`` found at (topic, partition, offset), kept across collections (``kcli
+    lag serve``): the record at an offset never changes, so a group whose commit has not moved
+    costs no Fetch. Kept: a timestamp or a batch's bound; never an error nor "nothing below the
+    high watermark" (a record may come). ``keep_only`` drops every entry no collection asked
+    for, and those under their partition's log start (retention or compaction removed the
+    record: the next one read is another): the cache never outgrows one collection's partitions."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, int, int], RecordTime] = {}
+        self.fetched = 0                    # offsets asked of the cluster, over the cache's life
+
+    def of(self, admin: Admin) -> RecordTimes:
+        """``admin.record_times`` through the cache (for ``add_time_lags``)."""
+        return lambda wanted: self._record_times(admin, wanted)
+
+    def _record_times(self, admin: Admin, wanted: list[tuple[str, int, int]]
+                      ) -> dict[tuple[str, int, int], RecordTime]:
+        missing = [k for k in wanted if k not in self._kept]
+        found = admin.record_times(missing) if missing else {}
+        self.fetched += len(missing)
+        for k, t in found.items():
+            if t.error is None and (t.timestamp_ms is not None or t.bound_ms is not None):
+                self._kept[k] = t
+        return {k: self._kept.get(k) or found[k] for k in wanted if k in self._kept or k in found}
+
+    def keep_only(self, wanted: set[tuple[str, int, int]], log_starts: dict[tuple[str, int], int]) -> None:
+        self._kept = {k: t for k, t in self._kept.items()
+                      if k in wanted and k[2] >= log_starts.get((k[0], k[1]), 0)}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def unknown_notes(groups: Sequence[tuple[Grouped, list[GroupOffsetRow]]]) -> list[str]:
     notes = []
     for d, rows in groups:
         by_reason: dict[str, list[str]] = {}
@@ -89,7 +135,7 @@ def unknown_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -
     return notes
 
 
-def future_notes(groups: list[tuple[GroupDescription, list[GroupOffsetRow]]]) -> list[str]:
+def future_notes(groups: Sequence[tuple[Grouped, list[GroupOffsetRow]]]) -> list[str]:
     """One note per group with a negative lag somewhere: records to consume, stamped after now."""
     notes = []
     for d, rows in groups:

@@ -60,11 +60,17 @@ def state_notice(d: StreamsGroupDescription) -> str | None:
 
 
 def offset_rows(admin: Admin, d: StreamsGroupDescription) -> list[GroupOffsetRow]:
-    """The partitions of the input topics each member's active tasks read (the member with
-    them), then every other partition the group has committed (a stopped application's too:
-    kcli's addition); committed offsets from one OffsetFetch, log ends from one ListOffsets per
-    leader. Sorted by topic and partition."""
+    """``rows_of`` the group with its committed offsets from one OffsetFetch, log ends from one
+    ListOffsets per leader."""
     committed = {(c.topic, c.partition): c for c in admin.committed_offsets(d.group_id)}
+    return fill_offsets(admin, rows_of(d, committed), committed)
+
+
+def rows_of(d: StreamsGroupDescription, committed: dict) -> list[GroupOffsetRow]:
+    """The partitions of the input topics each member's active tasks read (the member with
+    them), then every other partition the group has committed (``committed``, by (topic,
+    partition): a stopped application's too, kcli's addition), sorted by topic and partition;
+    offsets not filled in."""
     owner: dict[tuple[str, int], StreamsMember] = {}
     for m in d.members:
         for sub, partition in m.active:
@@ -76,7 +82,7 @@ def offset_rows(admin: Admin, d: StreamsGroupDescription) -> list[GroupOffsetRow
         rows.append(GroupOffsetRow(d.group_id, tp[0], tp[1], None, None, None,
                                    member.member_id if member else None, member.host if member else None,
                                    member.client_id if member else None))
-    return fill_offsets(admin, rows, committed)
+    return rows
 
 
 def task_offsets(admin: Admin, d: StreamsGroupDescription) -> list[tuple[GroupOffsetRow, int | None]]:

@@ -15,7 +15,7 @@ from kcli.records import field, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Iterator
+    from typing import Callable, Iterable, Iterator
 
     from rich.console import Console
 
@@ -349,7 +349,7 @@ class Output:
         """A notice for humans (warnings, fallbacks): stderr, so data on stdout stays clean."""
         self.stderr.write(text + "\n")
 
-    def notes(self, texts: Iterator[str]) -> None:
+    def notes(self, texts: Iterable[str]) -> None:
         """Many notices (one per group of 10k), written together: stderr writes each at once."""
         self.stderr.write("".join(text + "\n" for text in texts))
 

@@ -27,9 +27,11 @@ CASES = [
     ("list-offsets", ["-t", "t", "--time", "max-timestamp"]),
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
     ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []), ("check broker", []),
+    ("lag show", []),
 ]
-# audit: tests/cli/test_audit_cli.py
-NOT_CLUSTER = {"demo", "broker start", "audit timestamps", "__complete-names", "completion"}
+# audit: tests/cli/test_audit_cli.py; lag serve serves on through failed collections:
+# tests/cli/test_lag_serve.py
+NOT_CLUSTER = {"demo", "broker start", "audit timestamps", "__complete-names", "completion", "lag serve"}
 CLUSTER_COMMANDS = {" ".join([words, *args]): [*words.split(), *args] for words, args in CASES}
 
 

@@ -21,11 +21,12 @@ from tests.support.run import run_kcli
 from tests.support.clients import consume_and_commit, create_topic, produce
 
 LEAVES = sorted(set(COMMANDS) - HIDDEN)
-PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion"}   # no cluster, or one of their own
+PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   # no cluster, or one of their own
+               "lag serve"}                                                 # runs until stopped
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
-             "alter configs", "list-offsets", "list groups", "describe groups", "check expansions", "check broker",
-             *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
+             "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
+             "check broker", *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
 
 
 def _params():
@@ -120,7 +121,8 @@ def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch)
             run(path)
 
 
-@pytest.mark.parametrize("group", ["", "list", "describe", "create", "alter", "delete", "broker", "audit", "check"])
+@pytest.mark.parametrize("group", ["", "list", "describe", "create", "alter", "delete", "broker", "audit", "check",
+                                   "lag"])
 def test_command_summaries_are_whole_sentences_at_80_columns(group, monkeypatch):
     """``kcli --help`` and each group's: every command's summary whole (click cuts a long one
     with "..."), one sentence ending with a full stop."""

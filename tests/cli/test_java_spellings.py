@@ -86,9 +86,9 @@ def test_create_topic_takes_one_name_and_deletes_need_one():
         assert r.code == 2 and message in r.err, (args, r.err)
 
 
-# Two-word commands whose second word is no noun of things named (broker start), and the checks:
-# one number only.
-ONE_NUMBER = {"broker start", "check expansions", "check broker"}
+# Two-word commands whose second word is no noun of things named (broker start, lag serve, lag
+# show), and the checks: one number only.
+ONE_NUMBER = {"broker start", "check expansions", "check broker", "lag serve", "lag show"}
 
 
 def test_every_two_word_command_has_its_nouns_other_number():

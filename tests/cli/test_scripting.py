@@ -29,6 +29,7 @@ NOT_HERE = {
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
                     "kafka-streams-groups")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
+    "lag serve": "long-running; serves Prometheus' formats, not a document (tests/cli/test_lag_serve.py)",
 }
 
 
@@ -74,6 +75,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("reset-offsets", "reset-offsets", "-g", "scripted", "-t", "events", "--to-earliest"),
     ("check expansions", "check", "expansions"),
     ("check broker", "check", "broker"),
+    ("lag show", "lag", "show", "scripted"),
     ("delete-offsets", "delete-offsets", "-g", "scripted", "-t", "events"),
     ("delete groups", "delete", "groups", "scripted"),
     ("delete topics", "delete", "topics", "scripted-t"),

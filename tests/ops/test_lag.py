@@ -68,3 +68,45 @@ def test_unknown_notes_name_partitions_once_per_reason():
         "Time lag of group 'g' unknown on 7 partition(s) (t-0, t-1, t-2, t-3, t-4 and 2 more): "
         "TOPIC_AUTHORIZATION_FAILED",
         "Time lag of group 'g' unknown on 1 partition(s) (t-7): no leader"]
+
+
+class CountingRecordTimes:
+    """An admin whose only call is record_times: answers from ``answers`` and counts what it was asked."""
+
+    def __init__(self, answers):
+        self.answers, self.asked = answers, []
+
+    def record_times(self, wanted):
+        self.asked.append(list(wanted))
+        return {k: self.answers[k] for k in wanted if k in self.answers}
+
+
+def test_the_cache_keeps_timestamps_and_bounds_never_errors_nor_nothing_to_read():
+    from kcli.ops.lag import RecordTimeCache
+
+    exact, bound = ("t", 0, 3), ("t", 1, 5)
+    failed, empty = ("t", 2, 1), ("t", 3, 7)
+    admin = CountingRecordTimes({exact: RecordTime("t", 0, 3, timestamp_ms=NOW - 10),
+                                 bound: RecordTime("t", 1, 5, bound_ms=NOW - 20),
+                                 failed: RecordTime("t", 2, 1, error="NOT_LEADER_OR_FOLLOWER"),
+                                 empty: RecordTime("t", 3, 7, high_watermark=9)})
+    cache = RecordTimeCache()
+    wanted = [exact, bound, failed, empty]
+    first = cache.of(admin)(wanted)
+    assert first == {k: admin.answers[k] for k in wanted} and len(cache) == 2
+    assert cache.of(admin)(wanted) == first                 # the same answers...
+    assert admin.asked[1] == [failed, empty]                # ...asking only for what was not kept
+    assert cache.fetched == 6
+
+
+def test_the_cache_forgets_what_no_collection_wants_and_what_the_log_start_passed():
+    from kcli.ops.lag import RecordTimeCache
+
+    a, b, c = ("t", 0, 3), ("t", 1, 5), ("t", 2, 1)
+    admin = CountingRecordTimes({k: RecordTime(k[0], k[1], k[2], timestamp_ms=NOW) for k in (a, b, c)})
+    cache = RecordTimeCache()
+    cache.of(admin)([a, b, c])
+    cache.keep_only({a, b, c}, {("t", 1): 6})               # retention removed offset 5 of t-1
+    cache.keep_only({a, b}, {})                             # nobody reads t-2 at 1 any more
+    cache.of(admin)([a, b, c])
+    assert admin.asked[-1] == [b, c] and len(cache) == 3

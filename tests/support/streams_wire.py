@@ -29,3 +29,23 @@ def heartbeat(raw, node, group, member, epoch, version=2, process="p1", active=N
         active_tasks=[] if joining else tasks, standby_tasks=[] if joining else (None if tasks is None else []),
         warmup_tasks=[] if joining else (None if tasks is None else []),
         process_id=process if joining else None, client_tags=[] if joining else None, **extra), node)
+
+
+def streams_group_committed(ec, group: str, topic: str, offset: int) -> None:
+    """A streams group (KIP-1071) joined by one member over the wire, which commits ``offset`` on
+    partition 0 of ``topic`` with its member epoch."""
+    from tests.support.groups import RawClient, coordinator_of
+
+    raw = RawClient(ec.bootstrap_servers)
+    try:
+        node = coordinator_of(ec, group)
+        joined = heartbeat(raw, node, group, "m1", 0, topo=topology(topic))
+        assert joined.error_code == 0, joined
+        req = REQUESTS[8]                                   # OffsetCommit, v9: a member epoch
+        part = req.OffsetCommitRequestTopic.OffsetCommitRequestPartition
+        resp = raw.send(req(version=9, group_id=group, generation_id_or_member_epoch=joined.member_epoch,
+                            member_id="m1", topics=[req.OffsetCommitRequestTopic(name=topic, partitions=[
+                                part(partition_index=0, committed_offset=offset, committed_metadata="")])]), node)
+        assert resp.topics[0].partitions[0].error_code == 0, resp
+    finally:
+        raw.close()
