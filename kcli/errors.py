@@ -7,7 +7,7 @@ check found a problem (``kcli check ...``: its output says what).
 
 from __future__ import annotations
 
-from kcli.records import record
+from kcli.datatypes import datatype
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -62,7 +62,7 @@ class BrokerRejected(OperationError):
         self.error = error
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Answer:
     """A broker's answer by its API and version; printed as Kafka names it (``MetadataResponse v12``)."""
     api: str                         # Kafka's name of the API: ``Metadata``, ``ConsumerGroupDescribe``

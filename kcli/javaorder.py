@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 
 from kcli.model import GroupPlan
-from kcli.records import replace
+from kcli.datatypes import replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

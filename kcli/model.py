@@ -1,4 +1,4 @@
-"""Plain records (``kcli.records``: dataclasses, lighter to import) shared by every layer: what
+"""Plain records (``kcli.datatypes``: dataclasses, lighter to import) shared by every layer: what
 the admin adapter returns, what planners take and what renderers print. No Kafka client types
 cross this boundary.
 
@@ -8,12 +8,12 @@ the broker cannot report the field at all (its API version is too old), and rend
 
 from __future__ import annotations
 
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 
 
-@record
+@datatype
 class PartitionInfo:
     partition: int
     leader: int | None                      # None: no leader
@@ -25,7 +25,7 @@ class PartitionInfo:
     leader_epoch: int = -1
 
 
-@record
+@datatype
 class TopicInfo:
     name: str
     topic_id: str | None
@@ -38,7 +38,7 @@ class TopicInfo:
         return len(self.partitions[0].replicas) if self.partitions else 0
 
 
-@record
+@datatype
 class ConfigEntry:
     name: str
     value: str | None
@@ -49,14 +49,14 @@ class ConfigEntry:
     synonyms: list[tuple[str, str | None, str]] = field(default_factory=list)  # (name, value, source)
 
 
-@record
+@datatype
 class ResourceConfig:
     resource_type: str               # "topic" | "broker"
     name: str
     entries: list[ConfigEntry]
 
 
-@record(slots=True)
+@datatype(slots=True)
 class OffsetInfo:
     topic: str
     partition: int
@@ -67,7 +67,7 @@ class OffsetInfo:
     unanswered: bool = False         # the leader gave no answer (``error`` says why): nothing is known
 
 
-@record(slots=True)
+@datatype(slots=True)
 class RecordTime:
     """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
     record a consumer positioned there reads): its timestamp and offset when that record lay
@@ -86,7 +86,7 @@ class RecordTime:
     log_append_time: bool | None = None
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class BrokerError:
     """An error reported for one item (a group, a topic, a partition): Kafka's protocol error
     code (negative for an error of the client library itself), its name and the client's text."""
@@ -95,7 +95,7 @@ class BrokerError:
     message: str
 
 
-@record
+@datatype
 class BrokerInfo:
     node_id: int
     host: str
@@ -111,14 +111,14 @@ class BrokerInfo:
 GROUP_STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling")
 
 
-@record
+@datatype
 class GroupListing:
     group_id: str
     state: str                       # Stable, Empty, ... ("Unknown" when not reported)
     type: str                        # "Classic" | "Consumer"
 
 
-@record
+@datatype
 class GroupMember:
     member_id: str
     client_id: str
@@ -130,7 +130,7 @@ class GroupMember:
     upgraded: bool | None = None                        # True: consumer protocol; False: classic
 
 
-@record
+@datatype
 class GroupDescription:
     group_id: str
     state: str
@@ -147,7 +147,7 @@ class GroupDescription:
     not_found: str | None = None
 
 
-@record(slots=True)
+@datatype(slots=True)
 class CommittedOffset:
     topic: str
     partition: int
@@ -156,7 +156,7 @@ class CommittedOffset:
     metadata: str = ""
 
 
-@record(slots=True)
+@datatype(slots=True)
 class PartitionPosition:
     """What a reset plan needs to know about one partition of one group."""
     topic: str
@@ -166,7 +166,7 @@ class PartitionPosition:
     log_end: int
 
 
-@record
+@datatype
 class AgeBounds:
     """What kcli can prove of one partition's creation time (kcli.ages): created after
     ``created_after_ms`` and at or before ``created_before_ms`` (None: no such bound), each with
@@ -187,7 +187,7 @@ class AgeBounds:
         return None if self.created_after_ms is None else self.now_ms - self.created_after_ms
 
 
-@record(slots=True)
+@datatype(slots=True)
 class PartitionPlan:
     group: str
     topic: str
@@ -235,7 +235,7 @@ CLAMPED, NO_RECORD, SKIPS_UNREAD, REPLAYS, MISSING_GROUP, NO_PLAN = (
     "clamped", "no-record", "skips-unread", "replays", "missing-group", "no-plan")
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class PlanWarning:
     """A reset's warning as a value: its kind (above) and what wording it needs. Each front end
     words it its own way: kcli's commands (kcli.render.notices), the drop-ins as the Java tools
@@ -264,7 +264,7 @@ class PlanWarning:
 NOT_INACTIVE, TOPICS_NOT_IN_GROUP = "not-inactive", "topics-not-in-group"
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Refusal:
     """Why one group is not reset, as a value (worded by each front end): NOT_INACTIVE, it has
     members (``state``: its state); TOPICS_NOT_IN_GROUP, kafka-streams-groups' rule: a --topic
@@ -274,7 +274,7 @@ class Refusal:
     state: str | None = None
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Notice:
     """A native command's warning in kcli's words, and its kind (above): on stderr each kind is
     summed up after a few examples (kcli.render.notices), every one with --verbose; JSON carries
@@ -284,7 +284,7 @@ class Notice:
     scope: str = ""
 
 
-@record
+@datatype
 class GroupPlan:
     group: str
     partitions: list[PartitionPlan] = field(default_factory=list)
@@ -293,7 +293,7 @@ class GroupPlan:
     reset_to_ms: int | None = None       # a time scenario's timestamp (--to-start-time: the creation time)
 
 
-@record(slots=True)
+@datatype(slots=True)
 class GroupOffsetRow:
     """One row of ``describe groups --offsets`` (kafka-consumer-groups --describe)."""
     group: str
@@ -330,7 +330,7 @@ def max_time_lag(rows: list[GroupOffsetRow]) -> tuple[int | None, bool]:
     return max(known), any(r.time_lag_bound or r.time_lag_error is not None for r in rows)
 
 
-@record(slots=True)
+@datatype(slots=True)
 class LagLine:
     """One line of ``kcli lag show``: a group's partition, a topic's partitions or all of the
     group's (``topic``/``partition`` None when rolled up). ``lag``: the sum of known lags (None:
@@ -352,7 +352,7 @@ class LagLine:
 
 # -- the expansion radar (kcli check expansions) --------------------------------------------------
 
-@record
+@datatype
 class SuspectedLoss:
     """Records ``[from_offset, to_offset)`` were on the partition while the group had no commit
     there (seen by kcli at ``seen_ms``), and the group's commit is now at or past ``to_offset``."""
@@ -365,7 +365,7 @@ class SuspectedLoss:
         return self.to_offset - self.from_offset
 
 
-@record
+@datatype
 class GroupExposure:
     """One consumer group (with commits on the topic) on one recently created partition."""
     group: str
@@ -377,7 +377,7 @@ class GroupExposure:
     status: str = "OK"                     # EXPOSED, LOST?, READING, OK, EMPTY
 
 
-@record
+@datatype
 class YoungPartition:
     topic: str
     partition: int
@@ -389,7 +389,7 @@ class YoungPartition:
     created_after_ms: int | None = None    # observed: kcli saw its topic without it then
 
 
-@record
+@datatype
 class NewTopic:
     """A topic created within the radar's window: its partitions are not expansions."""
     topic: str
@@ -397,7 +397,7 @@ class NewTopic:
     partitions: int                        # its original partitions
 
 
-@record
+@datatype
 class ExpansionReport:
     now_ms: int
     within_ms: int
@@ -435,7 +435,7 @@ class ExpansionReport:
 
 # -- streams groups (kafka-streams-groups) ---------------------------------------------------------
 
-@record
+@datatype
 class StreamsMember:
     """A member of a streams group; tasks are (subtopology id, partition) pairs."""
     member_id: str
@@ -454,7 +454,7 @@ class StreamsMember:
     target_warmup: list[tuple[str, int]] = field(default_factory=list)
 
 
-@record
+@datatype
 class StreamsGroupDescription:
     """StreamsGroupDescribe's view of a group. ``creation_time_ms``: KIP-1282, from
     StreamsGroupDescribe v2+ only (-1 unknown, None: the broker's version has no such field)."""
@@ -477,7 +477,7 @@ class StreamsGroupDescription:
     internal_topics: list[str] = field(default_factory=list)
 
 
-@record
+@datatype
 class TopicSize:
     """A topic's size as the streams state view shows an application's internal topics:
     ``partitions`` None when the topic does not exist (not created yet, or deleted); ``records``
@@ -489,7 +489,7 @@ class TopicSize:
 
 # -- check broker (conformance) -------------------------------------------------------------
 
-@record
+@datatype
 class ProduceOutcome:
     """One Produce of one batch to one partition, as the broker answered it."""
     error: str | None                      # Kafka's error name, None when appended
@@ -498,7 +498,7 @@ class ProduceOutcome:
     base_offset: int = -1
 
 
-@record
+@datatype
 class HeartbeatAnswer:
     """One ConsumerGroupHeartbeat answer."""
     error: str | None
@@ -507,7 +507,7 @@ class HeartbeatAnswer:
     group_creation_ms: int | None          # v2+ (KIP-1282); None below
 
 
-@record
+@datatype
 class RuleResult:
     """One conformance rule of ``check broker``: pass, fail or unsupported, with its evidence."""
     rule: str                              # a stable id: creation-time.present, kip-734.ties, ...
@@ -517,7 +517,7 @@ class RuleResult:
     data: dict = field(default_factory=dict)   # the evidence's values, for JSON
 
 
-@record
+@datatype
 class BrokerCheckReport:
     topic: str
     group: str

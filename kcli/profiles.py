@@ -22,7 +22,7 @@ import os
 from kcli.admin.settings import normalize_properties, read_properties
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 from kcli.xdg import config_dir
 
 TYPE_CHECKING = False
@@ -32,7 +32,7 @@ if TYPE_CHECKING:              # pathlib (~2 ms to import) only when a profile i
 PROFILE_ENV = "KCLI_PROFILE"
 
 
-@record
+@datatype
 class Profile:
     name: str
     bootstrap_servers: str | None = None

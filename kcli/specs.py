@@ -12,7 +12,7 @@ import warnings
 
 from kcli.errors import UsageError
 from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
-from kcli.records import record
+from kcli.datatypes import datatype
 from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms, parse_duration_ms
 
 
@@ -207,7 +207,7 @@ def parse_types(text: str, native: bool = False) -> set[str]:
 
 # -- kafka-get-offsets' partition selectors -----------------------------------------------------
 
-@record(frozen=True)
+@datatype(frozen=True)
 class PartitionRule:
     """Selects (topic, partition) pairs: a topic regex (kafka-topics' rule, ``topic_filter``) and
     partitions ``low <= p < high`` (high None: no bound), or exactly ``only``."""

@@ -29,23 +29,23 @@ from pathlib import Path
 
 KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
-FOUNDATION = ("kcli.records", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
+FOUNDATION = ("kcli.datatypes", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
               "kcli.javaorder", "kcli.kip937", "kcli.ages", "kcli.redaction", "kcli.xdg")
 
 # layer (a module, or a package and everything under it) -> (kcli layers it may import,
 # third-party distributions it may import, why)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "kcli.records": ((), (), "kcli's dataclass (record), below everything"),
-    "kcli.model": (("kcli.records",), (), "plain records shared by every layer"),
-    "kcli.errors": (("kcli.records",), (), "the error types and exit codes"),
+    "kcli.datatypes": ((), (), "kcli's dataclass (datatype), below everything"),
+    "kcli.model": (("kcli.datatypes",), (), "plain records shared by every layer"),
+    "kcli.errors": (("kcli.datatypes",), (), "the error types and exit codes"),
     "kcli.redaction": ((), (), "the secret rule, pure"),
     "kcli.shipped": ((), (), "files shipped in the wheel"),
     "kcli.xdg": ((), (), "where kcli keeps its files (XDG base directories)"),
     "kcli.inputs": (("kcli.errors",), (), "input checks, pure"),
     "kcli.times": (("kcli.errors", "kcli.inputs"), ("dateutil",), "time and duration rules, pure"),
-    "kcli.specs": (("kcli.records", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times"), (),
+    "kcli.specs": (("kcli.datatypes", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times"), (),
                    "argument grammars, pure"),
-    "kcli.javaorder": (("kcli.records", "kcli.model"), (), "the Java tools' orderings, pure"),
+    "kcli.javaorder": (("kcli.datatypes", "kcli.model"), (), "the Java tools' orderings, pure"),
     "kcli.kip937": (("kcli.model",), (), "the KIP-937 bound rule, pure"),
     "kcli.ages": (("kcli.model", "kcli.times", "kcli.kip937"), (), "the partition-age rule (KIP-1327 bounds), pure"),
     "kcli.protocol": (("kcli.xdg",), ("kafka",),

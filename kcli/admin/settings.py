@@ -12,7 +12,7 @@ import time
 
 from kcli.errors import UsageError
 from kcli.inputs import read_text, shown
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class _OwnDeadline:
         self.settings.deadline = self.saved
 
 
-@record
+@datatype
 class ClientSettings:
     """Where and how to connect. ``timeout_ms`` bounds each call; with ``deadline`` (a
     ``time.monotonic()`` instant: a command's whole ``--timeout``) every call ends by then too,

@@ -17,10 +17,10 @@ from typing import Iterator
 
 from kcli.model import GroupPlan, PartitionPlan, PlanWarning
 from kcli.offsets import plan as planner
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 
-@record
+@datatype
 class Policy:
     """One column pair: ``label`` as the plan's JSON names the scenario (``to-earliest``,
     ``to-latest --max-age 1h``, ...), ``name`` its short column title; ``asked``: its parameter
@@ -31,7 +31,7 @@ class Policy:
     asked: bool = False
 
 
-@record
+@datatype
 class PolicyPlans:
     policy: Policy
     plans: dict[str, GroupPlan] = field(default_factory=dict)     # by group
@@ -72,7 +72,7 @@ def totals(column: PolicyPlans) -> tuple[int, int]:
     return skipped, replayed
 
 
-@record
+@datatype
 class Comparison:
     """One ``PolicyPlans`` per policy, in the order of the columns, and the rows: each group's
     plan (any one policy's: they all plan the same partitions) with the indexes of its partitions

@@ -21,7 +21,7 @@ from kcli.errors import OperationError
 from kcli.model import (CLAMPED, NO_RECORD, REPLAYS, SKIPS_UNREAD, AgeBounds, GroupPlan, PartitionPlan,
                         PartitionPosition, PlanWarning)
 from kcli.ages import decide
-from kcli.records import record
+from kcli.datatypes import datatype
 from kcli.times import check_timestamp, timestamp_before
 
 TP = tuple[str, int]
@@ -47,7 +47,7 @@ class NoCommittedOffset(OperationError):
                          "partition first with --to-earliest (or --to-offset, --to-datetime...)")
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Scenario:
     """``value``: N for to-offset/shift-by, epoch ms for to-datetime, ms for by-duration and
     max-age; unused otherwise."""

@@ -22,7 +22,7 @@ from kcli.ops.ages import undecided_notice
 from kcli.ops.groups import group_ids
 from kcli.ops.resets.gather import Steps, check_resettable, group_answers, next_records, offset_answers, time_lookups
 from kcli.ops.resets.request import SCENARIOS, ResetFlags, check_groups, check_topics, is_given
-from kcli.records import record
+from kcli.datatypes import datatype
 from kcli.specs import datetime_arg, duration_arg
 from kcli.times import TimeParseError, format_duration_ms, timestamp_before
 
@@ -35,7 +35,7 @@ NOT_WITH = {"execute": "--execute", "export": "--export", "rollback_file": "--ro
             "allow_skip": "--allow-skip"}
 
 
-@record
+@datatype
 class CompareRequest:
     groups: list[str]
     all_groups: bool

@@ -29,7 +29,7 @@ from kcli.model import GroupOffsetRow, LagLine, max_time_lag
 from kcli.ops.groups import fill_log_ends, offset_views, set_committed
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import rows_of
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 from kcli.redaction import redact_text
 
 TYPE_CHECKING = False
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 UNHEALTHY_AFTER = 3          # failed collections in a row that make /healthz unhealthy
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Selection:
     """Which groups and topics a collection covers: a group id matching some ``groups`` regex
     (every group when none) and no ``exclude_groups`` one; a topic matching some ``topics`` regex
@@ -76,7 +76,7 @@ def selection(groups: list[str], topics: list[str], exclude_groups: list[str]) -
                      _compiled("--exclude-group", exclude_groups))
 
 
-@record
+@datatype
 class GroupLag:
     """One group as a collection found it: its type (classic, consumer, streams), state, member
     count and offsets view rows (``GroupOffsetRow``, lag in time filled in) of selected topics.
@@ -90,7 +90,7 @@ class GroupLag:
     simple: bool = False
 
 
-@record
+@datatype
 class LagSnapshot:
     """One collection's findings. ``now_ms``: the wall clock the lags in time are measured at;
     ``notes``: ``add_time_lags``' (why some lags in time are unknown, which are future-dated)."""
@@ -202,7 +202,7 @@ class Trends:
         return [self._seen.get((x.group, x.topic, x.partition), []) for x in lines]
 
 
-@record
+@datatype
 class Health:
     """The collector's own state, replaced whole after each collection."""
     collections: int = 0                 # attempted

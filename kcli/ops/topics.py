@@ -107,7 +107,7 @@ def describe_by_id(admin: Admin, topic_id: str, *, exclude_internal=False, if_ex
                    **filters) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """kafka-topics --describe --topic-id: the topic with that id, as the Java tool shows it
     (described through Metadata: no ELR, no creation time)."""
-    from kcli.records import replace
+    from kcli.datatypes import replace
 
     names = [n for n in admin.topic_names() if not (exclude_internal and n in INTERNAL_TOPICS)]
     found = [t.name for t in admin.describe_topics(names) if t.topic_id == topic_id]

@@ -10,7 +10,7 @@ import functools
 from kcli import javaorder
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow, GroupPlan,
                         max_time_lag)
-from kcli.records import replace
+from kcli.datatypes import replace
 from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
 from kcli.render.output import NULL, Cell, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 
 from kcli.errors import EXIT_FOUND
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Rows:
         return self._make()
 
 
-@record
+@datatype
 class Table:
     columns: list[str]
     rows: list[list[str]] | Rows = field(default_factory=list)

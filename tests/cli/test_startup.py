@@ -123,7 +123,7 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
 
 
 # What a drop-in must not import: the CLI framework and librdkafka (these four do not need them),
-# dataclasses (kcli.records), email and http, kafka-python's module of every group message, csv
+# dataclasses (kcli.datatypes), email and http, kafka-python's module of every group message, csv
 # (-o csv, reset files), and datetime but where a time is printed (describe topics'
 # CreationTimeMs). Besides, nothing that kafka-python's protocol layer does not load itself
 # (typing, pathlib, importlib.resources and json come with its schema loader: docs/upstream).

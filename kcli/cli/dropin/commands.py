@@ -37,6 +37,6 @@ def kafka_configs(ctx: typer.Context):
 
 
 def kafka_streams_groups(ctx: typer.Context):
-    """kafka-streams-groups' own command line (Kafka Streams applications' groups);
+    """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
     return _run("kafka-streams-groups", ctx.args)

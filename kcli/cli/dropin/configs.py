@@ -7,9 +7,9 @@ from __future__ import annotations
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
-from kcli.cli.dropin.kafka44 import CONFIG_NAMES
+from kcli.cli.dropin.confignames import CONFIG_NAMES
 from kcli.inputs import printable, topic_name_error
-from kcli.records import record
+from kcli.datatypes import datatype
 
 
 def _names(entity: str) -> str:
@@ -63,7 +63,7 @@ ALLOWED = ("topics", "clients", "users", "brokers", "ips", "client-metrics", "gr
 SUPPORTED = ("topics", "brokers")
 
 
-@record
+@datatype
 class ConfigsRequest:
     action: str                  # describe or alter
     entity_type: str             # topics or brokers

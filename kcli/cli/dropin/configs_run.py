@@ -4,10 +4,10 @@ and plain views; an error is one line on stderr."""
 from __future__ import annotations
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.run import Streams, admin_for, plain_output
+from kcli.cli.dropin.run import Console, admin_for, plain_output
 from kcli.errors import EXIT_USAGE, KcliError, UsageError
 
-def execute(req, streams: Streams) -> int:
+def execute(req, console: Console) -> int:
     from kcli import specs
     from kcli.admin.settings import read_properties
 
@@ -23,11 +23,11 @@ def execute(req, streams: Streams) -> int:
             deletes = specs.parse_delete_config(p.values("delete-config")) if p.has("delete-config") else []
         command_config = p.value("command-config")
     except (UsageError, jopt.JoptError) as exc:
-        streams.write("stderr", f"{getattr(exc, 'message', exc)}\n")
+        console.write("stderr", f"{getattr(exc, 'message', exc)}\n")
         return EXIT_USAGE
-    out = plain_output(streams)
+    out = plain_output(console)
     try:
-        with admin_for(req.bootstrap, command_config, streams.timeout_ms, streams) as admin:
+        with admin_for(req.bootstrap, command_config, console.timeout_ms, console) as admin:
             if req.action == "alter":
                 from kcli.ops.configs import alter
 
@@ -39,8 +39,8 @@ def execute(req, streams: Streams) -> int:
                 return 0
             _describe_configs(admin, out, req, rtype, p.has("all"))
     except KcliError as exc:
-        streams.write("stderr", f"{exc.message}\n")
-        return streams.failed(exc)
+        console.write("stderr", f"{exc.message}\n")
+        return console.failed(exc)
     return 0
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import OPTIONAL, REQUIRED, Opt
-from kcli.records import record
+from kcli.datatypes import datatype
 
 _EX = "Example: --bootstrap-server localhost:9092 "
 OPTIONS = [
@@ -87,7 +87,7 @@ NO_EXECUTE_WARNING = (
     "prompting.")
 
 
-@record
+@datatype
 class GroupsRequest:
     action: str
     parsed: jopt.Parsed

@@ -9,28 +9,28 @@ import time
 
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import Usage
-from kcli.cli.dropin.run import Streams, admin_for, plain_output
+from kcli.cli.dropin.run import Console, admin_for, plain_output
 from kcli.errors import EXIT_USAGE, KcliError, OperationError, PartialFailure, UsageError
-from kcli.records import replace
+from kcli.datatypes import replace
 
 GROUP_ERROR = "\nError: Executing consumer group command failed due to "
 
 
-def execute(req, streams: Streams) -> int:
+def execute(req, console: Console) -> int:
     from kcli.specs import re2_error
 
     p = req.parsed
     if req.action == "validate-regex":
         regex = p.value("validate-regex")
         error = re2_error(regex)
-        streams.write("stdout", f"The regular expression `{regex}` is valid.\n" if error is None else
+        console.write("stdout", f"The regular expression `{regex}` is valid.\n" if error is None else
                       f"The regular expression `{regex}` is invalid: {error}.\n")
         return 0
-    return group_tool(req, streams, _GROUP_ACTIONS, GROUP_ERROR,
+    return group_tool(req, console, _GROUP_ACTIONS, GROUP_ERROR,
                        lambda exc: Usage(f"{GROUP_ERROR}{exc}", "stdout"))
 
 
-def group_tool(req, streams: Streams, actions: dict, error_prefix: str, conversion) -> int:
+def group_tool(req, console: Console, actions: dict, error_prefix: str, conversion) -> int:
     """kafka-consumer-groups' and kafka-streams-groups' run: the values the tool converts while
     it runs (``conversion``: the Usage a jopt conversion error is, as each tool reports it), the
     action's own checks (``prepare``), then the action on the admin adapter; an operation's
@@ -46,21 +46,21 @@ def group_tool(req, streams: Streams, actions: dict, error_prefix: str, conversi
         from kcli.admin.settings import parse_timeout_ms
 
         timeout_ms = parse_timeout_ms(str(timeout_ms))
-        if streams.before.timeout_ms is not None:      # kcli's --timeout before the name: the shorter
-            timeout_ms = min(timeout_ms, streams.before.timeout_ms) if p.has("timeout") else streams.before.timeout_ms
+        if console.before.timeout_ms is not None:      # kcli's --timeout before the name: the shorter
+            timeout_ms = min(timeout_ms, console.before.timeout_ms) if p.has("timeout") else console.before.timeout_ms
         action = actions[req.action]
         prepared = action.prepare(p) if hasattr(action, "prepare") else None
     except Usage as exc:
-        streams.write(exc.stream, f"{exc.message}\n")
+        console.write(exc.stream, f"{exc.message}\n")
         return EXIT_USAGE
     except UsageError as exc:            # the Java tool's IllegalArgumentException: usage, stderr
-        streams.write("stderr", f"{exc.message}\n")
+        console.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     try:
-        with admin_for(bootstrap, command_config, timeout_ms, streams) as admin:
-            return action.execute(admin, p, prepared, plain_output(streams), streams)
+        with admin_for(bootstrap, command_config, timeout_ms, console) as admin:
+            return action.execute(admin, p, prepared, plain_output(console), console)
     except UsageError as exc:
-        streams.write("stderr", f"{exc.message}\n")
+        console.write("stderr", f"{exc.message}\n")
         return EXIT_USAGE
     except KcliError as exc:
         from kcli.ops.resets import StartTimeUnavailable
@@ -68,10 +68,10 @@ def group_tool(req, streams: Streams, actions: dict, error_prefix: str, conversi
         if isinstance(exc, StartTimeUnavailable):
             from kcli.cli.dropin import javawords
 
-            streams.write("stdout", javawords.start_time_error(exc, error_prefix))
+            console.write("stdout", javawords.start_time_error(exc, error_prefix))
         else:
-            streams.write("stdout", f"{error_prefix}{_java_message(exc)}\n")
-        return streams.failed(exc)
+            console.write("stdout", f"{error_prefix}{_java_message(exc)}\n")
+        return console.failed(exc)
 
 
 def _java_message(exc: KcliError) -> str:
@@ -111,7 +111,7 @@ class _List:
         return (specs.parse_states(states) if states else None, specs.parse_types(types) if types else None)
 
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
@@ -129,7 +129,7 @@ def _group_ids(admin, p) -> list[str]:
 
 class _Describe:
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
@@ -151,20 +151,20 @@ class _Describe:
                 view.render_offsets(out, [(d, rows[d.group_id]) for d in groups], verbose)
 
         notices = [lib.state_notice(d) for d in descs]
-        if streams.one_file():      # each group's notice just before its view, in the tool's order
+        if console.one_file():      # each group's notice just before its view, in the tool's order
             for d, notice in zip(descs, notices):
                 if notice:
-                    streams.write("stderr", "\n" + notice + "\n")
+                    console.write("stderr", "\n" + notice + "\n")
                 render([d])
         else:                       # no order to keep between them: each written in big pieces
-            streams.write("stderr", "".join("\n" + notice + "\n" for notice in notices if notice))
+            console.write("stderr", "".join("\n" + notice + "\n" for notice in notices if notice))
             render(descs)
         return 0
 
 
 class _Delete:
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
@@ -188,7 +188,7 @@ class DeleteOffsets:
         return group, topics
 
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as lib
         from kcli.render import groups as view
 
@@ -252,7 +252,7 @@ class Reset:
         return view.plain_plan(plans)
 
     @classmethod
-    def execute(cls, admin, p, prepared, out, streams) -> int:
+    def execute(cls, admin, p, prepared, out, console) -> int:
         from kcli.cli.dropin import javawords
         from kcli.offsets.plan import NoCommittedOffset
         from kcli.ops import resets
@@ -266,23 +266,23 @@ class Reset:
         plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
         for plan in plans:
             if plan.refused:
-                streams.write("stdout", javawords.refusal(plan.refused))
+                console.write("stdout", javawords.refusal(plan.refused))
             for w in plan.warnings:
-                streams.write(*javawords.warning(w))
+                console.write(*javawords.warning(w))
         for w in result.skips:
-            streams.write(*javawords.warning(w))
+            console.write(*javawords.warning(w))
         if result.executed:
-            streams.write("stderr", f"Rollback file (the committed offsets before this reset): "
+            console.write("stderr", f"Rollback file (the committed offsets before this reset): "
                                     f"{result.rollback_file}\n")
             for note in result.notes:
-                streams.write("stderr", note + "\n")
+                console.write("stderr", note + "\n")
         code, detail = outcome_of(resets.finish, result)
         if result.outcomes:                 # what was applied, not applied and unknown
-            streams.write("stderr", f"{detail}\n")
-        incomplete = cls.after(admin, p, result, streams)
+            console.write("stderr", f"{detail}\n")
+        incomplete = cls.after(admin, p, result, console)
         failure = javawords.commit_failure(plans, result.errors, int(time.time() * 1000))
         if failure is not None:             # the tool's exception instead of its plan; kcli's account
-            streams.write("stdout", f"{cls.error}{failure}\n")
+            console.write("stdout", f"{cls.error}{failure}\n")
         elif p.has("export"):
             view.render_export(out, result.plans, req.with_group)
         else:
@@ -290,7 +290,7 @@ class Reset:
         return PartialFailure.exit_code if incomplete and code == 0 else code
 
     @staticmethod
-    def after(admin, p, result, streams) -> bool:
+    def after(admin, p, result, console) -> bool:
         """What the tool does once the offsets are committed (kafka-streams-groups: delete topics);
         True when some of it failed (the offsets were committed: exit 3)."""
         return False

@@ -18,7 +18,7 @@ BreakIterator for the ASCII text the tools use (``_breaks``).
 from __future__ import annotations
 
 from kcli.inputs import parse_int, printable
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 FLAG, REQUIRED, OPTIONAL = "flag", "required", "optional"
 
@@ -27,7 +27,7 @@ class JoptError(Exception):
     """A parse or conversion error, with jopt's message (the Java tools print it as it is)."""
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class Opt:
     name: str
     help: str
@@ -42,7 +42,7 @@ class Opt:
         return f"[{self.name}]"
 
 
-@record
+@datatype
 class Parsed:
     """What jopt's OptionSet answers: which options were given, their values in order."""
     specs: dict[str, Opt]

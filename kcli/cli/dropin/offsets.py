@@ -8,7 +8,7 @@ import re
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
-from kcli.records import record
+from kcli.datatypes import datatype
 
 USAGE_TEXT = "An interactive shell for getting topic-partition offsets."
 _PATTERN = "([^:,]*)(?::(?:([0-9]*)|(?:([0-9]*)-([0-9]*))))?"
@@ -43,7 +43,7 @@ _HOST_PORT = re.compile(r".+:\d+")
 BAD_BOOTSTRAP = "Please provide valid host:port like host1:9091,host2:9092"
 
 
-@record
+@datatype
 class OffsetsRequest:
     parsed: jopt.Parsed
     bootstrap: str

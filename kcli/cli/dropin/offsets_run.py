@@ -4,14 +4,14 @@ and its plain view; an error is the tool's line on stderr."""
 from __future__ import annotations
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.run import Streams, admin_for, plain_output
+from kcli.cli.dropin.run import Console, admin_for, plain_output
 from kcli.errors import EXIT_USAGE, KcliError, UsageError
 from kcli.inputs import printable
 
 OFFSETS_ERROR = "Error occurred: "
 
 
-def execute(req, streams: Streams) -> int:
+def execute(req, console: Console) -> int:
     from kcli import specs
     from kcli.ops import list_offsets as lib
 
@@ -34,15 +34,15 @@ def execute(req, streams: Streams) -> int:
         except specs.InvalidRule as exc:
             raise UsageError(f"org.apache.kafka.tools.TerseException: {exc.message}") from None
     except UsageError as exc:
-        streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
+        console.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
         return EXIT_USAGE
-    out = plain_output(streams)
+    out = plain_output(console)
     try:
-        with admin_for(req.bootstrap, p.value("command-config"), streams.timeout_ms, streams) as admin:
+        with admin_for(req.bootstrap, p.value("command-config"), console.timeout_ms, console) as admin:
             offsets = lib.list_offsets(admin, rules, when, p.has("exclude-internal-topics"))
     except KcliError as exc:
-        streams.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
-        return streams.failed(exc)
+        console.write("stderr", f"{OFFSETS_ERROR}{exc.message}\n")
+        return console.failed(exc)
     from kcli.render.offsets import render_offsets
 
     render_offsets(out, offsets, time_value)

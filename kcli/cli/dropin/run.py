@@ -3,7 +3,7 @@ execution beside it (``kcli.cli.dropin.<tool>_run``) has kcli's operations (``kc
 work and ``kcli.render``'s plain views print it, so the Java tool's stdout comes out byte for
 byte, with the Java tools' way of reporting: where each prints an error, and with which words
 (a reset's warnings and refusals: ``kcli.cli.dropin.javawords``). This module holds what every
-tool shares: kcli's global options before the tool's name, the streams, the connection.
+tool shares: kcli's global options before the tool's name, the console, the connection.
 
 Exit codes: 0 where the Java tool succeeds; 2 for bad usage, before any request (the Java tools
 exit 1, and print their help table after the message: kcli prints the message alone); 1 when
@@ -31,14 +31,14 @@ from kcli import __version__
 from kcli.cli.dropin import TOOLS, jopt
 from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Sequence, TextIO
 
 
-@record
+@datatype
 class Before:
     """kcli's global options given before a drop-in's name, read (see the module's text)."""
     bootstrap: str | None = None          # -b, else the profile's
@@ -94,7 +94,7 @@ def _line_with(grammar, tool: str, args: list[str], before: Before) -> list[str]
     return args
 
 
-class Streams:
+class Console:
     def __init__(self, stdout: TextIO, stderr: TextIO, secrets: list[str], before: Before | None = None):
         self.stdout, self.stderr, self.secrets = stdout, stderr, secrets
         self.before = before or Before()
@@ -147,21 +147,21 @@ def run(tool: str, args: list[str], stdout: TextIO, stderr: TextIO, before_optio
     the native commands (``kcli.cli.main``): whatever the tool's own reporting did not foresee
     is one line on stderr, never a traceback (a conversion jopt refuses: usage, 2; anything
     else: 1)."""
-    streams = Streams(stdout, stderr, [])
+    console = Console(stdout, stderr, [])
     try:
-        return _run(tool, args, streams, list(before_options))
+        return _run(tool, args, console, list(before_options))
     except (BrokenPipeError, KeyboardInterrupt):
         raise
     except jopt.JoptError as exc:
-        streams.write("stderr", f"{exc}\n")
+        console.write("stderr", f"{exc}\n")
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
-        streams.write("stderr", f"Error: {str(exc) or type(exc).__name__}\n")
+        console.write("stderr", f"Error: {str(exc) or type(exc).__name__}\n")
         return EXIT_FAILED
 
 
-def _run(tool: str, args: list[str], streams: Streams, before_options: list[str]) -> int:
-    stdout, stderr = streams.stdout, streams.stderr
+def _run(tool: str, args: list[str], console: Console, before_options: list[str]) -> int:
+    stdout, stderr = console.stdout, console.stderr
     grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
     try:
         before = read_before(tool, list(before_options))
@@ -182,16 +182,16 @@ def _run(tool: str, args: list[str], streams: Streams, before_options: list[str]
         return EXIT_USAGE
     from kcli.redaction import secret_values
 
-    streams.secrets, streams.before = secret_values(before.properties), before
+    console.secrets, console.before = secret_values(before.properties), before
     for stream, line in getattr(request, "notices", []):
-        streams.write(stream, line + "\n")
-    return _EXECUTORS[tool](request, streams)
+        console.write(stream, line + "\n")
+    return _EXECUTORS[tool](request, console)
 
 
 # -- connecting ----------------------------------------------------------------------------------
 
 @contextmanager
-def admin_for(bootstrap: str, command_config: str | None, timeout_ms: int, streams: Streams):
+def admin_for(bootstrap: str, command_config: str | None, timeout_ms: int, console: Console):
     """The admin adapter for the tool's --bootstrap-server and --command-config (over the
     properties given before the tool's name, key by key), bounded by one deadline; closed at the
     end."""
@@ -199,25 +199,25 @@ def admin_for(bootstrap: str, command_config: str | None, timeout_ms: int, strea
     from kcli.admin.settings import ClientSettings, read_properties
     from kcli.redaction import secret_values
 
-    props = dict(streams.before.properties)
+    props = dict(console.before.properties)
     if command_config is not None:
         props.update(read_properties(command_config))
-    streams.secrets[:] = sorted(set(secret_values(props)), key=len, reverse=True)
+    console.secrets[:] = sorted(set(secret_values(props)), key=len, reverse=True)
     settings = ClientSettings(bootstrap, props, timeout_ms, deadline=time.monotonic() + timeout_ms / 1000)
     settings.validate()
-    streams.connected_to, streams.connected_to_ms = bootstrap, timeout_ms
+    console.connected_to, console.connected_to_ms = bootstrap, timeout_ms
     admin = KafkaAdmin(settings)
-    admin.on_note = lambda line: streams.write("stderr", line + "\n")     # kcli.admin.fallback's Warn lines
+    admin.on_note = lambda line: console.write("stderr", line + "\n")     # kcli.admin.fallback's Warn lines
     try:
         yield admin
     finally:
         admin.close()
 
 
-def plain_output(streams: Streams):
+def plain_output(console: Console):
     from kcli.render.output import Output
 
-    return Output("plain", streams.stdout, streams.stderr)
+    return Output("plain", console.stdout, console.stderr)
 
 
 DEFAULT_TIMEOUT_MS = 30_000
@@ -225,8 +225,8 @@ DEFAULT_TIMEOUT_MS = 30_000
 
 def _executor(module: str):
     """A tool's execution (``kcli.cli.dropin.<module>_run``, beside its grammar), imported when run."""
-    def execute(request, streams: Streams) -> int:
-        return importlib.import_module(f"kcli.cli.dropin.{module}_run").execute(request, streams)
+    def execute(request, console: Console) -> int:
+        return importlib.import_module(f"kcli.cli.dropin.{module}_run").execute(request, console)
     return execute
 
 

@@ -90,7 +90,7 @@ def read(args: list[str]) -> groups.GroupsRequest:
         if not has("group") and not has("all-groups"):
             raise Usage(f"Option [delete] takes one of these options: {GROUP_SCOPE}")
         if has("input-topic") or has("all-input-topics"):
-            raise Usage("Kafka Streams does not support topic-specific offset deletion from a streams group.")
+            raise Usage("Kafka Console does not support topic-specific offset deletion from a streams group.")
     if has("delete-offsets"):
         if not (has("input-topic") or has("all-input-topics")) or not has("group"):
             raise Usage("Option [delete-offsets] takes the [group] and one of these options: [all-input-topics], "

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from kcli.cli.dropin.common import Usage
 from kcli.cli.dropin.groups_run import DeleteOffsets, Reset, exit_of, group_tool
-from kcli.cli.dropin.run import Streams
+from kcli.cli.dropin.run import Console
 from kcli.errors import UsageError
 
 STREAMS_ERROR = "\nError: Executing streams group command failed due to "
 
 
-def execute(req, streams: Streams) -> int:
+def execute(req, console: Console) -> int:
     """kafka-streams-groups: a value jopt cannot convert is a usage error there (stderr)."""
-    return group_tool(req, streams, _STREAMS_ACTIONS, STREAMS_ERROR, lambda exc: Usage(str(exc)))
+    return group_tool(req, console, _STREAMS_ACTIONS, STREAMS_ERROR, lambda exc: Usage(str(exc)))
 
 
 STREAMS_STATES = ("Assigning", "Empty", "Dead", "NotReady", "Stable", "Reconciling")   # the tool's order
@@ -32,7 +32,7 @@ class _StreamsList:
         return states
 
     @staticmethod
-    def execute(admin, p, states, out, streams) -> int:
+    def execute(admin, p, states, out, console) -> int:
         from kcli.ops import streams as lib
         from kcli.render import streams as view
 
@@ -50,7 +50,7 @@ def _streams_ids(admin, p) -> list[str]:
 
 class _StreamsDescribe:
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import streams as lib
         from kcli.render import streams as view
 
@@ -112,7 +112,7 @@ class _StreamsReset(Reset):
         return view.plain_plan(plans)
 
     @staticmethod
-    def after(admin, p, result, streams) -> bool:
+    def after(admin, p, result, console) -> bool:
         if not result.executed or not (p.has("delete-all-internal-topics") or p.has("delete-internal-topic")):
             return False
         from kcli.ops import streams as lib
@@ -121,21 +121,21 @@ class _StreamsReset(Reset):
         names = None if p.has("delete-all-internal-topics") else p.values("delete-internal-topic")
         failed, kept = lib.delete_after_reset(admin, result, names)
         for g, why in kept.items():              # kcli's note: the tool would have stopped before
-            streams.write("stderr", f"Internal topics of group '{g}' kept: {why}\n")
+            console.write("stderr", f"Internal topics of group '{g}' kept: {why}\n")
         for g, by_topic in failed.items():
             errors = list(by_topic.values())
             if any(e.code == UNKNOWN_TOPIC_OR_PARTITION for e in errors):
-                streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed because the "
+                console.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed because the "
                                         "topics do not exist.\n")
             else:
-                streams.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed due to "
+                console.write("stdout", f"\nError: Deleting internal topics for group '{g}' failed due to "
                                         f"{exception_text(errors[0].code, errors[0].message)}\n")
         return bool(failed or kept)
 
 
 class _StreamsDelete:
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as groups_lib
         from kcli.ops import streams as lib
         from kcli.render import streams as view
@@ -168,7 +168,7 @@ class _StreamsDeleteOffsets(DeleteOffsets):
         return p.value("group"), topics
 
     @staticmethod
-    def execute(admin, p, prepared, out, streams) -> int:
+    def execute(admin, p, prepared, out, console) -> int:
         from kcli.ops import groups as lib
         from kcli.ops import streams as streams_lib
         from kcli.render import groups as view

@@ -6,8 +6,8 @@ from __future__ import annotations
 from kcli.cli.dropin import jopt
 from kcli.cli.dropin.common import HELP, VERSION, Usage, check_invalid, start
 from kcli.cli.dropin.jopt import REQUIRED, Opt
-from kcli.cli.dropin.kafka44 import CONFIG_NAMES
-from kcli.records import record
+from kcli.cli.dropin.confignames import CONFIG_NAMES
+from kcli.datatypes import datatype
 
 _TO_CONFIGS = " (To alter topic configurations, the kafka-configs tool can be used.)"
 
@@ -69,7 +69,7 @@ BOTH_IDS_NOTICE = ("Only topic id will be used when both --topic and --topic-id 
                    "is not Uuid.ZERO_UUID")
 
 
-@record
+@datatype
 class TopicsRequest:
     action: str
     parsed: jopt.Parsed

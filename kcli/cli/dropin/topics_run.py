@@ -4,13 +4,13 @@ and plain views; an error is the tool's line on stdout."""
 from __future__ import annotations
 
 from kcli.cli.dropin import jopt
-from kcli.cli.dropin.run import Streams, admin_for, plain_output
+from kcli.cli.dropin.run import Console, admin_for, plain_output
 from kcli.errors import EXIT_USAGE, KcliError
 
 TOPIC_ERROR = "Error while executing topic command : "
 
 
-def execute(req, streams: Streams) -> int:
+def execute(req, console: Console) -> int:
     p = req.parsed
     try:
         values = {name: p.value(name) for name in ("topic", "topic-id", "partitions", "replication-factor",
@@ -18,14 +18,14 @@ def execute(req, streams: Streams) -> int:
                                                    "partition-size-limit-per-response")}
         values["config"] = p.values("config")
     except jopt.JoptError as exc:
-        streams.write("stdout", f"{TOPIC_ERROR}{exc}\n")
+        console.write("stdout", f"{TOPIC_ERROR}{exc}\n")
         return EXIT_USAGE
     try:
-        with admin_for(req.bootstrap, values["command-config"], streams.timeout_ms, streams) as admin:
-            _topic_action(req.action, p, values, admin, plain_output(streams))
+        with admin_for(req.bootstrap, values["command-config"], console.timeout_ms, console) as admin:
+            _topic_action(req.action, p, values, admin, plain_output(console))
     except KcliError as exc:
-        streams.write("stdout", f"{TOPIC_ERROR}{exc.message}\n")
-        return streams.failed(exc)
+        console.write("stdout", f"{TOPIC_ERROR}{exc.message}\n")
+        return console.failed(exc)
     return 0
 
 

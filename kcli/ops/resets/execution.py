@@ -14,7 +14,7 @@ from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
 from kcli.ops.resets.rollback import write_rollback
 from kcli.ops.streams import describe_any
-from kcli.records import field, record
+from kcli.datatypes import field, datatype
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 APPLIED, NOT_APPLIED, UNKNOWN = "applied", "not applied", "unknown"
 
 
-@record
+@datatype
 class ResetResult:
     """A reset's plans and, once executed, what it did: per (group, topic, partition),
     (APPLIED | NOT_APPLIED | UNKNOWN, why) for every partition that was not simply applied, and

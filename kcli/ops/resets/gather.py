@@ -16,7 +16,7 @@ from kcli.offsets import plan as planner
 from kcli.ops.ages import age_bounds
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
-from kcli.records import record
+from kcli.datatypes import datatype
 from kcli.specs import parse_topic_spec
 
 TYPE_CHECKING = False
@@ -82,7 +82,7 @@ def group_start_time(admin: Admin, group: str) -> int:
     return group_answers(admin, [group]).creation_times(admin, [group])[group]
 
 
-@record
+@datatype
 class GroupAnswers:
     """What the groups' describe answered (``describe_any``: every group, and a streams group's
     own StreamsGroupDescribe, by id), and what a reset reads of it."""
@@ -383,7 +383,7 @@ def log_offsets(admin: Admin, partitions: list[tuple[str, int]], time: int) -> d
     return found
 
 
-@record
+@datatype
 class OffsetAnswers:
     """The partitions' answers for the groups planned: each group's selection (its partitions in
     kafka-consumer-groups' order) and committed offsets, the log starts and ends, the partition

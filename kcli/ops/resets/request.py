@@ -13,12 +13,12 @@ from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import parse_csv
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets.rollback import is_own_rollback
-from kcli.records import fields, record
+from kcli.datatypes import fields, datatype
 from kcli.specs import datetime_arg, duration_arg, parse_topic_spec
 from kcli.times import TimeParseError, timestamp_before
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class ScenarioFlags:
     """The scenario flags as given: a switch's True or a flag's value; None or False where it was
     not given (``is_given``). Each field is the flag's name (``to_offset``: --to-offset)."""
@@ -45,7 +45,7 @@ class ScenarioFlags:
 SCENARIOS = tuple(f.name.replace("_", "-") for f in fields(ScenarioFlags))       # the flags' spellings
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class ResetFlags:
     """reset-offsets' flags as a front end read them, not yet checked: ``request`` (and
     ``--compare``'s ``kcli.ops.compare.request``) checks and reads them. None or False: not given."""
@@ -62,7 +62,7 @@ class ResetFlags:
     export: bool = False
 
 
-@record(frozen=True)
+@datatype(frozen=True)
 class ResetRequest:
     """A reset as the flags describe it, checked before any request."""
     groups: list[str]

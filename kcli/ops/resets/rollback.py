@@ -14,7 +14,7 @@ from kcli.errors import OperationError, UsageError
 from kcli.model import GroupPlan
 from kcli.offsets import plan as planner
 from kcli.offsets.csvfile import export_csv
-from kcli.records import replace
+from kcli.datatypes import replace
 from kcli.xdg import state_dir
 
 

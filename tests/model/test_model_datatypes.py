@@ -1,4 +1,4 @@
-"""kcli.model's ``record`` classes (kcli.records) behave as the ``@dataclass`` ones they replace
+"""kcli.model's ``datatype`` classes (kcli.datatypes) behave as the ``@dataclass`` ones they replace
 (for start-up: no dataclasses module, no source compiled per class at import; ``__init__`` compiled
 on a class's first instance): the same constructor, repr, equality, hashability, frozenness and
 slots, and ``dataclasses.fields``/``replace``/``asdict`` on them, checked against the module's
@@ -15,15 +15,15 @@ import types
 import pytest
 
 import kcli.model as model
-from kcli import records
+from kcli import datatypes
 
 
 def _stock() -> types.ModuleType:
-    source = inspect.getsource(model).replace("from kcli.records import field, record\n",
+    source = inspect.getsource(model).replace("from kcli.datatypes import field, datatype\n",
                                               "from dataclasses import dataclass, field\n")
     for options in ("", "(slots=True)", "(frozen=True)"):
-        source = source.replace(f"\n@record{options}\n", f"\n@dataclass{options}\n")
-    assert "@record" not in source
+        source = source.replace(f"\n@datatype{options}\n", f"\n@dataclass{options}\n")
+    assert "@datatype" not in source
     stock = types.ModuleType("kcli_model_stock")
     sys.modules[stock.__name__] = stock          # dataclasses resolves string annotations there
     try:
@@ -35,7 +35,7 @@ def _stock() -> types.ModuleType:
 
 STOCK = _stock()
 RECORDS = [c for c in vars(model).values() if isinstance(c, type) and c.__module__ == model.__name__
-           and "__record_fields__" in c.__dict__]
+           and "__datatype_fields__" in c.__dict__]
 
 
 def _args(cls, salt: int) -> list:
@@ -46,14 +46,14 @@ def _hashable_args(cls, salt: int) -> list:
     return [(salt, f"v{i}") if i % 2 else f"{f.name}-{salt}" for i, f in enumerate(dataclasses.fields(cls)) if f.init]
 
 
-def test_every_class_is_a_record():
+def test_every_class_is_a_datatype():
     assert len(RECORDS) >= 30
     assert len({c.__eq__.__code__ for c in RECORDS}) == 1          # one function's code, not compiled per class
     assert all(c.__eq__.__qualname__ == f"{c.__qualname__}.__eq__" for c in RECORDS)
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
-def test_a_record_behaves_as_its_dataclass(cls):
+def test_a_datatype_behaves_as_its_dataclass(cls):
     twin = getattr(STOCK, cls.__name__)
     assert [(f.name, f.init, f.repr, f.compare) for f in dataclasses.fields(cls)] == [
         (f.name, f.init, f.repr, f.compare) for f in dataclasses.fields(twin)]
@@ -67,7 +67,7 @@ def test_a_record_behaves_as_its_dataclass(cls):
     assert dataclasses.asdict(a) == dataclasses.asdict(ta)
     assert cls(**{f.name: getattr(a, f.name) for f in dataclasses.fields(cls) if f.init}) == a   # keywords
     first = dataclasses.fields(cls)[0].name
-    assert records.replace(a, **{first: "z"}) == dataclasses.replace(a, **{first: "z"})
+    assert datatypes.replace(a, **{first: "z"}) == dataclasses.replace(a, **{first: "z"})
     assert repr(dataclasses.replace(a, **{first: "z"})).split("(", 1)[1] == repr(
         dataclasses.replace(ta, **{first: "z"})).split("(", 1)[1]
     if twin.__dataclass_params__.frozen:
@@ -81,12 +81,12 @@ def test_a_record_behaves_as_its_dataclass(cls):
 
 
 def test_defaults_and_factories_as_dataclasses_makes_them():
-    @records.record
+    @datatypes.datatype
     class R:
         a: int
-        b: list = records.field(default_factory=list)
+        b: list = datatypes.field(default_factory=list)
         c: str = "c"
-        d: object = records.field(default=None, init=False, repr=False, compare=False)
+        d: object = datatypes.field(default=None, init=False, repr=False, compare=False)
 
     one, two = R(1), R(1)
     assert one.b == [] and one.b is not two.b and (one.c, one.d) == ("c", None) and R.c == "c"
@@ -97,7 +97,7 @@ def test_defaults_and_factories_as_dataclasses_makes_them():
         R(1, d=2)
 
 
-def test_a_record_without_slots_is_its_own_class():
+def test_a_datatype_without_slots_is_its_own_class():
     class Base:
         def label(self):
             return "base"
@@ -108,7 +108,7 @@ def test_a_record_without_slots_is_its_own_class():
         def label(self):
             return "r+" + super().label()        # zero-argument super(): the class's own cell
 
-    assert records.record(R) is R and R(1).label() == "r+base" and R(1).a == 1
+    assert datatypes.datatype(R) is R and R(1).label() == "r+base" and R(1).a == 1
 
 
 def test_importing_the_model_loads_no_dataclasses():

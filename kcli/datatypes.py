@@ -1,8 +1,8 @@
-"""``record``: kcli's ``@dataclass``, without the ``dataclasses`` module nor its work per class at
+"""``datatype``: kcli's ``@dataclass``, without the ``dataclasses`` module nor its work per class at
 import (a drop-in's start-up, held within 0.08x the Java tool's wall time; building kcli.model's ~40
 dataclasses was ~8 ms of a ~80 ms drop-in, and kcli's other dataclasses a few more).
 
-A record behaves as the dataclass it replaces (tests/model/test_model_records.py checks each of
+A datatype behaves as the dataclass it replaces (tests/model/test_model_datatypes.py checks each of
 kcli.model's against its ``@dataclass`` twin): the same ``__init__`` (positional and keyword
 arguments, defaults, ``field(default_factory=...)``, ``init=False``), ``__repr__``, ``__eq__``
 (equal when of the same class with equal compared fields), unhashable unless frozen, frozen
@@ -13,7 +13,7 @@ computed, with the dataclasses module, on first use.
 
 The difference is when the work is done: ``__repr__``, ``__eq__``, ``__hash__`` and the frozen
 ``__setattr__`` are shared closures, not source compiled per class, and ``__init__`` is compiled on
-a class's first instantiation, so a command pays only for the classes it builds. A record
+a class's first instantiation, so a command pays only for the classes it builds. A datatype
 declares its fields in its own body (no inheritance of fields) and takes no ClassVar/InitVar.
 """
 
@@ -37,7 +37,7 @@ class Field:
     def __init__(self, default=_MISSING, default_factory=_MISSING, init=True, repr=True, compare=True):
         if default is not _MISSING and default_factory is not _MISSING:
             raise ValueError("cannot specify both default and default_factory")
-        self.name = ""                  # the field's, set by ``record``
+        self.name = ""                  # the field's, set by ``datatype``
         self.default, self.default_factory = default, default_factory
         self.init, self.repr, self.compare = init, repr, compare
 
@@ -48,26 +48,26 @@ def field(*, default=_MISSING, default_factory=_MISSING, init: bool = True, repr
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def record(cls=None, /, *, frozen: bool = False, slots: bool = False):
-    """``@record``, ``@record(frozen=True)``, ``@record(slots=True)``: see the module's text."""
+def datatype(cls=None, /, *, frozen: bool = False, slots: bool = False):
+    """``@datatype``, ``@datatype(frozen=True)``, ``@datatype(slots=True)``: see the module's text."""
     def wrap(c):
         return _build(c, frozen, slots)
 
     return wrap if cls is None else wrap(cls)
 
 
-def fields(class_or_record) -> tuple[Field, ...]:
-    """``dataclasses.fields`` for a record (class or instance): its fields, in order."""
-    return class_or_record.__record_fields__
+def fields(class_or_instance) -> tuple[Field, ...]:
+    """``dataclasses.fields`` for a datatype (class or instance): its fields, in order."""
+    return class_or_instance.__datatype_fields__
 
 
 def replace(obj, /, **changes):
-    """``dataclasses.replace`` for a record (and for a dataclass): a new one with ``changes``."""
-    if not hasattr(type(obj), "__record_fields__"):
+    """``dataclasses.replace`` for a datatype (and for a dataclass): a new one with ``changes``."""
+    if not hasattr(type(obj), "__datatype_fields__"):
         import dataclasses
 
         return dataclasses.replace(obj, **changes)
-    for f in obj.__record_fields__:
+    for f in obj.__datatype_fields__:
         if f.init and f.name not in changes:
             changes[f.name] = getattr(obj, f.name)
     return obj.__class__(**changes)
@@ -88,8 +88,8 @@ def _build(cls, frozen: bool, slots: bool):
     # As dataclasses: a plain default stays a class attribute (not with slots), a field() goes.
     dropped = [f.name for f in specs if f.name in own and (slots or f.default is _MISSING)]
     body = {f.name: f.default for f in specs if f.name in own and f.name not in dropped}
-    body["__record_fields__"] = tuple(specs)
-    body["__record_frozen__"] = frozen
+    body["__datatype_fields__"] = tuple(specs)
+    body["__datatype_frozen__"] = frozen
     body["__match_args__"] = tuple(f.name for f in specs if f.init)
     body["__dataclass_fields__"] = _AsDataclass("__dataclass_fields__")
     body["__dataclass_params__"] = _AsDataclass("__dataclass_params__")
@@ -144,18 +144,18 @@ def _frozen(name: str):
 
 
 def _first_init(self, *args, **kwargs):
-    """Every record's ``__init__`` until its first instance: compiles the class's own (as
+    """Every datatype's ``__init__`` until its first instance: compiles the class's own (as
     ``dataclasses`` writes it) and runs it."""
-    cls = next(c for c in type(self).__mro__ if "__record_fields__" in c.__dict__)
+    cls = next(c for c in type(self).__mro__ if "__datatype_fields__" in c.__dict__)
     init = _compile_init(cls)
     type.__setattr__(cls, "__init__", init)
     init(self, *args, **kwargs)
 
 
 def _compile_init(cls):
-    frozen = cls.__record_frozen__
+    frozen = cls.__datatype_frozen__
     params, lines, names = [], [], {"_MISSING": _MISSING, "_set": object.__setattr__}
-    for f in cls.__record_fields__:
+    for f in cls.__datatype_fields__:
         n = f.name
         if f.default_factory is not _MISSING:
             names[f"_factory_{n}"] = f.default_factory
@@ -177,14 +177,14 @@ def _compile_init(cls):
         lines.append(f"_set(self, {n!r}, {value})" if frozen else f"self.{n} = {value}")
     source = (f"def __init__(self, {', '.join(params)}):\n    " + ("\n    ".join(lines) or "pass") + "\n")
     namespace: dict = {}
-    exec(compile(source, f"<record {cls.__qualname__}.__init__>", "exec"), names, namespace)
+    exec(compile(source, f"<datatype {cls.__qualname__}.__init__>", "exec"), names, namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
 
 class _AsDataclass:
-    """A record's ``__dataclass_fields__`` (and ``__dataclass_params__``), as ``dataclasses``
+    """A datatype's ``__dataclass_fields__`` (and ``__dataclass_params__``), as ``dataclasses``
     would have made them, computed on first look (``dataclasses.fields``/``replace``/``asdict``/
     ``is_dataclass``), then kept."""
 
@@ -194,12 +194,12 @@ class _AsDataclass:
     def __get__(self, obj, cls):
         import dataclasses
 
-        cls = next(c for c in cls.__mro__ if "__record_fields__" in c.__dict__)
+        cls = next(c for c in cls.__mro__ if "__datatype_fields__" in c.__dict__)
         ns = {"__annotations__": dict(cls.__dict__.get("__annotations__", {})), "__module__": cls.__module__}
-        for f in cls.__record_fields__:
+        for f in cls.__datatype_fields__:
             kw = {k: getattr(f, k) for k in ("default", "default_factory") if getattr(f, k) is not _MISSING}
             ns[f.name] = dataclasses.field(init=f.init, repr=f.repr, compare=f.compare, **kw)
-        twin: Any = dataclasses.dataclass(type(cls.__name__, (), ns), frozen=cls.__record_frozen__)
+        twin: Any = dataclasses.dataclass(type(cls.__name__, (), ns), frozen=cls.__datatype_frozen__)
         type.__setattr__(cls, "__dataclass_params__", twin.__dataclass_params__)
         type.__setattr__(cls, "__dataclass_fields__", twin.__dataclass_fields__)
         return getattr(twin, self.attr)
