@@ -7,13 +7,14 @@ from typing import List, Optional
 
 import typer
 
+from kcli.cli.params import Bounded
 from kcli.errors import UsageError
-from kcli.inputs import parse_int, shown
+from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, shown
 
 
 def start(
     listen: str = typer.Option("127.0.0.1:9092", "--listen", help="HOST:PORT of the first node; further nodes take the next ports. The broker has no authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a warning."),
-    nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
+    nodes: int = typer.Option(1, "--nodes", click_type=Bounded(INT64_MIN, INT64_MAX), help="Number of node ids (each its own port)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Keep logs, offsets, creation times and configs here (in memory otherwise)."),
     config: Optional[List[str]] = typer.Option(None, "--config", help="Broker config key=value (repeatable)."),
     pose_as: Optional[str] = typer.Option(None, "--pose-as", help="Withhold the KIP API versions, as an older broker (4.4, 4.1 or 2.8)."),
