@@ -1,9 +1,9 @@
-"""Java's TLS stores (``ssl.truststore.*``, ``ssl.keystore.*``) as kcli's clients take them:
-librdkafka and kafka-python read PEM files, so a PKCS12 store is opened with the ``cryptography``
-library and written as PEM files in a private temporary directory, named with the process's PID
-(removed when the process ends, on SIGTERM and SIGHUP too, and after a SIGKILL by the next kcli
-process that writes such files; a private key stays encrypted with the store's key password). A PEM store is used as is.
-A JKS (or JCEKS) store, which no Python or C library here reads, is refused with the keytool
+"""Java's TLS stores (``ssl.truststore.*``, ``ssl.keystore.*``) as kcli's clients take them: librdkafka
+and kafka-python read PEM files, so a PKCS12 store is opened with the ``cryptography`` library and
+written as PEM files in a private temporary directory, named with the process's PID (removed when
+the process ends, on SIGTERM and SIGHUP too, and after a SIGKILL by the next kcli process that
+writes such files; a private key stays encrypted with the store's key password). A PEM store is used
+as is. A JKS (or JCEKS) store, which no Python or C library here reads, is refused with the keytool
 command that converts it."""
 
 from __future__ import annotations
