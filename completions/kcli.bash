@@ -23,11 +23,13 @@ _kcli_spec() {
         'kind:kcli alter topics --topic') echo 'topics' ;;
         'kind:kcli alter topics -t') echo 'topics' ;;
         'kind:kcli audit timestamps --group') echo 'groups' ;;
+        'kind:kcli audit timestamps --jars') echo 'file' ;;
         'kind:kcli audit timestamps --save') echo 'file' ;;
         'kind:kcli audit timestamps --topic') echo 'topics' ;;
         'kind:kcli audit timestamps -g') echo 'groups' ;;
         'kind:kcli audit timestamps -t') echo 'topics' ;;
         'kind:kcli broker start --data-dir') echo 'file' ;;
+        'kind:kcli check broker --baseline') echo 'file' ;;
         'kind:kcli check broker --save') echo 'file' ;;
         'kind:kcli check expansions --group') echo 'groups' ;;
         'kind:kcli check expansions --topic') echo 'topics' ;;
@@ -72,6 +74,7 @@ _kcli_spec() {
         'kind:kcli lag show -t') echo 'topics' ;;
         'kind:kcli list topics --topic') echo 'topics' ;;
         'kind:kcli list topics -t') echo 'topics' ;;
+        'kind:kcli list-offsets --time') echo '=latest earliest max-timestamp earliest-local latest-tiered earliest-pending-upload' ;;
         'kind:kcli list-offsets --topic') echo 'topics' ;;
         'kind:kcli list-offsets -t') echo 'topics' ;;
         'kind:kcli reset-offsets --from-file') echo 'file' ;;
@@ -185,7 +188,7 @@ _kcli_completion() {
     fi
     if [[ -n $opt ]]; then
         kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:$gl $opt")"
-        [[ -z $kind ]] && return 0
+        [[ -z $kind ]] && { compopt +o default 2>/dev/null; return 0; }   # a value, never a file name
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:$gl")" -- "$cur"))
         return 0

@@ -14,6 +14,8 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3
 EXIT_FOUND = 4
+EXIT_INTERRUPTED = 130         # Ctrl-C (SIGINT), as a shell reports a process it ended: 128 + 2
+INTERRUPTED = "interrupted (Ctrl-C)"    # the one line every command prints then, after Error:
 
 
 class KcliError(Exception):

@@ -19,13 +19,13 @@ INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
-_INTEGER = re.compile(r"([+-]?+)([0-9]++)", re.ASCII)        # possessive: linear on any input
+ASCII_INTEGER = re.compile(r"([+-]?+)([0-9]++)", re.ASCII)   # possessive: linear on any input
 
 
 def parse_int(text: str, lo: int, hi: int) -> int:
     """``text`` (surrounding whitespace allowed) as an integer in [lo, hi], else ValueError with
     a message for the user (it does not quote the text: callers name the value)."""
-    m = _INTEGER.fullmatch(text.strip())
+    m = ASCII_INTEGER.fullmatch(text.strip())
     if not m:
         raise ValueError("not an integer")
     digits = m[2].lstrip("0") or "0"

@@ -11,8 +11,10 @@
     properties = { "security.protocol" = "SASL_SSL", "sasl.mechanism" = "SCRAM-SHA-512" }
 
 A profile is chosen by ``--profile``, else ``KCLI_PROFILE``, else ``default_profile``. Its
-properties are the file's, then the inline table's (inline wins); the command line
-(``-b``/``KCLI_BOOTSTRAP_SERVER``, ``--command-config``) overrides the profile key by key.
+properties are the file's, then the inline table's (inline wins); the command line (``-b``,
+``--command-config``) overrides the profile key by key. ``KCLI_BOOTSTRAP_SERVER`` overrides a
+profile chosen by ``KCLI_PROFILE`` or ``default_profile``, never one typed as ``--profile``: what
+is typed on the line wins over the environment (see ``resolve``).
 """
 
 from __future__ import annotations
@@ -128,11 +130,18 @@ def load_profile(requested: str | None, path: Path | None = None) -> Profile | N
     return Profile(name, servers, props)
 
 
-def resolve(profile: Profile | None, bootstrap: str | None,
-            command_config: dict[str, str]) -> tuple[str | None, dict[str, str]]:
+def resolve(profile: Profile | None, bootstrap: str | None, command_config: dict[str, str],
+            default_bootstrap: str | None = None, *, env_bootstrap: str | None = None,
+            profile_typed: bool = False) -> tuple[str | None, dict[str, str]]:
     """Bootstrap servers and properties, for the native commands and the drop-ins: the command
-    line over the profile, key by key (None when neither names servers)."""
+    line over the profile, key by key (``default_bootstrap`` when none names servers). The
+    servers, most explicit first: ``-b`` typed (``bootstrap``); a profile typed as ``--profile``
+    (``profile_typed``); ``KCLI_BOOTSTRAP_SERVER`` (``env_bootstrap``); a profile chosen by
+    ``KCLI_PROFILE`` or ``default_profile``; the default. An exported variable must not send a
+    command meant for the profile typed on the line to another cluster."""
     props = dict(profile.properties) if profile else {}
     props.update(command_config)
-    servers = bootstrap or (profile.bootstrap_servers if profile else None)
+    chosen = profile.bootstrap_servers if profile else None
+    servers = (bootstrap or (chosen if profile_typed else None) or env_bootstrap or chosen
+               or default_bootstrap)
     return servers, props

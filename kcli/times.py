@@ -202,6 +202,8 @@ def parse_java_datetime_ms(text: str) -> int:
     m = _JAVA_DATETIME.match(text)
     if not m:
         raise unparseable
+    if any(len(g.lstrip("0")) > 18 for g in m.groups()):      # beyond a Java long; int() would
+        raise unparseable                                     # refuse 4,300 digits itself
     fields = [int(g) for g in m.groups()]
     for zone_rx in (_JAVA_ZONE_XXX, _JAVA_ZONE_X):
         z = zone_rx.match(text, m.end())

@@ -20,6 +20,7 @@ from kcli import __version__  # noqa: E402
 from kcli.cli.tree import DROPINS  # noqa: E402
 from kcli.errors import EXIT_FAILED, EXIT_FOUND, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE  # noqa: E402
 from kcli.render.output import FORMATS  # noqa: E402
+from kcli.specs import NAMED_TIMES  # noqa: E402
 
 EXIT_CODES = [
     (EXIT_OK, "success, also when the reader of stdout stops early (kcli ... | head)"),
@@ -30,7 +31,8 @@ EXIT_CODES = [
     (EXIT_FOUND, "a check found a problem (kcli check ...); the output names it"),
 ]
 ENVIRONMENT = [
-    ("KCLI_BOOTSTRAP_SERVER", "bootstrap servers when -b is not given; overrides the profile's"),
+    ("KCLI_BOOTSTRAP_SERVER", "bootstrap servers when -b is not given; overrides the servers of a "
+                              "profile chosen by KCLI_PROFILE or default_profile, not of one given as --profile"),
     ("KCLI_PROFILE", "the profile to use when --profile is not given"),
     ("XDG_CONFIG_HOME", "where kcli/config.toml (the profiles) is read; default ~/.config"),
     ("NO_COLOR", "when set, no colour even on a terminal"),
@@ -58,7 +60,8 @@ MAN_DIR = "man/man1"
 OPTION_KINDS = {"--topic": "topics", "-t": "topics", "--group": "groups", "-g": "groups",
                 "--profile": "profiles", "--output": "=" + " ".join(FORMATS), "-o": "=" + " ".join(FORMATS),
                 "--command-config": "file", "--from-file": "file", "--rollback-file": "file",
-                "--data-dir": "file", "--save": "file"}
+                "--data-dir": "file", "--save": "file", "--baseline": "file", "--jars": "file",
+                "--time": "=" + " ".join(name for name in NAMED_TIMES if not name.startswith("-"))}
 CONNECTION_OPTIONS = ("-b", "--bootstrap-server", "--command-config", "--profile")
 # What a drop-in option's value names (the Java tools' spellings), for dynamic completion.
 DROPIN_KINDS = {"--topic": "topics", "--group": "groups", "--command-config": "file", "--from-file": "file",
@@ -235,8 +238,10 @@ def man_root(tree: Cmd) -> str:
         "Named clusters live in $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml), "
         "one [profiles.NAME] table each with bootstrap_servers, properties = { \"key\" = \"value\" } "
         "and/or properties_file = \"path\" (relative to the config file). The profile is chosen by "
-        "--profile, else KCLI_PROFILE, else the top-level default_profile. -b, KCLI_BOOTSTRAP_SERVER "
-        "and --command-config override the profile key by key.\n\n"
+        "--profile, else KCLI_PROFILE, else the top-level default_profile. -b and --command-config "
+        "override the profile key by key. The bootstrap servers are -b's, else those of a profile given "
+        "as --profile, else KCLI_BOOTSTRAP_SERVER, else those of a profile KCLI_PROFILE or "
+        "default_profile chose: what is typed on the line wins over the environment.\n\n"
         "Client properties are Kafka's (security.protocol, sasl.mechanism, sasl.username, "
         "sasl.password, ssl.*). A Java sasl.jaas.config with PlainLoginModule or ScramLoginModule is "
         "translated to sasl.username and sasl.password. Secret values never appear in kcli's output.")]
@@ -409,7 +414,7 @@ _kcli_completion() {{
     fi
     if [[ -n $opt ]]; then
         kind="$(_kcli_spec "kind:$path $opt")"; [[ -z $kind ]] && kind="$(_kcli_spec "kind:$gl $opt")"
-        [[ -z $kind ]] && return 0
+        [[ -z $kind ]] && {{ compopt +o default 2>/dev/null; return 0; }}   # a value, never a file name
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_kcli_spec "opts:$path") $(_kcli_spec "opts:$gl")" -- "$cur"))
         return 0

@@ -124,9 +124,28 @@ CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafk
 
 
 def pytest_collection_modifyitems(items):
+    """Marks the tests of real Kafka; after pytest-randomly's shuffle, puts the tests of each
+    Kafka release of ``apache_kafka_compat`` in one run (in the places those tests took), so
+    that each release's JVM starts once, not once per switch between releases."""
     for item in items:
         if any(name in item.fixturenames for name in CLUSTERS):
             item.add_marker(pytest.mark.apache)
+    places = [i for i, item in enumerate(items) if "apache_kafka_compat" in _params(item)]
+    grouped = sorted((items[i] for i in places), key=lambda item: COMPAT_VERSIONS.index(
+        _params(item)["apache_kafka_compat"]))
+    for i, item in zip(places, grouped):
+        items[i] = item
+
+
+def _params(item) -> dict:
+    return getattr(getattr(item, "callspec", None), "params", {})
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The order's seed (pytest-randomly), printed under -q too, where its header is not."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and config.pluginmanager.has_plugin("randomly"):
+        terminalreporter.write_line(f"tests in random order: --randomly-seed={seed} repeats it")
 
 
 @pytest.hookimpl(hookwrapper=True)

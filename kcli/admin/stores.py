@@ -1,8 +1,9 @@
-"""Java's TLS stores (``ssl.truststore.*``, ``ssl.keystore.*``) as kcli's clients take them:
-librdkafka and kafka-python read PEM files, so a PKCS12 store is opened with the ``cryptography``
-library and written as PEM files in a private temporary directory (removed when the process
-ends; a private key stays encrypted with the store's key password). A PEM store is used as is.
-A JKS (or JCEKS) store, which no Python or C library here reads, is refused with the keytool
+"""Java's TLS stores (``ssl.truststore.*``, ``ssl.keystore.*``) as kcli's clients take them: librdkafka
+and kafka-python read PEM files, so a PKCS12 store is opened with the ``cryptography`` library and
+written as PEM files in a private temporary directory, named with the process's PID (removed when
+the process ends, on SIGTERM and SIGHUP too, and after a SIGKILL by the next kcli process that
+writes such files; a private key stays encrypted with the store's key password). A PEM store is used
+as is. A JKS (or JCEKS) store, which no Python or C library here reads, is refused with the keytool
 command that converts it."""
 
 from __future__ import annotations
@@ -103,12 +104,72 @@ def _pkcs12(data: bytes, password: str | None, what: str, location: str):
                          f"password opens ({shown(str(exc), 120)})") from None
 
 
+_PREFIX = "kcli-stores-"
+
+
 def _write(name: str, content: str | bytes) -> str:
     global _workdir
     if _workdir is None:
-        _workdir = tempfile.mkdtemp(prefix="kcli-stores-")           # mode 0700
-        atexit.register(shutil.rmtree, _workdir, True)
+        remove_stale_workdirs()
+        _workdir = tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-")   # mode 0700
+        atexit.register(_remove_workdir)
+        _remove_on_signals()
     fd, path = tempfile.mkstemp(suffix="-" + name, dir=_workdir)      # mode 0600
     with os.fdopen(fd, "wb") as fh:
         fh.write(content.encode() if isinstance(content, str) else content)
     return path
+
+
+def _remove_workdir() -> None:
+    if _workdir is not None:
+        shutil.rmtree(_workdir, True)
+
+
+def _remove_on_signals() -> None:
+    """SIGTERM and SIGHUP end the process without atexit: remove the key files first, then end
+    as the signal would (its default action, so the exit status still names it). Only where the
+    signal has its default handler (a command that handles it, the broker, keeps its own), and
+    from the main thread (the only one that may set handlers)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def removed_then_default(signum, frame):
+        _remove_workdir()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, removed_then_default)
+
+
+def remove_stale_workdirs() -> None:
+    """The key files a kcli process killed with SIGKILL left (nothing runs then): the work
+    directories of this user whose process (the PID in the name) is gone."""
+    base = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_PREFIX):].partition("-")[0]
+        path = os.path.join(base, name)
+        try:
+            if not pid.isdigit() or os.lstat(path).st_uid != os.getuid() or _alive(int(pid)):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(path, True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:             # another user's process
+        return True
+    return True

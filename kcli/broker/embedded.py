@@ -39,6 +39,24 @@ def exposure_warning(host: str) -> str | None:
             f"delete every topic")
 
 
+def unadvertisable(host: str) -> str | None:
+    """Why clients cannot be sent to ``host`` (None when they can). Each node tells clients, in
+    Metadata, the address it listens on; the unspecified address (0.0.0.0, ::) listens on every
+    interface but is no place to connect to, so clients that bootstrapped would be sent to
+    nowhere. Kafka refuses to advertise it too ("advertised.listeners cannot use the nonroutable
+    meta-address 0.0.0.0"). One of this machine's addresses is advertised as it is."""
+    import ipaddress
+
+    try:
+        if not ipaddress.ip_address(host.strip("[]")).is_unspecified:
+            return None
+    except ValueError:
+        return None
+    return (f"{host} (every interface) is no address a client can connect to, and each node "
+            "advertises to clients the address it listens on: listen on 127.0.0.1, or on an "
+            "address of this machine that clients reach")
+
+
 class EmbeddedCluster:
     """An N-node broker serving on ``host`` (ports ``port``, ``port+1``, ... or ephemeral with
     port 0), its asyncio loop running on a background thread. Node ids are 1..N.
@@ -214,6 +232,8 @@ def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
     """
     check_pose_as(pose_as)
     host, port = parse_listen(listen)
+    if reason := unadvertisable(host):
+        raise ValueError(reason)
     if warning := exposure_warning(host):
         import sys
 

@@ -72,7 +72,7 @@ def timestamps(
 
     if target is not None and group is not None:
         raise UsageError("--target can't be used with --group")
-    from kcli.pipeline.audit import SOURCES
+    from kcli.pipeline.audit import SOURCES, check_input
 
     if source not in SOURCES:
         raise UsageError(f"--source must be one of {', '.join(SOURCES)}, not {source!r}")
@@ -82,6 +82,8 @@ def timestamps(
     st = state()
     opts_from, opts_to = _position(from_, "--from", "earliest"), _position(to, "--to", "latest")
     reference_ms, target_ms = _time(reference, "--reference"), _time(target, "--target")
+    jar_list = [j for j in (jars or "").split(",") if j.strip()]
+    check_input(opts_from, opts_to, save, jar_list)          # before any request (the group's)
     if group is not None:
         from kcli.ops.resets import group_start_time
 
@@ -94,7 +96,7 @@ def timestamps(
                            reference_ms=reference_ms, target_ms=target_ms,
                            client_config=dict(st.settings.properties), master=master, save_dir=save,
                            timeout_s=st.settings.timeout_s, admin=st.admin(), log=log_path(),
-                           source=source, jars=[j for j in (jars or "").split(",") if j.strip()])
+                           source=source, jars=jar_list)
     if st.verbose:
         out().note(f"Spark's console output: {options.log}")
     with out().progress("Records read") as progress:

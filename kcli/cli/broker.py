@@ -7,18 +7,20 @@ from typing import List, Optional
 
 import typer
 
+from kcli.cli.params import Bounded
 from kcli.errors import UsageError
-from kcli.inputs import parse_int, shown
+from kcli.inputs import INT64_MAX, INT64_MIN, parse_int, shown
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
 
 
 def start(
     listen: str = typer.Option("127.0.0.1:9092", "--listen",
-                               help="HOST:PORT of the first node; further nodes take the next ports. The broker has no "
-                                    "authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a "
-                                    "warning."),
-    nodes: int = typer.Option(1, "--nodes", help="Number of node ids (each its own port)."),
+                               help="HOST:PORT of the first node; further nodes take the next ports. The broker has "
+                                    "no authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a "
+                                    "warning. Each node advertises its address, so 0.0.0.0 and :: are refused."),
+    nodes: int = typer.Option(1, "--nodes", click_type=Bounded(INT64_MIN, INT64_MAX),
+                              help="Number of node ids (each its own port)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir",
                                            help="Keep logs, offsets, creation times and configs here (in memory "
                                                 "otherwise)."),
@@ -38,6 +40,10 @@ def start(
         first = parse_int(port, 0, 65535)
     except ValueError:
         raise UsageError(f"Invalid --listen '{shown(listen)}': expected HOST:PORT (port 0 to 65535)") from None
+    from kcli.broker.embedded import unadvertisable
+
+    if reason := unadvertisable(host):
+        raise UsageError(f"Invalid --listen '{shown(listen)}': {reason}")
     if not 1 <= nodes <= 65535 or (first and first + nodes - 1 > 65535):
         raise UsageError(f"--nodes must be from 1 to {65536 - (first or 1)}: each node takes the next port")
     if log_level.lower() not in LOG_LEVELS:

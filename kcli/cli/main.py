@@ -12,7 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from kcli.cli.dropin import DROPINS
 from kcli.cli.globals import FLAGS, WITH_VALUE, fill_optional_values, hoist, leading
-from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
+from kcli.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, INTERRUPTED, KcliError
 from kcli.redaction import redact_text
 
 TYPE_CHECKING = False
@@ -71,6 +71,9 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
             return run_dropin(line[0], line[1:], stdout, stderr, before)
         except BrokenPipeError:                # the Java tools' PrintStream ignores it too
             return _reader_gone(stdout)
+        except KeyboardInterrupt:              # one line, as the native commands, no traceback
+            stderr.write(f"Error: {INTERRUPTED}\n")
+            return EXIT_INTERRUPTED
     # typer (and click, rich) only from here: a drop-in never loads them (``python -X importtime``)
     from kcli.cli.context import State
     from kcli.cli.tree import COMPLETE_COMMAND, build, canonical
@@ -101,6 +104,8 @@ def _run(app, args: list[str], st) -> int:
 
     try:
         rv = app(args=args, prog_name="kcli", standalone_mode=False, obj=st)
+        if rv == EXIT_INTERRUPTED:      # typer returns 130 for a Ctrl-C, silently; no command does
+            return report(INTERRUPTED, EXIT_INTERRUPTED)
         return rv if isinstance(rv, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
@@ -109,12 +114,10 @@ def _run(app, args: list[str], st) -> int:
         return EXIT_USAGE
     except click_exc.UsageError as exc:
         return report(exc.format_message().strip().splitlines()[-1], EXIT_USAGE)
-    except typer.Abort:
-        return 130
+    except (typer.Abort, KeyboardInterrupt):
+        return report(INTERRUPTED, EXIT_INTERRUPTED)
     except KcliError as exc:
         return report(exc.message, exc.exit_code)
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         return _reader_gone(st.stdout)
     except SystemExit:

@@ -7,7 +7,9 @@ from typing import List, Optional
 import typer
 
 from kcli.cli.context import out, state
+from kcli.cli.params import Bounded
 from kcli.errors import UsageError
+from kcli.inputs import INT64_MAX, INT64_MIN
 
 # Each command imports its library and view modules itself: only the command being run loads any.
 
@@ -76,8 +78,10 @@ def create_topic(
     name: Optional[str] = typer.Argument(None, metavar="NEW-TOPIC", help="The new topic's name (or --topic)."),
     topic: Optional[List[str]] = typer.Option(None, "--topic", "-t", metavar="NEW-TOPIC",
                                               help="The same as the NEW-TOPIC argument, as kafka-topics spells it."),
-    partitions: Optional[int] = typer.Option(None, "--partitions", help="Partition count (broker default if omitted)."),
+    partitions: Optional[int] = typer.Option(None, "--partitions", click_type=Bounded(INT64_MIN, INT64_MAX),
+                                             help="Partition count (broker default if omitted)."),
     replication_factor: Optional[int] = typer.Option(None, "--replication-factor",
+                                                     click_type=Bounded(INT64_MIN, INT64_MAX),
                                                      help="Replicas per partition (broker default if omitted)."),
     config: Optional[List[str]] = typer.Option(None, "--config",
                                                help="A topic config override, key=value (repeatable)."),
@@ -114,7 +118,8 @@ def create_topic(
 def alter_topic(
     patterns: Optional[List[str]] = TARGETS,
     topic: Optional[List[str]] = TOPICS,
-    partitions: int = typer.Option(..., "--partitions", help="The new total partition count."),
+    partitions: int = typer.Option(..., "--partitions", click_type=Bounded(INT64_MIN, INT64_MAX),
+                                   help="The new total partition count."),
     replica_assignment: Optional[str] = typer.Option(None, "--replica-assignment",
                                                      help="Broker ids for every partition, old ones included: "
                                                           "b1:b2,b3:b4,..."),

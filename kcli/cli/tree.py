@@ -10,6 +10,7 @@ import time
 from typing import Any, Optional
 
 import typer
+from typer._click.core import ParameterSource
 from typer._click.globals import get_current_context  # typer vendors click; pinned in pyproject
 
 from kcli import __version__
@@ -179,7 +180,8 @@ def root_options(
     profile: Optional[str] = typer.Option(
         None, "--profile", envvar="KCLI_PROFILE",
         help="A named cluster from $XDG_CONFIG_HOME/kcli/config.toml (default ~/.config/kcli/config.toml); "
-             "-b, KCLI_BOOTSTRAP_SERVER and --command-config override it key by key."),
+             "-b and --command-config override it key by key; KCLI_BOOTSTRAP_SERVER only a profile "
+             "not typed as --profile."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ):
     from kcli import profiles
@@ -199,7 +201,13 @@ def root_options(
     chosen = profiles.load_profile(profile)
     cmd_props = read_properties(command_config) if command_config is not None else {}
     st.secrets[:] = secret_values(chosen.properties if chosen else {}, cmd_props)
-    servers, props = profiles.resolve(chosen, bootstrap_server, cmd_props)
+    ctx = get_current_context()
+    env_bootstrap = None
+    if ctx.get_parameter_source("bootstrap_server") is ParameterSource.ENVIRONMENT:
+        env_bootstrap, bootstrap_server = bootstrap_server, None
+    servers, props = profiles.resolve(
+        chosen, bootstrap_server, cmd_props, DEFAULT_BOOTSTRAP, env_bootstrap=env_bootstrap,
+        profile_typed=ctx.get_parameter_source("profile") is ParameterSource.COMMANDLINE)
     # One deadline for the whole command: every request of it ends by then.
     st.settings = ClientSettings(servers or DEFAULT_BOOTSTRAP, props, timeout_ms,
                                  deadline=time.monotonic() + timeout_ms / 1000)
@@ -207,6 +215,6 @@ def root_options(
     if warning := st.settings.ignored_warning():
         st.output.note(warning)
     st.verbose = verbose
-    get_current_context().call_on_close(st.close)
+    ctx.call_on_close(st.close)
 
 

@@ -40,7 +40,8 @@ from kcli.pipeline.result import (
 from kcli.pipeline.spark import (Interrupted, ProgressHook, ReadProgress, check_java,
                                  check_master, check_pyspark, connector_jars, has_connector,
                                  run_with_progress, session, stop_after_interrupt)
-from kcli.times import parse_datetime_ms
+from kcli.inputs import shown
+from kcli.times import format_ms, parse_datetime_ms
 
 LONG_MAX = kip937.LONG_MAX
 PYTHON, JVM, AUTO = "python", "jvm", "auto"
@@ -103,6 +104,7 @@ def run_audit(options: AuditOptions) -> AuditResult:
 
 def _run_audit(options: AuditOptions) -> AuditResult:
     deadline = time.monotonic() + options.timeout_s          # --timeout bounds reaching the master
+    check_input(options.from_, options.to, options.save_dir, options.jars)
     if options.source not in SOURCES:
         raise UsageError(f"--source must be one of {', '.join(SOURCES)}, not {options.source!r}")
     if options.source == JVM:                  # what the connector cannot take: exit 2 first
@@ -214,7 +216,8 @@ class _Plan:
 def _plan(bootstrap, topics, from_, to, before_max_ms, after_max_ms, reference_ms, target_ms,
           client_config, timeout_s, admin) -> _Plan:
     """The ranges to read, the KIP-937 bounds and the broker's ListOffsets answers."""
-    from kcli.pipeline.source import SourceOptionError, plan_ranges
+    from kcli.pipeline.bounds import SourceOptionError
+    from kcli.pipeline.source import plan_ranges
 
     if not topics:
         raise UsageError("at least one topic is required")
@@ -307,8 +310,30 @@ def worker_error_from_spark_text(message: str) -> tuple[str, str | None]:
     return reason, error_class
 
 
+def check_input(from_: Position, to: Position, save_dir: str | None, jars: list[str]) -> None:
+    """What an audit refuses before any request, JVM or Spark (exit 2): a ``--from`` or ``--to``
+    that cannot be read (JSON included: an offset from 0 to int64, or -2/-1), ``--from`` after
+    ``--to`` where both say so (offsets of the same partition, or two times), a ``--save``
+    directory that exists (the results would be written only after the whole scan), a ``--jars``
+    file that does not exist."""
+    start, end = _bound(from_), _bound(to)
+    if start.kind == end.kind == "timestamp" and start.timestamp > end.timestamp:
+        raise UsageError(f"--from ({format_ms(start.timestamp)}) is after --to ({format_ms(end.timestamp)})")
+    if start.kind == end.kind == "offsets":
+        for tp in sorted(start.offsets.keys() & end.offsets.keys()):
+            first, last = start.offsets[tp], end.offsets[tp]
+            if first >= 0 and last >= 0 and first > last:
+                raise UsageError(f"--from offset {first} of {tp[0]}-{tp[1]} is after --to's {last}")
+    if save_dir is not None and os.path.lexists(save_dir):
+        raise UsageError(f"--save '{shown(save_dir, 200)}' exists: the audit writes a new directory")
+    for jar in jars:
+        path = jar[len("file:"):] if jar.startswith("file:") else jar
+        if "://" not in jar and not jar.startswith("local:") and not os.path.isfile(path):
+            raise UsageError(f"--jars: no such file '{shown(jar, 200)}'")
+
+
 def _bound(position: Position):
-    from kcli.pipeline.source import Bound, SourceOptionError, parse_bound
+    from kcli.pipeline.bounds import Bound, SourceOptionError, parse_bound
 
     if isinstance(position, int):
         return Bound("timestamp", timestamp=position)

@@ -64,7 +64,6 @@ ranges ending in a gap left by compaction, transaction markers or DeleteRecords)
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from array import array
@@ -80,6 +79,7 @@ from confluent_kafka import (
     Message,
     TopicPartition,
 )
+from kcli.pipeline.bounds import EARLIEST, LATEST, Bound, SourceOptionError, parse_bound
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from pyspark.sql.types import (
     BinaryType,
@@ -110,8 +110,6 @@ DEFAULT_COLUMNS = ("topic", "partition", "offset", "timestamp", "timestampType",
 _NULLABLE = {"key", "value", "precedingMaxTimestamp"}
 _PRECEDING_MAX = "precedingMaxTimestamp"
 
-EARLIEST = -2
-LATEST = -1
 
 # Settings a fast Python scan needs (see the perf notes); the user's kafka.* options override
 # these, and _FORCED overrides the user. fetch.queue.backoff.ms: when a partition's local queue
@@ -147,10 +145,6 @@ _ERROR, _OFFSET, _TIMESTAMP, _KEY, _VALUE = (
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
-class SourceOptionError(ValueError):
-    """An option of the kcli-kafka data source is missing or malformed."""
-
-
 @dataclass(frozen=True)
 class OffsetRange:
     """Offsets ``start`` (inclusive) to ``end`` (exclusive) of one Kafka partition."""
@@ -163,15 +157,6 @@ class OffsetRange:
     @property
     def count(self) -> int:
         return max(0, self.end - self.start)
-
-
-@dataclass(frozen=True)
-class Bound:
-    """Where a read starts or ends: ``earliest``, ``latest``, ``offsets`` or ``timestamp``."""
-
-    kind: str
-    offsets: Mapping[tuple[str, int], int] | None = None
-    timestamp: int | None = None
 
 
 class RangePartition(InputPartition):
@@ -194,28 +179,6 @@ def scan_config(conf: Mapping[str, Any], fail_on_data_loss: bool = True) -> dict
     """Consumer properties for an assign-and-seek scan of exact offset ranges."""
     reset = {"auto.offset.reset": "error" if fail_on_data_loss else "earliest"}
     return {**_SCAN_DEFAULTS, **reset, **conf, **_FORCED}
-
-
-def parse_bound(offsets: str | None, timestamp: str | None, default: str, what: str) -> Bound:
-    """A start or end from its ``...Offsets`` / ``...Timestamp`` option pair."""
-    if offsets is not None and timestamp is not None:
-        raise SourceOptionError(f"give {what}Offsets or {what}Timestamp, not both")
-    if timestamp is not None:
-        try:
-            return Bound("timestamp", timestamp=int(timestamp))
-        except ValueError:
-            raise SourceOptionError(f"{what}Timestamp must be epoch milliseconds") from None
-    text = (offsets or default).strip()
-    if text.lower() in ("earliest", "latest"):
-        return Bound(text.lower())
-    try:
-        raw = json.loads(text)
-        parsed = {(str(t), int(p)): int(o) for t, parts in raw.items() for p, o in parts.items()}
-    except (ValueError, AttributeError, TypeError):
-        raise SourceOptionError(
-            f'{what}Offsets must be earliest, latest or JSON like {{"topic": {{"0": 42}}}}'
-        ) from None
-    return Bound("offsets", offsets=parsed)
 
 
 def split_range(rng: OffsetRange, max_records: int) -> list[OffsetRange]:

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from kcli.errors import KcliError, OperationError
+from kcli.errors import EXIT_INTERRUPTED, KcliError, OperationError
 from kcli.pipeline.classarchive import ARCHIVE_FLAGS, archive_options
 from kcli.xdg import cache_dir, state_dir
 
@@ -30,7 +30,7 @@ class JavaNotFound(KcliError):
 class Interrupted(KcliError):
     """Ctrl-C (SIGINT) ended the audit; Spark was stopped (``stop_after_interrupt``)."""
 
-    exit_code = 130
+    exit_code = EXIT_INTERRUPTED
 
 
 def check_java() -> str:

@@ -70,8 +70,43 @@ def time_cell(ms: int | None, mark: str = "") -> str:
     return NULL if ms is None or ms == -1 else Cell(mark + format_ms(ms), format_ms(ms))
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")     # what a spreadsheet reads as a formula's start
+
+
+def csv_text(cell: str) -> str:
+    """A cell's CSV text, guarded against formula injection as OWASP describes: a text starting
+    with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a single quote before it (a spreadsheet shows
+    it as text), unless it is a number (``-1``, a negative lag, ``-0.5``), which stays a number."""
+    text = cell.csv if isinstance(cell, Cell) else cell
+    if text.startswith(FORMULA_START) and not _is_number(text):
+        return "'" + text
+    return text
+
+
+def _is_number(text: str) -> bool:
+    digits = text[1:] if text[0] in "+-" else text
+    return digits.isascii() and digits.replace(".", "", 1).isdigit()
+
+
 def csv_row(row: list[str]) -> list[str]:
-    return [cell.csv if isinstance(cell, Cell) else cell for cell in row]
+    return [csv_text(cell) for cell in row]
+
+
+def write_csv(out, columns: list[str], rows: Iterable[list[str]]) -> None:
+    """The header and ``rows`` as CSV lines ended by ``\n``, quoted by the csv module: a field holding a comma,
+    a quote, a line feed or a bare carriage return is quoted (the module quotes a CR only when
+    its line terminator has one, so each line is written with ``\r\n`` and ended with ``\n``)."""
+    import csv          # -o csv only (issue 28: a listing's start-up)
+    import io
+    import itertools
+
+    line = io.StringIO()
+    writer = csv.writer(line, lineterminator="\r\n")
+    for row in itertools.chain([columns], rows):
+        line.seek(0)
+        line.truncate()
+        writer.writerow(csv_row(row))
+        out.write(line.getvalue()[:-2] + "\n")
 
 
 class Rows:
@@ -355,11 +390,7 @@ class Output:
 
     def table(self, table: Table) -> None:
         if self.format == "csv":
-            import csv          # -o csv only
-
-            writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(csv_row(table.columns))
-            writer.writerows(map(csv_row, table.rows))
+            write_csv(self.stdout, table.columns, table.rows)
             return
         if self.format == "table" and next(iter(table.rows), None) is None:
             if table.title:         # nothing to list: no bare header and rule ('-o plain' keeps the tools' text)

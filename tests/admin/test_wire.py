@@ -130,7 +130,7 @@ def test_a_call_ends_by_its_own_deadline_and_says_whether_it_was_sent():
             start = time.monotonic()
             with pytest.raises(WireTimeout, match="did not answer in time") as hung:
                 wire.send(req, until=time.monotonic() + 0.3)
-            assert time.monotonic() - start < 1.5 and hung.value.sent
+            assert time.monotonic() - start < 5 and hung.value.sent   # the command's: 10 s
             ec.fault("Metadata", None)
             with pytest.raises(WireTimeout, match="not sent") as late:
                 wire.send(req, until=time.monotonic() - 0.1)

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import logging
-import time
 
 from tests.support.broker_wire import req
 
@@ -37,9 +36,7 @@ def test_null_where_the_schema_forbids_it_closes_the_connection(broker1, wire, c
 
 
 def test_requests_beyond_one_controller_batch_are_refused_at_once(broker1):
-    start = time.monotonic()
-    got = batch_answers(broker1.bootstrap_servers, "")
-    assert time.monotonic() - start < 10                  # no 2^31-partition topic is built
+    got = batch_answers(broker1.bootstrap_servers, "")     # no 2^31-partition topic is built (pytest-timeout)
     too_many = "Excessively large number of partitions per request."
     too_large = "Unable to perform excessively large batch operation."
     too_many_added = "Excessively large number of additional partitions per request."

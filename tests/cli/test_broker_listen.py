@@ -38,3 +38,15 @@ def test_broker_start_on_loopback_says_nothing_on_stderr_and_help_tells_the_rule
     assert proc.returncode == 0 and err == "", err
     help_text = " ".join(run_kcli(None, "broker", "start", "--help").out.split())
     assert "no authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a warning" in help_text
+
+
+@pytest.mark.parametrize("listen", ["0.0.0.0:0", "[::]:0", ":::0"])
+def test_the_unspecified_address_is_refused_as_it_would_be_advertised(listen):
+    """``--listen 0.0.0.0:0`` advertised 0.0.0.0 to clients, which no client can connect to once
+    it has bootstrapped (Kafka refuses to advertise it too): exit 2, one line, nothing bound."""
+    r = subprocess.run([sys.executable, "-m", "kcli", "broker", "start", "--listen", listen],
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"Error: Invalid --listen '{listen}': ") and "every interface" in r.stderr
+    assert "listen on 127.0.0.1" in r.stderr

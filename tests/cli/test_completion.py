@@ -243,6 +243,28 @@ def test_interactive_bash_never_offers_files_for_a_topic(shell_home):
     assert "ordinary.txt" not in line and line.rstrip() == "$ kcli describe topics -b B ord"
 
 
+@pytest.mark.parametrize("typed, completed", [
+    ("kcli list-offsets -t t --time ord", "kcli list-offsets -t t --time ord"),        # not ordinary.txt
+    ("kcli list-offsets -t t --time earliest-p", "kcli list-offsets -t t --time earliest-pending-upload"),
+    ("kcli list-offsets -t t --time=max", "kcli list-offsets -t t --time=max-timestamp"),
+    ("kcli --timeout ord", "kcli --timeout ord"),
+    ("kcli kafka-consumer-groups --to-datetime ord", "kcli kafka-consumer-groups --to-datetime ord"),
+])
+def test_interactive_bash_offers_no_file_names_for_a_value(shell_home, typed, completed):
+    """A time, a duration, a number: never a file name (bash's fallback offered them); --time
+    completes its names."""
+    cwd, env = shell_home
+    terminal = Terminal(["bash", "--norc", "--noprofile", "-i"], cwd, env)
+    try:
+        terminal.wait_prompt()
+        terminal.type(f"source {ROOT}/completions/kcli.bash; clear", "Enter")
+        terminal.wait_prompt()
+        line = _typed(terminal, typed, "127.0.0.1:1")
+    finally:
+        terminal.close()
+    assert line.rstrip() == f"$ {completed}", line
+
+
 @pytest.mark.parametrize("lines", [LINES[:3], DROPIN_LINES], ids=["native", "dropins"])
 def test_interactive_zsh_completes_with_host_port_on_the_line(shell_home, one_node, lines):
     cwd, env = shell_home

@@ -68,7 +68,7 @@ def test_describe_groups_ends_at_the_deadline_with_one_line(ec):
         assert len(r.err.splitlines()) == 1, r.err
         assert "Cannot find the coordinator of group 'cr-a'" in r.err and "COORDINATOR_NOT_AVAILABLE" in r.err
         assert "--timeout 1500 ms" in r.err, r.err
-        assert 1.2 < took < 3.0, took
+        assert 1.2 < took < 6, took     # the 1.5 s deadline, with a margin of seconds
 
 
 @pytest.mark.parametrize("error", ["NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE"])

@@ -18,6 +18,7 @@ from kcli.pipeline.result import AuditResult, AuditTotal, PartitionAudit
 from kcli.render.audit import render_audit
 from kcli.render.output import Output
 from kcli.times import format_ms
+from tests.support.clients import commit_groups
 from tests.support.groups import fast_cluster
 from tests.support.stories import HOUR, NOW, expansion_story
 from tests.support.run import run_kcli
@@ -125,3 +126,32 @@ def test_audit_csv_has_empty_nulls_and_milliseconds():
     table = io.StringIO()
     render_audit(Output("table", table, io.StringIO()), result)
     assert " 1h39m " in table.getvalue()            # 1h39m59s123ms, rounded in the table
+
+
+UNTRUSTED = ["=HYPERLINK(\"http://x\")", "+1+cmd", "-2+cmd", "@SUM(1)", "\ttabbed", "\rreturned",
+             "bare\rreturn", "plain"]
+
+
+def test_csv_quotes_a_bare_cr_and_guards_formulas_but_keeps_negative_numbers():
+    """Group ids are anyone's text: a cell a spreadsheet would run as a formula (OWASP: one
+    starting with =, +, -, @, TAB or CR) gets a single quote before it; a field with a bare CR
+    is quoted (it was written as it was, ending the row in some readers). -1, a number, stays."""
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("-dash", 1)
+        commit_groups(b, UNTRUSTED, {("-dash", 0): 0})
+        r = run_kcli(b, "list", "groups", "-o", "csv")
+        assert r.code == 0, r
+        assert '"bare\rreturn"' in r.out and "\"'\rreturned\"" in r.out, repr(r.out)
+        rows = list(csv.reader(io.StringIO(r.out, newline="")))
+        ids = sorted(row[0] for row in rows[1:])
+        assert ids == sorted(("'" + g if g[0] in "=+-@\t\r" else g) for g in UNTRUSTED), ids
+        r = run_kcli(b, "describe", "groups", "plain", "-o", "csv")
+        assert r.code == 0, r
+        (header, row), = [list(csv.reader(io.StringIO(r.out)))]
+        cells = dict(zip(header, row))
+        assert cells["TOPIC"] == "'-dash", cells
+        r = run_kcli(b, "describe", "configs", "--topic", "-dash", "--all", "-o", "csv")
+        assert r.code == 0, r
+        values = {row[1]: row[2] for row in csv.reader(io.StringIO(r.out))}
+        assert values["retention.bytes"] == "-1", values               # a number, not a formula

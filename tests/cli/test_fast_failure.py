@@ -74,25 +74,25 @@ def refused_port():
 
 
 @pytest.mark.parametrize("case", list(CLUSTER_COMMANDS))
-def test_refused_connection_fails_within_a_second(case, refused_port):
+def test_refused_connection_fails_long_before_the_timeout(case, refused_port):
     bootstrap = f"127.0.0.1:{refused_port}"
     t0 = time.monotonic()
     r = run_kcli(bootstrap, *_command(case), timeout="20s")
     elapsed = time.monotonic() - t0
     assert r.code == 1 and r.out == "", (case, r.out)
     assert r.err == f"Error: Cannot connect to the cluster at {bootstrap}: {bootstrap}: Connection refused\n", case
-    assert elapsed < 5.0, (case, elapsed)        # far below --timeout 20s (bench/refused_latency.py measures it)
+    assert elapsed < 10, (case, elapsed)        # far below --timeout 20s (bench/refused_latency.py measures it)
 
 
 @pytest.mark.parametrize("case", ["list groups", "describe groups g", "list-offsets -t t", "list topics"])
-def test_unknown_host_fails_within_a_second(case):
+def test_unknown_host_fails_long_before_the_timeout(case):
     bootstrap = "no-such-host.invalid:9092"
     t0 = time.monotonic()
     r = run_kcli(bootstrap, *_command(case), timeout="20s")
     elapsed = time.monotonic() - t0
     assert r.code == 1 and r.err.startswith(f"Error: Cannot connect to the cluster at {bootstrap}: {bootstrap}: ")
     assert r.err.count("\n") == 1, r.err                  # the resolver's own words follow
-    assert elapsed < 5.0, (case, elapsed)        # far below --timeout 20s (bench/refused_latency.py measures it)
+    assert elapsed < 10, (case, elapsed)        # far below --timeout 20s (bench/refused_latency.py measures it)
 
 
 @pytest.mark.parametrize("case", ["list groups", "describe groups g", "list-offsets -t t", "list topics"])
@@ -106,4 +106,4 @@ def test_silent_broker_runs_to_the_timeout_and_says_so(case):
         elapsed = time.monotonic() - t0
     assert r.code == 1 and r.out == "", (case, r.out)     # never an empty table as if no groups
     assert bootstrap in r.err and r.err.count("\n") == 1, r.err
-    assert 1.4 < elapsed < 4.0, (case, elapsed)
+    assert 1.4 < elapsed < 8, (case, elapsed)      # the 1.5 s deadline, a margin of seconds

@@ -4,7 +4,7 @@ broker. It found list-offsets --time '' read as latest (exit 0).
 
 For each input the parser itself is asked first (the oracle). When it refuses the input, kcli
 must exit 2 with exactly one line on stderr that carries the parser's message, no traceback,
-within MAX_SECONDS, and the broker must serve no request. When it reads the input, kcli may do
+and the broker must serve no request. When it reads the input, kcli may do
 anything a command does (exit 0, 1 or 2 for a later rule), but never print a traceback."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from kcli.offsets.csvfile import parse_csv
 from kcli.profiles import load_profile
 from kcli.times import TimeParseError, parse_datetime_ms, parse_duration_ms, timestamp_before
 from tests.support.run import run_kcli
-from tests.support.fuzz import EXAMPLES, FUZZ, MAX_SECONDS, Stats, file_bytes, text_with
+from tests.support.fuzz import EXAMPLES, FUZZ, Stats, file_bytes, text_with
 
 CLI = settings(FUZZ, max_examples=max(1, EXAMPLES // 10))
 STATS = Stats()
@@ -101,7 +101,7 @@ FILES = file_bytes(["fuzz-g,fuzz-t,0,0\n", "fuzz-t,0,1\n", ",", "\n", "k=v\n", "
 def _check(node, name: str, args: list[str], refusal: str | None, timeout: str = "10s") -> None:
     cluster, _ = node
     before = _total(cluster.request_counts())
-    start = time.thread_time()    # CPU time of this thread: a loaded machine cannot fail the bound
+    start = time.thread_time()    # for the report only: no test bounds a time
     r = run_kcli(cluster.bootstrap_servers, *args, timeout=timeout)
     elapsed = time.thread_time() - start
     STATS.record(f"CLI {name}", r.code, elapsed)
@@ -110,7 +110,6 @@ def _check(node, name: str, args: list[str], refusal: str | None, timeout: str =
         assert r.code == 2, (args[:8], refusal, r)
         assert r.err.count("\n") == 1 and r.err.startswith("Error: ") and refusal in r.err, (refusal, r.err[:500])
         assert _total(cluster.request_counts()) == before
-        assert elapsed < MAX_SECONDS * 4, elapsed          # parsing, plus kcli's start on the line
 
 
 @CLI

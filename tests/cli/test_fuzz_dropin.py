@@ -9,7 +9,8 @@ No parser is an oracle for a whole command line; what must hold for every line: 
 exit 0, 1, 2 or 3; exit 2 (bad usage or input) is one line (beside the tool's notices, as the
 Java tool prints them) and kcli opened no connection (librdkafka's client or kcli's own) for it;
 exit 1 is the tool's help (the Java tools exit 1 after it) or an operation that tried the
-cluster, never a bad input reported as a failure; a refusal within MAX_SECONDS * 4.
+cluster, never a bad input reported as a failure. No time is bounded (a loaded machine stretches any
+clock); the parsers' linear work is counted in tests/inputs/test_fuzz_parsers.py.
 
 KCLI_FUZZ_EXAMPLES sets the examples as for the other fuzz tests: a fifth of it per tool here
 (1,000 lines per tool by default, about 15 s on 2 cores; 4,000 per tool took 57 s). It found:
@@ -31,7 +32,7 @@ from kcli.cli.dropin import groups, topics
 from kcli.cli.dropin.jopt import FLAG
 from kcli.cli.dropin.run import TOOLS
 from kcli.ops.topics import COLLISION_WARNING
-from tests.support.fuzz import EXAMPLES, FUZZ, MAX_SECONDS, Stats, text_with
+from tests.support.fuzz import EXAMPLES, FUZZ, Stats, text_with
 
 LINES = settings(FUZZ, max_examples=max(1, EXAMPLES // 5))
 STATS = Stats()
@@ -169,7 +170,7 @@ def _run(argv: list[str]):
 def test_every_drop_in_command_line_ends_in_one_line_or_a_request(connections, isolated, tool, data):
     args = data.draw(_command_line(tool), label="args")
     before = connections[0]
-    start = time.thread_time()    # CPU time of this thread: a loaded machine cannot fail the bound
+    start = time.thread_time()    # for the report only: no test bounds a time
     code, out, err = _run([tool, *args])
     elapsed = time.thread_time() - start
     STATS.record(f"drop-in {tool}", code, elapsed)
@@ -179,7 +180,6 @@ def test_every_drop_in_command_line_ends_in_one_line_or_a_request(connections, i
     if code == 2:
         assert len(said) == 1, (args, out, err)
         assert opened == 0, (args, out, err)
-        assert elapsed < MAX_SECONDS * 4, (args, elapsed)      # parsing only
     if code == 1:
         helped = any(line.startswith(HELP_HEADER) for line in err.splitlines())
         assert helped or opened, ("a failure without trying the cluster", args, out, err)

@@ -93,36 +93,43 @@ def test_kclis_requests_do_not_grow_with_the_groups(groups_cluster, tmp_path):
         assert large[what]["OffsetFetch"] <= 3 and large[what].get("OffsetCommit", 0) == 0, (what, large[what])
 
 
-def test_listing_groups_takes_one_list_groups_per_broker_and_no_librdkafka(groups_cluster):
+def test_listing_groups_takes_one_list_groups_per_broker_and_no_librdkafka():
     """``list groups`` (each layout) and ``describe groups --all-groups`` list the groups with
     one ListGroups per broker on kcli's own connection: no librdkafka client is made (its start
-    and its import were most of a 10k-group listing's time)."""
-    b = groups_cluster.bootstrap_servers
-    commit_groups(b, [f"listed-{i}" for i in range(30)], {("ga", 0): 1})
-    for args in (["list", "groups", "-o", "plain"], ["list", "groups", "--state", "--type", "-o", "json"],
-                 ["describe", "groups", "--all-groups", "--state", "-o", "json"]):
-        before = snapshot(groups_cluster)
-        r = run_kcli(b, *args)
-        assert r.code == 0, r.err
-        s = sent(groups_cluster, before)
-        assert s.kcli["ListGroups"] == 3 and not s.librdkafka, (args, s.kcli, s.librdkafka)
-        if args[0] == "describe":                  # every group listed as classic: DescribeGroups alone
-            assert "ConsumerGroupDescribe" not in s.kcli and s.kcli["DescribeGroups"] <= 3, s.kcli
-    listed = json.loads(run_kcli(b, "list", "groups", "--state", "--type", "-o", "json").out)["groups"]
+    and its import were most of a 10k-group listing's time). A cluster of its own: the scale
+    test counts every group of its cluster."""
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("ga", 3)
+        commit_groups(b, [f"listed-{i}" for i in range(30)], {("ga", 0): 1})
+        for args in (["list", "groups", "-o", "plain"], ["list", "groups", "--state", "--type", "-o", "json"],
+                     ["describe", "groups", "--all-groups", "--state", "-o", "json"]):
+            before = snapshot(ec)
+            r = run_kcli(b, *args)
+            assert r.code == 0, r.err
+            s = sent(ec, before)
+            assert s.kcli["ListGroups"] == 3 and not s.librdkafka, (args, s.kcli, s.librdkafka)
+            if args[0] == "describe":              # every group listed as classic: DescribeGroups alone
+                assert "ConsumerGroupDescribe" not in s.kcli and s.kcli["DescribeGroups"] <= 3, s.kcli
+        listed = json.loads(run_kcli(b, "list", "groups", "--state", "--type", "-o", "json").out)["groups"]
     assert {"group": "listed-0", "type": "Classic", "state": "Empty"} in listed, listed
 
 
-def test_all_groups_describe_a_consumer_group_with_consumer_group_describe_alone(groups_cluster):
+def test_all_groups_describe_a_consumer_group_with_consumer_group_describe_alone():
     """--all-groups: a group listed as a consumer-protocol group is described by
     ConsumerGroupDescribe (one, its coordinator's), those listed as classic by DescribeGroups;
-    each view shows both kinds as when named."""
-    b = groups_cluster.bootstrap_servers
-    with active_member(b, "cgd-consumer", ["gb"], protocol="consumer"):
-        before = snapshot(groups_cluster)
-        r = run_kcli(b, "describe", "groups", "--all-groups", "--state", "-o", "json")
-        assert r.code == 0, r.err
-        s = sent(groups_cluster, before)
-        named = run_kcli(b, "describe", "groups", "cgd-consumer", "--state", "-o", "json")
+    each view shows both kinds as when named. A cluster of its own: its consumer-protocol group
+    stays (empty) after the test, where the module's tests count on classic groups alone."""
+    with fast_cluster(3) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("gb", 3)
+        commit_groups(b, ["classic-a", "classic-b"], {("gb", 0): 1})
+        with active_member(b, "cgd-consumer", ["gb"], protocol="consumer"):
+            before = snapshot(ec)
+            r = run_kcli(b, "describe", "groups", "--all-groups", "--state", "-o", "json")
+            assert r.code == 0, r.err
+            s = sent(ec, before)
+            named = run_kcli(b, "describe", "groups", "cgd-consumer", "--state", "-o", "json")
     assert s.kcli["ConsumerGroupDescribe"] == 1 and 1 <= s.kcli["DescribeGroups"] <= 3, s.kcli
     states = {g["group"]: g for g in json.loads(r.out)["groups"]}
     assert states["cgd-consumer"] == json.loads(named.out)["groups"][0], (states["cgd-consumer"], named.out)

@@ -179,6 +179,11 @@ RESET = ["reset-offsets", "--group", "safety-a", "--topic", "kept"]
      "the offset one from 0 to 9223372036854775807"),
     ([*RESET, "--to-offset", "99999999999999999999"], "99999999999999999999 is out of range"),
     ([*RESET, "--to-offset", "9" * 5000], "is not a valid int"),
+    # integers are ASCII (kcli.inputs): int() read these Arabic-Indic digits as 2 and committed it
+    ([*RESET, "--to-offset", "\u0662", "--execute"], "'\u0662' is not a valid integer: ASCII digits"),
+    ([*RESET, "--shift-by", "-\u0662"], "is not a valid integer: ASCII digits"),
+    (["create", "topic", "fresh", "--partitions", "\u0663"], "is not a valid integer: ASCII digits"),
+    (["alter", "topics", "kept", "--partitions", "\uff13"], "is not a valid integer: ASCII digits"),
     ([*RESET, "--shift-by", "-9223372036854775809"], "is out of range"),
     (["reset-offsets", "--group", "safety-a", "--topic", "kept:99999999999", "--to-earliest"],
      "Invalid partition specified in topic arg 'kept:99999999999'"),
@@ -214,6 +219,22 @@ def test_reset_and_group_input_is_checked_before_any_request(groups, tmp_path, a
     r = run_kcli(groups.bootstrap_servers, *args)
     assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") == 1, r
     assert message in r.err
+    assert _total(groups.request_counts()) == before
+
+
+def test_a_dropins_datetime_of_over_4300_digits_is_refused_before_any_request(groups):
+    """kafka-consumer-groups --to-datetime with 4,400 millisecond digits exited 1 with Python's
+    int-limit message; it is the Java tool's unparseable date, exit 2, nothing sent."""
+    from tests.support.run import run_dropin
+
+    before = _total(groups.request_counts())
+    r = run_dropin("kafka-consumer-groups", "--bootstrap-server", groups.bootstrap_servers, "--group",
+                   "safety-a", "--reset-offsets", "--all-topics", "--execute",
+                   "--to-datetime", "2025-01-15T10:30:00." + "1" * 4400)
+    said = [line for line in (r.out + r.err).splitlines() if line.strip()]      # on stdout, as Java
+    assert r.code == 2 and len(said) == 1, r
+    assert said[0].startswith("Error: Executing consumer group command failed due to java.text."
+                              "ParseException: Unparseable date"), said[0][:300]
     assert _total(groups.request_counts()) == before
 
 

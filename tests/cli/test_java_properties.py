@@ -8,8 +8,12 @@ tests/apache/, OAUTHBEARER too)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,7 @@ from kcli.admin.settings import ClientSettings, normalize_properties
 from kcli.broker import EmbeddedCluster
 from tests.support.tls_certs import OPENSSL, make_certs
 from tests.support.run import run_kcli
+from tests.support.waits import wait_until
 
 KEYTOOL = shutil.which("keytool")
 
@@ -64,6 +69,59 @@ def test_pkcs12_stores_and_java_only_keys(certs, tls_broker, tmp_path):
         assert "changeit" not in r.err
     doc = json.loads(both_paths(tls_broker.bootstrap_servers, str(config))[0].out)
     assert [p["partition"] for p in doc["topics"][0]["partitions"]] == [0, 1]
+
+
+def _pkcs12_config(certs, tmp_path) -> str:
+    keystore = tmp_path / "client.p12"
+    subprocess.run([OPENSSL, "pkcs12", "-export", "-in", certs.server[0], "-inkey", certs.server[1],
+                    "-out", str(keystore), "-passout", "pass:changeit"], check=True, capture_output=True)
+    config = tmp_path / "client.properties"
+    config.write_text(f"security.protocol=SSL\nssl.ca.location={certs.ca}\nssl.keystore.location={keystore}\n"
+                      f"ssl.keystore.type=PKCS12\nssl.keystore.password=changeit\n")
+    return str(config)
+
+
+def _key_dirs(tmp: Path) -> list[Path]:
+    return sorted(tmp.glob("kcli-stores-*"))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
+def test_key_files_from_a_pkcs12_store_do_not_outlive_the_process(certs, tls_broker, tmp_path, sig):
+    """The PEM files a PKCS12 keystore is written as (its private key among them) stayed in the
+    temporary directory after SIGTERM, SIGHUP or SIGKILL. SIGTERM and SIGHUP remove them before
+    the process ends (by the signal, as before); after a SIGKILL, which nothing can catch, the
+    next kcli process that opens a PKCS12 store removes them."""
+    config = _pkcs12_config(certs, tmp_path)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    tls_broker.fault("Metadata", "hang")
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "kcli", "-b", tls_broker.bootstrap_servers,
+                                 "--command-config", config, "--timeout", "60s", "describe", "topics"],
+                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_until(lambda: _key_dirs(tmp) and any(_key_dirs(tmp)[0].iterdir()), 30,
+                       what="the store's key files")
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(sig)
+            assert proc.wait(30) == -sig                # ended by the signal, as it was before
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    finally:
+        tls_broker.fault("Metadata", None)
+    if sig is not signal.SIGKILL:
+        assert _key_dirs(tmp) == []
+        return
+    (left,) = _key_dirs(tmp)
+    assert left.name.startswith(f"kcli-stores-{proc.pid}-") and any(left.iterdir())
+    r = subprocess.run([sys.executable, "-m", "kcli", "-b", tls_broker.bootstrap_servers, "--command-config",
+                        config, "describe", "topics", "secured"], env=env, capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert _key_dirs(tmp) == []                 # the dead process's, and the new one's at its end
 
 
 def test_an_empty_endpoint_identification_turns_the_host_check_off(certs, mismatched_broker, tmp_path):

@@ -1,7 +1,8 @@
 """The README's set-up, as a new user runs it: a fresh copy of the repository (its tracked and
 new files, as a clone would have them), the README's first command in bash (kcli installed
 editable into .venv, offline from the wheels scripts/test.sh keeps in ~/.cache/kcli/wheels, then
-``kcli demo``), then ``man kcli`` and ``man kcli-reset-offsets`` in the same shell."""
+``kcli demo``), then ``man kcli``, ``man kcli-reset-offsets`` and the completion's set-up line
+(``source <(kcli completion bash)``) in the same shell: ``kcli`` must be on its PATH."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def test_the_readmes_first_command_leaves_a_working_man_kcli(tmp_path):
               "echo \"--- demo exit $demo\"\n"
               "echo '--- man -w'; man -w kcli\n"
               "echo '--- man kcli'; man kcli\n"
-              "echo '--- man kcli-reset-offsets'; man kcli-reset-offsets\n")
+              "echo '--- man kcli-reset-offsets'; man kcli-reset-offsets\n"
+              "echo '--- completion'; source <(kcli completion bash) && complete -p kcli\n")
     r = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True, text=True,
                        timeout=600, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -57,6 +59,8 @@ def test_the_readmes_first_command_leaves_a_working_man_kcli(tmp_path):
     assert demo.rstrip().endswith("--- demo exit 0") and "$ kcli describe groups" in demo, demo[-2000:]
     where, rest = rest.split("--- man kcli\n", 1)
     assert where.strip() == str(clone / "man" / "man1" / "kcli.1"), where
+    rest, completion = rest.split("--- completion\n", 1)
+    assert completion.startswith("complete -o default -F _kcli_completion kcli"), (completion, r.stderr[-2000:])
     root_page, reset_page = rest.split("--- man kcli-reset-offsets\n", 1)
     assert "kcli - operate Apache Kafka topics, consumer groups and offsets" in root_page
     reset_text = " ".join(reset_page.replace("\u2010\n", "").split())

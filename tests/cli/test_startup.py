@@ -69,7 +69,8 @@ def test_a_command_imports_its_own_module_only():
     loaded = _loaded_after(["describe", "topics", "-b", "127.0.0.1:1", "--timeout", "1ms"])
     assert {m for m in loaded if m.startswith("kcli.cli.") and m.count(".") == 2} == {
         "kcli.cli.tree", "kcli.cli.context", "kcli.cli.globals", "kcli.cli.main", "kcli.cli.topics",
-        "kcli.cli.examples", "kcli.cli.dropin"}     # the drop-ins' names only (no typer, no tool)
+        "kcli.cli.examples", "kcli.cli.dropin",     # the drop-ins' names only (no typer, no tool)
+        "kcli.cli.params"}                          # the integer options' type (ASCII digits)
     assert not {m for m in loaded if m.startswith("kcli.cli.dropin.")}
     assert "kcli.admin.groups" not in loaded
 

@@ -158,11 +158,26 @@ def test_command_line_overrides_profile_key_by_key(config_home, recorded, monkey
     assert s.properties["client.id"] == "from-command-config"
     assert s.properties["sasl.mechanism"] == "SCRAM-SHA-512"          # the rest of the profile stays
     assert s.bootstrap_servers == "prod-1:9093,prod-2:9093"
-    monkeypatch.setenv("KCLI_BOOTSTRAP_SERVER", "env-host:9092")
-    run("list", "topics", "--profile", "prod")
-    assert recorded[-1].bootstrap_servers == "env-host:9092"
     run("list", "topics", "--profile", "prod", "-b", "flag-host:9092")
     assert recorded[-1].bootstrap_servers == "flag-host:9092"
+
+
+def test_a_typed_profile_beats_the_environment_and_the_environment_a_chosen_one(config_home, recorded,
+                                                                                 monkeypatch):
+    """-b typed, then --profile typed, then KCLI_BOOTSTRAP_SERVER, then the profile KCLI_PROFILE
+    or default_profile chose: an exported variable once sent a --profile's command elsewhere."""
+    monkeypatch.setenv("KCLI_BOOTSTRAP_SERVER", "env-host:9092")
+    run("list", "topics", "--profile", "prod")
+    assert recorded[-1].bootstrap_servers == "prod-1:9093,prod-2:9093"
+    assert recorded[-1].properties["sasl.mechanism"] == "SCRAM-SHA-512"
+    run("list", "topics", "--profile", "prod", "-b", "flag-host:9092")
+    assert recorded[-1].bootstrap_servers == "flag-host:9092"
+    run("list", "topics")                                               # default_profile: dev
+    assert recorded[-1].bootstrap_servers == "env-host:9092"
+    assert recorded[-1].properties["client.id"] == "from-dev"           # the rest of the profile
+    monkeypatch.setenv("KCLI_PROFILE", "prod")
+    run("list", "topics")
+    assert recorded[-1].bootstrap_servers == "env-host:9092"
 
 
 def test_no_config_file_means_no_profile(tmp_path, monkeypatch, recorded):

@@ -91,7 +91,7 @@ def test_past_the_deadline_the_partitions_are_lost_and_no_longer_committed(proto
             b.poll(0.05)
         waited = time.monotonic() - requested
         assert lost == revoked
-        assert 0.9 <= waited < 3, waited
+        assert 0.9 <= waited < 6, waited          # the deadline 1 s; never let go: 10 s
         assert delays >= 2
         assert a.delay_revoke(revoking) is False
         assert {tp.partition for tp in a.assignment()} == set(range(6)) - revoked

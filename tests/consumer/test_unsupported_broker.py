@@ -36,7 +36,7 @@ def test_first_poll_raises_what_the_broker_cannot_serve(old_broker, kind, policy
         with pytest.raises(error) as raised:
             c.poll(10)
         assert str(raised.value).startswith(message)
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 8         # raised, not the poll's 10 s
         with pytest.raises(error):
             c.poll(0.1)                          # and again, on every later poll
     finally:
