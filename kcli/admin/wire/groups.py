@@ -283,6 +283,7 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         body = self.send_raw(Req(version=heartbeat_layouts.VERSION, group_id=group_id, member_id=member_id,
                                  member_epoch=0, instance_id=None, rack_id=None, rebalance_timeout_ms=30_000,
                                  subscribed_topic_names=topics, server_assignor=None, topic_partitions=[]), node)
+        self._forget_moved(group_id, int.from_bytes(body[4:6], "big", signed=True))  # every layout: after throttle
         return heartbeat_readings(body)
 
 
