@@ -508,6 +508,22 @@ class HeartbeatAnswer:
 
 
 @datatype
+class LayoutReading:
+    """A ConsumerGroupHeartbeat v2 answer's bytes as one layout reads them (check broker's
+    heartbeat-v2.layout): ``accepted`` (accepted KIP-1327's, with kcli's tagged GroupCreationTimeMs)
+    or ``seed`` (KIP-1282's seed, GroupCreationTimeMs positional)."""
+    layout: str
+    left: int                              # the bytes left over; -1: the layout could not read them
+    error: str | None = None               # the error code's name, None for none
+    member_id: str | None = None
+    member_epoch: int | None = None
+    heartbeat_interval_ms: int | None = None
+    group_creation_ms: int | None = None   # as the layout reads it; None when it read none
+    partitions: list[int] = field(default_factory=list)          # assigned, over every topic
+    new_partitions: list[int] | None = None                      # accepted's tag 0; None when absent
+
+
+@datatype
 class RuleResult:
     """One conformance rule of ``check broker``: pass, fail or unsupported, with its evidence."""
     rule: str                              # a stable id: creation-time.present, kip-734.ties, ...

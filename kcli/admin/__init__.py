@@ -50,9 +50,9 @@ if TYPE_CHECKING:
     from typing import Iterable, Protocol
 
     from kcli.admin.settings import ClientSettings
-    from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer, OffsetInfo,
-                            ProduceOutcome,
-                            RecordTime, ResourceConfig, StreamsGroupDescription, TopicInfo)
+    from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer,
+                            LayoutReading, OffsetInfo, ProduceOutcome, RecordTime, ResourceConfig,
+                            StreamsGroupDescription, TopicInfo)
 else:
     Protocol = object                 # the interface is the type checkers'; at run time a plain class
 
@@ -109,6 +109,9 @@ class Admin(Protocol):
                       records: list[tuple[int, bytes | None, bytes | None]]) -> "ProduceOutcome": ...
     def consumer_group_heartbeat(self, group_id: str, member_id: str, epoch: int,
                                  topics: list[str] | None) -> "HeartbeatAnswer": ...
+    def advertised_range(self, api_key: int) -> tuple[int, int] | None: ...
+    def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str,
+                                         topics: list[str]) -> list["LayoutReading"]: ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

@@ -512,6 +512,15 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """One ConsumerGroupHeartbeat (join with epoch 0, leave with -1): a HeartbeatAnswer."""
         return self.wire.consumer_group_heartbeat(group_id, member_id, epoch, topics)
 
+    def advertised_range(self, api_key: int) -> tuple[int, int] | None:
+        """The (lowest, highest) versions of ``api_key`` the broker advertises, None without it."""
+        return self.wire.advertised_range(api_key)
+
+    def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str, topics: list[str]):
+        """One ConsumerGroupHeartbeat v2 join, its answer's bytes read with each v2 layout: a
+        LayoutReading per layout (WireClient.consumer_group_heartbeat_layouts)."""
+        return self.wire.consumer_group_heartbeat_layouts(group_id, member_id, topics)
+
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():

@@ -58,7 +58,8 @@ def broker(
 ):
     """Check the cluster against the proposals' rules: KIP-1327 CreationTimeMs (present, equal to
     the topic's creation, the expansion's time for added partitions) and PartitionAgeMs, KIP-1282
-    GroupCreationTimeMs (stamped once, not moved by rebalances or commits), KIP-937 (a batch with
+    GroupCreationTimeMs (stamped once, not moved by rebalances or commits), ConsumerGroupHeartbeat
+    v2's layout (its answer read both ways: accepted KIP-1327's, or the seed's), KIP-937 (a batch with
     one record beyond the bound is rejected whole, naming it), KIP-734 (max-timestamp is the first
     offset among ties), and ListOffsets' special timestamps -1 to -5 as the broker's advertised
     version says. Each rule is PASS, FAIL or UNSUPPORTED (the broker does not advertise what the

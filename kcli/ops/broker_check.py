@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Callable
 
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.kip937 import AFTER, LONG_MAX, effective_bound
-from kcli.model import BrokerCheckReport, RuleResult, TopicInfo
+from kcli.model import BrokerCheckReport, LayoutReading, RuleResult, TopicInfo
 from kcli.specs import duration_arg
 from kcli.times import format_ms
 
@@ -59,11 +59,17 @@ RULES = [
                                           "runs)"),
     ("partition-age", "KIP-1327", "CreationTimeMs + PartitionAgeMs within the Metadata round trip"),
     ("group-creation-time", "KIP-1282", "GroupCreationTimeMs stamped once, not moved by rebalances or commits"),
+    ("heartbeat-v2.layout", "KIP-1327", "ConsumerGroupHeartbeat v2 answered in accepted KIP-1327's layout (v1 + tagged "
+                                        "NewPartitions), not the seed's positional GroupCreationTimeMs"),
     ("kip-937.batch", "KIP-937", "a batch with one record beyond the bound is rejected whole, naming it"),
     ("kip-734.ties", "KIP-734", "max-timestamp returns the first offset of the maximum among ties"),
     *[(rule, "ListOffsets", f"timestamp {ts} ({what}) answered as ListOffsets v{v}+ says")
       for ts, (rule, v, what) in SPECIAL_TIMESTAMPS.items()],
 ]
+# A GroupCreationTimeMs any broker's clock could stamp: 2000-01-01 to 2100-01-01 UTC. An int64 a
+# layout misreads lands far outside: the byte it starts at is Assignment's presence marker
+# (1: 2^56 ms on; -1: negative) or a tag's.
+PLAUSIBLE_MS = (946_684_800_000, 4_102_444_800_000)
 TWO_RUNS = "needs two runs: --save FILE, then {what}, then --baseline FILE"
 
 
@@ -128,7 +134,8 @@ def dry_run_actions(name: str, brokers: int, baseline: dict | None) -> list[dict
         {"action": "produce", "kind": "topic", "name": name,
          "detail": "5 records to partition 0; a 3-record batch to partition 1 that must be rejected"},
         {"action": "create", "kind": "group", "name": name,
-         "detail": "consumer protocol (KIP-1282 brokers only): 2 members join and leave, 1 offset commit"},
+         "detail": "consumer protocol (KIP-1282 brokers only): 2 members join and leave, 1 offset commit; "
+                   "1 more joins at ConsumerGroupHeartbeat v2 and leaves (brokers that advertise it)"},
         {"action": "delete", "kind": "topic", "name": name, "detail": "unless --save"},
         {"action": "delete", "kind": "group", "name": name, "detail": "unless --save"},
     ]
@@ -388,6 +395,35 @@ class BrokerCheck:
             time.sleep(0.1)
         return answer
 
+    # -- ConsumerGroupHeartbeat v2's layout (KIP-1327 as accepted, KIP-1282's seed) -------------
+    def layout_rule(self) -> None:
+        """One v2 join whose answer's bytes are read with both layouts; the broker speaks the one
+        that reads them whole and consistently (kcli.protocol.heartbeat_layouts)."""
+        rule = "heartbeat-v2.layout"
+        advertised = self.admin.advertised_range(CG_HEARTBEAT)
+        if advertised is None or advertised[1] < 2:
+            said = "no ConsumerGroupHeartbeat" if advertised is None else \
+                f"ConsumerGroupHeartbeat v{advertised[0]}-{advertised[1]}"
+            self.result(rule, UNSUPPORTED, f"{said} advertised: the two layouts differ in v2 only",
+                        heartbeatVersions=None if advertised is None else list(advertised))
+            return
+        member = _member_id()
+        if "group" not in self.sent:
+            self.sent.append("group")
+        for _ in range(50):                               # bounded: a coordinator settling
+            readings = {r.layout: r for r in self.admin.consumer_group_heartbeat_layouts(self.group, member,
+                                                                                         [self.topic])}
+            error = _join_error(readings)
+            if error not in RETRIABLE or self.admin.settings.remaining_s() < 0.5:
+                break
+            time.sleep(0.1)
+        if error is None and "group" not in self.created:
+            self.created.append("group")
+        self.members.add(member)                # whatever the layouts read: it leaves
+        self.heartbeat(member, -1)
+        status, evidence, data = layout_verdict(readings, member)
+        self.result(rule, status, evidence, heartbeatVersions=list(advertised), **data)
+
     def described(self) -> int | None:
         return (self.admin.group_creation_times([self.group]) or {}).get(self.group)
 
@@ -485,6 +521,7 @@ def run(admin: Admin, name: str, skew: int, baseline: dict | None = None, save: 
         check.age_rule(topic)
         check.record_rules()
         group_ms = check.group_rule()
+        check.layout_rule()
         if save is not None:
             with open(save, "x", encoding="utf-8") as f:
                 json.dump(check.baseline_document(topic, group_ms), f, indent=2)
@@ -535,6 +572,65 @@ def _member_id() -> str:
     import base64
 
     return base64.urlsafe_b64encode(secrets.token_bytes(16)).decode().rstrip("=")
+
+
+def layout_verdict(readings: dict[str, LayoutReading], member: str) -> tuple[str, str, dict]:
+    """heartbeat-v2.layout's status, evidence and data from the layouts' readings of the answer
+    to ``member``'s v2 join: the broker speaks the one layout that reads it whole and
+    consistently (``misread``)."""
+    problems = {name: misread(r, member) for name, r in readings.items()}
+    accepted, seed = readings["accepted"], readings["seed"]
+    found = [name for name, problem in problems.items() if problem is None]
+    error = _join_error(readings)
+    data = {"layout": found[0] if len(found) == 1 and error is None else None,
+            "readings": {name: {"bytesLeft": r.left, "misread": problems[name],
+                                "groupCreationTimeMs": r.group_creation_ms, "newPartitions": r.new_partitions}
+                         for name, r in readings.items()}}
+    if error is not None:
+        return FAIL, f"the v2 join failed: {error}", data
+    if found == ["accepted"]:
+        created = "absent" if _absent(accepted.group_creation_ms) else _ms(accepted.group_creation_ms)
+        new = "absent" if accepted.new_partitions is None else accepted.new_partitions
+        return PASS, (f"accepted layout: read whole as v1 + tagged NewPartitions (tag 0: {new}); tagged "
+                      f"GroupCreationTimeMs (tag 1282): {created}; partitions {accepted.partitions}; "
+                      f"the seed's positional layout misreads it: {problems['seed']}"), data
+    if found == ["seed"]:
+        return FAIL, (f"seed's positional layout (GroupCreationTimeMs {_ms(seed.group_creation_ms)} before "
+                      f"Assignment): a client of accepted KIP-1327 misreads it: {problems['accepted']}"), data
+    said = "both layouts read it whole" if found else "neither layout reads it"
+    return FAIL, f"{said}: accepted: {problems['accepted'] or 'read'}; seed: {problems['seed'] or 'read'}", data
+
+
+def misread(r: LayoutReading, member: str) -> str | None:
+    """What shows that a layout misread the answer to ``member``'s join (None: nothing): bytes it
+    cannot read or leaves over, fields that cannot be what the broker sent. The seed's layout
+    must read a GroupCreationTimeMs in PLAUSIBLE_MS; the accepted one, when it reads kcli's tag
+    1282 at all. Whether the time is the right one is group-creation-time's rule, not this one's:
+    a broker whose clock is off speaks its layout all the same."""
+    if r.left < 0:
+        return "cannot decode it"
+    if r.left > 0:
+        return f"{r.left} bytes left over"
+    if r.member_id != member:
+        return f"member id {r.member_id!r}, not the one that joined"
+    if r.member_epoch is None or r.member_epoch < 1 or not r.heartbeat_interval_ms or r.heartbeat_interval_ms < 1:
+        return f"member epoch {r.member_epoch}, heartbeat interval {r.heartbeat_interval_ms} ms"
+    created = r.group_creation_ms
+    if (r.layout == "seed" or not _absent(created)) and (created is None or not PLAUSIBLE_MS[0] <= created
+                                                             < PLAUSIBLE_MS[1]):
+        return f"GroupCreationTimeMs {created}, not a time of any broker's clock (2000-2100)"
+    if any(not 0 <= p < EXPANDED for p in r.partitions) or len(set(r.partitions)) < len(r.partitions):
+        return f"partitions {r.partitions} of a {EXPANDED}-partition topic"
+    return None
+
+
+def _join_error(readings: dict[str, LayoutReading]) -> str | None:
+    """The join's error code, which every layout reads alike (it precedes where they differ)."""
+    return next((r.error for r in readings.values() if r.left >= 0), None)
+
+
+def _absent(ms: int | None) -> bool:
+    return ms is None or ms == -1
 
 
 def _ms(ms: int | None) -> str:

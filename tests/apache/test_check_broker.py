@@ -1,9 +1,10 @@
 """kcli check broker against real Apache Kafka: 4.4 (the session cluster) and the older releases
-of the compatibility subset. None has KIP-1327 or KIP-1282: those rows are UNSUPPORTED. KIP-937,
-KIP-734 and ListOffsets' special timestamps are Apache Kafka's own and pass, but for what a
-release lacks: 3.7 has no ListOffsets v9 (-5, latest tiered: UNSUPPORTED) and answers
-max-timestamp with the last offset of the batch holding the maximum (KAFKA-16310, fixed in
-3.8): kip-734.ties FAILs there, exit 1. The check leaves no topic or group behind."""
+of the compatibility subset. None has KIP-1327 or KIP-1282: those rows are UNSUPPORTED (4.4's
+ConsumerGroupHeartbeat is 0-1: no v2 answer to read with both layouts). KIP-937, KIP-734 and
+ListOffsets' special timestamps are Apache Kafka's own and pass, but for what a release lacks:
+3.7 has no ListOffsets v9 (-5, latest tiered: UNSUPPORTED) and answers max-timestamp with the
+last offset of the batch holding the maximum (KAFKA-16310, fixed in 3.8): kip-734.ties FAILs
+there, exit 1. The check leaves no topic or group behind."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def names(b) -> tuple[list[str], list[str]]:
     return sorted(topics), sorted(g["group"] for g in groups)
 
 
-def check_every_format(b: str, version: str) -> None:
+def check_every_format(b: str, version: str) -> dict:
     want = expected(version)
     code = 1 if "FAIL" in want.values() else 0
     before = names(b)
@@ -56,10 +57,15 @@ def check_every_format(b: str, version: str) -> None:
         assert rows == want, (fmt, r.out)
     r = run_kcli(b, "check", "broker", "--dry-run", "-o", "json", timeout="30s")
     assert r.code == 0 and json.loads(r.out)["dryRun"] and names(b) == before
+    return doc
 
 
 def test_check_broker_on_kafka_4_4(apache_kafka):
-    check_every_format(apache_kafka.bootstrap_servers, apache_kafka.version)
+    doc = check_every_format(apache_kafka.bootstrap_servers, apache_kafka.version)
+    if apache_kafka.version.startswith("4.4."):      # ConsumerGroupHeartbeat 0-1: no v2 to read both ways
+        row = next(x for x in doc["rules"] if x["rule"] == "heartbeat-v2.layout")
+        assert (row["status"], row["data"]) == ("UNSUPPORTED", {"heartbeatVersions": [0, 1]}), row
+        assert row["evidence"].startswith("ConsumerGroupHeartbeat v0-1 advertised")
 
 
 def test_check_broker_on_older_releases(apache_kafka_compat):

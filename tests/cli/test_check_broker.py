@@ -68,6 +68,24 @@ def test_every_rule_passes_and_the_check_leaves_nothing_behind(broker):
         "INVALID_TIMESTAMP", [1], 0, 0)
 
 
+def test_the_heartbeat_row_says_the_broker_speaks_accepted_kip_1327s_layout(broker):
+    """The v2 answer's bytes read whole by the accepted layout (kcli's tag 1282 read, the group's
+    own creation time), the seed's positional layout misreads them; in JSON and in the table."""
+    r, doc = check(broker.bootstrap_servers)
+    assert r.code == 0, r.err
+    row = next(x for x in doc["rules"] if x["rule"] == "heartbeat-v2.layout")
+    stamped = next(x for x in doc["rules"] if x["rule"] == "group-creation-time")["data"]["groupCreationTimeMs"]
+    assert (row["kip"], row["status"], row["data"]["layout"]) == ("KIP-1327", "PASS", "accepted"), row
+    assert row["data"]["heartbeatVersions"] == [0, 2]
+    assert row["data"]["readings"]["accepted"] == {"bytesLeft": 0, "misread": None, "groupCreationTimeMs": stamped,
+                                                   "newPartitions": None}
+    assert row["data"]["readings"]["seed"]["misread"]
+    assert row["evidence"].startswith("accepted layout: read whole as v1 + tagged NewPartitions")
+    assert "the seed's positional layout misreads it" in row["evidence"]
+    table = run_kcli(broker.bootstrap_servers, "check", "broker", "-o", "plain", timeout="30s")
+    assert any(line.split()[:3] == ["heartbeat-v2.layout", "KIP-1327", "PASS"] for line in table.out.splitlines())
+
+
 @pytest.mark.parametrize("fmt", ["table", "plain", "csv"])
 def test_every_output_format(broker, fmt):
     b = broker.bootstrap_servers
@@ -219,6 +237,17 @@ def test_a_broker_posing_as_older_gives_unsupported_rows_and_exit_0():
                  "list-offsets.latest-tiered"}
         assert {rule for rule, s in statuses(doc).items() if s == "UNSUPPORTED"} == KIP_RULES | older
         assert "ListOffsets v6 advertised" in next(x["evidence"] for x in doc["rules"] if x["rule"] == "kip-734.ties")
+
+
+def test_a_broker_posing_as_4_4_has_no_heartbeat_v2_to_read_both_ways():
+    with EmbeddedCluster(nodes=1, pose_as="4.4") as c:
+        r, doc = check(c.bootstrap_servers)
+        assert r.code == 0, r.err
+        row = next(x for x in doc["rules"] if x["rule"] == "heartbeat-v2.layout")
+        assert row["status"] == "UNSUPPORTED" and row["data"] == {"heartbeatVersions": [0, 1]}, row
+        assert row["evidence"] == "ConsumerGroupHeartbeat v0-1 advertised: the two layouts differ in v2 only"
+        assert doc["created"] == [f"topic {doc['topic']}"]          # no group: nothing joined
+        assert names(c.bootstrap_servers) == ([], [])
 
 
 def test_a_broker_whose_clock_is_off_fails_and_exits_1():

@@ -80,6 +80,11 @@ class WireBase:
         connection, no time left) raises OperationError: nothing was asked of the broker."""
         return self._answered(type(request).__name__, lambda: self._wire.send(request, node_id, until))
 
+    def send_raw(self, request, node_id=None) -> bytes:
+        """The answer's bytes after its response header, not decoded (Connection.request_raw), for
+        a reader with schemas of its own. Errors as ``send``'s."""
+        return self._answered(type(request).__name__, lambda: self._wire.send(request, node_id, raw=True))
+
     def send_each(self, requests: list[tuple[int, object]]) -> list:
         """The responses to ``requests`` ((node id, request), one per node), all sent before any
         answer is read (Wire.send_each): the brokers answer at once. Errors as ``send``'s."""
@@ -109,6 +114,10 @@ class WireBase:
         """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
         broker = self._wire.api_versions.get(api_key)
         return None if broker is None else broker[1]
+
+    def advertised_range(self, api_key: int) -> tuple[int, int] | None:
+        """The (lowest, highest) versions of ``api_key`` the broker advertises, None without it."""
+        return self._wire.api_versions.get(api_key)
 
 
 def error_name(code: int) -> str:

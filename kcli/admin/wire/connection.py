@@ -8,6 +8,7 @@ kcli sends a handful of requests one at a time and needs no event loop, metrics 
 
 from __future__ import annotations
 
+import io
 import socket
 import time
 
@@ -84,6 +85,7 @@ class Connection:
         self.host, self.port, self.config = host, port, config
         self._tls = tls
         self._sock: socket.socket | None = None
+        self._raw_correlation_id = 1 << 30          # request_raw's, apart from KafkaProtocol's
         self._open(deadline)
         try:
             self.api_versions = self._negotiate(deadline)
@@ -179,6 +181,51 @@ class Connection:
             self.close()
             raise WireUnreadable(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
                                  answer_name(request), sent, head) from None
+        except BaseException:
+            self.close()
+            raise
+
+    def request_raw(self, request, deadline: float) -> bytes:
+        """``request``'s answer as the broker sent it: the bytes after the response header, not
+        decoded (for a reader with schemas of its own: ``kcli check broker``'s heartbeat layouts).
+        It is framed and read here, beside kafka-python's ``KafkaProtocol``, which would decode it
+        with the class registered for its API; the correlation ids are the connection's own.
+        Failures as ``request``'s; an answer whose header is not this request's is unreadable."""
+        from kafka.protocol.api_header import ResponseHeader
+
+        sock = self._sock
+        if sock is None:
+            raise WireError(f"{self.host}:{self.port}: the connection is closed")
+        self._raw_correlation_id = (self._raw_correlation_id + 1) % 2**31
+        request.with_header(correlation_id=self._raw_correlation_id, client_id=self.config.get("client_id", "kcli"))
+        data, started, sent, frame = request.encode(header=True, framed=True), time.monotonic(), False, b""
+        try:
+            sock.settimeout(_remaining(deadline))
+            sock.sendall(data)
+            sent = True
+            while len(frame) < 4 or len(frame) < 4 + int.from_bytes(frame[:4], "big"):
+                if len(frame) > MAX_RESPONSE_BYTES:         # bounded: see MAX_RESPONSE_BYTES
+                    raise WireError(f"{self.host}:{self.port}: response too large", sent)
+                sock.settimeout(_remaining(deadline))
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    raise WireError(f"{self.host}:{self.port} closed the connection", sent)
+                frame += chunk
+            body = io.BytesIO(frame[4:])
+            header = ResponseHeader.decode(body, flexible=request.flexible_version_q(request.API_VERSION))
+            if header.correlation_id != self._raw_correlation_id or len(frame) > 4 + int.from_bytes(frame[:4], "big"):
+                raise ValueError(f"correlation id {header.correlation_id}, {len(frame) - 4} bytes")
+            return frame[4 + body.tell():]
+        except OSError as exc:
+            self.close()
+            raise self._error(exc, started, sent) from None
+        except WireError:
+            self.close()
+            raise
+        except Exception as exc:  # noqa: BLE001 - a header that is not this answer's
+            self.close()
+            raise WireUnreadable(f"{self.host}:{self.port}: unreadable answer ({type(exc).__name__}: {exc})",
+                                 answer_name(request), sent, frame[:16]) from None
         except BaseException:
             self.close()
             raise
@@ -283,9 +330,10 @@ class Wire:
         for conn in {self._bootstrap, *self._nodes.values()}:
             conn.close()
 
-    def send(self, request, node_id: int | None = None, until: float | None = None):
-        """``request``'s response, by the command's deadline or ``until`` (time.monotonic) when
-        that is sooner: a change whose outcome must be read back afterwards keeps time for it.
+    def send(self, request, node_id: int | None = None, until: float | None = None, raw: bool = False):
+        """``request``'s response (``raw``: its bytes after the header, Connection.request_raw),
+        by the command's deadline or ``until`` (time.monotonic) when that is sooner: a change
+        whose outcome must be read back afterwards keeps time for it.
         A request the deadline leaves no time for is not sent, and the error says so, naming the
         earlier request that got no answer (it is not this one's fault). A failure before the
         request went out (its connection could not be opened) is a WireError with ``sent``
@@ -303,7 +351,7 @@ class Wire:
             raise
         started = time.monotonic()
         try:
-            return conn.request(request, deadline)
+            return conn.request_raw(request, deadline) if raw else conn.request(request, deadline)
         except WireTimeout as exc:
             if exc.sent:
                 self._unanswered = (f"{type(request).__name__} to {conn.host}:{conn.port} waited "

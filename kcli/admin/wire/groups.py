@@ -7,7 +7,8 @@ from __future__ import annotations
 from kcli.admin.wire.coordinators import GROUP_ID_NOT_FOUND, Backoff, CoordinatorRequests
 from kcli.admin.wire.metadata import MetadataRequests
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import BrokerInfo, GroupListing, HeartbeatAnswer, StreamsGroupDescription, StreamsMember
+from kcli.model import (BrokerInfo, GroupListing, HeartbeatAnswer, LayoutReading, StreamsGroupDescription,
+                        StreamsMember)
 
 TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
 if TYPE_CHECKING:
@@ -267,6 +268,49 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
             created = -1 if resp.group_creation_time_ms is None else resp.group_creation_time_ms
         return HeartbeatAnswer(for_code(resp.error_code).message if resp.error_code else None,
                                resp.member_id, resp.member_epoch, created)
+
+    def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str, topics: list[str]) -> list[LayoutReading]:
+        """One ConsumerGroupHeartbeat v2 join (epoch 0, ``topics``) to the group's coordinator,
+        its answer's bytes read with each of ConsumerGroupHeartbeatResponse v2's layouts
+        (heartbeat_readings). The caller checks that the broker advertises v2 (UnsupportedByBroker
+        otherwise); the member joins as any other."""
+        from kcli.protocol import heartbeat_layouts
+
+        Req = self.proto.ConsumerGroupHeartbeatRequest
+        if self._version(Req, "ConsumerGroupHeartbeat") < heartbeat_layouts.VERSION:
+            raise UnsupportedByBroker("The broker does not support ConsumerGroupHeartbeat v2")
+        node = self.find_coordinators([group_id])[group_id]
+        body = self.send_raw(Req(version=heartbeat_layouts.VERSION, group_id=group_id, member_id=member_id,
+                                 member_epoch=0, instance_id=None, rack_id=None, rebalance_timeout_ms=30_000,
+                                 subscribed_topic_names=topics, server_assignor=None, topic_partitions=[]), node)
+        self._forget_moved(group_id, int.from_bytes(body[4:6], "big", signed=True))  # every layout: after throttle
+        return heartbeat_readings(body)
+
+
+def heartbeat_readings(body: bytes) -> list[LayoutReading]:
+    """A ConsumerGroupHeartbeat v2 answer's bytes (after the response header) as each layout
+    reads them, the accepted one first."""
+    from kafka.errors import for_code
+
+    from kcli.protocol import heartbeat_layouts
+
+    readings = []
+    for layout in heartbeat_layouts.LAYOUTS:
+        fields, left = heartbeat_layouts.read(layout, body)
+        if fields is None:
+            readings.append(LayoutReading(layout, left))
+            continue
+        try:
+            error = for_code(fields["error_code"]).message if fields["error_code"] else None
+        except Exception:                       # noqa: BLE001 - a code no Kafka has: the layout misread it
+            error = f"code {fields['error_code']}"
+        assigned = (fields["assignment"] or {}).get("topic_partitions") or []
+        new = [p for t in assigned for p in t.get("new_partitions") or []]
+        readings.append(LayoutReading(
+            layout, left, error, fields["member_id"], fields["member_epoch"], fields["heartbeat_interval_ms"],
+            fields.get("group_creation_time_ms"), sorted(p for t in assigned for p in t["partitions"] or []),
+            new if any(t.get("new_partitions") is not None for t in assigned) else None))
+    return readings
 
 
 def _unknown_to_describe_groups(answer) -> bool:
