@@ -263,11 +263,12 @@ def fit(table: Table, width: int) -> Fit:
     rows = table.rows if isinstance(table.rows, list) else list(table.rows)
 
     def said_once(i: int) -> str:
-        values = {r[i] if i < len(r) else "" for r in rows}
-        return f" (every row: {values.pop()})" if len(rows) >= 2 and len(values) == 1 and "" not in values else ""
+        values = {r[i] if i < len(r) else "" for r in rows} if len(rows) >= 2 else set()
+        return f" (every row: {values.pop()})" if len(values) == 1 and "" not in values else ""
 
     for i in list(shown):
-        if i not in last and said_once(i) and drop(i, said_once(i)):
+        said = "" if i in last else said_once(i)
+        if said and drop(i, said):
             return done()
     for i in [i for i in reversed(shown) if i not in last and table.columns[i] not in KEY]:
         if drop(i):
