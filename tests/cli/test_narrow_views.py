@@ -171,7 +171,7 @@ def test_check_broker_keeps_its_evidence(cluster, monkeypatch):
     table = table_lines(lines)
     assert {"RULE", "STATUS", "EVIDENCE"} <= set(table[0].split()), "\n".join(lines)
     text = " ".join(" ".join(line.split()) for line in table)
-    assert "expected 5 (the log end)" in text                    # list-offsets.latest's evidence, wrapped
+    assert "offset 5; expected 5" in text                        # list-offsets.latest's evidence
     evidence = as_json(cluster.bootstrap_servers, "check", "broker")["rules"]
     assert all(r["evidence"] for r in evidence)
 
@@ -193,7 +193,7 @@ def test_a_max_age_plans_rule_shows_ages_in_two_units(cluster, monkeypatch):
     table = table_lines(lines)
     assert {"NEW-OFFSET", "RULE"} <= set(table[0].split()), "\n".join(lines)
     text = " ".join(" ".join(line.split()) for line in table)
-    assert re.search(r"earliest \(hot, broker: age 3m5[0-9]s ≤ 1h\)", text), text
+    assert re.search(r"earliest \(hot, broker: age [34]m[0-9]+s ≤ 1h\)", text), text
     assert re.search(r"latest \(cold, broker: age 2h > 1h\)", text), text
     assert not re.search(r"\d+m\d+s\d+ms|\dh\d*m?\d+s", text), text         # at most two units
     rows = {p["topic"]: p for g in as_json(b, *args)["groups"] for p in g["partitions"]}
