@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from kcli import kip937
 from kcli.model import AgeBounds
-from kcli.times import format_duration_ms
+from kcli.times import format_duration_ms, rounded_duration
 
 BROKER, OBSERVED, RECORD_BOUND, UNKNOWN = "broker", "observed", "record bound", "unknown"
 UNBOUNDED = 2 ** 63 - 1            # Long.MAX_VALUE: message.timestamp.before.max.ms's default
@@ -95,22 +95,27 @@ def gather(tps: list, starts: dict, ends: dict, now_ms: int, limit_ms: int, *, b
 
 
 def decide(bounds: AgeBounds | None, limit_ms: int) -> tuple[bool, str, str]:
-    """(hot?, the source that decided or ``unknown``, the rule as a plan shows it)."""
+    """(hot?, the source that decided or ``unknown``, the rule as a plan shows it: the age cut to
+    two units, as docs/output.md's tables show durations, the limit as it was given)."""
     limit = format_duration_ms(limit_ms)
     unknown = True, UNKNOWN, f"earliest (age unknown, not proven over {limit})"
     if bounds is None:
         return unknown
     low, high = bounds.min_age_ms, bounds.max_age_ms
     before, after = bounds.before_source or UNKNOWN, bounds.after_source or UNKNOWN
+
+    def age(ms: int) -> str:          # exact where the cut would put it on the limit's other side
+        cut = rounded_duration(ms)
+        return format_duration_ms(cut if (cut > limit_ms) == (ms > limit_ms) else ms)
+
     if low is not None and low == high:
-        age = format_duration_ms(max(low, 0))
         if low <= limit_ms:
-            return True, before, f"earliest (hot, {before}: age {age} ≤ {limit})"
-        return False, before, f"latest (cold, {before}: age {age} > {limit})"
+            return True, before, f"earliest (hot, {before}: age {age(max(low, 0))} ≤ {limit})"
+        return False, before, f"latest (cold, {before}: age {age(low)} > {limit})"
     if low is not None and low > limit_ms:
-        return False, before, f"latest (cold, {before}: age ≥ {format_duration_ms(low)} > {limit})"
+        return False, before, f"latest (cold, {before}: age ≥ {age(low)} > {limit})"
     if high is not None and high <= limit_ms:
-        return True, after, f"earliest (hot, {after}: age ≤ {format_duration_ms(max(high, 0))} ≤ {limit})"
+        return True, after, f"earliest (hot, {after}: age ≤ {age(max(high, 0))} ≤ {limit})"
     return unknown
 
 

@@ -69,13 +69,19 @@ def format_duration_rounded(ms: int) -> str:
     """A duration to read at a glance: under a minute as format_duration_ms (``2s29ms``), longer
     cut to its two largest units, the second left out when it is zero (``1h39m``, ``2h``,
     ``1d3h``); toward zero, sign kept."""
-    sign, rest = ("-", -ms) if ms < 0 else ("", ms)
+    return format_duration_ms(rounded_duration(ms))
+
+
+def rounded_duration(ms: int) -> int:
+    """The milliseconds ``format_duration_rounded`` shows: ``ms`` under a minute, longer cut
+    toward zero to its two largest units."""
+    sign, rest = (-1, -ms) if ms < 0 else (1, ms)
     if rest < 60_000:
-        return format_duration_ms(ms)
+        return ms
     sizes = (86_400_000, 3_600_000, 60_000, 1000)
     top = next(i for i, size in enumerate(sizes) if rest >= size)
     unit = sizes[top + 1] if top + 1 < len(sizes) else sizes[top]
-    return sign + format_duration_ms(rest // unit * unit)
+    return sign * (rest // unit * unit)
 
 
 # Both grammars are matched without backtracking (possessive quantifiers), so any input is

@@ -138,22 +138,54 @@ class Table:
 
 # Fitting a table to a terminal. Identifiers (topic, group, config name, host:port, ids) and
 # timestamps are never broken: only these free-text columns wrap (at spaces) ...
-FREE_TEXT = frozenset({"MEANING", "ERROR", "RESULT", "STATUS", "RULE", "CONFIGS"})
+FREE_TEXT = frozenset({"MEANING", "ERROR", "RESULT", "STATUS", "RULE", "CONFIGS", "EVIDENCE"})
 FREE_TEXT_MIN = 20
 # ... and when the table is still too wide, columns go, in an order defined for every column:
 # first those the view names (``Table.drop``), then those named in DROP_ORDER (least important
 # first); then a column with the same value in every row, said once below the table instead; then
-# any column not named anywhere, the rightmost first; then those in DROP_LAST (the reason for
-# their view: the reset's outcome, the time lag, MEANING), in that order. KEY columns (and a table's
-# first column) identify a row and are never left out. The
-# plain, json and csv outputs keep everything.
+# any column not named anywhere, the rightmost first. Then, before a column of DROP_LAST goes (the
+# reason for its view: offsets, lag, the reset's outcome, the time lag, tasks, the audit's counts,
+# the evidence, MEANING), the NAMES are shortened in the middle (``middle_ellipsis``), down to
+# NAME_MIN; only then do DROP_LAST's columns go, in that order. KEY columns (and a table's first
+# column) identify a row and are never left out. The plain, json and csv outputs keep everything.
 DROP_ORDER = ("LAST-KNOWN-ELR", "ELR", "TOPIC-ID", "LEADER-EPOCH", "GROUP-INSTANCE-ID", "CLIENT-ID", "HOST",
               "UPGRADED", "CURRENT-EPOCH", "TARGET-EPOCH", "CONSUMER-ID", "ASSIGNMENT-STRATEGY",
               "TARGET-ASSIGNMENT-EPOCH", "GROUP-EPOCH", "COORDINATOR (ID)", "LOG-START", "LOG-END",
               "LOG-END-OFFSET", "EFFECTIVE", "SOURCE", "MAX-TS-OFFSET", "MAX-BACK", "TARGET-OFFSET",
               "MIN-TIMESTAMP", "CREATED", "YOUNGER-THAN-GROUP")
-DROP_LAST = ("DELTA", "RECORD-TIMESTAMP", "SKIPS-UNREAD", "NEW-OFFSET", "TIME-LAG", "RULE", "STATUS", "MEANING")
+DROP_LAST = ("CURRENT-OFFSET", "TOO-OLD", "TOO-NEW", "CULPRITS", "OUT-OF-ORDER", "REPLAYED", "SKIPPED",
+             "ACTIVE-TASKS", "LAG", "DELTA", "RECORD-TIMESTAMP", "SKIPS-UNREAD", "NEW-OFFSET", "TIME-LAG",
+             "EVIDENCE", "RULE", "STATUS", "MEANING")
 KEY = frozenset({"GROUP", "TOPIC", "PARTITION", "NAME", "RESOURCE"})
+NAMES = frozenset({"GROUP", "TOPIC", "INTERNAL-TOPIC", "MEMBER", "PROCESS", "CONSUMER-ID", "CLIENT-ID",
+                   "GROUP-INSTANCE-ID", "HOST"})
+NAME_MIN = 20
+ELLIPSIS = "…"
+
+
+def middle_ellipsis(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal columns, its middle replaced by an ellipsis: both ends
+    of a name tell names apart (Kafka Streams' internal topics share the application id before and
+    differ in ``-repartition`` or ``-changelog`` after). rich's own ``overflow="ellipsis"`` keeps
+    only the start, so the cells are cut here, to the widths ``fit`` chose, before rich sees them."""
+    from rich.cells import cell_len
+
+    if cell_len(text) <= width:
+        return text
+
+    def take(chars, budget: int) -> list[str]:
+        kept: list[str] = []
+        for ch in chars:
+            budget -= cell_len(ch)
+            if budget < 0:
+                break
+            kept.append(ch)
+        return kept
+
+    room = max(width - 1, 0)
+    head = take(text, (room + 1) // 2)
+    tail = take(reversed(text), room - (room + 1) // 2)
+    return "".join(head) + ELLIPSIS + "".join(reversed(tail))
 
 
 def free_text_width(table: Table, i: int) -> int:
@@ -167,12 +199,24 @@ def free_text_width(table: Table, i: int) -> int:
     return min(natural, max(FREE_TEXT_MIN, longest))
 
 
-def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
-    """The columns of ``table`` to show within ``width`` terminal columns (their indexes), and
-    the names of those left out, and the width they need. Identifier columns keep their whole
-    width, free text may wrap down to FREE_TEXT_MIN; columns go in the order above until the rest
-    fits (or only KEY columns are left: then the lines are wider than the terminal, but no
-    identifier is cut)."""
+@datatype
+class Fit:
+    """What ``fit`` chose: the columns shown (their indexes), the names of those left out, the
+    width the lines need, the width each shortened name column is cut to, and the narrowest each
+    free-text column may get where its longest words fold (both by index)."""
+    shown: list[int]
+    hidden: list[str]
+    needed: int
+    short: dict[int, int]
+    fold: dict[int, int]
+
+
+def fit(table: Table, width: int) -> Fit:
+    """The columns of ``table`` to show within ``width`` terminal columns. Identifier columns keep
+    their whole width, free text may wrap down to its longest word; columns go in the order above
+    until the rest fits. Before a column of DROP_LAST goes, the NAMES are shortened, then free
+    text's longest words may fold (down to FREE_TEXT_MIN); only KEY columns left, the lines are
+    wider than the terminal."""
     from rich.cells import cell_len
 
     def natural(i: int) -> int:
@@ -180,10 +224,19 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
                    for line in (cell.splitlines() or [""]))
 
     widths = {i: natural(i) for i in range(len(table.columns))}
+    squeeze = 0            # 1: names shortened; 2: free text's long words fold as well
+
+    def narrowest(i: int) -> int:
+        name = table.columns[i]
+        if name in FREE_TEXT:
+            words = free_text_width(table, i)
+            return min(words, max(FREE_TEXT_MIN, cell_len(name))) if squeeze == 2 else words
+        if squeeze and name in NAMES:
+            return min(widths[i], max(NAME_MIN, cell_len(name)))
+        return widths[i]
 
     def needed(shown: list[int]) -> int:
-        return sum(free_text_width(table, i) if table.columns[i] in FREE_TEXT else widths[i]
-                   for i in shown) + 3 * len(shown) - 1
+        return sum(map(narrowest, shown)) + 3 * len(shown) - 1
 
     shown = list(range(len(table.columns)))
     hidden: list[str] = []
@@ -196,23 +249,64 @@ def fit(table: Table, width: int) -> tuple[list[int], list[str], int]:
             hidden.append(table.columns[i] + said)
         return False
 
+    def done() -> Fit:
+        short = _name_widths(table, shown, widths, 0 if squeeze == 2 else width - needed(shown)) if squeeze else {}
+        fold = {i: narrowest(i) for i in shown if table.columns[i] in FREE_TEXT} if squeeze == 2 else {}
+        return Fit(shown, hidden, needed(shown), short, fold)
+
     index = {name: i for i, name in enumerate(table.columns)}
+    last = [index[name] for name in DROP_LAST if name in index]
     for name in (*table.drop, *DROP_ORDER):
         if name in index and drop(index[name]):
-            return shown, hidden, needed(shown)
+            return done()
     # A column with the same value in every row (one group's plan) is said once instead.
     rows = table.rows if isinstance(table.rows, list) else list(table.rows)
-    if len(rows) >= 2:
-        for i in list(shown):
-            values = {r[i] if i < len(r) else "" for r in rows}
-            if len(values) == 1 and "" not in values and drop(i, f" (every row: {values.pop()})"):
-                return shown, hidden, needed(shown)
-    last = [index[name] for name in DROP_LAST if name in index]
-    rest = [i for i in reversed(shown) if i not in last and table.columns[i] not in KEY]
-    for i in rest + last:
+
+    def said_once(i: int) -> str:
+        values = {r[i] if i < len(r) else "" for r in rows} if len(rows) >= 2 else set()
+        return f" (every row: {values.pop()})" if len(values) == 1 and "" not in values else ""
+
+    for i in list(shown):
+        said = "" if i in last else said_once(i)
+        if said and drop(i, said):
+            return done()
+    for i in [i for i in reversed(shown) if i not in last and table.columns[i] not in KEY]:
         if drop(i):
+            return done()
+
+    def squeezed() -> bool:          # the least squeeze that fits (2 where none does); does it fit
+        nonlocal squeeze
+        squeeze = 1
+        if needed(shown) > width:
+            squeeze = 2
+        return needed(shown) <= width
+
+    for i in last:
+        if squeezed():
             break
-    return shown, hidden, needed(shown)
+        drop(i, said_once(i))
+    squeezed()
+    return done()
+
+
+def _name_widths(table: Table, shown: list[int], widths: dict[int, int], spare: int) -> dict[int, int]:
+    """The width each NAMES column of ``shown`` narrower than its cells is cut to: ``spare``
+    columns (what the table leaves with those at their narrowest) shared out, each name given
+    what it needs, up to an equal share of what is left (the narrowest needs first)."""
+    from rich.cells import cell_len
+
+    names = [i for i in shown if table.columns[i] in NAMES
+             and widths[i] > max(NAME_MIN, cell_len(table.columns[i]))]
+    if not names:
+        return {}
+    floor = {i: max(NAME_MIN, cell_len(table.columns[i])) for i in names}
+    room = max(spare, 0) + sum(floor.values())
+    cut: dict[int, int] = {}
+    for n, i in enumerate(sorted(names, key=lambda i: widths[i])):
+        share = max(floor[i], room // (len(names) - n))
+        cut[i] = min(widths[i], share)
+        room -= cut[i]
+    return {i: w for i, w in cut.items() if w < widths[i]}
 
 
 def schema_name(kind: str) -> str:
@@ -423,24 +517,30 @@ class Output:
 
         table = Table(table.columns, list(table.rows), table.title, table.drop)  # fit takes several passes
         hidden: list[str] = []
-        shown, width = list(range(len(table.columns))), self.console.width
+        shortened: list[str] = []
+        shown, width, fold = list(range(len(table.columns))), self.console.width, {}
         if self.console.is_terminal:
-            shown, hidden, needed = fit(table, width)
-            width = max(width, needed)          # never squeeze an identifier: wider lines instead
+            chosen = fit(table, width)
+            shown, hidden, fold = chosen.shown, chosen.hidden, chosen.fold
+            width = max(width, chosen.needed)   # never squeeze a KEY column: wider lines instead
+            if chosen.short:                    # names cut in the middle to the widths fit chose
+                shortened = [table.columns[i] for i in shown if i in chosen.short]
+                table.rows = [[middle_ellipsis(cell, chosen.short[i]) if i in chosen.short else cell
+                               for i, cell in enumerate(row)] for row in table.rows]
             lines = fast and simple_layout(Table([table.columns[i] for i in shown],
                                                  Rows(lambda: ([r[i] if i < len(r) else "" for i in shown]
                                                                for r in table.rows)), table.title), self.console)
             if lines:                           # what rich prints, without its millisecond per row
                 self.console.print(Text(next(lines).rstrip("\n"), style="bold"), crop=False)
                 self.write_lines(lines)
-                self._not_shown(hidden)
+                self._not_shown(hidden, shortened)
                 return
         rich_table = RichTable(title=table.title, box=box.SIMPLE_HEAD, show_edge=False,
                                header_style="bold" if self.console.is_terminal else None)
         for i in shown:
             col = table.columns[i]
             if col in FREE_TEXT:
-                rich_table.add_column(Text(col), overflow="fold", min_width=free_text_width(table, i))
+                rich_table.add_column(Text(col), overflow="fold", min_width=fold.get(i, free_text_width(table, i)))
             else:
                 rich_table.add_column(Text(col), no_wrap=True, overflow="ignore")
         for row in table.rows:
@@ -451,14 +551,18 @@ class Output:
             self.console.print(rich_table, crop=False)
         finally:
             self.console.width = terminal_width
-        self._not_shown(hidden)
+        self._not_shown(hidden, shortened)
 
-    def _not_shown(self, hidden: list[str]) -> None:
+    def _not_shown(self, hidden: list[str], shortened: list[str]) -> None:
+        """One dim line, wrapped at blanks to the terminal's width, naming the columns left out
+        and those whose names were shortened (``…``)."""
         from rich.text import Text
 
-        if hidden:                              # wrapped at blanks, to the terminal's width
-            self.console.print(Text(f"(not shown at {self.console.width} columns: {', '.join(hidden)}; "
-                                    "-o csv or json show all)", style="dim"), soft_wrap=False)
+        said = ([f"not shown at {self.console.width} columns: {', '.join(hidden)}"] if hidden else []) + (
+            [f"{'' if hidden else f'at {self.console.width} columns, '}names shortened ({ELLIPSIS}) in "
+             + ", ".join(shortened)] if shortened else [])
+        if said:
+            self.console.print(Text(f"({'; '.join(said)}; -o csv or json show all)", style="dim"), soft_wrap=False)
 
     @contextmanager
     def progress(self, description: str) -> Iterator["ProgressUpdate | None"]:

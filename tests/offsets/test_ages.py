@@ -35,3 +35,19 @@ def test_record_bound(ts, appended, before, bound):
 ])
 def test_decide(bounds, hot, source):
     assert decide(bounds, MIN)[:2] == (hot, source)
+
+
+HOUR = 3_600_000
+
+
+@pytest.mark.parametrize("bounds,rule", [
+    (exact(NOW, NOW - 232_474), "earliest (hot, broker: age 3m52s ≤ 1h)"),              # two units
+    (exact(NOW, NOW - 2 * HOUR - 1_474), "latest (cold, broker: age 2h > 1h)"),
+    (combine(NOW, (None, NOW - HOUR - 61_474)), "latest (cold, observed: age ≥ 1h1m > 1h)"),
+    (combine(NOW, (NOW - 232_474, NOW - 1)), "earliest (hot, observed: age ≤ 3m52s ≤ 1h)"),
+    (exact(NOW, NOW - 45_123), "earliest (hot, broker: age 45s123ms ≤ 1h)"),             # under a minute: exact
+    # Cut to two units, 1h30s would read "1h > 1h": the age stays exact where the cut crosses the limit.
+    (exact(NOW, NOW - HOUR - 30_000), "latest (cold, broker: age 1h30s > 1h)"),
+])
+def test_the_rule_shows_an_age_in_two_units_on_its_side_of_the_limit(bounds, rule):
+    assert decide(bounds, HOUR)[2] == rule

@@ -136,3 +136,36 @@ def test_on_a_terminal_the_same_text_as_rich_for_random_tables(monkeypatch):
             assert ansi.sub("", printed_fast) == ansi.sub("", text(table, False)), (width, table)
             fast += "\x1b[1m" in printed_fast and printed_fast.count("\x1b[1m") == 1
     assert fast > 100                         # the simple layout is taken, header bold
+
+
+def test_a_name_is_shortened_in_the_middle_before_a_column_a_view_is_for_goes():
+    """fit: at 80 columns a 62-character topic is cut in the middle (both ends kept) so that
+    CURRENT-OFFSET, LAG and TIME-LAG stay; where it fits whole, nothing is cut; a column of no
+    rule (MEMBER) goes before any name is cut."""
+    from kcli.render.output import fit, middle_ellipsis
+
+    topic = "wordcount-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+    table = Table(["TOPIC", "PARTITION", "CURRENT-OFFSET", "LAG", "MEMBER", "TIME-LAG"],
+                  [[t, str(p), "0", "10", f"member-{p}", "1m"] for t in (topic, "words") for p in range(2)])
+    narrow = fit(table, 80)
+    assert [table.columns[i] for i in narrow.shown] == ["TOPIC", "PARTITION", "CURRENT-OFFSET", "LAG", "TIME-LAG"]
+    assert narrow.hidden == ["MEMBER"] and narrow.needed <= 80
+    cut = middle_ellipsis(topic, narrow.short[0])
+    assert len(cut) == narrow.short[0] == 80 - (9 + 14 + 3 + 8) - (3 * 5 - 1) == 32     # what the rest leaves
+    assert cut == topic[:16] + "…" + topic[-15:]
+    wide = fit(table, 200)
+    assert (wide.hidden, wide.short) == ([], {})
+    assert middle_ellipsis("中文中文中文", 6) in ("中…文", "中…") and middle_ellipsis("short", 20) == "short"
+
+
+def test_free_text_keeps_its_column_by_folding_a_word_too_long_for_it():
+    """check broker's EVIDENCE: a `name=value` word wider than what 80 columns leave folds
+    rather than the column going."""
+    from kcli.render.output import fit
+
+    evidence = "message.timestamp.after.max.ms=3600000; record 1 of 3 at +7200000 ms: INVALID_TIMESTAMP"
+    table = Table(["RULE", "KIP", "STATUS", "EVIDENCE"],
+                  [["creation-time.leader-change", "KIP-1327", "UNSUPPORTED", evidence]])
+    chosen = fit(table, 80)
+    assert [table.columns[i] for i in chosen.shown] == ["RULE", "STATUS", "EVIDENCE"] and chosen.hidden == ["KIP"]
+    assert chosen.needed <= 80 and chosen.fold[3] < len("message.timestamp.after.max.ms=3600000;")
