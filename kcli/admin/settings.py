@@ -93,6 +93,7 @@ class ClientSettings:
             k: v for k, v in self.librdkafka_config().items() if k != "bootstrap.servers"}
         if not conf or self._validated == conf:
             return
+        check_credentials(conf)
         from confluent_kafka import KafkaException
         from confluent_kafka.admin import AdminClient
 
@@ -318,6 +319,20 @@ def normalize_properties(props: dict[str, str]) -> dict[str, str]:
 
         out = translate_stores(out)
     return out
+
+
+def check_credentials(conf: dict[str, str | int | float | bool]) -> None:
+    """SASL PLAIN or SCRAM without a user name or password, said in the names of the Java
+    properties a --command-config file holds (librdkafka's own words are "sasl.username and
+    sasl.password must be set", keys the user may never have written)."""
+    mechanism = str(conf.get("sasl.mechanism") or conf.get("sasl.mechanisms") or "").upper()
+    if (not str(conf.get("security.protocol", "")).upper().startswith("SASL") or mechanism not in _JAAS_LOGIN
+            or ("sasl.username" in conf and "sasl.password" in conf)):
+        return
+    missing = [o for o, k in (("username", "sasl.username"), ("password", "sasl.password")) if k not in conf]
+    raise UsageError(f"SASL/{mechanism} needs a user name and password: sasl.jaas.config={_JAAS_LOGIN[mechanism]} "
+                     f'required username="..." password="..."; (no {" or ".join(missing)} given; librdkafka\'s '
+                     "names: sasl.username, sasl.password)")
 
 
 def _jaas_settings(mechanism: str | None, options: dict[str, str], props: dict[str, str]) -> dict[str, str]:

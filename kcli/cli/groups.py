@@ -30,14 +30,14 @@ def list_groups(
                                              "classic, consumer, streams (Kafka Streams applications, "
                                              "group.protocol=streams)."),
 ):
-    """List consumer groups (kafka-consumer-groups --list)."""
+    """List consumer and streams groups (kafka-consumer-groups --list lists the consumer groups only)."""
     from kcli import specs
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     wanted_states = specs.parse_states(states) if states else None
     wanted_types = specs.parse_types(types, native=True) if types else None
-    groups = lib.list_groups(state().admin(), wanted_states, wanted_types)
+    groups = lib.list_groups(state().admin(), wanted_states, wanted_types, streams=True)
     view.render_list(out(), groups, show_state=states is not None, show_type=types is not None)
 
 
@@ -72,24 +72,51 @@ def describe_groups(
     if descs and streams and out().format == "json":
         raise OperationError("Consumer groups and streams groups have different JSON documents: "
                              "describe them in separate commands with --output json")
-    if out().format != "json":
-        out().notes("\n" + notice for notice in [*map(lib.state_notice, descs), *map(streams_lib.state_notice, streams)]
-                    if notice)
+    each = _notices_by_group(descs, streams, per_group=members or not show_state or out().format == "plain")
     if streams:
-        _describe_streams(streams, members, show_state, st.verbose, time_lag)
+        _describe_streams(streams, members, show_state, st.verbose, time_lag, each)
         if not descs:
             return
     if members:
-        view.render_members(out(), descs, st.verbose)
+        each(descs, lambda ds: view.render_members(out(), ds, st.verbose))
     elif show_state:
-        view.render_state(out(), descs, st.verbose)
+        each(descs, lambda ds: view.render_state(out(), ds, st.verbose))
         note = lib.classic_creation_note(descs) if st.verbose and out().format != "json" else None
         if note:
             out().note(note)
     else:
         views = lib.offset_views(admin, descs)
         with_time = _with_time_lag(admin, views, time_lag)
-        view.render_offsets(out(), views, st.verbose, time_lag=with_time)
+        each(views, lambda vs: view.render_offsets(out(), vs, st.verbose, time_lag=with_time))
+
+
+def _notices_by_group(descs, streams, per_group: bool):
+    """The groups' state notices (stderr; none with JSON) and ``each(groups, render)``, which
+    renders the views. Where stdout and stderr are one file (a terminal, ``2>&1``) and the view
+    is one per group (``per_group``), each group's notice comes just before its own view, as
+    kafka-consumer-groups prints them; otherwise all of them first, in one write, and the views
+    rendered together (10k groups' views in a few writes). ``groups`` are descriptions or
+    (description, rows) pairs."""
+    from kcli.ops import groups as lib
+    from kcli.ops import streams as streams_lib
+
+    notices = {} if out().format == "json" else {
+        g.group_id: n for g, n in [*((d, lib.state_notice(d)) for d in descs),
+                                   *((s, streams_lib.state_notice(s)) for s in streams)] if n}
+    one_by_one = per_group and len(notices) > 0 and out().one_file()
+    if not one_by_one:
+        out().notes("\n" + n for n in notices.values())
+
+    def each(groups: list, render) -> None:
+        if not one_by_one:
+            render(groups)
+            return
+        for g in groups:
+            notice = notices.get((g[0] if isinstance(g, tuple) else g).group_id)
+            if notice:
+                out().note("\n" + notice)
+            render([g])
+    return each
 
 
 def _with_time_lag(admin, groups, time_lag: bool) -> bool:
@@ -105,25 +132,27 @@ def _with_time_lag(admin, groups, time_lag: bool) -> bool:
     return with_time
 
 
-def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, time_lag: bool) -> None:
+def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, time_lag: bool, each) -> None:
     """The streams groups' view (kcli.render.streams): state, members, or offsets, lag and lag
-    in time (a stopped application's too, from its committed offsets)."""
+    in time (a stopped application's too, from its committed offsets); ``each`` renders them
+    (``_notices_by_group``)."""
     from kcli.ops import streams as lib
     from kcli.render import streams as view
 
     if members:
-        view.render_members(out(), streams, verbose)
+        each(streams, lambda ss: view.render_members(out(), ss, verbose))
     elif show_state:
         sizes, partial = (lib.internal_topic_sizes(state().admin(), streams) if out().format in ("table", "json")
                           else (None, None))
-        view.render_state(out(), streams, verbose, sizes)
+        each(streams, lambda ss: view.render_state(out(), ss, verbose, sizes))
         if partial:                  # the view is shown, its unknown records named: exit 1
             from kcli.errors import OperationError
 
             raise OperationError(partial)
     else:
         groups = [(d, lib.offset_rows(state().admin(), d)) for d in streams]
-        view.render_offsets(out(), groups, verbose, time_lag=_with_time_lag(state().admin(), groups, time_lag))
+        with_time = _with_time_lag(state().admin(), groups, time_lag)
+        each(groups, lambda gs: view.render_offsets(out(), gs, verbose, time_lag=with_time))
 
 
 def reset_offsets(

@@ -36,6 +36,6 @@ def list_offsets(
     label = "max-timestamp" if max_timestamp else ("latest" if time is None else time)
     spec = specs.parse_time(label)
     rules = specs.partition_rules(topic or [], partitions, topic_partitions, check_names=True)
-    offsets = lib.list_offsets(state().admin(), rules, spec, exclude_internal)
+    offsets = lib.list_offsets(state().admin(), rules, spec, exclude_internal, explain=True)
     render_offsets(out(), offsets, label)
     lib.check_answered(offsets)

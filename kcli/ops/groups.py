@@ -38,11 +38,13 @@ def classic_creation_note(descs: list[GroupDescription]) -> str | None:
     return f"GROUP-CREATION-TIME is - for classic group(s) {', '.join(repr(g) for g in shown)}: {CLASSIC_REASON}"
 
 
-def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None):
-    """The groups in the given states and of the given types, in kafka-consumer-groups' order;
-    streams groups only when the types name them (kafka-consumer-groups never lists them)."""
+def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None, streams: bool = False):
+    """The groups in the given states and of the given types, in kafka-consumer-groups' order.
+    Streams groups when the types name them or, with no types asked, when ``streams`` (kcli list
+    groups lists every group; kafka-consumer-groups --list never lists them)."""
+    with_streams = "Streams" in types if types else streams
     groups = {g.group_id: g for g in admin.list_groups()} if not types or types - {"Streams"} else {}
-    if types and "Streams" in types:
+    if with_streams:
         groups.update((g.group_id, g) for g in admin.list_streams_groups())
     return [groups[gid] for gid in javaorder.group_listing(list(groups))
             if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
@@ -82,8 +84,12 @@ def descriptions(admin: Admin, ids: list[str]) -> list[GroupDescription]:
 
 
 def delete(admin: Admin, ids: list[str]) -> dict[str, BrokerError | None]:
-    """Each group's error, None where it was deleted (``check_deleted`` gives the exit code)."""
-    return admin.delete_groups(ids)
+    """Each group's error, None where it was deleted (``check_deleted`` gives the exit code). A
+    group the broker does not know (GROUP_ID_NOT_FOUND, whose DeleteGroups answer carries no
+    words) is "Group G not found.", as describe says, not librdkafka's "Broker: The group id
+    does not exist"."""
+    return {g: BrokerError(e.code, e.name, f"Group {g} not found.") if e is not None and e.name == "GROUP_ID_NOT_FOUND"
+            else e for g, e in admin.delete_groups(ids).items()}
 
 
 def describe(admin: Admin, ids: list[str]) -> list[GroupDescription]:

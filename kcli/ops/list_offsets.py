@@ -18,23 +18,57 @@ if TYPE_CHECKING:
 EVERY_PARTITION = PartitionRule(re.compile(".*"))
 
 
-def select_partitions(admin: Admin, rules: list[PartitionRule], exclude_internal: bool) -> list[tuple[str, int]]:
+def select_partitions(admin: Admin, rules: list[PartitionRule], exclude_internal: bool,
+                      explain: bool = False) -> list[tuple[str, int]]:
     """The partitions any rule allows (no rule: every partition), sorted as kafka-get-offsets
-    prints them (by the string ``topic-partition``). The rules were read before any request."""
+    prints them (by the string ``topic-partition``). The rules were read before any request.
+    None allowed fails with kafka-get-offsets' words or, ``explain``, with what kcli knows
+    (``no_match_text``)."""
     rules = rules or [EVERY_PARTITION]
-    selected = [(name, p) for name, count in admin.partition_counts().items()
-                if not (exclude_internal and name in INTERNAL_TOPICS)
+    counts = {name: count for name, count in admin.partition_counts().items()
+              if not (exclude_internal and name in INTERNAL_TOPICS)}
+    selected = [(name, p) for name, count in counts.items()
                 for p in range(count) if any(r.allows(name, p) for r in rules)]
     if not selected:
-        raise OperationError("Could not match any topic-partitions with the specified filters")
+        raise OperationError(no_match_text(rules, counts) if explain else
+                             "Could not match any topic-partitions with the specified filters")
     return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
 
 
+def no_match_text(rules: list[PartitionRule], counts: dict[str, int]) -> str:
+    """Why no partition was selected: each rule's topics that exist with the partitions asked
+    that they do not have (``Partition orders-99 does not exist: topic orders has 2 partitions
+    (0-1)``), or the rules no topic matches."""
+    why = []
+    for rule in rules:
+        topics = sorted(name for name in counts if rule.allows_topic(name))
+        if not topics:
+            why.append(f"No topic matches '{_as_given(rule.topic.pattern)}'")
+        for name in topics:
+            if rule.only is not None:
+                asked = ", ".join(f"{name}-{p}" for p in sorted(rule.only))
+                what = f"Partition {asked} does not exist" if len(rule.only) == 1 else \
+                    f"Partitions {asked} do not exist"
+            else:
+                what = f"No partition {rule.low}-" + ("" if rule.high is None else str(rule.high - 1))
+            has = counts[name]
+            why.append(f"{what}: topic {name} has {has} partition{'' if has == 1 else 's'}"
+                       + (f" (0-{has - 1})" if has else ""))
+    return "; ".join(why)
+
+
+def _as_given(pattern: str) -> str:
+    """A topic pattern as the user gave it: kcli.specs wraps each in ``(?:...)``."""
+    inner = pattern[3:-1] if pattern.startswith("(?:") and pattern.endswith(")") else None
+    return inner if inner is not None and ")|(?:" not in inner else pattern
+
+
 def list_offsets(admin: Admin, rules: list[PartitionRule], time: int,
-                 exclude_internal: bool = False) -> list[OffsetInfo]:
+                 exclude_internal: bool = False, explain: bool = False) -> list[OffsetInfo]:
     """One answer per selected partition; a partition the cluster did not answer for carries
-    the error (``check_answered`` turns any error into exit 1 once the answers are shown)."""
-    partitions = select_partitions(admin, rules, exclude_internal)
+    the error (``check_answered`` turns any error into exit 1 once the answers are shown).
+    ``explain``: kcli's words when no partition is selected (``select_partitions``)."""
+    partitions = select_partitions(admin, rules, exclude_internal, explain)
     results = {(o.topic, o.partition): o for o in admin.list_offsets(partitions, time)}
     return [results.get(tp) or OffsetInfo(tp[0], tp[1], -1, error="no answer") for tp in partitions]
 

@@ -1,7 +1,7 @@
 """``reset-offsets --compare``: one row per partition, one column pair per policy (the target
 offset, then the records skipped ``+N`` or replayed ``-N`` against the committed offset, the
-sign of the plan's DELTA), two total rows, and ``n/a`` where the broker cannot serve a policy
-(its reason once, on stderr).
+sign of the plan's DELTA), two total rows (not in CSV: data rows only), and ``n/a`` where the
+broker cannot serve a policy (its reason once, on stderr).
 JSON schema ``kcli.reset-compare/v1``; plain is the same table in the Kafka tools' padded layout.
 """
 
@@ -24,7 +24,7 @@ def _signed(n: int | None) -> str:
     return MISSING if n is None else Cell(f"{n:+d}", str(n)) if n else "0"
 
 
-def comparison_table(c: Comparison) -> Table:
+def comparison_table(c: Comparison, with_totals: bool = True) -> Table:
     cols = ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-START", "LOG-END"]
     for column in c.columns:
         cols += [column.policy.name, column.policy.name + "+/-"]
@@ -33,17 +33,19 @@ def comparison_table(c: Comparison) -> Table:
     targets, moves = cols[6::2], cols[7::2]
     asked = [column.policy.asked for column in c.columns]
     last = [m for m, a in zip(moves, asked) if a][::-1]
-    return Table(cols, Rows(lambda: _rows(c)),
+    return Table(cols, Rows(lambda: _rows(c, with_totals)),
                  drop=("LOG-START", "LOG-END", "CURRENT-OFFSET", *targets[::-1],
                        *[m for m in moves[::-1] if m not in last], *last))
 
 
-def _rows(c: Comparison) -> Iterator[list[str]]:
+def _rows(c: Comparison, with_totals: bool) -> Iterator[list[str]]:
     for (group, topic, partition, current, start, end), plans in c.cells():
         row = [group, topic, str(partition), MISSING if current is None else str(current), str(start), str(end)]
         for p in plans:
             row += [NA, NA] if p is None else [MISSING if p.new is None else str(p.new), _signed(moved(p))]
         yield row
+    if not with_totals:             # CSV: data rows only (the totals are JSON's totalSkipped/totalReplayed)
+        return
     for label, index in (("skipped", 0), ("replayed", 1)):
         row = ["(total)", label, "", "", "", ""]
         for column in c.columns:
@@ -70,7 +72,7 @@ def render_comparison(out: Output, c: Comparison, verbose: bool = False) -> None
     if out.format == "json":
         out.json(comparison_document(c))
         return
-    out.view(comparison_table(c))
+    out.view(comparison_table(c, with_totals=out.format != "csv"))
     for note in notes(c, verbose):
         out.note(note)
     if out.format == "table":

@@ -13,7 +13,8 @@ from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember
 from kcli.datatypes import replace
 from kcli.render import notices
 from kcli.render.javatext import ERRORS, exception_text
-from kcli.render.output import NULL, Cell, Output, Rows, Table, duration_cell, duration_column, json_document, time_cell
+from kcli.render.output import (COORDINATOR_COLUMN, NO_COORDINATOR, NULL, Cell, Fields, Output, Rows, Table,
+                                duration_cell, duration_column, json_document, time_cell)
 from kcli.times import format_duration_rounded, format_ms, time_field
 
 MISSING = NULL          # "-"; an empty cell in CSV
@@ -262,7 +263,7 @@ def render_members(out: Output, groups: list[GroupDescription], verbose: bool) -
 
 def _coordinator(d: GroupDescription) -> str:
     c = d.coordinator
-    return f"{c.host}:{c.port}  ({c.node_id})" if c else MISSING
+    return Fields(f"{c.host}:{c.port}  ({c.node_id})", (f"{c.host}:{c.port}", str(c.node_id))) if c else NO_COORDINATOR
 
 
 def _state_cells(d: GroupDescription, verbose: bool) -> list[str]:
@@ -346,7 +347,7 @@ def render_state(out: Output, groups: list[GroupDescription], verbose: bool) -> 
     if out.format == "plain":
         out.write_lines(plain_states(groups, verbose))
         return
-    cols = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
+    cols = ["GROUP", COORDINATOR_COLUMN, "ASSIGNMENT-STRATEGY", "STATE"]
     cols += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"]
     out.table(Table(cols, [_state_cells(d, verbose) for d in groups]))
 

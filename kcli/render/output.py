@@ -46,6 +46,24 @@ class Cell(str):
 NULL = Cell("-", "")
 
 
+class Fields(str):
+    """A table cell (or column name) that CSV writes as several fields: a coordinator's
+    ``host:port  (id)`` is one cell in a table, ``host:port`` and ``id`` in CSV. Every row's cell
+    in its column is a Fields of as many."""
+
+    fields: tuple[str, ...]
+
+    def __new__(cls, text: str, fields: tuple[str, ...]):
+        cell = super().__new__(cls, text)
+        cell.fields = fields
+        return cell
+
+
+# a group's coordinator in a table: ``host:port  (id)``; in CSV COORDINATOR (host:port) and COORDINATOR-ID
+NO_COORDINATOR = Fields("-", ("", ""))
+COORDINATOR_COLUMN = Fields("COORDINATOR (ID)", ("COORDINATOR", "COORDINATOR-ID"))
+
+
 def null(text: str) -> Cell:
     """A null shown as ``text`` in a table (``N/A``, ``n/a``, ``none``), empty in CSV."""
     return Cell(text, "")
@@ -89,7 +107,7 @@ def _is_number(text: str) -> bool:
 
 
 def csv_row(row: list[str]) -> list[str]:
-    return [csv_text(cell) for cell in row]
+    return [csv_text(text) for cell in row for text in (cell.fields if isinstance(cell, Fields) else (cell,))]
 
 
 def write_csv(out, columns: list[str], rows: Iterable[list[str]]) -> None:
@@ -356,6 +374,12 @@ def simple_layout(table: Table, console) -> Iterator[str] | None:
     return lines()
 
 
+def unpadded(lines: Iterable[str]) -> Iterator[str]:
+    """A table's lines off a terminal, each without the spaces that pad it to the widest cell
+    (its last column's, the right padding): a script or a diff sees no trailing blanks."""
+    return (line.rstrip(" \n") + "\n" for line in lines)
+
+
 def _with_header(table: Table) -> Iterator[list[str]]:
     yield table.columns
     yield from table.rows
@@ -415,6 +439,18 @@ def _holds_rows(value) -> bool:
     elif not isinstance(value, list):
         return isinstance(value, Rows)
     return any(map(_holds_rows, value))
+
+
+def same_file(stdout, stderr) -> bool:
+    """``stdout`` and ``stderr`` reach one file (a terminal, ``2>&1``): what goes to each shows
+    in the order it is written. Not a file (a test's StringIO): only when they are one object."""
+    if stdout is stderr:
+        return True
+    try:
+        out, err = os.fstat(stdout.fileno()), os.fstat(stderr.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)
 
 
 class Output:
@@ -478,6 +514,11 @@ class Output:
         """A notice for humans (warnings, fallbacks): stderr, so data on stdout stays clean."""
         self.stderr.write(text + "\n")
 
+    def one_file(self) -> bool:
+        """stdout and stderr reach one file (``same_file``): a notice about one group of many
+        shows next to that group's view only if it is written just before it."""
+        return same_file(self.stdout, self.stderr)
+
     def notes(self, texts: Iterable[str]) -> None:
         """Many notices (one per group of 10k), written together: stderr writes each at once."""
         self.stderr.write("".join(text + "\n" for text in texts))
@@ -495,7 +536,7 @@ class Output:
         if plain_console is not None or not self.console.is_terminal:
             lines = simple_layout(table, plain_console or self.console)
             if lines is not None:
-                self.write_lines(lines)
+                self.write_lines(unpadded(lines))
                 return
         self._rich_table(table)
 
@@ -548,7 +589,12 @@ class Output:
         terminal_width = self.console.width
         self.console.width = width              # rich squeezes anything wider than its console
         try:
-            self.console.print(rich_table, crop=False)
+            if self.console.is_terminal:
+                self.console.print(rich_table, crop=False)
+            else:
+                with self.console.capture() as captured:
+                    self.console.print(rich_table, crop=False)
+                self.write_lines(unpadded(captured.get().splitlines(keepends=True)))
         finally:
             self.console.width = terminal_width
         self._not_shown(hidden, shortened)

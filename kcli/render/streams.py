@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, TopicSize, max_time_lag
 from kcli.render import groups as groups_view
-from kcli.render.output import NULL, Output, Table, json_document, time_cell
+from kcli.render.output import COORDINATOR_COLUMN, NO_COORDINATOR, NULL, Fields, Output, Table, json_document, time_cell
 from kcli.times import time_field
 
 MISSING = NULL
@@ -20,7 +20,7 @@ def _v(value) -> str:
 
 def _coordinator(d: StreamsGroupDescription) -> str:
     c = d.coordinator
-    return f"{c.host}:{c.port} ({c.node_id})" if c else MISSING
+    return Fields(f"{c.host}:{c.port} ({c.node_id})", (f"{c.host}:{c.port}", str(c.node_id))) if c else NO_COORDINATOR
 
 
 def tasks_text(tasks: list[tuple[str, int]]) -> str:
@@ -47,7 +47,7 @@ def plain_columns(cols: list[str], rows: list[list[str]]) -> str:
 # -- --state ----------------------------------------------------------------------------------
 
 def _state_header(verbose: bool) -> list[str]:
-    return ["GROUP", "COORDINATOR (ID)", "ASSIGNOR", "STATE"] + (
+    return ["GROUP", COORDINATOR_COLUMN, "ASSIGNOR", "STATE"] + (
         ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS", "GROUP-CREATION-TIME"] if verbose else ["#MEMBERS"])
 
 

@@ -19,7 +19,7 @@ from confluent_kafka.admin import AdminClient, NewPartitions
 
 from kcli.broker import EmbeddedCluster
 from tests.support.clients import consume, consumer, create_topic, produce, unique
-from tests.support.run import run_kcli
+from tests.support.run import run_dropin, run_kcli
 from tests.support.streams_app import StreamsApp, group_members, run_until_caught_up
 from tests.support.waits import Clock, wait_until
 
@@ -125,7 +125,8 @@ def test_list_groups_type_streams(streams):
     b, app_id, _, _ = streams
     listed = _json(b, "list", "groups", "--type", "streams")["groups"]
     assert {"group": app_id, "type": "Streams", "state": "Stable"} in listed
-    assert app_id not in run_kcli(b, "-o", "plain", "list", "groups").out        # consumer groups only
+    assert app_id in run_kcli(b, "-o", "plain", "list", "groups").out            # every group, streams too
+    assert app_id not in run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list").out   # Java's
 
 
 def test_every_describe_view(streams):

@@ -23,8 +23,7 @@ def _run(**env: str) -> list[str]:
 
 
 def test_a_simple_table_off_a_terminal_needs_no_rich():
-    assert _run() == [" TOPIC    PARTITION ", "─" * 20, " orders   0         ", " orders   1         ",
-                      "False"]
+    assert _run() == [" TOPIC    PARTITION", "─" * 20, " orders   0", " orders   1", "False"]
 
 
 def test_rich_decides_when_its_overrides_say_terminal():

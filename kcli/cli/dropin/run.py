@@ -23,7 +23,6 @@ is refused, as the Java tools refuse an option given twice.
 from __future__ import annotations
 
 import importlib
-import os
 import time
 from contextlib import contextmanager
 
@@ -112,13 +111,9 @@ class Console:
         written in the order the Java tool prints it, line by line (its System.out and System.err
         flush each line). Otherwise nothing shows their order, and 10k groups' notices and views
         are written in a few big writes instead of 20k small ones."""
-        if self.stdout is self.stderr:
-            return True
-        try:
-            out, err = os.fstat(self.stdout.fileno()), os.fstat(self.stderr.fileno())
-        except (AttributeError, OSError, ValueError):        # not a file: a test's StringIO
-            return False
-        return (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino)
+        from kcli.render.output import same_file
+
+        return same_file(self.stdout, self.stderr)
 
     def failed(self, exc: KcliError) -> int:
         """An error's exit code, after its ``Detail:`` line on stderr under --verbose (before
