@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.apache_kafka import java_tool
 from tests.support.clients import create_topic, produce, unique
-from tests.support.run import run_kcli
+from tests.support.run import run_dropin, run_kcli
 from tests.support.streams_app import STREAMS_KAFKA, StreamsApp
 from tests.support.waits import wait_until
 
@@ -56,8 +56,9 @@ def test_list_groups_type_streams_lists_the_application(app):
     assert {"group": app_id, "type": "Streams", "state": "Stable"} in json.loads(r.out)["groups"]
     plain = run_kcli(b, "-o", "plain", "list", "groups", "--type", "Streams,consumer")
     assert any(line.split() == [app_id, "Streams"] for line in plain.out.splitlines()), plain.out
-    # kafka-consumer-groups' list (no --type) stays consumer groups only
-    assert app_id not in run_kcli(b, "-o", "plain", "list", "groups").out
+    assert app_id in run_kcli(b, "-o", "plain", "list", "groups").out            # every group, streams too
+    # kafka-consumer-groups' list stays consumer groups only, as Java's
+    assert app_id not in run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list").out
 
 
 def test_every_describe_view_shows_the_running_application(app):
