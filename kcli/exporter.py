@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 ROW = ["cluster_name", "group", "topic", "partition", "member_host", "consumer_id", "client_id"]
 PARTITION = ["cluster_name", "topic", "partition"]
 GROUP_TYPED = ["cluster_name", "group", "group_type"]
+PARTITION_OF_GROUP = ROW[:4]
 GRANULARITIES = ("partition", "topic", "group")
 # the families a coarser --granularity leaves out (large clusters: a series per partition and group)
 PER_PARTITION = frozenset({"kafka_consumergroup_group_offset", "kafka_consumergroup_group_lag",
@@ -94,7 +95,15 @@ def collector_families(h: Health, fresh: bool) -> Iterable[Metric]:
     fetched.add_metric([], h.fetched_record_times)
     cached = _gauge("kcli_lag_collector_record_times_cached", "Next-record timestamps kept by (partition, offset)", [])
     cached.add_metric([], h.cached_record_times)
-    families: list[Metric] = [up, collections, failures, in_row, fetched, cached]
+    calls = _gauge("kcli_lag_collector_calls", "Adapter calls the last collection made, by call (each is one Kafka "
+                   "request or more: one per broker or coordinator it concerns)", ["call"])
+    for name, n in sorted(h.calls.items()):
+        calls.add_metric([name], n)
+    errors = CounterMetricFamily("kcli_lag_collector_call_errors", "Adapter calls that failed, by call",
+                                 labels=["call"])
+    for name, n in sorted(h.call_errors.items()):
+        errors.add_metric([name], n)
+    families: list[Metric] = [up, collections, failures, in_row, fetched, cached, calls, errors]
     if h.last_duration_s is not None:
         duration = _gauge("kcli_lag_collector_duration_seconds", "Wall time of the last collection", [])
         duration.add_metric([], h.last_duration_s)
@@ -178,8 +187,20 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
     earliest = _gauge("kafka_partition_earliest_offset", "The partition's log start offset", PARTITION)
     for (topic, p), start in sorted(snap.log_starts.items()):
         earliest.add_metric([c, topic, str(p)], start)
+    exposed = _gauge("kcli_consumergroup_expansion_exposed_records",
+                     "The expansion radar: records on a recently created partition that a latest start would skip "
+                     "now (the group has offsets on the topic, none on the partition)", PARTITION_OF_GROUP)
+    suspected = _gauge("kcli_consumergroup_expansion_suspected_lost_records",
+                       "The expansion radar: records kcli saw on a recently created partition while the group had "
+                       "no commit there, which its commit has since passed (suspected lost)", PARTITION_OF_GROUP)
+    for e in snap.exposures:
+        labels = [c, e.group, e.topic, str(e.partition)]
+        if e.exposed:
+            exposed.add_metric(labels, e.exposed)
+        if e.lost:
+            suspected.add_metric(labels, e.lost)
     return [offset, lag, lag_s, bound, lost, max_lag, max_lag_s, max_bound, sum_lag, topic_sum, topic_max_s,
-            latest, earliest, state, members]
+            latest, earliest, state, members, exposed, suspected]
 
 
 def tls_context(cert_file: str, key_file: str) -> ssl.SSLContext:

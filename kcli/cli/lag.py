@@ -48,6 +48,10 @@ def serve(
     basic_auth_password_file: Optional[str] = typer.Option(None, "--basic-auth-password-file",
                                                            help="A file holding the user's password (its first "
                                                                 "line), as Prometheus' basic_auth.password_file."),
+    expansion_within: str = typer.Option("24h", "--expansion-within", metavar="D",
+                                         help="The expansion radar's window (kcli check expansions --within): "
+                                              "partitions created in it are checked each collection; 0 turns the "
+                                              "radar off."),
 ):
     """Export lag in offsets and exact lag in time to Prometheus until SIGTERM or SIGINT (exit 0).
 
@@ -70,11 +74,12 @@ def serve(
                          f"{', '.join(exporter.GRANULARITIES)}")
     if cluster_name == "":
         raise UsageError("--cluster-name cannot be empty")
+    radar_ms = lag_service.radar_window(expansion_within)
     tls, allowed = exporter.web_access(tls_cert_file, tls_key_file, basic_auth_user, basic_auth_password_file)
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
     collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note,
-                                      secrets=st.secrets)
+                                      secrets=st.secrets, expansion_within_ms=radar_ms)
     server = exporter.bind(host, port, exporter.app(collector, granularity, allowed), tls)
     exporter.serve(server, collector, _stop_on_signals(), lambda url: print(f"listening: {url}", flush=True))
 

@@ -21,11 +21,12 @@ import re
 import threading
 import time
 import warnings
-from typing import Callable
+from collections import Counter
+from typing import Callable, cast
 
 from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.inputs import shown
-from kcli.model import GroupOffsetRow, LagLine, max_time_lag
+from kcli.model import INTERNAL_TOPICS, GroupOffsetRow, LagLine, max_time_lag
 from kcli.ops.groups import fill_log_ends, offset_views, set_committed
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import rows_of
@@ -90,6 +91,19 @@ class GroupLag:
     simple: bool = False
 
 
+@datatype(frozen=True)
+class Exposure:
+    """The expansion radar's finding for one group on one recently created partition
+    (``kcli check expansions``' rows EXPOSED and LOST?): ``exposed``, the records a latest start
+    would skip now (no commit there); ``lost``, the records kcli saw there while the group had no
+    commit and that its commit has since passed (suspected lost)."""
+    group: str
+    topic: str
+    partition: int
+    exposed: int
+    lost: int
+
+
 @datatype
 class LagSnapshot:
     """One collection's findings. ``now_ms``: the wall clock the lags in time are measured at;
@@ -100,14 +114,38 @@ class LagSnapshot:
     log_starts: dict[tuple[str, int], int]
     log_ends: dict[tuple[str, int], int]
     notes: list[str] = field(default_factory=list)
+    exposures: list[Exposure] = field(default_factory=list)
+
+
+def radar_window(text: str) -> int | None:
+    """``--expansion-within``: the radar's window in ms, None for ``0`` (off); checked before
+    anything starts."""
+    from kcli.specs import duration_arg
+
+    return duration_arg("--expansion-within", text) or None
+
+
+def exposures(admin: Admin, chosen: Selection, within_ms: int, now_ms: int) -> list[Exposure]:
+    """The radar (``kcli.ops.expansions.check_expansions``, its memory kept) over the selected
+    topics, kept to the selected groups."""
+    from kcli.ops.expansions import check_expansions
+
+    topics = [t for t in admin.topic_names() if t not in INTERNAL_TOPICS and chosen.wants_topic(t)]
+    if not topics:
+        return []
+    report = check_expansions(admin, [], topics, within_ms, now_ms)
+    return [Exposure(g.group, p.topic, p.partition, g.exposed, g.lost.records if g.lost else 0)
+            for p in report.partitions for g in p.groups
+            if g.status in ("EXPOSED", "LOST?") and chosen.wants_group(g.group)]
 
 
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
-            cluster_name: str | None = None) -> LagSnapshot:
+            cluster_name: str | None = None, expansion_within_ms: int | None = None) -> LagSnapshot:
     """One collection: ListGroups (consumer and streams), the groups' descriptions, committed
     offsets and log ends as ``describe groups`` reads them (streams groups' too, batched: one
     OffsetFetch per coordinator and one ListOffsets per leader for all of them), the log starts
-    (one ListOffsets per leader), and the lag in time of each row, the cache asked first."""
+    (one ListOffsets per leader), and the lag in time of each row, the cache asked first. With
+    ``expansion_within_ms``, the expansion radar over that window too (``exposures``)."""
     consumer_ids = [g.group_id for g in admin.list_groups() if chosen.wants_group(g.group_id)]
     try:
         streams_ids = [g.group_id for g in admin.list_streams_groups() if chosen.wants_group(g.group_id)]
@@ -138,7 +176,8 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
                     starts)
     notes = add_time_lags(admin, [(g, g.rows) for g in groups], now_ms, cache.of(admin))
     name = cluster_name if cluster_name is not None else (admin.cluster_id() or "")
-    return LagSnapshot(name, now_ms, groups, starts, ends, notes)
+    found = exposures(admin, chosen, expansion_within_ms, now_ms) if expansion_within_ms else []
+    return LagSnapshot(name, now_ms, groups, starts, ends, notes, found)
 
 
 BY = ("group", "topic", "partition")
@@ -213,6 +252,8 @@ class Health:
     last_duration_s: float | None = None
     cached_record_times: int = 0
     fetched_record_times: int = 0        # offsets whose record time was asked of the cluster
+    calls: dict[str, int] = field(default_factory=dict)        # the last collection's, by adapter call
+    call_errors: dict[str, int] = field(default_factory=dict)  # calls that failed, over the collector's life
 
     @property
     def ready(self) -> bool:
@@ -232,6 +273,29 @@ class Health:
         return f"ok: last collection succeeded at {self.last_success_s:.3f} in {self.last_duration_s:.3f}s"
 
 
+class Counting:
+    """The adapter, its calls counted by name in ``calls`` and the failed ones in ``errors``
+    (each call is one Kafka request or more: one per broker or coordinator it concerns). Only
+    the calls made through it count, not the ones an adapter call makes on its own."""
+
+    def __init__(self, admin: Admin, errors: Counter[str]):
+        self._admin, self.calls, self.errors = admin, Counter[str](), errors
+
+    def __getattr__(self, name: str):
+        attr = getattr(self._admin, name)
+        if name.startswith("_") or not callable(attr):
+            return attr
+
+        def counted(*args, **kwargs):
+            self.calls[name] += 1
+            try:
+                return attr(*args, **kwargs)
+            except Exception:
+                self.errors[name] += 1
+                raise
+        return counted
+
+
 def _connect(settings: ClientSettings) -> Admin:
     from kcli.admin.client import KafkaAdmin
 
@@ -247,8 +311,11 @@ class Collector:
 
     def __init__(self, settings: ClientSettings, chosen: Selection, interval_s: float,
                  cluster_name: str | None = None, on_error: Callable[[str], None] | None = None,
-                 connect: Callable[[ClientSettings], Admin] = _connect, secrets: list[str] | None = None):
+                 connect: Callable[[ClientSettings], Admin] = _connect, secrets: list[str] | None = None,
+                 expansion_within_ms: int | None = None):
         self.settings, self.chosen, self.interval_s = settings, chosen, interval_s
+        self.expansion_within_ms = expansion_within_ms
+        self.call_errors = Counter[str]()
         self.cluster_name, self.on_error, self._connect = cluster_name, on_error, connect
         self.secrets = secrets or []
         # the last collection's snapshot (None: it failed) and the health after it, replaced as
@@ -279,22 +346,26 @@ class Collector:
     def collect_once(self) -> None:
         started = time.monotonic()
         h = self.health
+        counting: Counting | None = None
         try:
             self.settings.deadline = started + self.settings.timeout_s
             if self._admin is None:
                 self._admin = self._connect(self.settings)
-            snap = collect(self._admin, self.chosen, self.cache, int(time.time() * 1000), self.cluster_name)
+            counting = Counting(self._admin, self.call_errors)
+            snap = collect(cast("Admin", counting), self.chosen, self.cache, int(time.time() * 1000),
+                           self.cluster_name, self.expansion_within_ms)
         except Exception as exc:  # noqa: BLE001 - any failure is this collection's, said once
             self.close()
             error = redact_text(str(exc) or type(exc).__name__, self.secrets)
             self.last = (None, Health(h.collections + 1, h.failures + 1, h.failures_in_row + 1, error,
                                       h.last_success_s, time.monotonic() - started, len(self.cache),
-                                      self.cache.fetched))
+                                      self.cache.fetched, dict(counting.calls) if counting else {},
+                                      dict(self.call_errors)))
             if self.on_error is not None:
                 self.on_error(f"Warn: collection failed: {error}")
             return
         self.last = (snap, Health(h.collections + 1, h.failures, 0, None, time.time(), time.monotonic() - started,
-                                  len(self.cache), self.cache.fetched))
+                                  len(self.cache), self.cache.fetched, dict(counting.calls), dict(self.call_errors)))
 
     @property
     def snapshot(self) -> LagSnapshot | None:

@@ -16,7 +16,7 @@ import pytest
 from confluent_kafka import TopicPartition
 
 from kcli.broker import EmbeddedCluster
-from tests.support.clients import commit, consume, consumer, produce
+from tests.support.clients import commit, consume, consumer, expand, produce, tagged
 from tests.support.groups import FAST_GROUPS, fast_cluster
 from tests.support.lag_serve import LagServe, free_port
 from tests.support.requests import snapshot, sent
@@ -158,6 +158,8 @@ def test_healthz_from_start_to_broker_loss_and_back_and_no_stale_series():
             assert s.get("/healthz")[1].startswith("ok: ")
             found = s.wait_collections(1)
             assert s.value("kafka_consumergroup_group_lag", found, group="h-g") == 1
+            assert s.value("kcli_lag_collector_calls", found, call="list_groups") == 1
+            assert s.value("kcli_lag_collector_call_errors_total", found) is None
             ec.stop_node(1)
             wait_until(lambda: s.get("/healthz")[0] == 503, timeout=30, interval=0.1, what="unhealthy")
             status, body, _ = s.get("/healthz")
@@ -165,6 +167,8 @@ def test_healthz_from_start_to_broker_loss_and_back_and_no_stale_series():
             found = s.metrics()
             assert s.value("kcli_lag_collector_up", found) == 0
             assert not [n for n, _, _ in found if not n.startswith("kcli_lag_collector_")], found
+            errors = {ls["call"]: v for n, ls, v in found if n == "kcli_lag_collector_call_errors_total"}
+            assert errors and sum(errors.values()) >= 3, found        # each failed collection's call
             ec.start_node(1)
             found = s.wait_collections(1, timeout=30)
             assert s.value("kafka_consumergroup_group_lag", found, group="h-g") == 1
@@ -213,6 +217,40 @@ def test_a_cut_batch_is_read_again_whole_and_records_lost_to_retention_are_count
             assert s.value("kafka_partition_earliest_offset", found, topic="cut", partition="2") == 4
             assert v("kcli_consumergroup_group_retention_lost_records", partition="2") == 3
             assert v("kcli_consumergroup_group_retention_lost_records", partition="1") == 0
+
+
+def test_the_expansion_radar_exposed_then_suspected_lost_as_series():
+    """kcli check expansions' story (tests/cli/test_check_expansions.py) as the service sees it:
+    records on partitions added after the group's commits are exposed until it commits there;
+    a commit past them turns them into suspected lost, from the radar's memory of the exposure."""
+    day = 86_400_000
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("grown", 2, creation_time_ms=int(time.time() * 1000) - 2 * day)
+        produce(b, "grown", tagged("old", [0, 1], 3))
+        commit(b, "grown-g", {("grown", 0): 3, ("grown", 1): 3})
+        expand(b, "grown", 2, 4, 4)
+        with LagServe(b, "--interval", "300ms") as s:
+            found = s.wait_collections(1)
+            exposed = {ls["partition"]: v for n, ls, v in found
+                       if n == "kcli_consumergroup_expansion_exposed_records" and ls["group"] == "grown-g"}
+            assert exposed == {"2": 4, "3": 4}, found
+            assert s.value("kcli_consumergroup_expansion_suspected_lost_records", found) is None
+            produce(b, "grown", tagged("late", [2, 3], 2))
+            commit(b, "grown-g", {("grown", 2): 6, ("grown", 3): 6})     # as a latest start would
+
+            def lost():
+                f = s.metrics()
+                gone = {ls["partition"]: v for n, ls, v in f
+                        if n == "kcli_consumergroup_expansion_suspected_lost_records"}
+                return f if gone == {"2": 4, "3": 4} else None
+
+            found = wait_until(lost, timeout=30, interval=0.1, what="the suspected loss")
+            assert s.value("kcli_consumergroup_expansion_exposed_records", found) is None
+        with LagServe(b, "--interval", "300ms", "--expansion-within", "0") as s:
+            found = s.wait_collections(1)
+            assert not [n for n, _, _ in found if n.startswith("kcli_consumergroup_expansion_")], found
+            assert s.value("kcli_lag_collector_calls", found, call="topic_names") is None
 
 
 def test_a_streams_groups_lag_with_its_group_type():
