@@ -43,3 +43,13 @@ def test_broker_vs_kafka_bench():
                 "produce 10 KB (MB/s)", "consume 10 KB (MB/s)"):
         assert row in table, table
     assert "ratios embedded/kafka" in out
+
+
+def test_lag_service_bench():
+    """The collector and the bare script agree on the offset lag (the bench exits 1 otherwise),
+    and the embedded broker's request counts are read."""
+    out = run_bench("lag_service.py")
+    lines = [line.split() for line in out.splitlines() if line.startswith("embedded")]
+    assert [line[1] for line in lines] == ["30", "100"], out
+    assert all(line[-3].isdigit() and line[-2].isdigit() for line in lines), out
+    assert "ratios: steady/first" in out
