@@ -102,7 +102,7 @@ _kcli_spec() {
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
-        'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --expansion-within' ;;
+        'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'opts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
@@ -137,7 +137,7 @@ _kcli_spec() {
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
-        'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --expansion-within' ;;
+        'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'vopts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import base64
 import errno
+import gzip
 import hmac
+import os
 import socket
 import ssl
 import threading
@@ -24,7 +26,8 @@ from socketserver import ThreadingMixIn
 from typing import Callable, Iterable, Iterator
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
-from prometheus_client import CollectorRegistry, make_wsgi_app
+from prometheus_client import CollectorRegistry
+from prometheus_client.exposition import choose_encoder, gzip_accepted
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from kcli.errors import OperationError, UsageError
@@ -215,11 +218,16 @@ def tls_context(cert_file: str, key_file: str) -> ssl.SSLContext:
     return ctx
 
 
-def web_access(cert_file: str | None, key_file: str | None, user: str | None, password_file: str | None
-               ) -> tuple[ssl.SSLContext | None, Callable[[dict], bool] | None]:
-    """``--tls-cert-file``/``--tls-key-file`` and ``--basic-auth-user``/``--basic-auth-password-file``
-    as the server's TLS context and its request check (each None when not given); given by half,
-    or unreadable, bad input (exit 2, before anything starts)."""
+def web_access(cert_file: str | None, key_file: str | None, user: str | None, password_file: str | None,
+               config_file: str | None = None) -> tuple[ssl.SSLContext | None, Callable[[dict], bool] | None]:
+    """``--tls-cert-file``/``--tls-key-file`` and ``--basic-auth-user``/``--basic-auth-password-file``,
+    or ``--web-config-file`` (``web_config``), as the server's TLS context and its request check
+    (each None when not given); given by half, both ways, or unreadable, bad input (exit 2, before
+    anything starts)."""
+    if config_file is not None:
+        if any(v is not None for v in (cert_file, key_file, user, password_file)):
+            raise UsageError("--web-config-file replaces --tls-* and --basic-auth-*: give one or the other")
+        return web_config(config_file)
     if (cert_file is None) != (key_file is None):
         raise UsageError("--tls-cert-file and --tls-key-file go together")
     if (user is None) != (password_file is None):
@@ -231,6 +239,104 @@ def web_access(cert_file: str | None, key_file: str | None, user: str | None, pa
     if not user or not password or ":" in user:
         raise UsageError("--basic-auth-user (without ':') and its password cannot be empty")
     return tls, basic_auth(user, password)
+
+
+# exporter-toolkit's web configuration (Prometheus' --web.config.file), the parts kcli serves.
+WEB_CONFIG_TLS = ("cert_file", "key_file", "client_auth_type", "client_ca_file", "min_version", "max_version")
+CLIENT_AUTH = {"NoClientCert": ssl.CERT_NONE, "VerifyClientCertIfGiven": ssl.CERT_OPTIONAL,
+               "RequireAndVerifyClientCert": ssl.CERT_REQUIRED}
+TLS_VERSIONS = {"TLS10": ssl.TLSVersion.TLSv1, "TLS11": ssl.TLSVersion.TLSv1_1, "TLS12": ssl.TLSVersion.TLSv1_2,
+                "TLS13": ssl.TLSVersion.TLSv1_3}
+
+
+def web_config(path: str) -> tuple[ssl.SSLContext | None, Callable[[dict], bool] | None]:
+    """A web configuration file as Prometheus and its exporters read it (exporter-toolkit's YAML:
+    ``tls_server_config`` and ``basic_auth_users`` with bcrypt hashes), as the server's TLS context
+    and request check. Files it names are relative to it. A key kcli does not serve (cipher
+    suites, client SANs, HTTP headers...) is refused rather than ignored: it would be a security
+    setting silently dropped. Bad input, exit 2, before anything starts."""
+    import yaml
+
+    what = f"--web-config-file '{shown(path)}'"
+    try:
+        doc = yaml.safe_load(read_text(path, "--web-config-file")) or {}
+    except yaml.YAMLError as exc:
+        raise UsageError(f"Invalid {what}: not YAML ({' '.join(str(exc).split())})") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"Invalid {what}: expected a mapping")
+    unknown = sorted(set(doc) - {"tls_server_config", "basic_auth_users"})
+    tls_doc, users = doc.get("tls_server_config") or {}, doc.get("basic_auth_users") or {}
+    if not isinstance(tls_doc, dict) or not isinstance(users, dict):
+        raise UsageError(f"Invalid {what}: tls_server_config and basic_auth_users are mappings")
+    unknown += sorted(f"tls_server_config.{k}" for k in set(tls_doc) - set(WEB_CONFIG_TLS))
+    if unknown:
+        raise UsageError(f"Invalid {what}: kcli does not serve {', '.join(map(str, unknown))}")
+    base = os.path.dirname(os.path.abspath(path))
+    file_of = lambda key: os.path.join(base, str(tls_doc[key])) if tls_doc.get(key) else None  # noqa: E731
+    tls = None
+    if tls_doc:
+        cert, key = file_of("cert_file"), file_of("key_file")
+        if cert is None or key is None:
+            raise UsageError(f"Invalid {what}: tls_server_config needs cert_file and key_file")
+        tls = tls_context(cert, key)
+        auth = str(tls_doc.get("client_auth_type") or "NoClientCert")
+        if auth not in CLIENT_AUTH:
+            raise UsageError(f"Invalid {what}: client_auth_type '{shown(auth)}': use one of {', '.join(CLIENT_AUTH)}")
+        tls.verify_mode = CLIENT_AUTH[auth]
+        ca = file_of("client_ca_file")
+        if tls.verify_mode != ssl.CERT_NONE:
+            if ca is None:
+                raise UsageError(f"Invalid {what}: client_auth_type {auth} needs client_ca_file")
+            try:
+                tls.load_verify_locations(ca)
+            except (OSError, ssl.SSLError) as exc:
+                raise UsageError(f"Invalid {what}: client_ca_file: {getattr(exc, 'strerror', None) or exc}") from None
+        versions = {b: tls_doc[b] for b in ("min_version", "max_version") if tls_doc.get(b) is not None}
+        for bound, version in versions.items():
+            if version not in TLS_VERSIONS:
+                raise UsageError(f"Invalid {what}: {bound} '{shown(str(version))}': use one of "
+                                 f"{', '.join(TLS_VERSIONS)}")
+        if "min_version" in versions:
+            tls.minimum_version = TLS_VERSIONS[versions["min_version"]]
+        if "max_version" in versions:
+            tls.maximum_version = TLS_VERSIONS[versions["max_version"]]
+    hashes = {str(u): str(h).encode() for u, h in users.items()}
+    if any(not u or ":" in u or not h.startswith(b"$2") for u, h in hashes.items()):
+        raise UsageError(f"Invalid {what}: basic_auth_users maps a user (without ':') to a bcrypt hash")
+    return tls, bcrypt_auth(hashes) if hashes else None
+
+
+def bcrypt_auth(hashes: dict[str, bytes]) -> Callable[[dict], bool]:
+    """Whether a request's basic credentials match a user's bcrypt hash. A bcrypt check costs
+    tens of milliseconds by design; a Prometheus scrapes every few seconds with the same
+    credentials, so the ones verified are remembered (as a SHA-256 of the header, a few at most:
+    exporter-toolkit caches them too)."""
+    import hashlib
+
+    import bcrypt
+
+    verified: set[bytes] = set()
+
+    def allowed(environ: dict) -> bool:
+        header = environ.get("HTTP_AUTHORIZATION", "")
+        digest = hashlib.sha256(header.encode()).digest()
+        if digest in verified:
+            return True
+        scheme, _, encoded = header.partition(" ")
+        try:
+            user, _, password = base64.b64decode(encoded, validate=True).decode().partition(":")
+        except (ValueError, UnicodeError):
+            return False
+        try:
+            if scheme != "Basic" or user not in hashes or not bcrypt.checkpw(password.encode(), hashes[user]):
+                return False
+        except ValueError:                   # a hash bcrypt cannot read: nobody gets in with it
+            return False
+        if len(verified) < 64:
+            verified.add(digest)
+        return True
+
+    return allowed
 
 
 def basic_auth(user: str, password: str) -> Callable[[dict], bool]:
@@ -251,7 +357,7 @@ def app(source: Collector, granularity: str = "partition",
     every path answers 401 to a request it refuses."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(LagMetrics(source, granularity))
-    metrics = make_wsgi_app(registry)
+    metrics = Baked(source, registry)
 
     def serve(environ: dict, start_response: Callable) -> list[bytes]:
         if allowed is not None and not allowed(environ):
@@ -272,6 +378,35 @@ def app(source: Collector, granularity: str = "partition",
         return [body]
 
     return serve
+
+
+class Baked:
+    """``/metrics``, written once per collection and format: a collection is replaced whole
+    (``Collector.last``), so every scrape until the next one would write the same bytes, and at
+    hundreds of thousands of series writing them takes seconds. The format (Prometheus text or
+    OpenMetrics) and gzip are prometheus_client's choice from the request's headers, as its own
+    WSGI app makes it. A query (prometheus_client's ``name[]=`` filter) is not served: every
+    family, always."""
+
+    def __init__(self, source: Collector, registry: CollectorRegistry):
+        self.source, self.registry = source, registry
+        self.lock = threading.Lock()
+        self.baked_for: object = None                   # the collection (Collector.last) baked
+        self.baked: dict[tuple[str, bool], bytes] = {}  # (content type, gzip) -> body
+
+    def __call__(self, environ: dict, start_response: Callable) -> list[bytes]:
+        encoder, content_type = choose_encoder(environ.get("HTTP_ACCEPT", ""))
+        gz = gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        with self.lock:                                 # a second scrape waits for the same bytes
+            if self.baked_for is not self.source.last:
+                self.baked_for, self.baked = self.source.last, {}
+            body = self.baked.get((content_type, gz))
+            if body is None:
+                body = encoder(self.registry)
+                body = self.baked[(content_type, gz)] = gzip.compress(body) if gz else body
+        headers = [("Content-Type", content_type), ("Content-Length", str(len(body)))]
+        start_response("200 OK", headers + [("Content-Encoding", "gzip")] if gz else headers)
+        return [body]
 
 
 class _Quiet(WSGIRequestHandler):

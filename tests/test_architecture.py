@@ -61,7 +61,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                         "never librdkafka nor the adapter that chooses between them (kcli.admin's rule)"),
     "kcli.ops": (FOUNDATION + ("kcli.admin", "kcli.offsets"), (),
                  "what a command does: adapter and planner, never the CLI, typer, rich or the broker"),
-    "kcli.exporter": (FOUNDATION + ("kcli.ops",), ("prometheus_client",),
+    "kcli.exporter": (FOUNDATION + ("kcli.ops",), ("prometheus_client", "yaml", "bcrypt"),
                       "kcli lag serve's HTTP side: the collector's snapshot as metric families, never Kafka"),
     "kcli.consumer": (FOUNDATION + ("kcli.admin",), ("confluent_kafka",),
                       "the consumer library: the adapter's settings and KIP reads"),

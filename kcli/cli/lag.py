@@ -48,6 +48,11 @@ def serve(
     basic_auth_password_file: Optional[str] = typer.Option(None, "--basic-auth-password-file",
                                                            help="A file holding the user's password (its first "
                                                                 "line), as Prometheus' basic_auth.password_file."),
+    web_config_file: Optional[str] = typer.Option(None, "--web-config-file", metavar="FILE",
+                                                  help="TLS and basic auth from a web configuration file as "
+                                                       "Prometheus and its exporters read it (--web.config.file: "
+                                                       "tls_server_config, bcrypt basic_auth_users); instead of the "
+                                                       "--tls-* and --basic-auth-* options."),
     expansion_within: str = typer.Option("24h", "--expansion-within", metavar="D",
                                          help="The expansion radar's window (kcli check expansions --within): "
                                               "partitions created in it are checked each collection; 0 turns the "
@@ -75,7 +80,8 @@ def serve(
     if cluster_name == "":
         raise UsageError("--cluster-name cannot be empty")
     radar_ms = lag_service.radar_window(expansion_within)
-    tls, allowed = exporter.web_access(tls_cert_file, tls_key_file, basic_auth_user, basic_auth_password_file)
+    tls, allowed = exporter.web_access(tls_cert_file, tls_key_file, basic_auth_user, basic_auth_password_file,
+                                       web_config_file)
     st = state()
     o = out()                  # the collector's thread writes its warnings outside click's context
     collector = lag_service.Collector(st.settings, chosen, interval_ms / 1000, cluster_name, o.note,

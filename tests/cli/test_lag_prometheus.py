@@ -110,6 +110,66 @@ def test_tls_and_basic_auth_for_a_client_and_for_prometheus(tmp_path):
         assert "s3cret" not in s.err
 
 
+def test_a_prometheus_web_config_file_tls_client_certificates_and_bcrypt_users(tmp_path):
+    """The web configuration file Prometheus itself reads (``promtool check web-config`` passes
+    it), relative file names and all: HTTPS that requires a client certificate from the CA, and a
+    user with a bcrypt hash. Prometheus scrapes with its certificate and the password; a client
+    without the certificate fails the handshake, one without the password gets 401."""
+    import base64
+    import ssl
+
+    import bcrypt
+
+    from tests.support.lag_serve import http_get
+    from tests.support.tls_certs import client_cert, make_certs
+
+    certs_dir = tmp_path / "certs"
+    certs_dir.mkdir()
+    certs = make_certs(certs_dir)
+    client = client_cert(certs_dir, certs_dir)
+    (tmp_path / "password").write_text("s3cret\n")
+    config = tmp_path / "web.yml"
+    config.write_text(json.dumps({          # JSON is YAML
+        "tls_server_config": {"cert_file": "certs/server.pem", "key_file": "certs/server.key",
+                              "client_auth_type": "RequireAndVerifyClientCert", "client_ca_file": "certs/ca.pem",
+                              "min_version": "TLS12"},
+        "basic_auth_users": {"prom": bcrypt.hashpw(b"s3cret", bcrypt.gensalt(4)).decode()}}))
+    checked = subprocess.run([tool("promtool"), "check", "web-config", str(config)], capture_output=True,
+                             text=True, timeout=60, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    with_cert = ssl.create_default_context(cafile=certs.ca)
+    with_cert.load_cert_chain(*client)
+    auth = {"Authorization": "Basic " + base64.b64encode(b"prom:s3cret").decode()}
+    with fast_cluster(1) as ec:
+        b = ec.bootstrap_servers
+        ec.create_topic("web", 1)
+        produce(b, "web", [(0, f"r{i}", int(time.time() * 1000) - 5000) for i in range(4)])
+        commit(b, "web-g", {("web", 0): 1})
+        with LagServe(b, "--interval", "500ms", "--web-config-file", str(config), context=with_cert,
+                      headers=auth) as s:
+            found = s.wait_collections(1)
+            assert s.value("kafka_consumergroup_group_lag", found, group="web-g") == 3
+            assert http_get(s.url + "/metrics", context=with_cert)[0] == 401
+            wrong = {"Authorization": "Basic " + base64.b64encode(b"prom:guess").decode()}
+            assert http_get(s.url + "/metrics", wrong, with_cert)[0] == 401
+            try:
+                http_get(s.url + "/metrics", auth, ssl.create_default_context(cafile=certs.ca))
+                raise AssertionError("a client without a certificate was answered")
+            except OSError:
+                pass
+            prom = Prometheus(tmp_path, s.url.removeprefix("https://"), scheme="https",
+                              tls_config={"ca_file": certs.ca, "cert_file": client[0], "key_file": client[1]},
+                              basic_auth={"username": "prom", "password_file": str(tmp_path / "password")})
+            try:
+                wait_until(prom.ready, timeout=60, interval=0.2, what="Prometheus ready")
+                (lag,) = wait_until(lambda: prom.query('kafka_consumergroup_group_lag{group="web-g"}'),
+                                    timeout=60, interval=0.2, what="the lag scraped with the web config")
+                assert float(lag["value"][1]) == 3
+            finally:
+                prom.stop()
+        assert s.code == 0, s.err
+
+
 def test_the_shipped_alerting_rules_pass_promtool(tmp_path):
     rules = RULES / "kcli-lag-rules.yml"
     checked = subprocess.run([tool("promtool"), "check", "rules", str(rules)], capture_output=True, text=True,

@@ -47,6 +47,19 @@ def _server(directory: Path, name: str, ca: tuple[str, str], cn: str, san: str) 
     return cert, key
 
 
+def client_cert(directory: Path, ca_dir: Path, name: str = "client") -> tuple[str, str]:
+    """(certfile, keyfile) of a client certificate (extendedKeyUsage clientAuth) signed by the CA
+    ``make_certs`` made in ``ca_dir``."""
+    cert, key, csr = (str(directory / f"{name}{ext}") for ext in (".pem", ".key", ".csr"))
+    ext = directory / f"{name}.ext"
+    ext.write_text("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                   "extendedKeyUsage=clientAuth\n")
+    _openssl("req", "-new", *KEY, "-keyout", key, "-out", csr, "-subj", f"/CN={name}")
+    _openssl("x509", "-req", "-in", csr, "-CA", str(ca_dir / "ca.pem"), "-CAkey", str(ca_dir / "ca.key"),
+             "-CAcreateserial", "-out", cert, "-days", "1", "-extfile", str(ext))
+    return cert, key
+
+
 def make_certs(directory: Path) -> Certs:
     assert OPENSSL, "openssl is part of the project's test setup (scripts/test.sh)"
     ca = _ca(directory, "ca")
