@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from kcli.errors import OperationError, UsageError
 from kcli.model import (INTERNAL_TOPICS, AgeBounds, ExpansionReport, GroupExposure, NewTopic, SuspectedLoss,
-                        YoungPartition)
+                        TopicInfo, YoungPartition)
 from kcli.ages import BROKER, UNKNOWN, combine, decide
 from kcli.ops.groups import check_group_ids
 from kcli.ops.resets.gather import committed_of_groups, log_offsets, start_times
@@ -115,16 +115,18 @@ def expansions_and_new_topics(described, within: int, now_ms: int
 
 
 def check_expansions(admin: Admin, groups: list[str], topics: list[str], within: int, now_ms: int,
-                     remember: bool = True) -> ExpansionReport:
+                     remember: bool = True, described: list[TopicInfo] | None = None) -> ExpansionReport:
     """The radar's report; OperationError (exit 1) for a group named that does not exist. On a
     broker that reports no partition creation times (before KIP-1327), the expansions are the
     ones kcli saw happen (``observed_expansions``), and the partitions it cannot tell from young
     expansions are checked too, reported when exposed. With ``remember``, reads and updates the
-    radar's memory file."""
+    radar's memory file. ``described``: the topics' descriptions when the caller has them (then
+    ``topics`` is not read)."""
     if groups:
         check_groups_exist(admin, groups)
-    names = topics or [t for t in admin.topic_names() if t not in INTERNAL_TOPICS]
-    described = admin.describe_topics(names) if names else []
+    if described is None:
+        names = topics or [t for t in admin.topic_names() if t not in INTERNAL_TOPICS]
+        described = admin.describe_topics(names) if names else []
     bounds: dict[tuple[str, int], AgeBounds] = {}
     if any(p.creation_time_ms is None for t in described for p in t.partitions):
         young, undecided, bounds = observed_expansions(admin, described, within, now_ms)

@@ -26,7 +26,7 @@ from typing import Callable, cast
 
 from kcli.errors import UnsupportedByBroker, UsageError
 from kcli.inputs import shown
-from kcli.model import INTERNAL_TOPICS, GroupOffsetRow, LagLine, max_time_lag
+from kcli.model import INTERNAL_TOPICS, GroupOffsetRow, LagLine, TopicInfo, max_time_lag
 from kcli.ops.groups import fill_log_ends, offset_views, set_committed
 from kcli.ops.lag import RecordTimeCache, add_time_lags
 from kcli.ops.streams import rows_of
@@ -125,27 +125,46 @@ def radar_window(text: str) -> int | None:
     return duration_arg("--expansion-within", text) or None
 
 
-def exposures(admin: Admin, chosen: Selection, within_ms: int, now_ms: int) -> list[Exposure]:
+class Topics:
+    """The radar's topic descriptions, kept between collections: a partition's creation time
+    never changes, so a topic is described again only when its partition count does (one
+    Metadata for the counts, instead of describing every partition of the cluster each time)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, TopicInfo] = {}
+
+    def described(self, admin: Admin, chosen: Selection) -> list[TopicInfo]:
+        counts = admin.partition_counts()
+        names = [t for t in sorted(counts) if t not in INTERNAL_TOPICS and chosen.wants_topic(t)]
+        stale = [t for t in names if t not in self.known or len(self.known[t].partitions) != counts[t]]
+        fresh = {d.name: d for d in admin.describe_topics(stale)} if stale else {}
+        self.known = {t: fresh.get(t) or self.known[t] for t in names if t in fresh or t in self.known}
+        return list(self.known.values())
+
+
+def exposures(admin: Admin, chosen: Selection, within_ms: int, now_ms: int, topics: Topics) -> list[Exposure]:
     """The radar (``kcli.ops.expansions.check_expansions``, its memory kept) over the selected
     topics, kept to the selected groups."""
     from kcli.ops.expansions import check_expansions
 
-    topics = [t for t in admin.topic_names() if t not in INTERNAL_TOPICS and chosen.wants_topic(t)]
-    if not topics:
+    described = topics.described(admin, chosen)
+    if not described:
         return []
-    report = check_expansions(admin, [], topics, within_ms, now_ms)
+    report = check_expansions(admin, [], [], within_ms, now_ms, described=described)
     return [Exposure(g.group, p.topic, p.partition, g.exposed, g.lost.records if g.lost else 0)
             for p in report.partitions for g in p.groups
             if g.status in ("EXPOSED", "LOST?") and chosen.wants_group(g.group)]
 
 
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
-            cluster_name: str | None = None, expansion_within_ms: int | None = None) -> LagSnapshot:
+            cluster_name: str | None = None, expansion_within_ms: int | None = None,
+            topics: Topics | None = None) -> LagSnapshot:
     """One collection: ListGroups (consumer and streams), the groups' descriptions, committed
     offsets and log ends as ``describe groups`` reads them (streams groups' too, batched: one
     OffsetFetch per coordinator and one ListOffsets per leader for all of them), the log starts
     (one ListOffsets per leader), and the lag in time of each row, the cache asked first. With
-    ``expansion_within_ms``, the expansion radar over that window too (``exposures``)."""
+    ``expansion_within_ms``, the expansion radar over that window too (``exposures``, its topics
+    kept in ``topics`` between collections)."""
     consumer_ids = [g.group_id for g in admin.list_groups() if chosen.wants_group(g.group_id)]
     try:
         streams_ids = [g.group_id for g in admin.list_streams_groups() if chosen.wants_group(g.group_id)]
@@ -176,7 +195,7 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
                     starts)
     notes = add_time_lags(admin, [(g, g.rows) for g in groups], now_ms, cache.of(admin))
     name = cluster_name if cluster_name is not None else (admin.cluster_id() or "")
-    found = exposures(admin, chosen, expansion_within_ms, now_ms) if expansion_within_ms else []
+    found = exposures(admin, chosen, expansion_within_ms, now_ms, topics or Topics()) if expansion_within_ms else []
     return LagSnapshot(name, now_ms, groups, starts, ends, notes, found)
 
 
@@ -322,6 +341,7 @@ class Collector:
         # one: a reader never pairs a snapshot with another collection's health
         self.last: tuple[LagSnapshot | None, Health] = (None, Health())
         self.cache = RecordTimeCache()
+        self.topics = Topics()
         self._admin: Admin | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kcli-lag-collector", daemon=True)
@@ -353,7 +373,7 @@ class Collector:
                 self._admin = self._connect(self.settings)
             counting = Counting(self._admin, self.call_errors)
             snap = collect(cast("Admin", counting), self.chosen, self.cache, int(time.time() * 1000),
-                           self.cluster_name, self.expansion_within_ms)
+                           self.cluster_name, self.expansion_within_ms, self.topics)
         except Exception as exc:  # noqa: BLE001 - any failure is this collection's, said once
             self.close()
             error = redact_text(str(exc) or type(exc).__name__, self.secrets)
