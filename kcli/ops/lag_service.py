@@ -128,7 +128,9 @@ def radar_window(text: str) -> int | None:
 class Topics:
     """The radar's topic descriptions, kept between collections: a partition's creation time
     never changes, so a topic is described again only when its partition count does (one
-    Metadata for the counts, instead of describing every partition of the cluster each time)."""
+    Metadata for the counts, instead of describing every partition of the cluster each time). A
+    topic deleted and made again with as many partitions keeps the old description: a new
+    topic is no expansion, and the next count change describes it again."""
 
     def __init__(self) -> None:
         self.known: dict[str, TopicInfo] = {}
