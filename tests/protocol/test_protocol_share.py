@@ -61,11 +61,11 @@ def test_share_fetch_round_trips(version):
     Resp = proto.ShareFetchResponse
     RT = Resp.ShareFetchableTopicResponse
     RP = RT.PartitionData
-    resp = Resp(version=version, throttle_time_ms=0, error_code=0, error_message=None, acquisition_lock_timeout_ms=30000,
-                responses=[RT(topic_id=TOPIC, partitions=[RP(
-                    partition_index=1, error_code=0, error_message=None, acknowledge_error_code=0,
-                    acknowledge_error_message=None, current_leader=RP.LeaderIdAndEpoch(leader_id=1, leader_epoch=0),
-                    records=b"", acquired_records=[RP.AcquiredRecords(first_offset=7, last_offset=9, delivery_count=2)])])],
+    part = RP(partition_index=1, error_code=0, error_message=None, acknowledge_error_code=0,
+              acknowledge_error_message=None, current_leader=RP.LeaderIdAndEpoch(leader_id=1, leader_epoch=0),
+              records=b"", acquired_records=[RP.AcquiredRecords(first_offset=7, last_offset=9, delivery_count=2)])
+    resp = Resp(version=version, throttle_time_ms=0, error_code=0, error_message=None,
+                acquisition_lock_timeout_ms=30000, responses=[RT(topic_id=TOPIC, partitions=[part])],
                 node_endpoints=[])
     got = Resp.decode(resp.encode(), version=version)
     (acquired,) = got.responses[0].partitions[0].acquired_records
