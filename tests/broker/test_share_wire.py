@@ -292,3 +292,21 @@ def test_a_share_group_takes_no_committed_offsets(ec):
                              partition_index=0, committed_offset=1, committed_leader_epoch=-1,
                              committed_metadata="")])]))
     assert r.topics[0].partitions[0].error_code == GROUP_ID_NOT_FOUND
+
+
+def test_latest_is_the_default_reset_and_renew_keeps_the_records_held(ec):
+    ec.create_topic("t", 1)
+    tid = topic_id(ec, "t")
+    produce(ec.bootstrap_servers, "t", [(0, f"old{i}") for i in range(3)])
+    heartbeat(ec.wire, "g", "a", 0, ["t"])
+    heartbeat(ec.wire, "g", "b", 0, ["t"])
+    assert acquired(share_fetch(ec.wire, "g", "a", 0, [(tid, 0)])) == []      # latest: the log end, 3
+    produce(ec.bootstrap_servers, "t", [(0, f"new{i}") for i in range(2)])
+    assert acquired(share_fetch(ec.wire, "g", "a", 1, max_wait_ms=5000)) == [(3, 4, 1)]
+    renewed = acknowledge(ec.wire, "g", "a", 2, [(tid, 0, 3, 4, [4])])          # RENEW
+    assert renewed.responses[0].partitions[0].error_code == 0
+    assert acquired(share_fetch(ec.wire, "g", "b", 0, [(tid, 0)])) == []      # still a's
+    accepted = acknowledge(ec.wire, "g", "a", 3, [(tid, 0, 3, 4, [ACCEPT])])
+    assert accepted.responses[0].partitions[0].error_code == 0
+    _, got = offsets(ec.wire, "g")
+    assert got == {("t", 0): (5, 0)}
