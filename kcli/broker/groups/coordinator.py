@@ -11,7 +11,8 @@ from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.classic import ClassicGroup
 from kcli.broker.groups.config import GroupConfig
 from kcli.broker.groups.consumer import INITIAL_EPOCH, ConsumerGroup
-from kcli.broker.groups.share import SharePartition, ShareGroup, ShareSettings
+from kcli.broker.groups.share import INITIAL_EPOCH as SHARE_INITIAL_EPOCH
+from kcli.broker.groups.share import ShareGroup, SharePartition, ShareSettings
 from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
 from kcli.broker.groups.streams import StreamsGroup, TopicInfo, Topology
 from kcli.broker.groups.timers import Timers
@@ -105,7 +106,7 @@ class GroupCoordinator:
                     and not self.store.offsets.get(group_id)):
                 raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
             self.groups.pop(group_id).shutdown()
-        group = self._add_share(group_id, self._creation_stamp(None), 0)
+        group = self._add_share(group_id, self._creation_stamp(None), SHARE_INITIAL_EPOCH)
         self._persist(group)
         return group
 

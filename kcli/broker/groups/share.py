@@ -252,9 +252,6 @@ class ShareGroup:
     def subscribed_topic_names(self) -> set[str]:
         return {t for m in self.members.values() for t in m.subscribed_names}
 
-    def is_subscribed_to(self, topic: str) -> bool:
-        return topic in self.subscribed_topic_names()
-
     # ---- ShareGroupHeartbeat -------------------------------------------------------------
     def heartbeat(self, *, member_id: str, epoch: int, rack_id: str | None, subscribed_names: list[str] | None,
                   client_id: str, client_host: str) -> tuple[int, list[TopicPartition] | None]:
