@@ -140,10 +140,23 @@ def test_the_heartbeat_spreads_partitions_and_describe_and_list_show_the_group(e
 
 
 def test_group_configs_are_checked_against_the_broker_bounds(ec):
-    assert set_configs(ec.wire, "g", share_record_lock_duration_ms="500").error_code == INVALID_CONFIG
-    assert set_configs(ec.wire, "g", share_delivery_count_limit="11").error_code == INVALID_CONFIG
-    bad = set_configs(ec.wire, "g", share_auto_offset_reset="middle")
-    assert bad.error_code == INVALID_CONFIG and "earliest, latest" in bad.error_message
+    def refusal(**configs):
+        r = set_configs(ec.wire, "g", **configs)
+        return r.error_code, r.error_message
+
+    # Kafka 4.4's words: the config's own definition, then the broker's bounds
+    assert refusal(share_record_lock_duration_ms="500") == (
+        INVALID_CONFIG,
+        "Invalid value 500 for configuration share.record.lock.duration.ms: Value must be at least 1000")
+    assert refusal(share_record_lock_duration_ms="70000") == (
+        INVALID_CONFIG, "share.record.lock.duration.ms must be in the range 1000 to 60000 inclusive.")
+    assert refusal(share_delivery_count_limit="11") == (
+        INVALID_CONFIG, "share.delivery.count.limit must be in the range 2 to 10 inclusive.")
+    assert refusal(share_auto_offset_reset="middle") == (
+        INVALID_CONFIG, "Invalid value middle for configuration share.auto.offset.reset: Invalid value `middle` for "
+        "configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format "
+        "'by_duration:<PnDTnHnMn.nS>'.")
+    assert refusal(share_auto_offset_reset="by_duration:PT-1S")[0] == INVALID_CONFIG
     unknown = set_configs(ec.wire, "g", no_such_config="1")
     assert (unknown.error_code, unknown.error_message) == (INVALID_CONFIG, "Unknown group config name: no.such.config")
     assert set_configs(ec.wire, "g", share_record_lock_duration_ms="1000", share_delivery_count_limit="2",
@@ -230,12 +243,18 @@ def test_alter_and_delete_offsets_and_delete_the_group(ec):
     assert altered.error_code == 0 and altered.responses[0].partitions[0].error_code == 0
     _, got = offsets(ec.wire, "g", topics={"t": [0, 1]})
     assert got == {("t", 0): (0, 6), ("t", 1): (4, 2)}
+    past = req(ASGO, 0, group_id="g", topics=[T(topic_name="t", partitions=[
+        T.AlterShareGroupOffsetsRequestPartition(partition_index=0, start_offset=10)])])
+    assert ec.wire.send(past).error_code == 0
+    assert offsets(ec.wire, "g", topics={"t": [0]})[1] == {("t", 0): (10, -4)}     # as Kafka: taken as given
     assert ec.wire.send(delete).responses[0].error_code == 0
     _, got = offsets(ec.wire, "g", topics={"t": [0, 1]})
     assert got == {("t", 0): (-1, -1), ("t", 1): (-1, -1)}
     assert ec.wire.send(req(DELETE_GROUPS, 2, groups_names=["g"])).results[0].error_code == 0
-    g, _ = offsets(ec.wire, "g")
-    assert g.error_code == GROUP_ID_NOT_FOUND
+    g, got = offsets(ec.wire, "g")              # as Kafka: no group, no state, no error
+    assert (g.error_code, g.topics) == (0, [])
+    _, got = offsets(ec.wire, "g", topics={"t": [0], "gone": [3]})
+    assert got == {("t", 0): (-1, -1), ("gone", 3): (-1, -1)}
 
 
 def test_share_state_and_group_configs_survive_a_restart(tmp_path):
@@ -300,7 +319,8 @@ def test_latest_is_the_default_reset_and_renew_keeps_the_records_held(ec):
     produce(ec.bootstrap_servers, "t", [(0, f"old{i}") for i in range(3)])
     heartbeat(ec.wire, "g", "a", 0, ["t"])
     heartbeat(ec.wire, "g", "b", 0, ["t"])
-    assert acquired(share_fetch(ec.wire, "g", "a", 0, [(tid, 0)])) == []      # latest: the log end, 3
+    idle = share_fetch(ec.wire, "g", "a", 0, [(tid, 0)])
+    assert (idle.error_code, idle.responses) == (0, [])     # latest: the log end, 3; an idle partition: left out
     produce(ec.bootstrap_servers, "t", [(0, f"new{i}") for i in range(2)])
     assert acquired(share_fetch(ec.wire, "g", "a", 1, max_wait_ms=5000)) == [(3, 4, 1)]
     renewed = acknowledge(ec.wire, "g", "a", 2, [(tid, 0, 3, 4, [4])])          # RENEW
@@ -310,3 +330,14 @@ def test_latest_is_the_default_reset_and_renew_keeps_the_records_held(ec):
     assert accepted.responses[0].partitions[0].error_code == 0
     _, got = offsets(ec.wire, "g")
     assert got == {("t", 0): (5, 0)}
+
+
+def test_by_duration_starts_at_the_first_record_within_the_duration(ec):
+    ec.create_topic("t", 1)
+    tid = topic_id(ec, "t")
+    now = ec.call(ec.cluster.now_ms)
+    produce(ec.bootstrap_servers, "t", [(0, "old", now - 3_600_000), (0, "older-ish", now - 1_800_000),
+                                        (0, "recent", now - 60_000), (0, "now", now)])
+    assert set_configs(ec.wire, "g", share_auto_offset_reset="by_duration:PT10M").error_code == 0
+    heartbeat(ec.wire, "g", "m", 0, ["t"])
+    assert acquired(share_fetch(ec.wire, "g", "m", 0, [(tid, 0)])) == [(2, 3, 1)]

@@ -12,7 +12,7 @@ from kcli.broker.groups.classic import ClassicGroup
 from kcli.broker.groups.config import GroupConfig
 from kcli.broker.groups.consumer import INITIAL_EPOCH, ConsumerGroup
 from kcli.broker.groups.share import INITIAL_EPOCH as SHARE_INITIAL_EPOCH
-from kcli.broker.groups.share import ShareGroup, SharePartition, ShareSettings
+from kcli.broker.groups.share import ShareGroup, SharePartition, ShareSettings, valid_reset
 from kcli.broker.groups.store import Committed, GroupRecord, GroupStore
 from kcli.broker.groups.streams import StreamsGroup, TopicInfo, Topology
 from kcli.broker.groups.timers import Timers
@@ -129,21 +129,24 @@ class GroupCoordinator:
             if name not in SHARE_GROUP_CONFIGS:
                 raise BrokerError(Err.INVALID_CONFIG, f"Unknown group config name: {name}")
             if name == "share.auto.offset.reset":
-                if value not in ("earliest", "latest"):
-                    raise BrokerError(Err.INVALID_CONFIG, f"Invalid value {value} for configuration "
-                                      f"{name}: String must be one of (case insensitive): earliest, latest")
+                if not valid_reset(value or ""):
+                    raise BrokerError(Err.INVALID_CONFIG, f"Invalid value {value} for configuration {name}: "
+                                      f"Invalid value `{value}` for configuration {name}. The value must be either "
+                                      "'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.")
                 continue
-            low, high = ((c.share_min_record_lock_duration_ms, c.share_max_record_lock_duration_ms)
-                         if name == "share.record.lock.duration.ms"
-                         else (c.share_min_delivery_count_limit, c.share_max_delivery_count_limit))
+            least, low, high = ((1000, c.share_min_record_lock_duration_ms, c.share_max_record_lock_duration_ms)
+                                if name == "share.record.lock.duration.ms"
+                                else (2, c.share_min_delivery_count_limit, c.share_max_delivery_count_limit))
             try:
                 number = int(value)
             except (TypeError, ValueError):
                 raise BrokerError(Err.INVALID_CONFIG, f"Invalid value {value} for configuration {name}: "
                                   "Not a number of type INT") from None
-            if not low <= number <= high:
+            if number < least:          # the config's own definition, then the broker's bounds
                 raise BrokerError(Err.INVALID_CONFIG, f"Invalid value {value} for configuration {name}: "
-                                  f"Value must be between {low} and {high}")
+                                  f"Value must be at least {least}")
+            if not low <= number <= high:
+                raise BrokerError(Err.INVALID_CONFIG, f"{name} must be in the range {low} to {high} inclusive.")
         if not validate_only:
             self.store.put_group_configs(group_id, configs)
 

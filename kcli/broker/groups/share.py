@@ -21,6 +21,7 @@ acquired record as available (a restart loses every lock, as in Kafka), with its
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
@@ -36,6 +37,39 @@ INITIAL_EPOCH = 0
 DONE = (ACKNOWLEDGED, ARCHIVED)
 
 TopicsView = Callable[[], Mapping[str, tuple[uuid.UUID, int]]]
+
+# java.time.Duration.parse's format (PnDTnHnMn.nS), which share.auto.offset.reset's by_duration takes
+_DURATION = re.compile(r"([-+]?)P(?:([-+]?\d+)D)?(?:T(?=[-+\d])(?:([-+]?\d+)H)?(?:([-+]?\d+)M)?"
+                       r"(?:([-+]?\d+)(?:[.,](\d{0,9}))?S)?)?", re.IGNORECASE)
+
+
+def duration_ms(text: str) -> int:
+    """A non-negative ISO-8601 duration in milliseconds; ValueError if it is not one."""
+    m = _DURATION.fullmatch(text)
+    if m is None or text.upper() in ("P", "PT") or not any(m.groups()[1:]):
+        raise ValueError(text)
+    sign, days, hours, minutes, seconds, fraction = m.groups()
+    ms = ((int(days or 0) * 24 + int(hours or 0)) * 60 + int(minutes or 0)) * 60_000 + int(seconds or 0) * 1000
+    if fraction:
+        ms += (-1 if (seconds or "").startswith("-") else 1) * int(fraction.ljust(3, "0")[:3])
+    ms = -ms if sign == "-" else ms
+    if ms < 0:
+        raise ValueError(text)
+    return ms
+
+
+def valid_reset(value: str) -> bool:
+    """Whether ``value`` is a share.auto.offset.reset: earliest, latest, by_duration:<duration>."""
+    lowered = value.lower()
+    if lowered in ("earliest", "latest"):
+        return True
+    if lowered.startswith("by_duration:"):
+        try:
+            duration_ms(value.partition(":")[2])
+        except ValueError:
+            return False
+        return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -353,12 +387,21 @@ class ShareGroup:
     validate_offset_delete = validate_commit
 
     # ---- share-partitions ----------------------------------------------------------------
-    def share_partition(self, tp: TopicPartition, log_start: int, log_end: int) -> SharePartition:
-        """The share-partition of ``tp``, initialized by ``share.auto.offset.reset`` on first use."""
+    def share_partition(self, tp: TopicPartition, log, now_ms: int) -> SharePartition:
+        """The share-partition of ``tp`` (its PartitionLog: ``log``), initialized on first use
+        by ``share.auto.offset.reset``: earliest, latest, or by_duration (the first record at or
+        after now minus the duration, else the log end)."""
         sp = self.partitions.get(tp)
         if sp is None:
-            reset = self.settings().auto_offset_reset
-            sp = SharePartition(log_start if reset == "earliest" else log_end)
+            reset = self.settings().auto_offset_reset.lower()
+            if reset == "earliest":
+                start = log.log_start_offset
+            elif reset.startswith("by_duration:"):
+                found = log.offset_for_timestamp(now_ms - duration_ms(reset.partition(":")[2]))
+                start = found[0] if found is not None else log.log_end_offset
+            else:
+                start = log.log_end_offset
+            sp = SharePartition(start)
             self.partitions[tp] = sp
             self.on_partition_change(tp)
         return sp

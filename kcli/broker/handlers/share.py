@@ -237,8 +237,7 @@ async def share_fetch(ctx: RequestContext, req):
     else:
         fetched = await _acquire(ctx, group, req, session.partitions, loop)
     by_topic: dict = {}
-    for tp in sorted(set(acked) | set(fetched) | (named if epoch != CLOSE_SESSION else set()),
-                     key=lambda tp: (str(tp[0]), tp[1])):
+    for tp in sorted(set(acked) | set(fetched), key=lambda tp: (str(tp[0]), tp[1])):     # as Kafka: none idle
         ack_error = acked.get(tp)
         error, ranges, chunks = fetched.get(tp, (None, [], []))
         by_topic.setdefault(tp[0], []).append(P(
@@ -275,7 +274,7 @@ async def _acquire(ctx: RequestContext, group: ShareGroup, req, partitions, loop
                 if left <= 0:
                     continue
                 log = p.log
-                sp = group.share_partition(tp, log.log_start_offset, log.log_end_offset)
+                sp = group.share_partition(tp, log, ctx.cluster.now_ms())
                 sp.leader_epoch = p.leader_epoch
                 ranges = sp.acquire(req.member_id, left, log.log_start_offset, log.log_end_offset, loop.time(),
                                     settings)
@@ -331,6 +330,10 @@ async def share_acknowledge(ctx: RequestContext, req):
 
 @handles(DESCRIBE_SHARE_GROUP_OFFSETS, 0, 1)
 async def describe_share_group_offsets(ctx: RequestContext, req):
+    """As Kafka's coordinator answers: from the share-partitions' state alone, whatever the group
+    (none, or not a share group: no state); -1 (uninitialized) where there is none, an unknown
+    topic included (its id zero). Lag (v1): the records from the start offset to the log end not
+    yet acknowledged or archived."""
     R = RESPONSES[DESCRIBE_SHARE_GROUP_OFFSETS]
     G = R.DescribeShareGroupOffsetsResponseGroup
     T = G.DescribeShareGroupOffsetsResponseTopic
@@ -339,17 +342,14 @@ async def describe_share_group_offsets(ctx: RequestContext, req):
     coordinator = coordinator_for(cluster)
     out = []
     for g in req.groups:
-        group = coordinator.group(g.group_id)
         if _not_coordinator(ctx, g.group_id):
             out.append(G(group_id=g.group_id, topics=[], error_code=Err.NOT_COORDINATOR, error_message=None))
             continue
-        if not isinstance(group, ShareGroup):
-            message = f"Group {g.group_id} not found." if group is None else f"Group {g.group_id} is not a share group."
-            out.append(G(group_id=g.group_id, topics=[], error_code=Err.GROUP_ID_NOT_FOUND, error_message=message))
-            continue
+        group = coordinator.group(g.group_id)
+        states = group.partitions if isinstance(group, ShareGroup) else {}
         if g.topics is None:            # every topic the group has state for
             wanted: dict = {}
-            for topic_id, index in group.partitions:
+            for topic_id, index in states:
                 topic = cluster.topic_by_id(topic_id)
                 if topic is not None:
                     wanted.setdefault(topic.name, []).append(index)
@@ -360,20 +360,14 @@ async def describe_share_group_offsets(ctx: RequestContext, req):
             topic = cluster.topics.get(name)
             parts = []
             for index in sorted(indexes):
-                if topic is None or not 0 <= index < len(topic.partitions):
-                    parts.append(P(partition_index=index, start_offset=-1, leader_epoch=-1, lag=-1,
-                                   error_code=Err.UNKNOWN_TOPIC_OR_PARTITION,
-                                   error_message="This server does not host this topic-partition."))
-                    continue
-                sp = group.partitions.get((topic.topic_id, index))
+                sp = states.get((topic.topic_id, index)) if topic is not None else None
                 if sp is None:
                     parts.append(P(partition_index=index, start_offset=-1, leader_epoch=-1, lag=-1,
                                    error_code=0, error_message=None))
                     continue
                 end = topic.partitions[index].log.log_end_offset
-                lag = max(end - sp.start - sp.done_in_flight(), 0)
                 parts.append(P(partition_index=index, start_offset=sp.start, leader_epoch=sp.leader_epoch,
-                               lag=lag, error_code=0, error_message=None))
+                               lag=end - sp.start - sp.done_in_flight(), error_code=0, error_message=None))
             topics.append(T(topic_name=name, topic_id=topic.topic_id if topic else _ZERO, partitions=parts))
         out.append(G(group_id=g.group_id, topics=topics, error_code=0, error_message=None))
     return _response(ctx, groups=out)
@@ -388,7 +382,7 @@ def _empty_share_group(ctx: RequestContext, group_id: str) -> ShareGroup:
     if not isinstance(group, ShareGroup):
         raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
     if group.members:
-        raise BrokerError(Err.NON_EMPTY_GROUP, "The group has active members.")
+        raise BrokerError(Err.NON_EMPTY_GROUP, "The group is not empty.")
     return group
 
 
@@ -413,8 +407,8 @@ async def alter_share_group_offsets(ctx: RequestContext, req):
                 continue
             tp = (topic.topic_id, p.partition_index)
             log = topic.partitions[p.partition_index].log
-            sp = group.share_partition(tp, log.log_start_offset, log.log_end_offset)
-            sp.move_start(min(max(p.start_offset, log.log_start_offset), log.log_end_offset))
+            sp = group.share_partition(tp, log, ctx.cluster.now_ms())
+            sp.move_start(p.start_offset)               # as Kafka: taken as given, past the end too
             sp.end = sp.start
             sp.records.clear()
             coordinator.save_share_partition(group, tp)
