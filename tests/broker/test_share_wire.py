@@ -341,3 +341,27 @@ def test_by_duration_starts_at_the_first_record_within_the_duration(ec):
     assert set_configs(ec.wire, "g", share_auto_offset_reset="by_duration:PT10M").error_code == 0
     heartbeat(ec.wire, "g", "m", 0, ["t"])
     assert acquired(share_fetch(ec.wire, "g", "m", 0, [(tid, 0)])) == [(2, 3, 1)]
+
+
+def test_closing_a_share_session_releases_only_what_was_fetched_from_that_node():
+    with fast_cluster(3) as ec:
+        ec.create_topic("t", 2)
+        tid = topic_id(ec, "t")
+        leaders = [p.leader for p in ec.cluster.topics["t"].partitions]
+        assert leaders[0] != leaders[1]
+        produce(ec.bootstrap_servers, "t", [(p, f"v{p}{i}") for p in range(2) for i in range(3)])
+        coordinator = Wire(ec.cluster.node_address(ec.call(ec.cluster.coordinator_node, "g")))
+        wires = {n: Wire(ec.cluster.node_address(n)) for n in leaders}
+        try:
+            set_configs(coordinator, "g", share_auto_offset_reset="earliest")
+            heartbeat(coordinator, "g", "a", 0, ["t"])
+            heartbeat(coordinator, "g", "b", 0, ["t"])
+            for p, node in enumerate(leaders):
+                assert acquired(share_fetch(wires[node], "g", "a", 0, [(tid, p)])) == [(0, 2, 1)]
+            assert share_fetch(wires[leaders[0]], "g", "a", -1).error_code == 0      # a's session on p0's leader
+            assert acquired(share_fetch(wires[leaders[1]], "g", "b", 0, [(tid, 1)])) == []   # p1: still a's
+            assert acquired(share_fetch(wires[leaders[0]], "g", "b", 0, [(tid, 0)])) == [(0, 2, 2)]
+        finally:
+            coordinator.close()
+            for w in wires.values():
+                w.close()

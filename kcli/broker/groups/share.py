@@ -358,11 +358,12 @@ class ShareGroup:
         self.release_member(member.member_id)
         self.on_change()
 
-    def release_member(self, member_id: str) -> None:
+    def release_member(self, member_id: str, only: set[TopicPartition] | None = None) -> None:
+        """What ``member_id`` holds (in ``only``'s partitions, if given) goes back."""
         settings = self.settings()
         released = False
         for tp, sp in self.partitions.items():
-            if sp.release_member(member_id, settings):
+            if (only is None or tp in only) and sp.release_member(member_id, settings):
                 self.on_partition_change(tp)
                 released = True
         if released:

@@ -230,7 +230,7 @@ async def share_fetch(ctx: RequestContext, req):
         session.partitions -= {(f.topic_id, p) for f in req.forgotten_topics_data for p in f.partitions}
     acked = _acknowledge(ctx, group, req.member_id, req.topics)
     if epoch == CLOSE_SESSION:
-        group.release_member(req.member_id)
+        group.release_member(req.member_id, session.partitions)       # what it holds from this node
         fetched: dict = {}
     elif ctx.api_version >= 2 and req.is_renew_ack:     # KIP-1222: renewing locks fetches nothing
         fetched = {}
@@ -308,12 +308,12 @@ async def share_acknowledge(ctx: RequestContext, req):
 
     try:
         group = _share_group(ctx, req.group_id, req.member_id)
-        _session(ctx, req.group_id, req.member_id, req.share_session_epoch, opens=False)
+        session = _session(ctx, req.group_id, req.member_id, req.share_session_epoch, opens=False)
     except BrokerError as exc:
         return top(exc.code, exc.message)
     acked = _acknowledge(ctx, group, req.member_id, req.topics)
     if req.share_session_epoch == CLOSE_SESSION:
-        group.release_member(req.member_id)
+        group.release_member(req.member_id, session.partitions)
     by_topic: dict = {}
     for tp, error in sorted(acked.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
         by_topic.setdefault(tp[0], []).append(P(
