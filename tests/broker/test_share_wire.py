@@ -161,6 +161,9 @@ def test_group_configs_are_checked_against_the_broker_bounds(ec):
     assert (unknown.error_code, unknown.error_message) == (INVALID_CONFIG, "Unknown group config name: no.such.config")
     assert set_configs(ec.wire, "g", share_record_lock_duration_ms="1000", share_delivery_count_limit="2",
                        share_auto_offset_reset="earliest").error_code == 0
+    assert group_configs(ec.wire, "other") == {                         # the broker's
+        "share.auto.offset.reset": ("latest", 5), "share.record.lock.duration.ms": ("30000", 5),
+        "share.delivery.count.limit": ("5", 5)}
     assert group_configs(ec.wire, "g") == {
         "share.auto.offset.reset": ("earliest", 8), "share.record.lock.duration.ms": ("1000", 8),
         "share.delivery.count.limit": ("2", 8)}                        # DYNAMIC_GROUP_CONFIG
@@ -365,3 +368,10 @@ def test_closing_a_share_session_releases_only_what_was_fetched_from_that_node()
             coordinator.close()
             for w in wires.values():
                 w.close()
+
+
+def test_a_group_config_falls_back_on_the_broker_s_static_config():
+    with fast_cluster(1, configs={"group.share.delivery.count.limit": "3"}) as ec:
+        w = Wire(ec.cluster.node_address(1))
+        assert group_configs(w, "g")["share.delivery.count.limit"] == ("3", 4)      # STATIC_BROKER_CONFIG
+        w.close()

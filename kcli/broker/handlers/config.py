@@ -49,16 +49,18 @@ def _entries(ctx: RequestContext, resource_type: int, name: str) -> list[cfg.Con
 
 
 def _group_entries(ctx: RequestContext, name: str) -> list[cfg.ConfigEntry]:
-    """A group's configs: its own (DYNAMIC_GROUP_CONFIG) over the broker's defaults."""
+    """A group's configs: its own (DYNAMIC_GROUP_CONFIG) over the broker's ``group.*`` one
+    (static, else Kafka's default), as Kafka describes them."""
     coordinator = coordinator_for(ctx.cluster)
-    own = coordinator.group_configs(name)
-    defaults = {"share.auto.offset.reset": "latest",
-                "share.record.lock.duration.ms": str(coordinator.config.share_record_lock_duration_ms),
-                "share.delivery.count.limit": str(coordinator.config.share_delivery_count_limit)}
+    own, config = coordinator.group_configs(name), coordinator.config
+    broker = {"share.auto.offset.reset": "latest",
+              "share.record.lock.duration.ms": str(config.share_record_lock_duration_ms),
+              "share.delivery.count.limit": str(config.share_delivery_count_limit)}
     out = []
     for key in SHARE_GROUP_CONFIGS:
+        source = cfg.STATIC_BROKER_CONFIG if f"group.{key}" in ctx.cluster.broker_configs.static else cfg.DEFAULT_CONFIG
         synonyms = ((cfg.Synonym(key, own[key], DYNAMIC_GROUP_CONFIG),) if key in own else ()) + (
-            cfg.Synonym(key, defaults[key], cfg.DEFAULT_CONFIG),)
+            cfg.Synonym(key, broker[key], source),)
         kind = cfg.STRING if key == "share.auto.offset.reset" else cfg.INT
         out.append(cfg.ConfigEntry(key, synonyms[0].value, synonyms[0].source, False, kind, synonyms))
     return out
