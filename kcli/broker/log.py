@@ -201,6 +201,18 @@ class PartitionLog:
             size += len(b.data)
         return out, size
 
+    def batches_between(self, first: int, last: int) -> list[bytes]:
+        """The stored batches holding any offset of [first, last], whole and uncopied (a share
+        fetch sends the batches around its acquired records)."""
+        i = max(bisect.bisect_right(self._bases, first) - 1, 0)
+        out = []
+        for b in self._batches[i:]:
+            if b.base_offset > last:
+                break
+            if b.last_offset >= first:
+                out.append(b.data)
+        return out
+
     def epoch_at(self, offset: int, current_epoch: int) -> int:
         i = bisect.bisect_right(self._bases, offset) - 1
         if 0 <= i < len(self._batches) and self._batches[i].last_offset >= offset:

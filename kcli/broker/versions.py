@@ -3,10 +3,19 @@ cluster poses as an older broker (the KIP versions withheld, in ApiVersions and 
 
 from __future__ import annotations
 
-from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT,
-                                 DESCRIBE_TOPIC_PARTITIONS, LIST_OFFSETS, METADATA,
+from kcli.broker.apikeys import (ALTER_SHARE_GROUP_OFFSETS, CONSUMER_GROUP_DESCRIBE,
+                                 CONSUMER_GROUP_HEARTBEAT, DELETE_SHARE_GROUP_OFFSETS,
+                                 DESCRIBE_SHARE_GROUP_OFFSETS, DESCRIBE_TOPIC_PARTITIONS,
+                                 LIST_OFFSETS, METADATA, SHARE_ACKNOWLEDGE, SHARE_FETCH,
+                                 SHARE_GROUP_DESCRIBE, SHARE_GROUP_HEARTBEAT,
                                  STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT)
 from kcli.broker.dispatch import HANDLERS
+
+# Share groups (KIP-932): production-ready from Apache Kafka 4.2 (4.1's were a preview, off by
+# default); withheld entirely when posing as an older broker.
+_NO_SHARE_GROUPS = {key: -1 for key in (SHARE_GROUP_HEARTBEAT, SHARE_GROUP_DESCRIBE, SHARE_FETCH,
+                                        SHARE_ACKNOWLEDGE, DESCRIBE_SHARE_GROUP_OFFSETS,
+                                        ALTER_SHARE_GROUP_OFFSETS, DELETE_SHARE_GROUP_OFFSETS)}
 
 # pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
 # since Kafka 2.5) are the same in every posed version.
@@ -28,6 +37,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_HEARTBEAT: -1,  # streams groups were early access, off by default
         STREAMS_GROUP_DESCRIBE: -1,
+        **_NO_SHARE_GROUPS,
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.
@@ -39,6 +49,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         CONSUMER_GROUP_DESCRIBE: -1,
         STREAMS_GROUP_HEARTBEAT: -1,
         STREAMS_GROUP_DESCRIBE: -1,
+        **_NO_SHARE_GROUPS,
     },
 }
 

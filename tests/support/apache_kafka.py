@@ -120,14 +120,18 @@ def log4j_flag(version: str, path: Path) -> str:
     """The JVM flag that points Kafka ``version``'s logging at the configuration file ``path``."""
     return (f"-Dlog4j2.configurationFile={path}" if log4j2(version)
             else f"-Dlog4j.configuration=file:{path}")
-# Settings a test cluster needs (small internal topics, no initial rebalance delay, KIP-848
-# heartbeats every second); everything else is Kafka's default.
+# Settings a test cluster needs (small internal topics, no initial rebalance delay, KIP-848 and
+# share-group heartbeats every second, share-group locks as short as a second may be set);
+# everything else is Kafka's default.
 TEST_CONFIGS = {
     "offsets.topic.num.partitions": "5",
     "group.initial.rebalance.delay.ms": "0",
     "group.consumer.min.heartbeat.interval.ms": "500",
     "group.consumer.heartbeat.interval.ms": "1000",
     "group.min.session.timeout.ms": "1000",
+    "group.share.min.heartbeat.interval.ms": "1000",
+    "group.share.heartbeat.interval.ms": "1000",
+    "group.share.min.record.lock.duration.ms": "1000",
 }
 
 

@@ -2,8 +2,8 @@
 
 Tests lower ``group.initial.rebalance.delay.ms`` (to 0), ``group.min.session.timeout.ms`` and
 the consumer-protocol and streams session and heartbeat intervals (and the streams groups'
-``group.streams.initial.rebalance.delay.ms``, ``group.streams.num.standby.replicas``) through the
-broker's static configs.
+``group.streams.initial.rebalance.delay.ms``, ``group.streams.num.standby.replicas``, and the share
+groups' ``group.share.*`` timings and limits) through the broker's static configs.
 """
 
 from __future__ import annotations
@@ -30,6 +30,16 @@ class GroupConfig:
     streams_initial_rebalance_delay_ms: int = 3_000
     streams_task_offset_interval_ms: int = 60_000
     streams_acceptable_recovery_lag: int = 10_000
+    share_session_timeout_ms: int = 45_000
+    share_heartbeat_interval_ms: int = 5_000
+    share_max_size: int = 200
+    share_record_lock_duration_ms: int = 30_000
+    share_min_record_lock_duration_ms: int = 15_000
+    share_max_record_lock_duration_ms: int = 60_000
+    share_delivery_count_limit: int = 5
+    share_min_delivery_count_limit: int = 2
+    share_max_delivery_count_limit: int = 10
+    share_partition_max_record_locks: int = 2_000
 
     @classmethod
     def from_lookup(cls, lookup: Callable[[str], str | None]) -> "GroupConfig":
@@ -63,4 +73,14 @@ _KEYS = {
     "streams_initial_rebalance_delay_ms": "group.streams.initial.rebalance.delay.ms",
     "streams_task_offset_interval_ms": "group.streams.task.offset.interval.ms",
     "streams_acceptable_recovery_lag": "group.streams.acceptable.recovery.lag",
+    "share_session_timeout_ms": "group.share.session.timeout.ms",
+    "share_heartbeat_interval_ms": "group.share.heartbeat.interval.ms",
+    "share_max_size": "group.share.max.size",
+    "share_record_lock_duration_ms": "group.share.record.lock.duration.ms",
+    "share_min_record_lock_duration_ms": "group.share.min.record.lock.duration.ms",
+    "share_max_record_lock_duration_ms": "group.share.max.record.lock.duration.ms",
+    "share_delivery_count_limit": "group.share.delivery.count.limit",
+    "share_min_delivery_count_limit": "group.share.min.delivery.count.limit",
+    "share_max_delivery_count_limit": "group.share.max.delivery.count.limit",
+    "share_partition_max_record_locks": "group.share.partition.max.record.locks",
 }

@@ -7,7 +7,10 @@ Without a data dir everything stays in memory. Record kinds:
 - ``{"k": "group", "g", "type", "ptype", "created", "epoch", "aepoch"[, "topo"]}``: a group's
   durable attributes (``aepoch``, the target assignment epoch, absent in older logs: ``epoch``;
   ``topo``, a streams group's topology, absent for other groups);
-- ``{"k": "ungroup", "g"}``: a group and its offsets deleted.
+- ``{"k": "ungroup", "g"}``: a group and its offsets deleted;
+- ``{"k": "share", "g", "t", "p", "v"}``: a share-partition's state (``v``: the topic id's
+  share-partition snapshot, kcli.broker.groups.share; null: deleted);
+- ``{"k": "gconf", "g", "c"}``: a group's dynamic configs (IncrementalAlterConfigs type GROUP).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ class Committed:
 
 @dataclass
 class GroupRecord:
-    type: str                   # "classic", "consumer" or "streams"
+    type: str                   # "classic", "consumer", "streams" or "share"
     protocol_type: str | None = None
     creation_time_ms: int = -1
     epoch: int = 0
@@ -46,6 +49,8 @@ class GroupStore:
     def __init__(self, data_dir: Path | None):
         self.offsets: dict[str, dict[tuple[str, int], Committed]] = {}
         self.groups: dict[str, GroupRecord] = {}
+        self.share: dict[str, dict[tuple[str, int], dict]] = {}     # group -> (topic id, p) -> snapshot
+        self.group_configs: dict[str, dict[str, str]] = {}
         self._file: TextIO | None = None
         if data_dir is not None:
             directory = Path(data_dir) / "groups"
@@ -74,7 +79,24 @@ class GroupStore:
     def delete_group(self, group: str) -> None:
         self.groups.pop(group, None)
         self.offsets.pop(group, None)
+        self.share.pop(group, None)
+        self.group_configs.pop(group, None)
         self._append([{"k": "ungroup", "g": group}])
+
+    def put_share(self, group: str, topic_id: str, partition: int, snapshot: dict | None) -> None:
+        states = self.share.setdefault(group, {})
+        if snapshot is None:
+            if states.pop((topic_id, partition), None) is None:
+                return
+        elif states.get((topic_id, partition)) == snapshot:
+            return
+        else:
+            states[(topic_id, partition)] = snapshot
+        self._append([{"k": "share", "g": group, "t": topic_id, "p": partition, "v": snapshot}])
+
+    def put_group_configs(self, group: str, configs: dict[str, str]) -> None:
+        self.group_configs[group] = dict(configs)
+        self._append([{"k": "gconf", "g": group, "c": configs}])
 
     def close(self) -> None:
         if self._file is not None:
@@ -112,6 +134,15 @@ class GroupStore:
         elif kind == "ungroup":
             self.groups.pop(group, None)
             self.offsets.pop(group, None)
+            self.share.pop(group, None)
+            self.group_configs.pop(group, None)
+        elif kind == "share":
+            if r["v"] is None:
+                self.share.get(group, {}).pop((r["t"], r["p"]), None)
+            else:
+                self.share.setdefault(group, {})[(r["t"], r["p"])] = r["v"]
+        elif kind == "gconf":
+            self.group_configs[group] = r["c"]
         else:
             raise KeyError(kind)
 
@@ -122,6 +153,11 @@ class GroupStore:
             for group, offsets in self.offsets.items():
                 for (t, p), c in offsets.items():
                     f.write(json.dumps(_offset_line(group, t, p, c)) + "\n")
+            for group, states in self.share.items():
+                for (t, p), snapshot in states.items():
+                    f.write(json.dumps({"k": "share", "g": group, "t": t, "p": p, "v": snapshot}) + "\n")
+            for group, configs in self.group_configs.items():
+                f.write(json.dumps({"k": "gconf", "g": group, "c": configs}) + "\n")
         replace_durably(self._path, write)
         self._file = open(self._path, "a", encoding="utf-8")
 

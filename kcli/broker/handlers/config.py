@@ -1,4 +1,5 @@
-"""DescribeConfigs, AlterConfigs, IncrementalAlterConfigs for TOPIC and BROKER resources."""
+"""DescribeConfigs, AlterConfigs, IncrementalAlterConfigs for TOPIC and BROKER resources, and
+IncrementalAlterConfigs and DescribeConfigs for GROUP resources (a share group's configs)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from kcli.broker import configs as cfg
 from kcli.broker.apikeys import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
+from kcli.broker.groups import coordinator_for
+from kcli.broker.groups.coordinator import SHARE_GROUP_CONFIGS
 from kcli.protocol import RESPONSES
 
-TOPIC, BROKER = 2, 4
+TOPIC, BROKER, GROUP = 2, 4, 32
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 
 
@@ -40,7 +43,30 @@ def _entries(ctx: RequestContext, resource_type: int, name: str) -> list[cfg.Con
         if node is None:
             return cluster.broker_configs.cluster_default_entries()
         return [cluster.broker_configs.entry(n, node) for n in cluster.broker_configs.names(node)]
+    if resource_type == GROUP:
+        return _group_entries(ctx, name)
     raise BrokerError(Err.INVALID_REQUEST, f"Unsupported resource type {resource_type}")
+
+
+def _group_entries(ctx: RequestContext, name: str) -> list[cfg.ConfigEntry]:
+    """A group's configs: its own (DYNAMIC_GROUP_CONFIG) over the broker's ``group.*`` one
+    (static, else Kafka's default), as Kafka describes them."""
+    coordinator = coordinator_for(ctx.cluster)
+    own, config = coordinator.group_configs(name), coordinator.config
+    broker = {"share.auto.offset.reset": "latest",
+              "share.record.lock.duration.ms": str(config.share_record_lock_duration_ms),
+              "share.delivery.count.limit": str(config.share_delivery_count_limit)}
+    out = []
+    for key in SHARE_GROUP_CONFIGS:
+        source = cfg.STATIC_BROKER_CONFIG if f"group.{key}" in ctx.cluster.broker_configs.static else cfg.DEFAULT_CONFIG
+        synonyms = ((cfg.Synonym(key, own[key], DYNAMIC_GROUP_CONFIG),) if key in own else ()) + (
+            cfg.Synonym(key, broker[key], source),)
+        kind = cfg.STRING if key == "share.auto.offset.reset" else cfg.INT
+        out.append(cfg.ConfigEntry(key, synonyms[0].value, synonyms[0].source, False, kind, synonyms))
+    return out
+
+
+DYNAMIC_GROUP_CONFIG = 8
 
 
 @handles(DESCRIBE_CONFIGS, 1, 4)
@@ -98,6 +124,8 @@ def _apply(ctx: RequestContext, resource_type: int, name: str, new: dict[str, st
         if not validate_only:
             cluster.broker_configs.dynamic[name] = new
             cluster.save()
+    elif resource_type == GROUP:
+        coordinator_for(cluster).set_group_configs(name, new, validate_only)
     else:
         raise BrokerError(Err.INVALID_REQUEST, f"Unsupported resource type {resource_type}")
 
@@ -105,6 +133,8 @@ def _apply(ctx: RequestContext, resource_type: int, name: str, new: dict[str, st
 def _current(ctx: RequestContext, resource_type: int, name: str) -> dict[str, str]:
     if resource_type == TOPIC:
         return dict(_topic(ctx.cluster, name).configs)
+    if resource_type == GROUP:
+        return coordinator_for(ctx.cluster).group_configs(name)
     return dict(ctx.cluster.broker_configs.dynamic.get(name, {}))
 
 
@@ -164,7 +194,7 @@ async def incremental_alter_configs(ctx: RequestContext, req):
     out = []
     for r in req.resources:
         try:
-            if r.resource_type not in (TOPIC, BROKER):
+            if r.resource_type not in (TOPIC, BROKER, GROUP):
                 raise BrokerError(Err.INVALID_REQUEST,
                                   f"Unsupported resource type {r.resource_type}")
             _apply(ctx, r.resource_type, r.resource_name, _incremental(ctx, r), req.validate_only)
