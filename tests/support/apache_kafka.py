@@ -14,6 +14,7 @@ from a distribution: log4j2 from 4.0, log4j 1 (reload4j) in 3.x.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -204,14 +205,37 @@ class JavaResult:
     err: str
 
 
+_COMPILED: dict[tuple[str, str], Path] = {}
+
+
+def compiled(source: Path, version: str = KAFKA_VERSION) -> Path:
+    """The directory of ``source``'s classes (a test's Java program, its public class named as
+    the file), compiled with javac against Kafka ``version``'s jars once per test session: run
+    as a single-file program, the JVM would compile it again at every launch (a second or more of
+    each Java test on a loaded machine)."""
+    key = (str(source.resolve()), version)
+    if key not in _COMPILED:
+        out = Path(tempfile.mkdtemp(prefix=f"kcli-javac-{source.stem}-"))
+        atexit.register(shutil.rmtree, out, ignore_errors=True)
+        proc = subprocess.run(["javac", "-nowarn", "-cp", f"{kafka_libs(version)}/*", "-d", str(out), str(source)],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            raise AssertionError(f"javac {source.name}: {proc.stderr[-3000:]}")
+        _COMPILED[key] = out
+    return _COMPILED[key]
+
+
 def java(main: str | Path, *args: str, jvm: list[str] | None = None, timeout: float = 120,
          stdin: str | None = None, cwd: str | Path | None = None,
          version: str = KAFKA_VERSION) -> JavaResult:
-    """``main`` (a class name, or a ``.java`` source file run as a single-file program) on Kafka
+    """``main`` (a class name, or a ``.java`` source file: ``compiled`` once) on Kafka
     ``version``'s provisioned classpath, with the tools' logging configuration; its exit code and
     output."""
-    cmd = ["java", *(FAST_TOOL_JVM if jvm is None else jvm), _tools_log4j(version),
-           "-cp", f"{kafka_libs(version)}/*", str(main), *args]
+    classpath = f"{kafka_libs(version)}/*"
+    if str(main).endswith(".java"):
+        classes = compiled(Path(main), version)
+        classpath, main = f"{classes}{os.pathsep}{classpath}", Path(main).stem
+    cmd = ["java", *(FAST_TOOL_JVM if jvm is None else jvm), _tools_log4j(version), "-cp", classpath, str(main), *args]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=stdin,
                               stdin=None if stdin is not None else subprocess.DEVNULL, cwd=cwd,

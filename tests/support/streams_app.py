@@ -10,23 +10,16 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.support.apache_kafka import _die_with_parent, _tools_log4j, kafka_libs
+from tests.support.apache_kafka import _die_with_parent, _tools_log4j, compiled as compile_java, kafka_libs
 
 SOURCE = Path(__file__).parent / "java" / "StreamsApp.java"
 # streams groups' reference: its broker, tools and Kafka Streams, whatever KCLI_KAFKA_VERSION says
 STREAMS_KAFKA = "4.4.0"
-_CLASSES: dict[str, Path] = {}
 
 
 def compiled() -> Path:
     """The directory of StreamsApp.class, compiled against the provisioned jars."""
-    libs = kafka_libs(STREAMS_KAFKA)
-    if str(libs) not in _CLASSES:
-        out = Path(tempfile.mkdtemp(prefix="kcli-streams-app-"))
-        subprocess.run(["javac", "-nowarn", "-cp", f"{libs}/*", "-d", str(out), str(SOURCE)],
-                       check=True, capture_output=True, text=True, timeout=120)
-        _CLASSES[str(libs)] = out
-    return _CLASSES[str(libs)]
+    return compile_java(SOURCE, STREAMS_KAFKA)
 
 
 class StreamsApp:
