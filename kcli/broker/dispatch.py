@@ -57,10 +57,14 @@ SASL_STEPS: dict[str, frozenset[int]] = {
 @dataclass
 class Connection:
     """One client connection's state, which handlers may change. ``sasl`` is the connection's
-    SASL step (a key of ``SASL_STEPS``, or "done": authenticated, or a PLAINTEXT listener);
+    SASL step (a key of ``SASL_STEPS``, or "done": authenticated, or a PLAINTEXT listener),
+    ``user`` whom it authenticated as (its principal is ``User:<user>``, or User:ANONYMOUS);
     ``close`` asks the server to close the connection once the current response is written."""
     sasl: str = "done"
     close: bool = False
+    user: str | None = None          # the authenticated SASL user (None: ANONYMOUS)
+    exchange: Any = None             # a SCRAM exchange in progress (scram.ScramServer)
+    mechanism: str | None = None
 
 
 @dataclass

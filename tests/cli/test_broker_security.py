@@ -1,0 +1,107 @@
+"""``kcli broker start --user/--users-file/--super-user/--tls-cert/--tls-key/--insecure``, run as
+a process on 127.0.0.1 and used by real clients (confluent-kafka): SASL logins (PLAIN, SCRAM)
+with the users given, a wrong password refused in one line, TLS from the given files, bad input
+refused (exit 2, one line) before anything listens."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from contextlib import contextmanager
+
+import pytest
+from confluent_kafka import KafkaError
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from tests.support.sasl import wait_for_error
+from tests.support.tls_certs import make_certs
+
+
+@contextmanager
+def broker(*args: str):
+    proc = subprocess.Popen([sys.executable, "-m", "kcli", "broker", "start", "--listen", "127.0.0.1:0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("bootstrap: "), proc.stderr.read() if proc.poll() is not None else line
+        yield line.removeprefix("bootstrap: ").strip()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=15)
+
+
+def sasl(bootstrap: str, mechanism: str, user: str, password: str, protocol="SASL_PLAINTEXT", **extra) -> dict:
+    return {"bootstrap.servers": bootstrap, "security.protocol": protocol, "sasl.mechanism": mechanism,
+            "sasl.username": user, "sasl.password": password, **extra}
+
+
+def create(conf: dict, topic: str) -> None:
+    admin = AdminClient(conf)
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(15)
+
+
+def test_users_and_users_file_log_in_with_every_mechanism(tmp_path):
+    users = tmp_path / "users"
+    users.write_text("# the operators\nbob:bob:with:colons\n\n  carol:c-secret\n")
+    with broker("--user", "alice:a-secret", "--users-file", str(users), "--super-user", "alice",
+                "--super-user", "bob", "--super-user", "carol") as b:
+        for i, (mechanism, user, password) in enumerate([
+                ("PLAIN", "alice", "a-secret"), ("SCRAM-SHA-256", "bob", "bob:with:colons"),
+                ("SCRAM-SHA-512", "carol", "c-secret"), ("SCRAM-SHA-512", "alice", "a-secret")]):
+            topic = f"t{i}"
+            create(sasl(b, mechanism, user, password), topic)
+            md = AdminClient(sasl(b, mechanism, user, password)).list_topics(timeout=10)
+            assert topic in md.topics
+
+
+@pytest.mark.parametrize("mechanism, message", [
+    ("PLAIN", "Authentication failed: Invalid username or password"),
+    ("SCRAM-SHA-256", "Authentication failed during authentication due to invalid credentials "
+                      "with SASL mechanism SCRAM-SHA-256"),
+])
+def test_a_wrong_password_is_refused_in_one_line(mechanism, message):
+    with broker("--user", "alice:a-secret", "--super-user", "alice") as b:
+        errors: list = []
+        admin = AdminClient(sasl(b, mechanism, "alice", "wrong", error_cb=errors.append, log_level=0))
+        err = wait_for_error(admin, errors, KafkaError._AUTHENTICATION)
+        assert message in err.str() and "\n" not in err.str()
+        # a client without SASL is not served either
+        plain = AdminClient({"bootstrap.servers": b, "log_level": 0})
+        with pytest.raises(Exception):
+            plain.list_topics(timeout=2)
+
+
+def test_tls_listener_from_cert_and_key(tmp_path):
+    certs = make_certs(tmp_path)
+    cert, key = certs.server
+    with broker("--user", "alice:a-secret", "--super-user", "alice", "--tls-cert", cert, "--tls-key", key) as b:
+        create(sasl(b, "SCRAM-SHA-256", "alice", "a-secret", protocol="SASL_SSL", **{"ssl.ca.location": certs.ca}),
+               "over-tls")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--user", "alice"], "Error: Invalid --user 'alice': expected NAME:PASSWORD"),
+    (["--user", ":secret"], "Error: Invalid --user '': expected NAME:PASSWORD"),
+    (["--user", "alice:"], "Error: Invalid --user 'alice': expected NAME:PASSWORD"),
+    (["--users-file", "/nonexistent/users"], "Error: Cannot read --users-file '/nonexistent/users'"),
+    (["--super-user", "alice"], "Error: --super-user needs users"),
+    (["--user", "a:b", "--tls-cert", "c.pem"], "Error: --tls-cert and --tls-key go together"),
+    (["--user", "a:b", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"],
+     "Error: Cannot load --tls-cert/--tls-key"),
+    (["--listen", "10.1.2.3:9092"], "Error: --listen 10.1.2.3 is not a loopback address: give users"),
+    (["--listen", "kafka-1.example:0", "--tls-cert", "x"], "Error: --listen kafka-1.example is not a loopback"),
+])
+def test_bad_input_exits_2_in_one_line_before_listening(args, message):
+    r = subprocess.run([sys.executable, "-m", "kcli", "broker", "start", *args], capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(message), r.stderr
+
+
+def test_a_bad_users_file_line_is_named_without_its_password(tmp_path):
+    users = tmp_path / "users"
+    users.write_text("alice:ok\nbob-no-colon-secret\n")
+    r = subprocess.run([sys.executable, "-m", "kcli", "broker", "start", "--users-file", str(users)],
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2
+    assert r.stderr == f"Error: Invalid line 2 of --users-file '{users}': expected NAME:PASSWORD (a name, ':', a password)\n"
