@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from kcli.broker import configs as cfg
-from kcli.broker import scram
+from kcli.broker import acl, scram
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.files import replace_durably
 from kcli.broker.log import PartitionLog
@@ -127,7 +127,7 @@ class Cluster:
         self.users: dict[str, dict[str, scram.Credential]] = {}
         # the authorizer (kcli.broker.acl): off, every request allowed, unless ``authorize``
         self.authorize = authorize
-        self.super_users = set(super_users or ())
+        self.authorizer = acl.Authorizer(super_users or ())
         self.broker_configs = cfg.BrokerConfigs(configs)
         self.topics: dict[str, Topic] = {}
         self.cluster_id = _uuid_text(random_uuid())
@@ -209,6 +209,15 @@ class Cluster:
             mechanisms[mechanism] = credential
         if not mechanisms:
             del self.users[user]
+        self.save()
+
+    def add_acls(self, bindings: list["acl.AclBinding"]) -> None:
+        for b in bindings:
+            self.authorizer.add(b)
+        self.save()
+
+    def remove_acls(self, bindings: list["acl.AclBinding"]) -> None:
+        self.authorizer.remove(bindings)
         self.save()
 
     # -- nodes -----------------------------------------------------------------------------
@@ -396,6 +405,7 @@ class Cluster:
             "next_producer_id": self._next_producer_id,
             "dynamic_broker_configs": self.broker_configs.dynamic,
             "sasl": self.sasl, "authorize": self.authorize,
+            "acls": [b.to_json() for b in self.authorizer.acls],
             "users": {u: {m: c.to_json() for m, c in ms.items()} for u, ms in self.users.items()},
             "topics": [{
                 "name": t.name, "topic_id": str(t.topic_id), "configs": t.configs,
@@ -433,6 +443,7 @@ class Cluster:
         self.broker_configs.dynamic = state["dynamic_broker_configs"]
         self.sasl = self.sasl or state.get("sasl", False)      # a secured cluster stays secured
         self.authorize = self.authorize or state.get("authorize", False)
+        self.authorizer.acls = [acl.AclBinding(*b) for b in state.get("acls", [])]
         self.users = {u: {m: scram.Credential.from_json(m, c) for m, c in ms.items()}
                       for u, ms in state.get("users", {}).items()}
         for t in state["topics"]:

@@ -105,3 +105,24 @@ def test_a_bad_users_file_line_is_named_without_its_password(tmp_path):
                        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert r.stderr == f"Error: Invalid line 2 of --users-file '{users}': expected NAME:PASSWORD (a name, ':', a password)\n"
+
+
+def test_users_without_acls_get_nothing_and_users_and_acls_outlive_a_restart(tmp_path):
+    from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
+
+    data = str(tmp_path / "data")
+    alice, bob = ("SCRAM-SHA-512", "alice", "a-secret"), ("SCRAM-SHA-256", "bob", "b-secret")
+    grant = AclBinding(ResourceType.TOPIC, "kept", ResourcePatternType.LITERAL, "User:bob", "*",
+                       AclOperation.DESCRIBE, AclPermissionType.ALLOW)
+    with broker("--data-dir", data, "--user", "alice:a-secret", "--user", "bob:b-secret", "--super-user", "alice") as b:
+        create(sasl(b, *alice), "kept")
+        bobs = AdminClient(sasl(b, *bob))
+        assert bobs.list_topics(topic="kept", timeout=10).topics["kept"].error.name() == "TOPIC_AUTHORIZATION_FAILED"
+        admin = AdminClient(sasl(b, *alice))
+        admin.create_acls([grant])[grant].result(10)
+        assert bobs.list_topics(topic="kept", timeout=10).topics["kept"].error is None
+    # bob is no --user now: his salted credentials, and his ACL, are in the data dir
+    with broker("--data-dir", data, "--user", "alice:a-secret", "--super-user", "alice") as b:
+        bobs = AdminClient(sasl(b, *bob))
+        assert bobs.list_topics(topic="kept", timeout=10).topics["kept"].error is None
+    assert "b-secret" not in (tmp_path / "data" / "cluster.json").read_text()
