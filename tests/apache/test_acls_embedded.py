@@ -209,3 +209,48 @@ def test_users_are_allowed_and_refused_as_on_real_kafka(embedded, apache_kafka_a
         got = {name: probe(b, user) for name, b in brokers.items()}
         assert got["embedded"] == got["real"], user
     assert got["real"]["all topics"] == ["carol-t", "pay-a", "public"]    # the matrix is not all refusals
+
+
+# -- SCRAM users: kafka-configs --entity-type users ------------------------------------------
+
+USER_STEPS = [
+    ["--describe"],                                                     # no such user yet
+    ["--alter", "--add-config", "SCRAM-SHA-256=[iterations=8192,password=dave-secret],SCRAM-SHA-512=[password=x]"],
+    ["--alter", "--add-config", "SCRAM-SHA-256=[iterations=8192,password=dave-secret]"],
+    ["--alter", "--add-config", "SCRAM-SHA-512=[password=dave-secret]"],
+    ["--describe"],
+    ["--alter", "--delete-config", "SCRAM-SHA-512"],
+    ["--describe"],
+    ["--alter", "--delete-config", "SCRAM-SHA-512"],                    # no longer there
+    ["--alter", "--add-config", "SCRAM-SHA-512=[iterations=1000,password=x]"],   # too few iterations
+    ["--describe"],
+]
+
+
+def credentials(r) -> tuple[int, list[str]]:
+    """The exit code and stdout, a user's credentials sorted: Kafka lists them in the order of
+    its broker's map of mechanisms, which differs from one start of the broker to the next."""
+    head = "SCRAM credential configs for user-principal "
+    return r.code, [line.split(" are ")[0] + " are " + ", ".join(sorted(line.split(" are ", 1)[1].split(", ")))
+                    if line.startswith(head) else line for line in r.out.splitlines()]
+
+
+def test_kafka_configs_manages_scram_users_as_on_real_kafka(embedded, apache_kafka_acl, tools, admin_config):
+    from confluent_kafka import KafkaError
+    from confluent_kafka.admin import AdminClient
+
+    from tests.support.sasl import wait_for_error
+
+    brokers = {"embedded": embedded.bootstrap_servers, "real": apache_kafka_acl.sasl_bootstrap_servers}
+    for step in USER_STEPS:
+        got = {name: tools.run("kafka-configs", "--bootstrap-server", b, "--command-config", admin_config,
+                               "--entity-type", "users", "--entity-name", "dave", *step)
+               for name, b in brokers.items()}
+        assert credentials(got["embedded"]) == credentials(got["real"]), (step, got["embedded"].err[-1500:])
+    assert "SCRAM-SHA-256=iterations=8192" in got["real"].out
+    dave = {"bootstrap.servers": embedded.bootstrap_servers, "security.protocol": "SASL_PLAINTEXT",
+            "sasl.username": "dave", "sasl.password": "dave-secret", "log_level": 0}
+    assert AdminClient({**dave, "sasl.mechanism": "SCRAM-SHA-256"}).list_topics(timeout=10).brokers
+    errors: list = []
+    refused = AdminClient({**dave, "sasl.mechanism": "SCRAM-SHA-512", "error_cb": errors.append})
+    assert wait_for_error(refused, errors, KafkaError._AUTHENTICATION)
