@@ -119,3 +119,25 @@ def test_without_users_the_acl_apis_answer_security_disabled(broker1, wire):
                                         principal="User:x", host="*", operation=3, permission_type=3)
     created = w.send(req(30, 3, creations=[creation]))
     assert [r.error_code for r in created.results] == [54]
+
+
+def test_group_describes_refuse_a_group_without_describe(secured, wire):
+    """ConsumerGroupDescribe, StreamsGroupDescribe and DescribeGroups as bob (READ on g-ok):
+    g-ok is described (not found: no such group), g-no refused GROUP_AUTHORIZATION_FAILED."""
+    grant = AclBinding(ResourceType.GROUP, "g-ok", ResourcePatternType.LITERAL, "User:bob", "*",
+                       AclOperation.READ, AclPermissionType.ALLOW)
+    root = admin(secured, "admin")
+    root.create_acls([grant])[grant].result(10)
+    w = wire(secured)
+    assert w.send(req(17, 1, mechanism="PLAIN")).error_code == 0
+    assert w.send(req(36, 2, auth_bytes=b"\0bob\0" + ACL_USERS["bob"].encode())).error_code == 0
+    groups = ["g-ok", "g-no"]
+    consumer = w.send(req(69, 0, group_ids=groups, include_authorized_operations=True)).groups
+    streams = w.send(req(89, 0, group_ids=groups, include_authorized_operations=True)).groups
+    classic = w.send(req(15, 5, groups=groups, include_authorized_operations=True)).groups
+    for answers in (consumer, streams):
+        assert [(g.group_id, g.error_code) for g in answers] == [("g-ok", 69), ("g-no", 30)]
+    assert [(g.group_id, g.error_code) for g in classic] == [("g-ok", 0), ("g-no", 30)]
+    gone = AclBindingFilter(ResourceType.GROUP, "g-ok", ResourcePatternType.LITERAL, None, None,
+                            AclOperation.ANY, AclPermissionType.ANY)
+    assert root.delete_acls([gone])[gone].result(10) == [grant]
