@@ -24,7 +24,7 @@ def _refusal(ctx: RequestContext, op: int) -> tuple[int, str] | None:
     return None
 
 
-def _filter(f, describe: bool = False) -> AclFilter:
+def _filter(f) -> AclFilter:
     return AclFilter(f.resource_type_filter, f.resource_name_filter, f.pattern_type_filter,
                      f.principal_filter, f.host_filter, f.operation, f.permission_type)
 
