@@ -69,10 +69,10 @@ class Permission(IntEnum):
 WILDCARD = "*"
 WILDCARD_PRINCIPAL = "User:*"
 CLUSTER_NAME = "kafka-cluster"
-IMPLIES = {Op.DESCRIBE: {Op.READ, Op.WRITE, Op.DELETE, Op.ALTER},
-           Op.DESCRIBE_CONFIGS: {Op.ALTER_CONFIGS}}
+IMPLIES: dict[int, set[int]] = {Op.DESCRIBE: {Op.READ, Op.WRITE, Op.DELETE, Op.ALTER},
+                                 Op.DESCRIBE_CONFIGS: {Op.ALTER_CONFIGS}}
 # the operations a resource type has (authorized-operations fields), as Kafka's AclEntry lists them
-SUPPORTED = {
+SUPPORTED: dict[int, tuple[Op, ...]] = {
     ResourceType.TOPIC: (Op.READ, Op.WRITE, Op.CREATE, Op.DESCRIBE, Op.DELETE, Op.ALTER,
                          Op.DESCRIBE_CONFIGS, Op.ALTER_CONFIGS),
     ResourceType.GROUP: (Op.READ, Op.DESCRIBE, Op.DELETE),
@@ -179,7 +179,7 @@ class Authorizer:
             if b.permission == Permission.DENY:
                 if b.operation in (Op.ALL, op):
                     return False
-            elif b.operation in (Op.ALL, op) or b.operation in IMPLIES.get(op, ()):
+            elif b.operation in (Op.ALL, op) or b.operation in IMPLIES.get(op, set()):
                 allowed = True
         return allowed
 

@@ -73,7 +73,7 @@ def start(
     if (tls_cert is None) != (tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
     tls = None
-    if tls_cert is not None:
+    if tls_cert is not None and tls_key is not None:
         import ssl
 
         from kcli.broker.server import tls_context

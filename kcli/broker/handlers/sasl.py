@@ -57,14 +57,16 @@ def check_plain(users: dict[str, dict[str, scram.Credential]], token: bytes) -> 
     return user
 
 
-def _scram_step(ctx: RequestContext, token: bytes) -> bytes | None:
-    """The next SCRAM challenge (None once the exchange is complete and the user set)."""
+def _scram_step(ctx: RequestContext, token: bytes) -> bytes:
+    """The server's next SCRAM message: the server-first, then the server-final (the connection
+    then authenticated as its user)."""
     conn = ctx.connection
     try:
         if conn.exchange is None:
-            conn.exchange = scram.ScramServer(conn.mechanism)
+            mechanism = conn.mechanism or ""
+            conn.exchange = scram.ScramServer(mechanism)
             users = ctx.cluster.users
-            return conn.exchange.first(token, lambda u: users.get(u, {}).get(conn.mechanism))
+            return conn.exchange.first(token, lambda u: users.get(u, {}).get(mechanism))
         answer = conn.exchange.final(token)
     except scram.ScramError as e:
         raise BrokerError(Err.SASL_AUTHENTICATION_FAILED, e.message or (
@@ -100,6 +102,7 @@ async def sasl_authenticate(ctx: RequestContext, req):
         return R(version=ctx.api_version, error_code=Err.ILLEGAL_SASL_STATE,
                  error_message="SaslAuthenticate request received after successful "
                                "authentication", auth_bytes=b"", session_lifetime_ms=0)
+    answer: bytes
     try:
         if conn.mechanism == "PLAIN":
             conn.user, conn.sasl, answer = check_plain(ctx.cluster.users, req.auth_bytes), "done", b""
