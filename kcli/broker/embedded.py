@@ -65,12 +65,12 @@ class EmbeddedCluster:
     returning epoch milliseconds (the broker's notion of now: creation times, partition ages,
     KIP-937 bounds, LogAppendTime). ``record_creation_times=False`` creates partitions with an
     unknown (-1) creation time, as after an upgrade. ``sasl_users`` ({user: password}) makes
-    every listener SASL_PLAINTEXT with mechanism PLAIN (default None: PLAINTEXT). ``tls`` (a
+    every listener SASL_PLAINTEXT with PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (salted credentials
+    made at start; default None: PLAINTEXT). ``tls`` (a
     (certfile, keyfile) pair of PEM paths, or a server-side ``ssl.SSLContext``) makes every
     listener SSL, or SASL_SSL with ``sasl_users``; metadata still advertises ``host``.
     ``authorize`` turns on the authorizer (kcli.broker.acl, as Kafka's StandardAuthorizer: no
-    ACL, no access), ``super_users`` (user names) pass every check. ``sasl_users`` also log in
-    with SCRAM-SHA-256 and SCRAM-SHA-512 (salted credentials made at start).
+    ACL, no access), ``super_users`` (user names) pass every check.
     """
 
     def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
