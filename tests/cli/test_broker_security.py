@@ -126,3 +126,35 @@ def test_users_without_acls_get_nothing_and_users_and_acls_outlive_a_restart(tmp
         bobs = AdminClient(sasl(b, *bob))
         assert bobs.list_topics(topic="kept", timeout=10).topics["kept"].error is None
     assert "b-secret" not in (tmp_path / "data" / "cluster.json").read_text()
+
+
+@pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_kcli_itself_logs_in_with_scram_and_sees_what_its_acls_allow(tmp_path, mechanism):
+    from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
+
+    from kcli.broker import EmbeddedCluster
+    from tests.support.run import run_dropin
+
+    users = {"admin": "admin-secret", "bob": "bob-secret"}
+    with EmbeddedCluster(nodes=1, sasl_users=users, authorize=True, super_users=["admin"]) as ec:
+        for t in ("seen", "hidden"):
+            ec.create_topic(t)
+        grant = AclBinding(ResourceType.TOPIC, "seen", ResourcePatternType.LITERAL, "User:bob", "*",
+                           AclOperation.DESCRIBE, AclPermissionType.ALLOW)
+        admin = AdminClient(sasl(ec.bootstrap_servers, mechanism, "admin", "admin-secret"))
+        admin.create_acls([grant])[grant].result(10)
+
+        def props(password: str) -> str:
+            path = tmp_path / f"{password}.properties"
+            path.write_text(f"security.protocol=SASL_PLAINTEXT\nsasl.mechanism={mechanism}\n"
+                            f"sasl.username=bob\nsasl.password={password}\n")
+            return str(path)
+
+        del admin
+        b = ec.bootstrap_servers
+        r = run_dropin("-b", b, "--command-config", props("bob-secret"), "kafka-topics", "--list")
+        assert (r.code, r.out) == (0, "seen\n"), r.err
+        r = run_dropin("-b", b, "--command-config", props("wrong"), "--timeout", "PT5S", "kafka-topics", "--list")
+        assert (r.code, r.out.count("\n")) == (1, 1), r          # on stdout, as Java's kafka-topics
+        assert r.out.startswith("Error while executing topic command : ") and r.out.endswith(
+            f"Authentication failed during authentication due to invalid credentials with SASL mechanism {mechanism}\n")
