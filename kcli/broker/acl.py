@@ -159,6 +159,11 @@ def _name(enum, value: int) -> str:
     return member.name if member is not None else "UNKNOWN"
 
 
+def _principal_applies(acl_principal: str, principal: str) -> bool:
+    """An ACL's principal applies to the principal itself; ``User:*`` to every user."""
+    return acl_principal == principal or (acl_principal == WILDCARD_PRINCIPAL and principal.startswith("User:"))
+
+
 def principal_of(user: str) -> str:
     """A super user's principal: ``NAME`` is ``User:NAME``; ``Type:NAME`` stays as it is."""
     return user if ":" in user else f"User:{user}"
@@ -188,8 +193,7 @@ class Authorizer:
             if (b.resource_type == resource_type
                     and (b.resource_name in (name, WILDCARD) if b.pattern_type == PatternType.LITERAL
                          else name.startswith(b.resource_name))
-                    and b.principal in (principal, WILDCARD_PRINCIPAL if principal.startswith("User:") else principal)
-                    and b.host in (host, WILDCARD)):
+                    and _principal_applies(b.principal, principal) and b.host in (host, WILDCARD)):
                 yield b
 
     def authorized_operations(self, principal: str, host: str, resource_type: int, name: str) -> set[int]:
@@ -202,7 +206,7 @@ class Authorizer:
         if principal in self.super_users:
             return True
         mine = [b for b in self.acls if b.resource_type == resource_type
-                and b.principal in (principal, WILDCARD_PRINCIPAL) and b.host in (host, WILDCARD)
+                and _principal_applies(b.principal, principal) and b.host in (host, WILDCARD)
                 and b.operation in (Op.ALL, op)]
         denies = [b for b in mine if b.permission == Permission.DENY]
 

@@ -141,3 +141,19 @@ def test_group_describes_refuse_a_group_without_describe(secured, wire):
     gone = AclBindingFilter(ResourceType.GROUP, "g-ok", ResourcePatternType.LITERAL, None, None,
                             AclOperation.ANY, AclPermissionType.ANY)
     assert root.delete_acls([gone])[gone].result(10) == [grant]
+
+
+@pytest.mark.parametrize("acls, allowed", [
+    ([], False),
+    ([topic_acl("pay-", Op.WRITE, pattern=P.PREFIXED)], True),
+    ([topic_acl("t", Op.ALL, principal="User:*")], True),
+    ([topic_acl("t", Op.READ)], False),
+    ([topic_acl("t", Op.WRITE), topic_acl("t", Op.WRITE, DENY)], False),
+    ([topic_acl("pay-", Op.WRITE, pattern=P.PREFIXED), topic_acl("pa", Op.WRITE, DENY, pattern=P.PREFIXED)], False),
+    ([topic_acl("t", Op.WRITE), topic_acl("*", Op.ALL, DENY)], False),
+    ([topic_acl("t", Op.WRITE), topic_acl("u", Op.WRITE, DENY)], True),
+])
+def test_write_on_some_topic_lets_an_idempotent_producer_init(acls, allowed):
+    """InitProducerId without IDEMPOTENT_WRITE on the cluster: an ALLOW of WRITE that no DENY
+    covers, as Kafka's authorizeByResourceType."""
+    assert Authorizer((), acls).any_allowed("User:alice", "127.0.0.1", Op.WRITE, R.TOPIC) is allowed
