@@ -87,7 +87,7 @@ _kcli_spec() {
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
-        'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
+        'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
@@ -122,7 +122,7 @@ _kcli_spec() {
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
-        'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
+        'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --log-level' ;;
         'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;

@@ -105,6 +105,35 @@ def parse_replica_assignment(text: str) -> list[list[int]]:
     return result
 
 
+def parse_user(spec: str, where: str) -> tuple[str, str]:
+    """A ``NAME:PASSWORD`` spec (the password may hold ':'); errors never show the password."""
+    name, colon, password = spec.partition(":")
+    if not colon or not name.strip() or not password:
+        raise UsageError(f"Invalid {where}: expected NAME:PASSWORD (a name, ':', a password)")
+    return name.strip(), password
+
+
+def parse_users(specs: list[str], users_file: str | None = None) -> dict[str, str]:
+    """{name: password} from ``--user`` specs and a users file (one ``NAME:PASSWORD`` a line;
+    blank lines and ``#`` comments skipped); a --user overrides the file's line."""
+    users: dict[str, str] = {}
+    if users_file is not None:
+        try:
+            with open(users_file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"Cannot read --users-file '{shown(users_file)}': "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+        for n, line in enumerate(lines, 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                name, password = parse_user(line, f"line {n} of --users-file '{shown(users_file)}'")
+                users[name] = password
+    for spec in specs:
+        name, password = parse_user(spec, f"--user '{shown(spec.partition(':')[0])}'")
+        users[name] = password
+    return users
+
+
 def parse_config_pairs(pairs: list[str], what: str = "config") -> dict[str, str]:
     """``key=value`` pairs (spaces around ``=`` dropped); a key and a value are required, as
     kafka-topics requires them."""

@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.apache_kafka import COMPAT_VERSIONS, ApacheKafka, RealKafkaUnavailable
 
-from tests.support.sasl import USERS as SASL_USERS
+from tests.support.sasl import ACL_USERS, USERS as SASL_USERS
 
 
 def _connector_on_every_spark_jvm() -> None:
@@ -111,6 +111,16 @@ def apache_kafka_streams_parity():
 STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0"}
 
 
+@pytest.fixture(scope="session")
+def apache_kafka_acl():
+    """Apache Kafka (``KAFKA_VERSION``), one node with StandardAuthorizer: ``ACL_USERS`` over
+    SASL (PLAIN, SCRAM-SHA-512), super users User:admin and User:ANONYMOUS (the PLAINTEXT and
+    controller listeners), no other ACL at start."""
+    yield from _cluster("apache_kafka_acl", nodes=1, heap="384m", sasl_users=ACL_USERS, configs={
+        "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "super.users": "User:ANONYMOUS;User:admin"})
+
+
 @pytest.fixture(scope="session", params=COMPAT_VERSIONS)
 def apache_kafka_compat(request):
     """An older Apache Kafka release (each of ``COMPAT_VERSIONS``), one node, for the
@@ -120,7 +130,7 @@ def apache_kafka_compat(request):
 
 
 CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams",
-            "apache_kafka_streams_parity")
+            "apache_kafka_streams_parity", "apache_kafka_acl")
 
 
 def pytest_collection_modifyitems(items):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from kcli.broker import configs as cfg
+from kcli.broker import acl, scram
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.files import replace_durably
 from kcli.broker.log import PartitionLog
@@ -113,14 +114,20 @@ class Cluster:
     def __init__(self, node_ids: list[int], data_dir: str | Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, record_creation_times: bool = True,
-                 sasl_users: dict[str, str] | None = None):
+                 sasl_users: dict[str, str] | None = None, authorize: bool = False,
+                 super_users: list[str] | None = None):
         self.node_ids = list(node_ids)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock or (lambda: int(time.time() * 1000))
         self.pose_as = pose_as
         self.topic_configs = cfg.topic_configs(pose_as)      # the release's own table
         self.record_creation_times = record_creation_times
-        self.sasl_users = None if sasl_users is None else dict(sasl_users)   # None: PLAINTEXT
+        # SASL users: {name: {mechanism: scram.Credential}}; ``sasl`` False: PLAINTEXT listeners
+        self.sasl = sasl_users is not None
+        self.users: dict[str, dict[str, scram.Credential]] = {}
+        # the authorizer (kcli.broker.acl): off, every request allowed, unless ``authorize``
+        self.authorize = authorize
+        self.authorizer = acl.Authorizer(super_users or ())
         self.broker_configs = cfg.BrokerConfigs(configs)
         self.topics: dict[str, Topic] = {}
         self.cluster_id = _uuid_text(random_uuid())
@@ -136,6 +143,8 @@ class Cluster:
         self.refusals: dict[str, list] = {}
         if self.data_dir is None or not self._load():
             self._bootstrap()
+        for name, password in (sasl_users or {}).items():
+            self.set_password(name, password)
 
     # -- the interface other handlers use --------------------------------------------------
 
@@ -182,6 +191,34 @@ class Cluster:
 
     def controller_id(self) -> int:
         return min(self._up, default=-1)
+
+    # -- users ----------------------------------------------------------------------------
+
+    def set_password(self, user: str, password: str) -> None:
+        """``user``'s credentials for every SCRAM mechanism (PLAIN checks them too)."""
+        self.users[user] = {m: scram.make_credential(m, password) for m in scram.MECHANISMS}
+        self.save()
+
+    def set_credential(self, user: str, credential: "scram.Credential | None",
+                       mechanism: str) -> None:
+        """Add or replace (``credential``) or remove (None) one mechanism's credential."""
+        mechanisms = self.users.setdefault(user, {})
+        if credential is None:
+            mechanisms.pop(mechanism, None)
+        else:
+            mechanisms[mechanism] = credential
+        if not mechanisms:
+            del self.users[user]
+        self.save()
+
+    def add_acls(self, bindings: list["acl.AclBinding"]) -> None:
+        for b in bindings:
+            self.authorizer.add(b)
+        self.save()
+
+    def remove_acls(self, bindings: list["acl.AclBinding"]) -> None:
+        self.authorizer.remove(bindings)
+        self.save()
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -367,6 +404,9 @@ class Cluster:
             "cluster_id": self.cluster_id,
             "next_producer_id": self._next_producer_id,
             "dynamic_broker_configs": self.broker_configs.dynamic,
+            "sasl": self.sasl, "authorize": self.authorize,
+            "acls": [b.to_json() for b in self.authorizer.acls],
+            "users": {u: {m: c.to_json() for m, c in ms.items()} for u, ms in self.users.items()},
             "topics": [{
                 "name": t.name, "topic_id": str(t.topic_id), "configs": t.configs,
                 "partitions": [{"index": p.index, "replicas": p.replicas,
@@ -401,6 +441,11 @@ class Cluster:
         self.cluster_id = state["cluster_id"]
         self._next_producer_id = state["next_producer_id"]
         self.broker_configs.dynamic = state["dynamic_broker_configs"]
+        self.sasl = self.sasl or state.get("sasl", False)      # a secured cluster stays secured
+        self.authorize = self.authorize or state.get("authorize", False)
+        self.authorizer.acls = [acl.AclBinding(*b) for b in state.get("acls", [])]
+        self.users = {u: {m: scram.Credential.from_json(m, c) for m, c in ms.items()}
+                      for u, ms in state.get("users", {}).items()}
         for t in state["topics"]:
             topic = Topic(t["name"], uuid.UUID(t["topic_id"]), [], t["configs"], self)
             for p in t["partitions"]:

@@ -24,6 +24,7 @@ from typing import Any, Awaitable, Callable
 import kcli.protocol  # noqa: F401 - first: kafka-python's packages bare (see broker/log.py)
 from kafka.protocol.schemas.fields.codecs.types import Int32, UnsignedVarInt32
 
+from kcli.broker.acl import CLUSTER_NAME, ResourceType
 from kcli.broker.apikeys import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 
 
@@ -57,10 +58,14 @@ SASL_STEPS: dict[str, frozenset[int]] = {
 @dataclass
 class Connection:
     """One client connection's state, which handlers may change. ``sasl`` is the connection's
-    SASL step (a key of ``SASL_STEPS``, or "done": authenticated, or a PLAINTEXT listener);
+    SASL step (a key of ``SASL_STEPS``, or "done": authenticated, or a PLAINTEXT listener),
+    ``user`` whom it authenticated as (its principal is ``User:<user>``, or User:ANONYMOUS);
     ``close`` asks the server to close the connection once the current response is written."""
     sasl: str = "done"
     close: bool = False
+    user: str | None = None          # the authenticated SASL user (None: ANONYMOUS)
+    exchange: Any = None             # a SCRAM exchange in progress (scram.ScramServer)
+    mechanism: str | None = None
 
 
 @dataclass
@@ -75,6 +80,33 @@ class RequestContext:
     connection: Connection = field(default_factory=Connection)
     extra: dict = field(default_factory=dict)
     deferred: list = field(default_factory=list)     # (stand-in, chunks, size), in field order
+
+    @property
+    def principal(self) -> str:
+        user = self.connection.user
+        return f"User:{user}" if user is not None else "User:ANONYMOUS"
+
+    def allowed(self, op: int, resource_type: int = ResourceType.CLUSTER,
+                name: str = CLUSTER_NAME) -> bool:
+        """Whether this connection's principal may ``op`` the resource (always, with the
+        cluster's authorizer off)."""
+        cluster = self.cluster
+        return not cluster.authorize or cluster.authorizer.authorize(
+            self.principal, self.client_host.lstrip("/"), op, resource_type, name)
+
+    def may(self, op: int, topic: str) -> bool:
+        """``allowed`` for a topic."""
+        return self.allowed(op, ResourceType.TOPIC, topic)
+
+    def authorized_operations(self, resource_type: int, name: str = CLUSTER_NAME) -> set[int]:
+        """The operations of the resource this principal may do (every one the type has, with
+        the authorizer off), for the authorized-operations fields."""
+        from kcli.broker.acl import SUPPORTED
+
+        if not self.cluster.authorize:
+            return {int(op) for op in SUPPORTED[resource_type]}
+        return self.cluster.authorizer.authorized_operations(
+            self.principal, self.client_host.lstrip("/"), resource_type, name)
 
     def defer(self, chunks: list, size: int) -> bytes:
         """The stand-in for a bytes field whose value is ``chunks`` (bytes-like, ``size`` bytes

@@ -65,20 +65,25 @@ class EmbeddedCluster:
     returning epoch milliseconds (the broker's notion of now: creation times, partition ages,
     KIP-937 bounds, LogAppendTime). ``record_creation_times=False`` creates partitions with an
     unknown (-1) creation time, as after an upgrade. ``sasl_users`` ({user: password}) makes
-    every listener SASL_PLAINTEXT with mechanism PLAIN (default None: PLAINTEXT). ``tls`` (a
+    every listener SASL_PLAINTEXT with PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (salted credentials
+    made at start; default None: PLAINTEXT). ``tls`` (a
     (certfile, keyfile) pair of PEM paths, or a server-side ``ssl.SSLContext``) makes every
     listener SSL, or SASL_SSL with ``sasl_users``; metadata still advertises ``host``.
+    ``authorize`` turns on the authorizer (kcli.broker.acl, as Kafka's StandardAuthorizer: no
+    ACL, no access), ``super_users`` (user names) pass every check.
     """
 
     def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, host: str = "127.0.0.1", port: int = 0,
                  record_creation_times: bool = True, sasl_users: dict[str, str] | None = None,
-                 tls: ssl.SSLContext | tuple[str, str] | None = None):
+                 tls: ssl.SSLContext | tuple[str, str] | None = None, authorize: bool = False,
+                 super_users: list[str] | None = None):
         check_pose_as(pose_as)
         self._args: dict[str, Any] = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
                           configs=configs, pose_as=pose_as,
-                          record_creation_times=record_creation_times, sasl_users=sasl_users)
+                          record_creation_times=record_creation_times, sasl_users=sasl_users,
+                          authorize=authorize, super_users=super_users)
         self._host, self._port = host, port
         self._tls = tls_context(tls)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -222,26 +227,32 @@ class EmbeddedCluster:
 def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
                 data_dir: str | Path | None = None, configs: dict[str, str] | None = None,
                 pose_as: str | None = None,
-                ready_callback: Callable[[str], None] | None = None) -> None:
+                ready_callback: Callable[[str], None] | None = None,
+                sasl_users: dict[str, str] | None = None, super_users: list[str] | None = None,
+                tls: ssl.SSLContext | tuple[str, str] | None = None) -> None:
     """Serve in the foreground until SIGINT or SIGTERM, then shut down cleanly and return.
 
     Installs its own SIGINT/SIGTERM handlers for the duration (so call it from the main
-    thread). Node ``i`` listens on ``listen``'s port + i - 1. Prints nothing but the
-    ``exposure_warning`` of a non-loopback host (stderr); calls
+    thread). Node ``i`` listens on ``listen``'s port + i - 1. ``sasl_users`` ({name: password})
+    turn on SASL and the authorizer (``super_users`` pass every ACL check); ``tls`` as
+    EmbeddedCluster's. Prints nothing but the ``exposure_warning`` of a non-loopback host served
+    without users (stderr); calls
     ``ready_callback(bootstrap_servers)`` once every node listens.
     """
     check_pose_as(pose_as)
     host, port = parse_listen(listen)
     if reason := unadvertisable(host):
         raise ValueError(reason)
-    if warning := exposure_warning(host):
+    if not sasl_users and (warning := exposure_warning(host)):
         import sys
 
         print(warning, file=sys.stderr, flush=True)
 
     async def main():
         broker = Broker(Cluster(list(range(1, nodes + 1)), data_dir=data_dir, configs=configs,
-                                pose_as=pose_as), host, port)
+                                pose_as=pose_as, sasl_users=sasl_users,
+                                authorize=bool(sasl_users), super_users=super_users),
+                        host, port, tls_context(tls))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

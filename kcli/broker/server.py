@@ -8,7 +8,7 @@ included) closes the connection. ApiVersions above the served maximum gets the K
 v0, UNSUPPORTED_VERSION and the ranges. A handler that fails unexpectedly is logged and its
 connection closed; the broker keeps running (tests/broker/test_core_fuzz.py holds that none does).
 
-With ``Cluster.sasl_users`` set, every listener is SASL_PLAINTEXT: until a connection has
+With ``Cluster.sasl`` set (users given), every listener is SASL_PLAINTEXT: until a connection has
 authenticated (handlers/sasl.py), only the APIs of its SASL step are served and any other request
 closes it, as Kafka's SaslServerAuthenticator does. With a TLS context (``tls_context``) every
 listener is SSL, or SASL_SSL with both: asyncio runs the handshake before a connection is served,
@@ -140,7 +140,7 @@ class NodeServer:
         if (task := asyncio.current_task()) is not None:
             self._connections[writer] = task
         peer = writer.get_extra_info("peername") or ("?", 0)
-        connection = Connection("done" if self.cluster.sasl_users is None else "handshake")
+        connection = Connection("handshake" if self.cluster.sasl else "done")
         try:
             while not connection.close:
                 frame = await self._read_frame(reader)

@@ -1,6 +1,7 @@
-"""``kcli broker start`` on an address other than loopback warns: the embedded broker has no
-authorization. The rule is decided by a pure function (tests never listen on anything but
-127.0.0.1); the command is run end to end on loopback, where it says nothing."""
+"""``kcli broker start`` on an address other than loopback warns (with --insecure; without
+users or it, it is refused: tests/cli/test_broker_security.py). The rule is decided by a pure
+function (tests never listen on anything but 127.0.0.1); the command is run end to end on
+loopback, where it says nothing."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def test_broker_start_on_loopback_says_nothing_on_stderr_and_help_tells_the_rule
         out, err = proc.communicate(timeout=15)
     assert proc.returncode == 0 and err == "", err
     help_text = " ".join(run_kcli(None, "broker", "start", "--help").out.split())
-    assert "no authorization: any address but loopback (127.0.0.1, ::1, localhost) gets a warning" in help_text
+    assert ("Any address but loopback (127.0.0.1, ::1, localhost) needs users (--user, --users-file) or "
+            "--insecure") in help_text
 
 
 @pytest.mark.parametrize("listen", ["0.0.0.0:0", "[::]:0", ":::0"])

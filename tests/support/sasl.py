@@ -8,6 +8,9 @@ import subprocess
 import time
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret"}
+# the users of the authorizer clusters (real, tests/conftest.py apache_kafka_acl, and embedded):
+# admin is a super user on both
+ACL_USERS = {**USERS, "admin": "admin-secret", "carol": "carol-secret"}
 AUTH_FAILED = "Authentication failed: Invalid username or password"
 
 

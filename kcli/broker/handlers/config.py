@@ -4,6 +4,7 @@ IncrementalAlterConfigs and DescribeConfigs for GROUP resources (a share group's
 from __future__ import annotations
 
 from kcli.broker import configs as cfg
+from kcli.broker.acl import Op, ResourceType
 from kcli.broker.apikeys import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -13,6 +14,14 @@ from kcli.protocol import RESPONSES
 
 TOPIC, BROKER, GROUP = 2, 4, 32
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
+
+
+def _authorize(ctx: RequestContext, resource_type: int, name: str, op: int) -> None:
+    """A topic's configs need ``op`` on the topic, a broker's on the cluster (Kafka's answers)."""
+    if resource_type == TOPIC and not ctx.may(op, name):
+        raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.")
+    if resource_type == BROKER and not ctx.allowed(op, ResourceType.CLUSTER):
+        raise BrokerError(Err.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.")
 
 
 def _topic(cluster, name):
@@ -78,6 +87,7 @@ async def describe_configs(ctx: RequestContext, req):
     results = []
     for r in req.resources:
         try:
+            _authorize(ctx, r.resource_type, r.resource_name, Op.DESCRIBE_CONFIGS)
             entries = _entries(ctx, r.resource_type, r.resource_name)
         except BrokerError as e:
             results.append(Res(error_code=e.code, error_message=e.message,
@@ -149,6 +159,7 @@ async def alter_configs(ctx: RequestContext, req):
     out = []
     for r in req.resources:
         try:
+            _authorize(ctx, r.resource_type, r.resource_name, Op.ALTER_CONFIGS)
             _apply(ctx, r.resource_type, r.resource_name, {c.name: c.value for c in r.configs},
                    req.validate_only)
             out.append(_result(R.AlterConfigsResourceResponse, r, None))
@@ -197,6 +208,7 @@ async def incremental_alter_configs(ctx: RequestContext, req):
             if r.resource_type not in (TOPIC, BROKER, GROUP):
                 raise BrokerError(Err.INVALID_REQUEST,
                                   f"Unsupported resource type {r.resource_type}")
+            _authorize(ctx, r.resource_type, r.resource_name, Op.ALTER_CONFIGS)
             _apply(ctx, r.resource_type, r.resource_name, _incremental(ctx, r), req.validate_only)
             out.append(_result(R.AlterConfigsResourceResponse, r, None))
         except BrokerError as e:

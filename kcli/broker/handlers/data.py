@@ -11,6 +11,7 @@ from kcli.broker.apikeys import (DELETE_RECORDS, FETCH, INIT_PRODUCER_ID, LIST_O
                                  OFFSET_FOR_LEADER_EPOCH, PRODUCE)
 from kcli.broker.cluster import Cluster, Partition, Topic
 from kcli.broker.configs import LONG_MAX, timestamp_bounds
+from kcli.broker.acl import Op, ResourceType
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
@@ -25,6 +26,18 @@ def _resolve(cluster: Cluster, name: str | None, topic_id, by_id: bool) -> Topic
     topic = cluster.topic_by_id(topic_id) if by_id else cluster.topics.get(name) if name is not None else None
     if topic is None:
         raise BrokerError(Err.UNKNOWN_TOPIC_ID if by_id else Err.UNKNOWN_TOPIC_OR_PARTITION)
+    return topic
+
+
+def _authorized(ctx: RequestContext, op: int, name: str | None, topic_id, by_id: bool) -> Topic:
+    """The topic, if the principal may ``op`` it: as KafkaApis, a name is authorized before it
+    is looked up (TOPIC_AUTHORIZATION_FAILED whether it exists or not); an id is looked up
+    first (UNKNOWN_TOPIC_ID), then its topic authorized."""
+    if not by_id and name is not None and not ctx.may(op, name):
+        raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
+    topic = _resolve(ctx.cluster, name, topic_id, by_id)
+    if by_id and not ctx.may(op, topic.name):
+        raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
     return topic
 
 
@@ -235,8 +248,8 @@ async def produce(ctx: RequestContext, req):
     topics = []
     for td in req.topic_data:
         try:
-            topic = _resolve(cluster, getattr(td, "name", None), getattr(td, "topic_id", None),
-                             v >= 13)
+            topic = _authorized(ctx, Op.WRITE, getattr(td, "name", None),
+                                getattr(td, "topic_id", None), v >= 13)
             topic_error = None
         except BrokerError as e:
             topic, topic_error = None, e
@@ -275,7 +288,7 @@ async def produce(ctx: RequestContext, req):
 
 def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
     """One pass over the requested partitions: (topic responses, bytes, any error)."""
-    cluster, v = ctx.cluster, ctx.api_version
+    v = ctx.api_version
     R = RESPONSES[FETCH]
     T = R.FetchableTopicResponse
     P = T.PartitionData
@@ -284,8 +297,8 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
     topics = []
     for ft in req.topics:
         try:
-            topic = _resolve(cluster, getattr(ft, "topic", None), getattr(ft, "topic_id", None),
-                             v >= 13)
+            topic = _authorized(ctx, Op.READ, getattr(ft, "topic", None),
+                                getattr(ft, "topic_id", None), v >= 13)
             topic_error = None
         except BrokerError as e:
             topic, topic_error = None, e
@@ -382,6 +395,8 @@ async def list_offsets(ctx: RequestContext, req):
         parts = []
         for lp in t.partitions:
             try:
+                if not ctx.may(Op.DESCRIBE, t.name):
+                    raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
                 p = _leader_partition(ctx, topic, lp.partition_index,
                                       getattr(lp, "current_leader_epoch", -1))
                 offset, ts, epoch = _list_offset(p, lp.timestamp, v)
@@ -406,6 +421,8 @@ async def offset_for_leader_epoch(ctx: RequestContext, req):
         parts = []
         for op in t.partitions:
             try:
+                if not ctx.may(Op.DESCRIBE, t.topic):
+                    raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
                 p = _leader_partition(ctx, topic, op.partition, op.current_leader_epoch)
                 epoch, end = p.log.end_offset_for_epoch(op.leader_epoch, p.leader_epoch)
                 parts.append(P(error_code=0, partition=op.partition, leader_epoch=epoch,
@@ -430,6 +447,8 @@ async def delete_records(ctx: RequestContext, req):
         parts = []
         for dp in t.partitions:
             try:
+                if not ctx.may(Op.DELETE, t.name):
+                    raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
                 p = _leader_partition(ctx, topic, dp.partition_index)
                 offset = p.log.log_end_offset if dp.offset == -1 else dp.offset
                 if not 0 <= offset <= p.log.log_end_offset:
@@ -458,5 +477,10 @@ async def init_producer_id(ctx: RequestContext, req):
     if req.transactional_id is not None:
         return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,
                  producer_epoch=-1)
+    cluster = ctx.cluster
+    if cluster.authorize and not (ctx.allowed(Op.IDEMPOTENT_WRITE) or cluster.authorizer.any_allowed(
+            ctx.principal, ctx.client_host.lstrip("/"), Op.WRITE, ResourceType.TOPIC)):
+        return R(version=v, throttle_time_ms=0, error_code=Err.CLUSTER_AUTHORIZATION_FAILED,
+                 producer_id=-1, producer_epoch=-1)
     return R(version=v, throttle_time_ms=0, error_code=0,
              producer_id=ctx.cluster.allocate_producer_id(), producer_epoch=0)

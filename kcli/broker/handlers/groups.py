@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 
+from kcli.broker.acl import Op, ResourceType
 from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT, DELETE_GROUPS,
                                  DESCRIBE_GROUPS, FIND_COORDINATOR, HEARTBEAT, JOIN_GROUP,
                                  LEAVE_GROUP, LIST_GROUPS, OFFSET_COMMIT, OFFSET_DELETE,
@@ -27,6 +28,10 @@ ZERO_UUID = uuid.UUID(int=0)
 
 def _not_coordinator(ctx: RequestContext, group_id: str) -> bool:
     return ctx.cluster.coordinator_node(group_id) != ctx.node_id
+
+
+def _may(ctx: RequestContext, op: int, group_id: str) -> bool:
+    return ctx.allowed(op, ResourceType.GROUP, group_id)
 
 
 def _response(ctx: RequestContext, **fields):
@@ -49,6 +54,12 @@ async def find_coordinator(ctx: RequestContext, req):
 def _locate(ctx: RequestContext, key: str, key_type: int) -> dict:
     cluster = ctx.cluster
     unknown = dict(node_id=-1, host="", port=-1)
+    if key_type == TRANSACTION_KEY and not ctx.allowed(Op.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key):
+        return dict(error_code=Err.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                    error_message="Transactional Id authorization failed.", **unknown)
+    if key_type == GROUP_KEY and not _may(ctx, Op.DESCRIBE, key):
+        return dict(error_code=Err.GROUP_AUTHORIZATION_FAILED,
+                    error_message="Group authorization failed.", **unknown)
     if key_type == TRANSACTION_KEY:
         return dict(error_code=Err.COORDINATOR_NOT_AVAILABLE,
                     error_message="This broker has no transaction coordinator.", **unknown)
@@ -74,6 +85,8 @@ async def join_group(ctx: RequestContext, req):
         return _response(ctx, error_code=code, generation_id=-1, protocol_name=None if ctx.api_version >= 7 else "",
                          leader="", member_id=member_id, members=[])
 
+    if not _may(ctx, Op.READ, req.group_id):
+        return fail(Err.GROUP_AUTHORIZATION_FAILED, req.member_id)
     if _not_coordinator(ctx, req.group_id):
         return fail(Err.NOT_COORDINATOR, req.member_id)
     if not req.group_id:
@@ -106,6 +119,8 @@ async def sync_group(ctx: RequestContext, req):
                          protocol_name=group.protocol_name if named else None)
 
     group = None
+    if not _may(ctx, Op.READ, req.group_id):
+        return answer(Err.GROUP_AUTHORIZATION_FAILED)
     if _not_coordinator(ctx, req.group_id):
         return answer(Err.NOT_COORDINATOR)
     group = coordinator_for(ctx.cluster).group(req.group_id)
@@ -120,6 +135,8 @@ async def sync_group(ctx: RequestContext, req):
 
 @handles(HEARTBEAT, 0, 4)
 async def heartbeat(ctx: RequestContext, req):
+    if not _may(ctx, Op.READ, req.group_id):
+        return _response(ctx, error_code=Err.GROUP_AUTHORIZATION_FAILED)
     if _not_coordinator(ctx, req.group_id):
         return _response(ctx, error_code=Err.NOT_COORDINATOR)
     group = coordinator_for(ctx.cluster).group(req.group_id)
@@ -133,6 +150,8 @@ async def leave_group(ctx: RequestContext, req):
     cls = RESPONSES[LEAVE_GROUP]
     identities = ([(m.member_id, m.group_instance_id) for m in req.members] if ctx.api_version >= 3
                   else [(req.member_id, None)])
+    if not _may(ctx, Op.READ, req.group_id):
+        return _response(ctx, error_code=Err.GROUP_AUTHORIZATION_FAILED, members=[])
     if _not_coordinator(ctx, req.group_id):
         return _response(ctx, error_code=Err.NOT_COORDINATOR, members=[])
     group = coordinator_for(ctx.cluster).group(req.group_id)
@@ -160,6 +179,10 @@ async def consumer_group_heartbeat(ctx: RequestContext, req):
         return _response(ctx, error_code=code, error_message=message, member_id=None, member_epoch=-1,
                          heartbeat_interval_ms=0)
 
+    if not _may(ctx, Op.READ, req.group_id):
+        return fail(Err.GROUP_AUTHORIZATION_FAILED, "Group authorization failed.")
+    if any(not ctx.may(Op.DESCRIBE, name) for name in req.subscribed_topic_names or ()):
+        return fail(Err.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed.")
     if _not_coordinator(ctx, req.group_id):
         return fail(Err.NOT_COORDINATOR)
     invalid = _invalid_heartbeat(ctx.api_version, req, coordinator.config.consumer_assignors)
@@ -242,7 +265,11 @@ async def consumer_group_describe(ctx: RequestContext, req):
     groups = []
     for group_id in req.group_ids:
         group = coordinator.group(group_id)
-        if (refused := cluster.refusal("ConsumerGroupDescribe")) is not None:
+        if not _may(ctx, Op.DESCRIBE, group_id):
+            groups.append(described(error_code=Err.GROUP_AUTHORIZATION_FAILED,
+                                    error_message="Group authorization failed.", group_id=group_id,
+                                    group_state="", assignor_name="", members=[]))
+        elif (refused := cluster.refusal("ConsumerGroupDescribe")) is not None:
             groups.append(described(error_code=refused, group_id=group_id, group_state="",
                                     assignor_name="", members=[]))
         elif _not_coordinator(ctx, group_id):
@@ -266,7 +293,9 @@ async def consumer_group_describe(ctx: RequestContext, req):
                     subscribed_topic_regex=m.subscribed_regex,
                     assignment=assignment(m.assigned),
                     target_assignment=assignment(group.target.get(m.member_id, ())),
-                    member_type=1) for m in group.members.values()]))
+                    member_type=1) for m in group.members.values()],
+                authorized_operations=sum(1 << op for op in ctx.authorized_operations(
+                    ResourceType.GROUP, group_id)) if req.include_authorized_operations else -(1 << 31)))
     return _response(ctx, groups=groups)
 
 
@@ -289,6 +318,8 @@ async def offset_commit(ctx: RequestContext, req):
                 part_cls(partition_index=p.partition_index, error_code=code_for(topic, p))
                 for p in t.partitions]) for t, topic in topics])
 
+    if not _may(ctx, Op.READ, req.group_id):
+        return answer(lambda topic, p: Err.GROUP_AUTHORIZATION_FAILED)
     if (refused := cluster.refusal("OffsetCommit")) is not None:
         return answer(lambda topic, p: refused)
     if _not_coordinator(ctx, req.group_id):
@@ -316,7 +347,13 @@ async def offset_commit(ctx: RequestContext, req):
     limit = coordinator.config.offset_metadata_max_bytes
     entries = []
 
+    # READ on each topic (by name: whether it exists or not; by id: once it is known)
+    denied = {id(p) for t, topic in topics for p in t.partitions
+              if (topic is not None or not by_id) and not ctx.may(Op.READ, topic.name if topic else t.name)}
+
     def code_for(topic, p):
+        if id(p) in denied:
+            return Err.TOPIC_AUTHORIZATION_FAILED
         if topic is None:
             return Err.UNKNOWN_TOPIC_ID if by_id else Err.UNKNOWN_TOPIC_OR_PARTITION
         if p.committed_metadata is not None and len(p.committed_metadata.encode()) > limit:
@@ -358,6 +395,8 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
     topics_cls, part_cls = cls.OffsetFetchResponseTopics, cls.OffsetFetchResponseTopics.OffsetFetchResponsePartitions
     cluster = ctx.cluster
     by_id = ctx.api_version >= 10
+    if not _may(ctx, Op.DESCRIBE, group_id):
+        return cls(group_id=group_id, topics=[], error_code=Err.GROUP_AUTHORIZATION_FAILED)
     if (refused := cluster.refusal("OffsetFetch")) is not None:
         return cls(group_id=group_id, topics=[], error_code=refused)
     if _not_coordinator(ctx, group_id):
@@ -386,7 +425,7 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
             names.setdefault(name, []).append(index)
         for name, indexes in names.items():
             topic = cluster.topics.get(name)
-            if by_id and topic is None:
+            if (by_id and topic is None) or not ctx.may(Op.DESCRIBE, name):
                 continue
             topic_id = topic.topic_id if topic else ZERO_UUID
             out.append(topics_cls(name=name, topic_id=topic_id,
@@ -403,6 +442,11 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
                 name, topic_id = topic.name, t.topic_id
             else:
                 name, topic_id = t.name, None
+            if not ctx.may(Op.DESCRIBE, name):
+                out.append(topics_cls(name=name, topic_id=t.topic_id if by_id else ZERO_UUID, partitions=[
+                    part_cls(partition_index=i, committed_offset=-1, committed_leader_epoch=-1, metadata="",
+                             error_code=Err.TOPIC_AUTHORIZATION_FAILED) for i in t.partition_indexes]))
+                continue
             out.append(topics_cls(name=name, topic_id=t.topic_id if by_id else ZERO_UUID,
                                   partitions=[partition(name, i, topic_id) for i in t.partition_indexes]))
     return cls(group_id=group_id, topics=out, error_code=Err.NONE)
@@ -416,6 +460,8 @@ async def offset_delete(ctx: RequestContext, req):
     def fail(code: Err):
         return _response(ctx, error_code=code, topics=[])
 
+    if not _may(ctx, Op.DELETE, req.group_id):
+        return fail(Err.GROUP_AUTHORIZATION_FAILED)
     if _not_coordinator(ctx, req.group_id):
         return fail(Err.NOT_COORDINATOR)
     coordinator = coordinator_for(ctx.cluster)
@@ -428,6 +474,11 @@ async def offset_delete(ctx: RequestContext, req):
         return fail(exc.code)
     topics, deleted = [], []
     for t in req.topics:
+        if not ctx.may(Op.READ, t.name):
+            topics.append(topic_cls(name=t.name, partitions=[
+                part_cls(partition_index=p.partition_index, error_code=Err.TOPIC_AUTHORIZATION_FAILED)
+                for p in t.partitions]))
+            continue
         subscribed = not group.is_empty and group.is_subscribed_to(t.name)
         code = Err.GROUP_SUBSCRIBED_TO_TOPIC if subscribed else Err.NONE
         if not subscribed:
@@ -446,8 +497,9 @@ async def list_groups(ctx: RequestContext, req):
     states = {s.lower() for s in req.states_filter} if ctx.api_version >= 4 else set()
     types = {t.lower() for t in req.types_filter} if ctx.api_version >= 5 else set()
     listed = []
+    every = ctx.allowed(Op.DESCRIBE)                   # DESCRIBE on the cluster lists every group
     for group_id, group in sorted(coordinator_for(ctx.cluster).groups.items()):
-        if _not_coordinator(ctx, group_id):
+        if _not_coordinator(ctx, group_id) or not (every or _may(ctx, Op.DESCRIBE, group_id)):
             continue
         if (states and group.state.lower() not in states) or (types and group.kind not in types):
             continue
@@ -464,7 +516,10 @@ async def describe_groups(ctx: RequestContext, req):
     out = []
     for group_id in req.groups:
         group = coordinator.group(group_id)
-        if _not_coordinator(ctx, group_id):
+        if not _may(ctx, Op.DESCRIBE, group_id):
+            out.append(described(error_code=Err.GROUP_AUTHORIZATION_FAILED, group_id=group_id,
+                                 group_state="", protocol_type="", protocol_data="", members=[]))
+        elif _not_coordinator(ctx, group_id):
             out.append(described(error_code=Err.NOT_COORDINATOR, group_id=group_id, group_state="",
                                  protocol_type="", protocol_data="", members=[]))
         elif group is None or group.kind != "classic":
@@ -485,7 +540,9 @@ async def describe_groups(ctx: RequestContext, req):
                     client_host=m.client_host,
                     member_metadata=m.metadata(group.protocol_name) if stable else b"",
                     member_assignment=m.assignment if stable else b"")
-                    for m in group.members.values()]))
+                    for m in group.members.values()],
+                authorized_operations=ctx.authorized_operations(ResourceType.GROUP, group_id)
+                if ctx.api_version >= 3 and req.include_authorized_operations else None))
     return _response(ctx, groups=out)
 
 
@@ -495,7 +552,9 @@ async def delete_groups(ctx: RequestContext, req):
     coordinator = coordinator_for(ctx.cluster)
     results = []
     for group_id in req.groups_names:
-        code = Err.NOT_COORDINATOR if _not_coordinator(ctx, group_id) else coordinator.delete_group(group_id)
+        code = (Err.GROUP_AUTHORIZATION_FAILED if not _may(ctx, Op.DELETE, group_id)
+                else Err.NOT_COORDINATOR if _not_coordinator(ctx, group_id)
+                else coordinator.delete_group(group_id))
         results.append(cls.DeletableGroupResult(group_id=group_id, error_code=code))
     return _response(ctx, results=results)
 

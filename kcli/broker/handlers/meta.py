@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from kcli.broker.acl import Op, ResourceType
 from kcli.broker.apikeys import API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA
 from kcli.broker.cluster import Topic, validate_topic_name
 from kcli.broker.dispatch import RequestContext, handles
@@ -13,9 +14,6 @@ from kcli.broker.versions import advertised
 from kcli.protocol import RESPONSES
 
 ZERO_UUID = uuid.UUID(int=0)
-# READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS
-TOPIC_OPERATION_SET = {3, 4, 5, 6, 7, 8, 10, 11}
-TOPIC_OPERATIONS = sum(1 << op for op in TOPIC_OPERATION_SET)
 _SOFTWARE = re.compile(r"^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$")
 
 
@@ -65,8 +63,22 @@ async def metadata(ctx: RequestContext, req):
                 topics.append(T(error_code=Err.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id,
                                 partitions=[]))
                 continue
+            if not ctx.may(Op.DESCRIBE, topic.name):
+                topics.append(T(error_code=Err.TOPIC_AUTHORIZATION_FAILED, name=None,
+                                topic_id=topic_id, partitions=[]))
+                continue
         else:
+            if not ctx.may(Op.DESCRIBE, name):     # every topic: the unauthorized are left out
+                if not all_topics:
+                    topics.append(T(error_code=Err.TOPIC_AUTHORIZATION_FAILED, name=name,
+                                    topic_id=ZERO_UUID, partitions=[]))
+                continue
             topic = cluster.topics.get(name)
+            if topic is None and auto_create and not (
+                    ctx.allowed(Op.CREATE) or ctx.may(Op.CREATE, name)):
+                topics.append(T(error_code=Err.TOPIC_AUTHORIZATION_FAILED, name=name,
+                                topic_id=ZERO_UUID, partitions=[]))
+                continue
             if topic is None:
                 try:
                     validate_topic_name(name)
@@ -90,11 +102,13 @@ async def metadata(ctx: RequestContext, req):
                 partition_age_ms=now - p.creation_time_ms if p.creation_time_ms >= 0 else -1))
         topics.append(T(error_code=0, name=topic.name, topic_id=topic.topic_id,
                         is_internal=False, partitions=partitions,
-                        authorized_operations=TOPIC_OPERATION_SET
+                        authorized_operations=ctx.authorized_operations(ResourceType.TOPIC, topic.name)
                         if v >= 8 and req.include_topic_authorized_operations else None))
+    cluster_operations = (ctx.authorized_operations(ResourceType.CLUSTER)
+                          if 8 <= v <= 10 and req.include_cluster_authorized_operations else None)
     return R(version=v, throttle_time_ms=0, brokers=_brokers(cluster, R.MetadataResponseBroker),
              cluster_id=cluster.cluster_id, controller_id=cluster.controller_id(), topics=topics,
-             error_code=0)
+             error_code=0, authorized_operations=cluster_operations)
 
 
 @handles(DESCRIBE_CLUSTER, 0, 2)
@@ -114,7 +128,8 @@ async def describe_cluster(ctx: RequestContext, req):
                     for n in cluster.node_ids if not cluster.is_up(n) and n in cluster.addresses]
     return R(version=v, error_code=0, error_message=None, endpoint_type=1,
              cluster_id=cluster.cluster_id, controller_id=cluster.controller_id(),
-             brokers=brokers)
+             brokers=brokers, authorized_operations=ctx.authorized_operations(ResourceType.CLUSTER)
+             if req.include_cluster_authorized_operations else None)
 
 
 MAX_DESCRIBE_PARTITIONS = 2000   # max.request.partition.size.limit
@@ -130,7 +145,8 @@ async def describe_topic_partitions(ctx: RequestContext, req):
     cursor = req.cursor
     cursor_topic = cursor.topic_name if cursor is not None else ""
     fetch_all = not req.topics
-    asked = set(cluster.topics) if fetch_all else {t.name for t in req.topics}
+    asked = ({n for n in cluster.topics if ctx.may(Op.DESCRIBE, n)} if fetch_all
+             else {t.name for t in req.topics})
     names = sorted(n for n in asked if n >= cursor_topic)
     if cursor is not None and (cursor.partition_index < 0 or (not fetch_all and
                                                               cursor_topic not in names)):
@@ -143,6 +159,10 @@ async def describe_topic_partitions(ctx: RequestContext, req):
             next_cursor = R.Cursor(topic_name=name, partition_index=0)
             break
         topic = cluster.topics.get(name)
+        if not ctx.may(Op.DESCRIBE, name):
+            topics.append(T(error_code=Err.TOPIC_AUTHORIZATION_FAILED, name=name,
+                            topic_id=ZERO_UUID, partitions=[]))
+            continue
         if topic is None:
             if not fetch_all:
                 try:
@@ -155,7 +175,9 @@ async def describe_topic_partitions(ctx: RequestContext, req):
         start = cursor.partition_index if cursor is not None and name == cursor_topic else 0
         chosen = topic.partitions[start:start + remaining]
         topics.append(T(error_code=0, name=name, topic_id=topic.topic_id, is_internal=False,
-                        topic_authorized_operations=TOPIC_OPERATIONS, partitions=[
+                        topic_authorized_operations=sum(
+                            1 << op for op in ctx.authorized_operations(ResourceType.TOPIC, name)),
+                        partitions=[
                             P(error_code=0, partition_index=p.index, leader_id=p.leader,
                               leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
                               # Empty lists, never null: Kafka always sends them (ELR is

@@ -1,11 +1,17 @@
-"""SaslHandshake and SaslAuthenticate: SASL/PLAIN (RFC 4616) against ``Cluster.sasl_users``.
+"""SaslHandshake and SaslAuthenticate: SASL/PLAIN (RFC 4616) and SCRAM-SHA-256/512 (RFC 5802)
+against the cluster's users (``Cluster.users``: salted SCRAM credentials, no passwords).
 
-As Kafka serves them: the handshake names the mechanism (PLAIN is the only one enabled; another
-gets UNSUPPORTED_SASL_MECHANISM and the enabled list, then the connection closes), one
-SaslAuthenticate carries ``authzid NUL user NUL password`` and answers with PlainSaslServer's
-messages (a failure closes the connection after the response). Once authenticated, and on a
-PLAINTEXT listener, both APIs get ILLEGAL_SASL_STATE, as KafkaApis answers them. Sessions never
-expire (SessionLifetimeMs 0: ``connections.max.reauth.ms`` unset, no re-authentication).
+As Kafka serves them: the handshake names the mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512;
+another gets UNSUPPORTED_SASL_MECHANISM and the enabled list, then the connection closes). PLAIN
+is one SaslAuthenticate carrying ``authzid NUL user NUL password``, answered with PlainSaslServer's
+messages; its password is checked against the user's SCRAM credential. SCRAM is two: the
+client-first message (answered with the server-first: nonce, salt, iterations) and the
+client-final one (its proof checked, answered with the server signature), as ScramSaslServer.
+A SCRAM failure gets SaslServerAuthenticator's generic message ("Authentication failed during
+authentication due to invalid credentials with SASL mechanism ..."), except a foreign authzid.
+A failure closes the connection after the response. Once authenticated, and on a PLAINTEXT
+listener, both APIs get ILLEGAL_SASL_STATE, as KafkaApis answers them. Sessions never expire
+(SessionLifetimeMs 0: ``connections.max.reauth.ms`` unset, no re-authentication).
 
 SaslHandshake v0-1 is advertised, as Kafka does (librdkafka before 2.11.1, kcat's included, only
 handshakes when the range holds v0), but a v0 handshake closes the connection: v0's tokens
@@ -15,21 +21,22 @@ SaslAuthenticate (Kafka's since 1.0, librdkafka since 0.11) asks v1.
 
 from __future__ import annotations
 
-import hmac
 import logging
 
+from kcli.broker import scram
 from kcli.broker.apikeys import SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
 
 log = logging.getLogger("kcli.broker")
-MECHANISMS = ["PLAIN"]
+MECHANISMS = ["PLAIN", *scram.MECHANISMS]
 
 
-def check_plain(users: dict[str, str], token: bytes) -> None:
-    """Raise BrokerError (SASL_AUTHENTICATION_FAILED, Kafka's message) unless ``token`` is a
-    PLAIN response with the right password; PlainSaslServer.evaluateResponse's checks in order."""
+def check_plain(users: dict[str, dict[str, scram.Credential]], token: bytes) -> str:
+    """The user a PLAIN response authenticates; raises BrokerError (SASL_AUTHENTICATION_FAILED,
+    Kafka's message) unless the password is right. PlainSaslServer.evaluateResponse's checks in
+    order."""
     tokens = token.decode("utf-8", "replace").split("\0", 3)
 
     def fail(message: str) -> BrokerError:
@@ -42,12 +49,32 @@ def check_plain(users: dict[str, str], token: bytes) -> None:
         raise fail("Authentication failed: username not specified")
     if not password:
         raise fail("Authentication failed: password not specified")
-    expected = users.get(user)
-    if expected is None or not hmac.compare_digest(expected.encode(), password.encode()):
+    if not any(scram.verify_password(c, password) for c in users.get(user, {}).values()):
         raise fail("Authentication failed: Invalid username or password")
     if authzid and authzid != user:
         raise fail("Authentication failed: Client requested an authorization id that is "
                    "different from username")
+    return user
+
+
+def _scram_step(ctx: RequestContext, token: bytes) -> bytes:
+    """The server's next SCRAM message: the server-first, then the server-final (the connection
+    then authenticated as its user)."""
+    conn = ctx.connection
+    try:
+        if conn.exchange is None:
+            mechanism = conn.mechanism or ""
+            conn.exchange = scram.ScramServer(mechanism)
+            users = ctx.cluster.users
+            return conn.exchange.first(token, lambda u: users.get(u, {}).get(mechanism))
+        answer = conn.exchange.final(token)
+    except scram.ScramError as e:
+        raise BrokerError(Err.SASL_AUTHENTICATION_FAILED, e.message or (
+            "Authentication failed during authentication due to invalid credentials with SASL "
+            f"mechanism {conn.mechanism}")) from None
+    conn.user, conn.exchange = conn.exchange.user, None
+    conn.sasl = "done"
+    return answer
 
 
 @handles(SASL_HANDSHAKE, 0, 1)
@@ -64,7 +91,7 @@ async def sasl_handshake(ctx: RequestContext, req):
         conn.close = True
         return R(version=ctx.api_version, error_code=Err.UNSUPPORTED_SASL_MECHANISM,
                  mechanisms=MECHANISMS)
-    conn.sasl = "authenticate"
+    conn.sasl, conn.mechanism = "authenticate", req.mechanism
     return R(version=ctx.api_version, error_code=0, mechanisms=MECHANISMS)
 
 
@@ -75,12 +102,15 @@ async def sasl_authenticate(ctx: RequestContext, req):
         return R(version=ctx.api_version, error_code=Err.ILLEGAL_SASL_STATE,
                  error_message="SaslAuthenticate request received after successful "
                                "authentication", auth_bytes=b"", session_lifetime_ms=0)
+    answer: bytes
     try:
-        check_plain(ctx.cluster.sasl_users, req.auth_bytes)
+        if conn.mechanism == "PLAIN":
+            conn.user, conn.sasl, answer = check_plain(ctx.cluster.users, req.auth_bytes), "done", b""
+        else:
+            answer = _scram_step(ctx, req.auth_bytes)
     except BrokerError as e:
         conn.close = True
         return R(version=ctx.api_version, error_code=e.code, error_message=e.message,
                  auth_bytes=b"", session_lifetime_ms=0)
-    conn.sasl = "done"
-    return R(version=ctx.api_version, error_code=0, error_message=None, auth_bytes=b"",
+    return R(version=ctx.api_version, error_code=0, error_message=None, auth_bytes=answer,
              session_lifetime_ms=0)

@@ -9,7 +9,8 @@ from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
 from kcli.broker.groups.streams import Topology
-from kcli.broker.handlers.groups import _not_coordinator, _response
+from kcli.broker.acl import Op, ResourceType
+from kcli.broker.handlers.groups import _may, _not_coordinator, _response
 from kcli.protocol import RESPONSES
 
 LEAVE_STATIC = -2
@@ -78,6 +79,8 @@ async def streams_group_heartbeat(ctx: RequestContext, req):
         return answer(error_code=code, error_message=message, member_id="", member_epoch=-1,
                       status=None, endpoint_information_epoch=0, heartbeat_interval_ms=0)
 
+    if not _may(ctx, Op.READ, req.group_id):
+        return fail(Err.GROUP_AUTHORIZATION_FAILED, "Group authorization failed.")
     if _not_coordinator(ctx, req.group_id):
         return fail(Err.NOT_COORDINATOR)
     invalid = _invalid_heartbeat(req)
@@ -164,7 +167,9 @@ async def streams_group_describe(ctx: RequestContext, req):
     groups = []
     for group_id in req.group_ids:
         group = coordinator.group(group_id)
-        if _not_coordinator(ctx, group_id):
+        if not _may(ctx, Op.DESCRIBE, group_id):
+            groups.append(error(group_id, Err.GROUP_AUTHORIZATION_FAILED, "Group authorization failed."))
+        elif _not_coordinator(ctx, group_id):
             groups.append(error(group_id, Err.NOT_COORDINATOR))
         elif (refused := ctx.cluster.refusal("StreamsGroupDescribe")) is not None:
             groups.append(error(group_id, refused))
@@ -191,7 +196,9 @@ async def streams_group_describe(ctx: RequestContext, req):
                     target_assignment=assignment(group.target.get(m.member_id, ()),
                                                  group.standby_target.get(m.member_id, ())),
                     is_classic=False) for m in group.members.values()],
-                group_creation_time_ms=group.creation_time_ms)
+                group_creation_time_ms=group.creation_time_ms,
+                authorized_operations=sum(1 << op for op in ctx.authorized_operations(ResourceType.GROUP, group_id))
+                if req.include_authorized_operations else -(1 << 31))
             if version >= 1:
                 # KIP-1331: no topology description is stored here (NOT_STORED when asked for)
                 fields.update(topology_description=None,

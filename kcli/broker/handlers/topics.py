@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from kcli.broker import configs as cfg
+from kcli.broker.acl import Op
 from kcli.broker.apikeys import CREATE_PARTITIONS, CREATE_TOPICS, DELETE_TOPICS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -13,6 +14,7 @@ from kcli.broker.handlers.meta import ZERO_UUID
 from kcli.protocol import RESPONSES
 
 UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+NOT_AUTHORIZED = "Authorization failed."
 # Kafka's controller writes one request's changes as one batch of at most 10,000 records (a
 # topic, each partition, each config: one record) and refuses a larger one; CreateTopics also
 # checks the partition count first (QuorumController MAX_RECORDS_PER_USER_OP,
@@ -50,7 +52,12 @@ async def create_topics(ctx: RequestContext, req):
     duplicates = sorted(n for n, c in counts.items() if c > 1)
     too_large = _request_too_large(cluster, [t for t in req.topics if t.name not in duplicates])
     results = []
+    cluster_create = ctx.allowed(Op.CREATE)
     for t in req.topics:
+        if not (cluster_create or ctx.may(Op.CREATE, t.name)):
+            results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=Err.TOPIC_AUTHORIZATION_FAILED,
+                             error_message=NOT_AUTHORIZED, configs=None))
+            continue
         if too_large is not None:
             results.append(T(name=t.name, topic_id=ZERO_UUID, error_code=too_large.code,
                              error_message=too_large.message, configs=None))
@@ -76,6 +83,11 @@ async def create_topics(ctx: RequestContext, req):
             continue
         entries = [cfg.topic_entry(n, topic.configs, cluster.broker_configs, None, cluster.topic_configs)
                    for n in cluster.topic_configs]
+        if not ctx.may(Op.DESCRIBE_CONFIGS, topic.name):          # created; its configs withheld
+            results.append(T(name=topic.name, topic_id=topic.topic_id, error_code=0, error_message=None,
+                             topic_config_error_code=Err.TOPIC_AUTHORIZATION_FAILED, num_partitions=-1,
+                             replication_factor=-1, configs=None))
+            continue
         results.append(T(
             name=topic.name, topic_id=topic.topic_id, error_code=0, error_message=None,
             num_partitions=len(topic.partitions),
@@ -98,6 +110,10 @@ async def create_partitions(ctx: RequestContext, req):
     added = sum(max(t.count - len(cluster.topics[t.name].partitions), 0)
                 for t in req.topics if t.name in cluster.topics)
     for t in req.topics:
+        if not ctx.may(Op.ALTER, t.name):
+            results.append(R.CreatePartitionsTopicResult(
+                name=t.name, error_code=Err.TOPIC_AUTHORIZATION_FAILED, error_message=NOT_AUTHORIZED))
+            continue
         if added > MAX_PARTITIONS:
             results.append(R.CreatePartitionsTopicResult(
                 name=t.name, error_code=Err.POLICY_VIOLATION,
@@ -129,6 +145,11 @@ async def delete_topics(ctx: RequestContext, req):
         else:
             topic = cluster.topics.get(name)
             code = Err.UNKNOWN_TOPIC_OR_PARTITION
+        shown = topic.name if topic is not None else name
+        if shown is not None and not ctx.may(Op.DELETE, shown):
+            results.append(D(name=name, topic_id=topic_id or ZERO_UUID,
+                             error_code=Err.TOPIC_AUTHORIZATION_FAILED, error_message=NOT_AUTHORIZED))
+            continue
         if topic is None:
             results.append(D(name=name, topic_id=topic_id or ZERO_UUID, error_code=code,
                              error_message=UNKNOWN_TOPIC_MESSAGE if code ==
