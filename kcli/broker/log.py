@@ -24,7 +24,7 @@ import kcli.protocol  # noqa: F401 - first: registers kafka-python's packages ba
 #                       kafka.errors and kafka.record below do not load its whole client
 from kafka.errors import CorruptRecordError
 from kafka.record import MemoryRecords
-from kafka.record.default_records import DefaultRecordBatch
+from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 from kafka.record.util import calc_crc32c
 
 _BASE_OFFSET = struct.Struct(">q")                    # at 0
@@ -48,6 +48,36 @@ class ProducerEntry:
     epoch: int
     last_sequence: int
     recent: deque = field(default_factory=lambda: deque(maxlen=5))  # (first_seq, last_seq, base)
+    last_timestamp: int = -1
+    txn_start: int | None = None        # the first offset of the producer's open transaction
+    coordinator_epoch: int = -1         # of the last transaction marker
+
+
+ABORT, COMMIT = 0, 1                    # a control record's type (Kafka's ControlRecordType)
+_CONTROL = struct.Struct(">hh")         # a control record's key: version, type
+_MARKER_VALUE = struct.Struct(">hi")    # an end-transaction marker's value: version, coordinator epoch
+
+
+def control_batch(producer_id: int, producer_epoch: int, marker: int, timestamp: int,
+                  coordinator_epoch: int = 0) -> bytes:
+    """A COMMIT or ABORT marker, as Kafka's transaction coordinator has the leader write it: a
+    transactional control batch of one record, without a sequence."""
+    builder = DefaultRecordBatchBuilder(2, 0, True, producer_id, producer_epoch,
+                                        DefaultRecordBatch.NO_SEQUENCE, 1 << 20)
+    builder.append(0, timestamp, _CONTROL.pack(0, marker), _MARKER_VALUE.pack(0, coordinator_epoch), [])
+    buf = builder.build()
+    attrs_at = DefaultRecordBatch.ATTRIBUTES_OFFSET
+    attrs = struct.unpack_from(">h", buf, attrs_at)[0] | DefaultRecordBatch.CONTROL_MASK
+    struct.pack_into(">h", buf, attrs_at, attrs)
+    _CRC.pack_into(buf, DefaultRecordBatch.CRC_OFFSET, calc_crc32c(memoryview(buf)[attrs_at:]))
+    return bytes(buf)
+
+
+def _marker_type(batch: DefaultRecordBatch) -> int | None:
+    for record in batch:
+        if record.key is not None and len(record.key) >= 4:
+            return _CONTROL.unpack_from(record.key)[1]
+    return None
 
 
 class PartitionLog:
@@ -59,6 +89,7 @@ class PartitionLog:
         self._bases: list[int] = []
         self._prefix_max: list[int] = []   # running max of batch max timestamps (time index)
         self.producers: dict[int, ProducerEntry] = {}
+        self.aborted: list[tuple[int, int, int]] = []  # (producer id, first offset, marker offset)
         self._fd: int | None = None
         if path is not None:
             self._recover(path)
@@ -153,9 +184,40 @@ class PartitionLog:
         if batch.has_producer_id():
             entry = self.producers.get(batch.producer_id)
             if entry is None or entry.epoch != batch.producer_epoch:
+                txn_start = entry.txn_start if entry is not None else None
                 entry = self.producers[batch.producer_id] = ProducerEntry(batch.producer_epoch, -1)
+                entry.txn_start = txn_start      # a marker at a bumped epoch ends it
+            entry.last_timestamp = info.max_timestamp
+            if batch.is_control_batch:
+                marker = _marker_type(batch)
+                if marker == ABORT and entry.txn_start is not None:
+                    self.aborted.append((batch.producer_id, entry.txn_start, info.base_offset))
+                if marker in (ABORT, COMMIT):
+                    entry.txn_start = None
+                return
+            if batch.is_transactional and entry.txn_start is None:
+                entry.txn_start = info.base_offset
             entry.last_sequence = batch.last_sequence
             entry.recent.append((batch.base_sequence, batch.last_sequence, info.base_offset))
+
+    # -- transactions ----------------------------------------------------------------------
+
+    @property
+    def last_stable_offset(self) -> int:
+        """The LSO: the first offset of the earliest open transaction, else the log end."""
+        return min((e.txn_start for e in self.producers.values() if e.txn_start is not None),
+                   default=self.log_end_offset)
+
+    def write_marker(self, producer_id: int, producer_epoch: int, marker: int, timestamp: int,
+                     leader_epoch: int, coordinator_epoch: int = 0) -> int:
+        """Append a COMMIT or ABORT marker for the producer's transaction; its offset."""
+        return self.append(control_batch(producer_id, producer_epoch, marker, timestamp,
+                                         coordinator_epoch), leader_epoch)
+
+    def aborted_between(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(producer id, first offset) of each aborted transaction with records in
+        [start, end), as Fetch answers read_committed consumers."""
+        return [(pid, first) for pid, first, last in self.aborted if last >= start and first < end]
 
     def delete_records(self, offset: int) -> None:
         """Advance the log start offset (DeleteRecords); the caller checks the bounds."""
@@ -163,6 +225,7 @@ class PartitionLog:
         self._drop_below(self.log_start_offset)
 
     def _drop_below(self, offset: int) -> None:
+        self.aborted = [a for a in self.aborted if a[2] >= offset]
         keep = [b for b in self._batches if b.last_offset >= offset]
         if len(keep) != len(self._batches):
             self._batches = keep
@@ -174,13 +237,15 @@ class PartitionLog:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def read(self, offset: int, max_bytes: int, at_least_one: bool = True) -> tuple[list, int]:
+    def read(self, offset: int, max_bytes: int, at_least_one: bool = True,
+             max_offset: int | None = None) -> tuple[list, int]:
         """The log's bytes from the batch holding ``offset``, as Kafka's LogSegment.read gives
         them: at most ``max_bytes``, so the last batch may be cut short (clients drop an
         incomplete trailing batch), except that the whole first batch comes back when it is
         larger and ``at_least_one`` (KIP-74), and nothing when it is larger otherwise (Kafka's
         ReplicaManager answers Fetch v3+ so when the first batch is incomplete: the client asks
-        again, rather than read a batch it cannot use). Returned uncopied: (the stored batches,
+        again, rather than read a batch it cannot use). ``max_offset`` (read_committed: the
+        LSO) stops before the first batch at or past it. Returned uncopied: (the stored batches,
         the last one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
         out: list[bytes | memoryview] = []
@@ -188,6 +253,8 @@ class PartitionLog:
         for b in self._batches[i:]:
             if b.last_offset < offset:
                 continue
+            if max_offset is not None and b.base_offset >= max_offset:
+                break
             if not out and at_least_one:
                 limit = max(max_bytes, len(b.data))
             if size >= limit:

@@ -3,9 +3,13 @@ cluster poses as an older broker (the KIP versions withheld, in ApiVersions and 
 
 from __future__ import annotations
 
-from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT,
-                                 DESCRIBE_TOPIC_PARTITIONS, LIST_OFFSETS, METADATA,
-                                 STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT)
+from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN,
+                                 CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT,
+                                 DESCRIBE_PRODUCERS, DESCRIBE_TOPIC_PARTITIONS,
+                                 DESCRIBE_TRANSACTIONS, END_TXN, INIT_PRODUCER_ID,
+                                 LIST_OFFSETS, LIST_TRANSACTIONS, METADATA,
+                                 STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT,
+                                 TXN_OFFSET_COMMIT)
 from kcli.broker.dispatch import HANDLERS
 
 # pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
@@ -34,6 +38,16 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
     "2.8": {
         LIST_OFFSETS: 6,  # no v7 max-timestamp (KIP-734)
         METADATA: 11,
+        # Before the flexible transaction versions of 3.0 and KIP-664's admin APIs (3.0); KIP-890
+        # (AddPartitionsToTxn v4-5, EndTxn v5) came in 3.6 and 4.0.
+        INIT_PRODUCER_ID: 4,
+        ADD_PARTITIONS_TO_TXN: 3,
+        ADD_OFFSETS_TO_TXN: 3,
+        END_TXN: 3,
+        TXN_OFFSET_COMMIT: 3,
+        LIST_TRANSACTIONS: -1,
+        DESCRIBE_TRANSACTIONS: -1,
+        DESCRIBE_PRODUCERS: -1,
         DESCRIBE_TOPIC_PARTITIONS: -1,
         CONSUMER_GROUP_HEARTBEAT: -1,
         CONSUMER_GROUP_DESCRIBE: -1,

@@ -1,3 +1,3 @@
 """Every handler module, imported for its ``@handles`` registrations (``kcli.broker.dispatch``)."""
 
-from kcli.broker.handlers import config, data, groups, meta, sasl, streams, topics  # noqa: F401
+from kcli.broker.handlers import config, data, groups, meta, sasl, streams, topics, txns  # noqa: F401
