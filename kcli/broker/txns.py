@@ -155,8 +155,10 @@ class TransactionCoordinator:
         if txn is None or txn.producer_id != producer_id:
             raise BrokerError(Err.INVALID_PRODUCER_ID_MAPPING)
         done = COMPLETE_COMMIT if commit else COMPLETE_ABORT
-        if bump and epoch == txn.last_epoch and txn.state == done:
-            return txn                                  # a retry of the EndTxn that bumped
+        if bump and epoch == txn.last_epoch and txn.state in (COMPLETE_COMMIT, COMPLETE_ABORT):
+            if txn.state == done:
+                return txn                              # a retry of the EndTxn that bumped
+            raise BrokerError(Err.INVALID_TXN_STATE)    # e.g. a commit after the timeout's abort
         if epoch != txn.epoch:
             raise BrokerError(Err.PRODUCER_FENCED)
         if txn.state == ONGOING:
@@ -228,6 +230,7 @@ class TransactionCoordinator:
         txn = self.txns.get(transactional_id)
         if txn is None or txn.state != ONGOING:
             return
+        txn.last_epoch = txn.epoch      # EndTxn v5 from the producer: INVALID_TXN_STATE
         self._bump(txn)
         self._complete(txn, commit=False)
         self._save()

@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 from tests.support.records import txn_batch
 from tests.support.request_checks import send
+from tests.support.waits import wait_until
 
+from kcli.broker import EmbeddedCluster
 from kcli.protocol import REQUESTS
 
 NONE, UNKNOWN_TOPIC_OR_PARTITION, INVALID_REQUEST = 0, 3, 42
@@ -59,12 +61,13 @@ def end(b, txn_id, pid, epoch, commit, version=4):
                 producer_epoch=epoch, committed=commit)
 
 
-def produce_txn(b, pid, partition, count=1, txn_id="tx"):
+def produce_txn(b, pid, partition, count=1, txn_id="tx", epoch=0, sequence=0):
     R = REQUESTS[PRODUCE]
     T = R.TopicProduceData
     answer = send(b, PRODUCE, 9, transactional_id=txn_id, acks=-1, timeout_ms=5000, topic_data=[
         T(name="t", partition_data=[T.PartitionProduceData(
-            index=partition, records=txn_batch(0, [1000 + i for i in range(count)], pid))])])
+            index=partition, records=txn_batch(0, [1000 + i for i in range(count)], pid, epoch,
+                                             sequence))])])
     return answer.responses[0].partition_responses[0]
 
 
@@ -127,7 +130,9 @@ def test_end_txn_v5_bumps_the_epoch_and_a_retry_gets_the_same_answer(b):
     add(b, "tx", pid, 1, [("t", 0)])
     committed = end(b, "tx", pid, 1, True, version=5)
     assert (committed.error_code, committed.producer_epoch) == (NONE, 2)
-    assert end(b, "tx", pid, 1, False, version=5).error_code == PRODUCER_FENCED
+    # the bumped-from epoch is a retry's: the other outcome is refused; an older one is fenced
+    assert end(b, "tx", pid, 1, False, version=5).error_code == INVALID_TXN_STATE
+    assert end(b, "tx", pid, 0, False, version=5).error_code == PRODUCER_FENCED
 
 
 def test_markers_lso_and_aborted_transactions_in_fetch(b):
@@ -220,3 +225,51 @@ def test_list_describe_transactions_and_describe_producers(b, clock):
     end(b, "tx-a", pid, 0, True)
     (part,) = send(b, 61, 0, topics=[D.TopicRequest(name="t", partition_indexes=[1])]).topics[0].partitions
     assert part.active_producers[0].current_txn_start_offset == -1
+
+
+def test_transaction_state_survives_a_restart_with_a_data_dir(tmp_path, clock):
+    """Kafka keeps transactions in __transaction_state and rebuilds the LSO and the aborted index
+    from the log; so does the broker, from its data dir."""
+    with EmbeddedCluster(nodes=1, data_dir=tmp_path, clock=clock) as ec:
+        ec.create_topic("t", partitions=2)
+        b = ec.bootstrap_servers
+        pid = init(b, "tx", timeout_ms=600_000).producer_id
+        add(b, "tx", pid, 0, [("t", 0)])
+        assert produce_txn(b, pid, 0, count=2).error_code == NONE      # 0-1, aborted at 2
+        end(b, "tx", pid, 0, False)
+        add(b, "tx", pid, 0, [("t", 0), ("t", 1)])
+        assert send(b, ADD_OFFSETS, 3, transactional_id="tx", producer_id=pid, producer_epoch=0,
+                    group_id="g").error_code == NONE
+        assert produce_txn(b, pid, 0, sequence=2).error_code == NONE    # 3, left open
+    with EmbeddedCluster(nodes=1, data_dir=tmp_path, clock=clock) as ec:
+        b = ec.bootstrap_servers
+        (state,) = send(b, 65, 0, transactional_ids=["tx"]).transaction_states
+        assert (state.transaction_state, state.producer_id, state.producer_epoch) == (
+            "Ongoing", pid, 0)
+        assert sorted((t.topic, tuple(t.partitions)) for t in state.topics) == [
+            ("__consumer_offsets", (ec.cluster.offsets_partition("g"),)), ("t", (0, 1))]
+        held = fetch(b, 0, 0, isolation=1)
+        assert (held.high_watermark, held.last_stable_offset) == (4, 3)
+        assert [(a.producer_id, a.first_offset) for a in held.aborted_transactions] == [(pid, 0)]
+        again = init(b, "tx")                                 # fences: the open one is aborted
+        assert (again.producer_id, again.producer_epoch) == (pid, 1)
+        assert fetch(b, 0, 0, isolation=1).last_stable_offset == 5
+        assert produce_txn(b, pid, 1).error_code == INVALID_PRODUCER_EPOCH  # the old epoch
+
+
+def test_a_timed_out_transaction_is_aborted_at_a_bumped_epoch(b):
+    pid = init(b, "tx", timeout_ms=300).producer_id
+    add(b, "tx", pid, 0, [("t", 0)])
+    assert produce_txn(b, pid, 0).error_code == NONE
+    assert fetch(b, 0, 0, isolation=1).last_stable_offset == 0
+
+    def state():
+        (s,) = send(b, 65, 0, transactional_ids=["tx"]).transaction_states
+        return s.transaction_state, s.producer_epoch
+
+    wait_until(lambda: state() == ("CompleteAbort", 1), 10, 0.05, "the timeout's abort")
+    held = fetch(b, 0, 0, isolation=1)
+    assert (held.last_stable_offset, [a.first_offset for a in held.aborted_transactions]) == (2, [0])
+    assert end(b, "tx", pid, 0, True, version=4).error_code == PRODUCER_FENCED
+    assert end(b, "tx", pid, 0, True, version=5).error_code == INVALID_TXN_STATE   # as Kafka's TV2
+    assert produce_txn(b, pid, 0, sequence=1).error_code == INVALID_PRODUCER_EPOCH
