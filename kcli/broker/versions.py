@@ -24,6 +24,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_HEARTBEAT: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_DESCRIBE: 1,  # v1 is KIP-1331's; no v2 GroupCreationTimeMs (KIP-1282)
+        INIT_PRODUCER_ID: 5,  # v6 (KIP-939 two-phase commit) is not served by 4.4
     },
     "4.1": {
         DESCRIBE_TOPIC_PARTITIONS: 0,  # no v1 CreationTimeMs (KIP-1327)
@@ -32,6 +33,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_HEARTBEAT: -1,  # streams groups were early access, off by default
         STREAMS_GROUP_DESCRIBE: -1,
+        INIT_PRODUCER_ID: 5,
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.apache.test_cluster import api_versions
 from tests.support.apache_kafka import java
 from tests.support.clients import create_topic, unique
 from tests.support.groups import fast_cluster
@@ -51,3 +52,18 @@ def test_java_transactions_on_the_embedded_broker():
 
 def test_java_transactions_on_kafka(apache_kafka):
     assert run(apache_kafka.bootstrap_servers, 1) == expected("InvalidTxnStateException")
+
+
+TRANSACTION_APIS = (22, 24, 25, 26, 28, 61, 65, 66)   # InitProducerId ... ListTransactions
+TXN_OFFSET_COMMIT = 28
+
+
+def test_posing_as_4_4_serves_kafkas_transaction_versions(apache_kafka):
+    """``--pose-as 4.4`` advertises Kafka 4.4's ranges for every transaction API but
+    TxnOffsetCommit's v6, whose schema kafka-python 3.0.12 (the broker's codec) lacks."""
+    kafka = api_versions(apache_kafka.bootstrap_servers)
+    with fast_cluster(nodes=1, pose_as="4.4") as ec:
+        posed = api_versions(ec.bootstrap_servers)
+    assert kafka[TXN_OFFSET_COMMIT] == (0, 6) and posed[TXN_OFFSET_COMMIT] == (0, 5)
+    same = [k for k in TRANSACTION_APIS if k != TXN_OFFSET_COMMIT]
+    assert {k: posed.get(k) for k in same} == {k: kafka.get(k) for k in same}
