@@ -214,10 +214,20 @@ class PartitionLog:
         return self.append(control_batch(producer_id, producer_epoch, marker, timestamp,
                                          coordinator_epoch), leader_epoch)
 
-    def aborted_between(self, start: int, end: int) -> list[tuple[int, int]]:
-        """(producer id, first offset) of each aborted transaction with records in
-        [start, end), as Fetch answers read_committed consumers."""
-        return [(pid, first) for pid, first, last in self.aborted if last >= start and first < end]
+    def read_committed(self, offset: int, max_bytes: int,
+                       at_least_one: bool = True) -> tuple[list, int, list[tuple[int, int]]]:
+        """``read`` up to the LSO, and (producer id, first offset) of each aborted transaction
+        with records among those read, as Kafka's Fetch answers a read_committed consumer."""
+        chunks, size = self.read(offset, max_bytes, at_least_one, self.last_stable_offset)
+        whole = [c for c in chunks if len(c) >= _BASE_OFFSET.size]
+        if not whole:
+            return chunks, size, []
+        last = self._batches[bisect.bisect_right(self._bases,
+                                                 _BASE_OFFSET.unpack_from(whole[-1])[0]) - 1]
+        end = last.last_offset + 1
+        # the aborted transactions are in marker order: from the first whose marker is past offset
+        i = bisect.bisect_left(self.aborted, offset, key=lambda a: a[2])
+        return chunks, size, [(pid, first) for pid, first, _ in self.aborted[i:] if first < end]
 
     def delete_records(self, offset: int) -> None:
         """Advance the log start offset (DeleteRecords); the caller checks the bounds."""

@@ -63,10 +63,12 @@ class TransactionCoordinator:
         self._cluster = weakref.ref(cluster)        # the cluster owns its coordinator
         self.timers = Timers()
         self.txns: dict[str, Txn] = {}
+        self._by_producer: dict[int, Txn] = {}      # each Produce's check looks its batch up here
         self._path = None if cluster.data_dir is None else cluster.data_dir / FILE_NAME
         if self._path is not None and self._path.exists():
             for t in json.loads(self._path.read_text())["transactions"]:
-                self.txns[t["transactional_id"]] = Txn(**t)
+                txn = self.txns[t["transactional_id"]] = Txn(**t)
+                self._by_producer[txn.producer_id] = txn
 
     @property
     def cluster(self):
@@ -88,6 +90,7 @@ class TransactionCoordinator:
         if txn is None:
             txn = self.txns[transactional_id] = Txn(transactional_id,
                                                     self.cluster.allocate_producer_id(), 0, timeout_ms)
+            self._by_producer[txn.producer_id] = txn
             txn.last_update_ms = self.cluster.now_ms()
             self._save()
             return txn
@@ -179,14 +182,14 @@ class TransactionCoordinator:
 
     def verify(self, producer_id: int, epoch: int, topic: str, index: int) -> Err:
         """A transactional batch's check (KIP-890 part 1): its transaction holds the partition."""
-        for txn in self.txns.values():
-            if txn.producer_id == producer_id:
-                if epoch < txn.epoch:
-                    return Err.INVALID_PRODUCER_EPOCH
-                if txn.state == ONGOING and [topic, index] in txn.partitions and epoch == txn.epoch:
-                    return Err.NONE
-                return Err.INVALID_TXN_STATE
-        return Err.INVALID_PRODUCER_ID_MAPPING
+        txn = self._by_producer.get(producer_id)
+        if txn is None:
+            return Err.INVALID_PRODUCER_ID_MAPPING
+        if epoch < txn.epoch:
+            return Err.INVALID_PRODUCER_EPOCH
+        if txn.state == ONGOING and epoch == txn.epoch and [topic, index] in txn.partitions:
+            return Err.NONE
+        return Err.INVALID_TXN_STATE
 
     def pending_partitions(self, group_id: str) -> set[tuple[str, int]]:
         """The group's partitions with transactional offsets not yet committed (RequireStable)."""
@@ -217,7 +220,9 @@ class TransactionCoordinator:
 
     def _bump(self, txn: Txn) -> None:
         if txn.epoch + 1 >= MAX_EPOCH:
+            del self._by_producer[txn.producer_id]
             txn.producer_id, txn.epoch = self.cluster.allocate_producer_id(), 0
+            self._by_producer[txn.producer_id] = txn
         else:
             txn.epoch += 1
 

@@ -71,13 +71,13 @@ def produce_txn(b, pid, partition, count=1, txn_id="tx", epoch=0, sequence=0):
     return answer.responses[0].partition_responses[0]
 
 
-def fetch(b, partition, offset, isolation):
+def fetch(b, partition, offset, isolation, max_bytes=1 << 20):
     R = REQUESTS[FETCH]
-    answer = send(b, FETCH, 11, replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20,
+    answer = send(b, FETCH, 11, replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=max_bytes,
                   isolation_level=isolation, session_id=0, session_epoch=-1, topics=[
                       R.FetchTopic(topic="t", partitions=[R.FetchTopic.FetchPartition(
                           partition=partition, current_leader_epoch=-1, fetch_offset=offset,
-                          log_start_offset=-1, partition_max_bytes=1 << 20)])],
+                          log_start_offset=-1, partition_max_bytes=max_bytes)])],
                   forgotten_topics_data=[], rack_id="")
     return answer.responses[0].partitions[0]
 
@@ -158,6 +158,13 @@ def test_markers_lso_and_aborted_transactions_in_fetch(b):
     assert fetch(b, 0, 0, isolation=0).aborted_transactions is None
     assert fetch(b, 0, 4, isolation=1).aborted_transactions == []        # past it
     assert (latest(0), latest(1)) == (4, 4)
+    add(b, "tx", pid, 0, [("t", 0)])
+    assert produce_txn(b, pid, 0, count=2, sequence=3).error_code == NONE   # 4-5, marker at 6
+    end(b, "tx", pid, 0, False)
+    both = fetch(b, 0, 0, isolation=1)
+    assert [a.first_offset for a in both.aborted_transactions] == [0, 4]
+    first_batch = fetch(b, 0, 0, isolation=1, max_bytes=1)   # one batch (KIP-74): the first
+    assert [a.first_offset for a in first_batch.aborted_transactions] == [0]
 
 
 def test_txn_offsets_are_pending_until_commit_and_require_stable_sees_them(b):

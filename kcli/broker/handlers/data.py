@@ -307,19 +307,18 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
                 log = p.log
                 if not log.log_start_offset <= fp.fetch_offset <= log.log_end_offset:
                     raise BrokerError(Err.OFFSET_OUT_OF_RANGE)
-                lso = log.last_stable_offset
-                committed = req.isolation_level == READ_COMMITTED
-                chunks, size = log.read(fp.fetch_offset, min(fp.partition_max_bytes, budget),
-                                        at_least_one=total == 0,
-                                        max_offset=lso if committed else None)
+                limit, aborted = min(fp.partition_max_bytes, budget), None
+                if req.isolation_level == READ_COMMITTED:
+                    chunks, size, found = log.read_committed(fp.fetch_offset, limit, total == 0)
+                    aborted = [P.AbortedTransaction(producer_id=pid, first_offset=first)
+                               for pid, first in found]
+                else:
+                    chunks, size = log.read(fp.fetch_offset, limit, at_least_one=total == 0)
                 budget -= size
                 total += size
-                aborted = None
-                if committed:
-                    aborted = [P.AbortedTransaction(producer_id=pid, first_offset=first)
-                               for pid, first in log.aborted_between(fp.fetch_offset, lso)]
                 parts.append(P(partition_index=fp.partition, error_code=0,
-                               high_watermark=log.log_end_offset, last_stable_offset=lso,
+                               high_watermark=log.log_end_offset,
+                               last_stable_offset=log.last_stable_offset,
                                log_start_offset=log.log_start_offset, aborted_transactions=aborted,
                                preferred_read_replica=-1, records=chunks))
             except BrokerError as e:
