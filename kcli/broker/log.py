@@ -6,6 +6,10 @@ the batch's timestamp type and max timestamp (and the CRC recomputed), as Kafka 
 producer's LogAppendTime batch that a CreateTime topic accepts is stored as CreateTime. Reading
 uses ``kafka.record``.
 
+Transactions: each producer's open transaction (its first transactional batch not yet followed
+by a COMMIT or ABORT marker) holds the last stable offset; aborted transactions are indexed by
+their markers. Both come from the batches themselves, so they are rebuilt when the log is read back.
+
 With a path, batches are appended to one file in Kafka's own batch format. On open, the file is
 read back batch by batch; the first torn or corrupt batch and everything after it is cut off.
 ``sync()`` fsyncs the file (the broker awaits it before answering acks=all).
@@ -73,11 +77,15 @@ def control_batch(producer_id: int, producer_epoch: int, marker: int, timestamp:
     return bytes(buf)
 
 
-def _marker_type(batch: DefaultRecordBatch) -> int | None:
+def _marker(batch: DefaultRecordBatch) -> tuple[int | None, int]:
+    """A control batch's (type, coordinator epoch); (None, -1) for another control record."""
     for record in batch:
-        if record.key is not None and len(record.key) >= 4:
-            return _CONTROL.unpack_from(record.key)[1]
-    return None
+        if record.key is not None and len(record.key) >= _CONTROL.size:
+            kind = _CONTROL.unpack_from(record.key)[1]
+            value = record.value or b""
+            epoch = _MARKER_VALUE.unpack_from(value)[1] if len(value) >= _MARKER_VALUE.size else -1
+            return kind, epoch
+    return None, -1
 
 
 class PartitionLog:
@@ -90,6 +98,7 @@ class PartitionLog:
         self._prefix_max: list[int] = []   # running max of batch max timestamps (time index)
         self.producers: dict[int, ProducerEntry] = {}
         self.aborted: list[tuple[int, int, int]] = []  # (producer id, first offset, marker offset)
+        self._open: dict[int, int] = {}    # producer id -> its open transaction's first offset
         self._fd: int | None = None
         if path is not None:
             self._recover(path)
@@ -189,14 +198,15 @@ class PartitionLog:
                 entry.txn_start = txn_start      # a marker at a bumped epoch ends it
             entry.last_timestamp = info.max_timestamp
             if batch.is_control_batch:
-                marker = _marker_type(batch)
+                marker, entry.coordinator_epoch = _marker(batch)
                 if marker == ABORT and entry.txn_start is not None:
                     self.aborted.append((batch.producer_id, entry.txn_start, info.base_offset))
                 if marker in (ABORT, COMMIT):
                     entry.txn_start = None
+                    self._open.pop(batch.producer_id, None)
                 return
             if batch.is_transactional and entry.txn_start is None:
-                entry.txn_start = info.base_offset
+                entry.txn_start = self._open[batch.producer_id] = info.base_offset
             entry.last_sequence = batch.last_sequence
             entry.recent.append((batch.base_sequence, batch.last_sequence, info.base_offset))
 
@@ -205,8 +215,7 @@ class PartitionLog:
     @property
     def last_stable_offset(self) -> int:
         """The LSO: the first offset of the earliest open transaction, else the log end."""
-        return min((e.txn_start for e in self.producers.values() if e.txn_start is not None),
-                   default=self.log_end_offset)
+        return min(self._open.values(), default=self.log_end_offset)
 
     def write_marker(self, producer_id: int, producer_epoch: int, marker: int, timestamp: int,
                      leader_epoch: int, coordinator_epoch: int = 0) -> int:

@@ -231,7 +231,8 @@ def test_list_describe_transactions_and_describe_producers(b, clock):
             producer.current_txn_start_offset) == (pid, 0, 1, 0)
     end(b, "tx-a", pid, 0, True)
     (part,) = send(b, 61, 0, topics=[D.TopicRequest(name="t", partition_indexes=[1])]).topics[0].partitions
-    assert part.active_producers[0].current_txn_start_offset == -1
+    assert [(p.current_txn_start_offset, p.coordinator_epoch) for p in part.active_producers] == [
+        (-1, 0)]                                        # the marker's coordinator epoch
 
 
 def test_transaction_state_survives_a_restart_with_a_data_dir(tmp_path, clock):
