@@ -65,6 +65,7 @@ class Err(IntEnum):
     UNSUPPORTED_ASSIGNOR = 112
     STALE_MEMBER_EPOCH = 113
     UNSUPPORTED_ENDPOINT_TYPE = 115
+    TRANSACTION_ABORTABLE = 120
 
 
 class BrokerError(Exception):

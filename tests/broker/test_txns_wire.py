@@ -18,6 +18,7 @@ NONE, UNKNOWN_TOPIC_OR_PARTITION, INVALID_REQUEST = 0, 3, 42
 INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING = 47, 48, 49
 INVALID_TRANSACTION_TIMEOUT, OPERATION_NOT_ATTEMPTED = 50, 55
 UNSTABLE_OFFSET_COMMIT, PRODUCER_FENCED, TRANSACTIONAL_ID_NOT_FOUND = 88, 90, 105
+TRANSACTION_ABORTABLE = 120
 ADD_PARTITIONS, ADD_OFFSETS, END_TXN, TXN_OFFSET_COMMIT = 24, 25, 26, 28
 INIT, PRODUCE, FETCH, LIST_OFFSETS, OFFSET_FETCH = 22, 0, 1, 2, 9
 
@@ -46,9 +47,9 @@ def add(b, txn_id, pid, epoch, parts, version=3):
             for t in answer.results_by_topic_v3_and_below for p in t.results_by_partition}
 
 
-def verify(b, txn_id, pid, epoch, parts):
+def verify(b, txn_id, pid, epoch, parts, version=5):
     R = REQUESTS[ADD_PARTITIONS]
-    answer = send(b, ADD_PARTITIONS, 5, transactions=[R.AddPartitionsToTxnTransaction(
+    answer = send(b, ADD_PARTITIONS, version, transactions=[R.AddPartitionsToTxnTransaction(
         transactional_id=txn_id, producer_id=pid, producer_epoch=epoch, verify_only=True,
         topics=[R.AddPartitionsToTxnTopic(name=t, partitions=[p]) for t, p in parts])])
     (result,) = answer.results_by_transaction
@@ -112,11 +113,12 @@ def test_add_partitions_client_form_and_kip890_verification(b):
     pid = init(b, "tx").producer_id
     assert add(b, "tx", pid, 0, [("t", 0), ("nope", 0)]) == {
         ("t", 0): OPERATION_NOT_ATTEMPTED, ("nope", 0): UNKNOWN_TOPIC_OR_PARTITION}
-    assert verify(b, "tx", pid, 0, [("t", 0)]) == {("t", 0): INVALID_TXN_STATE}
+    assert verify(b, "tx", pid, 0, [("t", 0)]) == {("t", 0): TRANSACTION_ABORTABLE}
+    assert verify(b, "tx", pid, 0, [("t", 0)], version=4) == {("t", 0): TRANSACTION_ABORTABLE}
     assert produce_txn(b, pid, 0).error_code == INVALID_TXN_STATE       # not in the transaction
     assert add(b, "tx", pid, 0, [("t", 0)]) == {("t", 0): NONE}
     assert verify(b, "tx", pid, 0, [("t", 0), ("t", 1)]) == {("t", 0): NONE,
-                                                             ("t", 1): INVALID_TXN_STATE}
+                                                             ("t", 1): TRANSACTION_ABORTABLE}
     assert produce_txn(b, pid, 0).error_code == NONE
 
 

@@ -54,6 +54,9 @@ async def add_partitions_to_txn(ctx: RequestContext, req):
             try:
                 results = transactions_for(ctx.cluster).add_partitions(
                     txn_id, producer_id, epoch, wanted, verify_only)
+                if verify_only:                 # Kafka 4.4's answer for "not in it"
+                    results = {tp: Err.TRANSACTION_ABORTABLE if code == Err.INVALID_TXN_STATE
+                               else code for tp, code in results.items()}
             except BrokerError as exc:
                 code = fenced(exc.code, v, 2)
                 results = {tp: code for tp in wanted}
