@@ -264,7 +264,7 @@ class TransactionCoordinator:
                         offset, leader_epoch, metadata, now,
                         str(topic.topic_id) if topic is not None else None)))
                 groups.commit(group_id, entries)
-        txn.pending = {}
+        txn.pending, txn.partitions, txn.groups = {}, [], []     # as Kafka's prepareComplete
         txn.state = COMPLETE_COMMIT if commit else COMPLETE_ABORT
         txn.last_update_ms = now
         for log in written:

@@ -232,6 +232,8 @@ def test_list_describe_transactions_and_describe_producers(b, clock):
     assert (producer.producer_id, producer.producer_epoch, producer.last_sequence,
             producer.current_txn_start_offset) == (pid, 0, 1, 0)
     end(b, "tx-a", pid, 0, True)
+    (a,) = send(b, 65, 0, transactional_ids=["tx-a"]).transaction_states
+    assert (a.transaction_state, a.topics) == ("CompleteCommit", [])
     (part,) = send(b, 61, 0, topics=[D.TopicRequest(name="t", partition_indexes=[1])]).topics[0].partitions
     assert [(p.current_txn_start_offset, p.coordinator_epoch) for p in part.active_producers] == [
         (-1, 0)]                                        # the marker's coordinator epoch
