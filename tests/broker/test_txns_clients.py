@@ -22,20 +22,26 @@ def producer(ec, txn_id, **extra):
 
 def read(ec, topic, partitions, isolation, expect, timeout_s=15.0):
     """The values a consumer reads from the start of ``topic`` until it has read ``expect``
-    records and then nothing more for a second (bounded by ``timeout_s``)."""
+    records and then nothing more for half a second after a Fetch answered every partition
+    (bounded by ``timeout_s``)."""
     c = Consumer({"bootstrap.servers": ec.bootstrap_servers, "group.id": "reader",
                   "enable.auto.commit": False, "isolation.level": isolation,
                   "fetch.wait.max.ms": 100})
+    tps = [TopicPartition(topic, p, 0) for p in range(partitions)]
+
+    def fetched() -> bool:       # librdkafka caches each partition's watermarks from its Fetch
+        return all(c.get_watermark_offsets(tp, cached=True)[1] >= 0 for tp in tps)
+
     try:
-        c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+        c.assign(tps)
         got: list[str] = []
         deadline = time.monotonic() + timeout_s
         quiet_until = None
         while time.monotonic() < deadline:
-            m = c.poll(0.2)
+            m = c.poll(0.1)
             if m is None:
-                if len(got) >= expect:
-                    quiet_until = quiet_until or time.monotonic() + 1.0
+                if len(got) >= expect and fetched():
+                    quiet_until = quiet_until or time.monotonic() + 0.5
                     if time.monotonic() > quiet_until:
                         break
                 continue
