@@ -2,7 +2,8 @@
 unmodified (``java/Transactions.java``): commit, abort, fencing by a second producer of the same
 transactional.id, a transaction timeout and sendOffsetsToTransaction give the same results on a
 3-node embedded broker as on real Kafka 4.4 (which speaks transaction version 2 to the client,
-KIP-890; the embedded broker advertises no finalized features, so the client speaks version 1)."""
+KIP-890; the embedded broker advertises no finalized features, so the client speaks version 1).
+Posing as 4.4, the broker advertises 4.4's versions of the transaction APIs."""
 
 from __future__ import annotations
 
