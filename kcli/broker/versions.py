@@ -9,7 +9,7 @@ from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN,
                                  DESCRIBE_TRANSACTIONS, END_TXN, INIT_PRODUCER_ID,
                                  LIST_OFFSETS, LIST_TRANSACTIONS, METADATA,
                                  STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT,
-                                 TXN_OFFSET_COMMIT)
+                                 TXN_OFFSET_COMMIT, WRITE_TXN_MARKERS)
 from kcli.broker.dispatch import HANDLERS
 
 # pose_as -> {api_key: highest version served}. SaslHandshake (0-1) and SaslAuthenticate (0-2,
@@ -47,6 +47,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         ADD_OFFSETS_TO_TXN: 3,
         END_TXN: 3,
         TXN_OFFSET_COMMIT: 3,
+        WRITE_TXN_MARKERS: 1,
         LIST_TRANSACTIONS: -1,
         DESCRIBE_TRANSACTIONS: -1,
         DESCRIBE_PRODUCERS: -1,

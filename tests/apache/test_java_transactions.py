@@ -55,7 +55,7 @@ def test_java_transactions_on_kafka(apache_kafka):
     assert run(apache_kafka.bootstrap_servers, 1) == expected("InvalidTxnStateException")
 
 
-TRANSACTION_APIS = (22, 24, 25, 26, 28, 61, 65, 66)   # InitProducerId ... ListTransactions
+TRANSACTION_APIS = (22, 24, 25, 26, 27, 28, 61, 65, 66)   # InitProducerId ... ListTransactions
 TXN_OFFSET_COMMIT = 28
 
 

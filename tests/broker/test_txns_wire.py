@@ -285,3 +285,27 @@ def test_a_timed_out_transaction_is_aborted_at_a_bumped_epoch(b):
     assert end(b, "tx", pid, 0, True, version=4).error_code == PRODUCER_FENCED
     assert end(b, "tx", pid, 0, True, version=5).error_code == INVALID_TXN_STATE   # as Kafka's TV2
     assert produce_txn(b, pid, 0, sequence=1).error_code == INVALID_PRODUCER_EPOCH
+
+
+def test_write_txn_markers_aborts_a_hanging_transaction(b):
+    """Admin.abortTransaction's request (kafka-transactions abort): the partition leader writes
+    the marker for the producer named, whatever its coordinator knows."""
+    pid = init(b, "tx").producer_id
+    add(b, "tx", pid, 0, [("t", 0)])
+    assert produce_txn(b, pid, 0, count=2).error_code == NONE
+    W = REQUESTS[27]
+
+    def write(epoch, index=0):
+        answer = send(b, 27, 1, markers=[W.WritableTxnMarker(
+            producer_id=pid, producer_epoch=epoch, transaction_result=False, coordinator_epoch=0,
+            topics=[W.WritableTxnMarker.WritableTxnMarkerTopic(name="t", partition_indexes=[index])])])
+        return answer.markers[0].topics[0].partitions[0].error_code
+
+    assert fetch(b, 0, 0, isolation=1).last_stable_offset == 0
+    assert write(epoch=0, index=5) == UNKNOWN_TOPIC_OR_PARTITION
+    assert write(epoch=0) == NONE
+    after = fetch(b, 0, 0, isolation=1)
+    assert (after.last_stable_offset, [a.first_offset for a in after.aborted_transactions]) == (3, [0])
+    init(b, "tx")                                     # epoch 1: the coordinator's abort marker
+    assert fetch(b, 0, 0, isolation=1).last_stable_offset == 4
+    assert write(epoch=0) == INVALID_PRODUCER_EPOCH   # older than the partition has seen

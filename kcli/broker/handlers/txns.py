@@ -1,6 +1,7 @@
 """The transaction APIs: AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, TxnOffsetCommit,
-ListTransactions, DescribeTransactions, DescribeProducers (InitProducerId is in ``data.py``,
-FindCoordinator in ``groups.py``). The state machine is ``kcli.broker.txns``; this module maps
+WriteTxnMarkers (an admin's abort of a hanging transaction; the coordinator writes its own markers
+directly), ListTransactions, DescribeTransactions, DescribeProducers (InitProducerId is in
+``data.py``, FindCoordinator in ``groups.py``). The state machine is ``kcli.broker.txns``; this module maps
 requests and responses. A request for a transactional id (or group) this node does not coordinate
 is answered NOT_COORDINATOR.
 """
@@ -11,7 +12,8 @@ import re
 
 from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN, DESCRIBE_PRODUCERS,
                                  DESCRIBE_TRANSACTIONS, END_TXN, LIST_TRANSACTIONS,
-                                 TXN_OFFSET_COMMIT)
+                                 TXN_OFFSET_COMMIT, WRITE_TXN_MARKERS)
+from kcli.broker.log import ABORT, COMMIT
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
@@ -102,6 +104,47 @@ async def end_txn(ctx: RequestContext, req):
         return _response(ctx, error_code=fenced(exc.code, ctx.api_version, 2), producer_id=-1,
                          producer_epoch=-1)
     return _response(ctx, error_code=Err.NONE, producer_id=txn.producer_id, producer_epoch=txn.epoch)
+
+
+# ---- WriteTxnMarkers (the partition leader's) ---------------------------------------------
+
+@handles(WRITE_TXN_MARKERS, 1, 2)
+async def write_txn_markers(ctx: RequestContext, req):
+    """Each marker written to each named partition this node leads; a producer epoch older than
+    the one the partition has seen is INVALID_PRODUCER_EPOCH (Kafka's ProducerStateManager)."""
+    cls = RESPONSES[WRITE_TXN_MARKERS]
+    topic_cls = cls.WritableTxnMarkerResult.WritableTxnMarkerTopicResult
+    part_cls = topic_cls.WritableTxnMarkerPartitionResult
+    cluster = ctx.cluster
+    now = cluster.now_ms()
+    written, results = set(), []
+
+    def write(marker, name: str, index: int) -> Err:
+        topic = cluster.topics.get(name)
+        if topic is None or not 0 <= index < len(topic.partitions):
+            return Err.UNKNOWN_TOPIC_OR_PARTITION
+        p = topic.partitions[index]
+        if p.leader != ctx.node_id:
+            return Err.NOT_LEADER_OR_FOLLOWER
+        seen = p.log.producers.get(marker.producer_id)
+        if seen is not None and marker.producer_epoch < seen.epoch:
+            return Err.INVALID_PRODUCER_EPOCH
+        p.log.write_marker(marker.producer_id, marker.producer_epoch,
+                           COMMIT if marker.transaction_result else ABORT, now, p.leader_epoch,
+                           marker.coordinator_epoch)
+        written.add(p.log)
+        return Err.NONE
+
+    for marker in req.markers:
+        results.append(cls.WritableTxnMarkerResult(producer_id=marker.producer_id, topics=[
+            topic_cls(name=t.name, partitions=[
+                part_cls(partition_index=i, error_code=write(marker, t.name, i))
+                for i in t.partition_indexes]) for t in marker.topics]))
+    for log in written:
+        log.sync()
+    if written:
+        cluster.notify_append()
+    return RESPONSES[WRITE_TXN_MARKERS](version=ctx.api_version, markers=results)
 
 
 # ---- TxnOffsetCommit (the group coordinator's) -------------------------------------------
