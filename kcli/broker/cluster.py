@@ -163,8 +163,14 @@ class Cluster:
                 return t
         return None
 
+    def offsets_partition(self, key: str) -> int:
+        """The ``__consumer_offsets`` (or ``__transaction_state``: 50 partitions too) partition
+        of a group (a transactional) id."""
+        return (_java_string_hash(key) & 0x7FFFFFFF) % OFFSETS_TOPIC_PARTITIONS
+
     def coordinator_node(self, key: str) -> int:
-        p = (_java_string_hash(key) & 0x7FFFFFFF) % OFFSETS_TOPIC_PARTITIONS
+        """The node coordinating a group id, or a transactional id (Kafka places both alike)."""
+        p = self.offsets_partition(key)
         n = len(self.node_ids)
         for i in range(n):
             node = self.node_ids[(p + i) % n]

@@ -167,6 +167,7 @@ BROKER_CONFIGS.update(dict([
     _d("group.streams.initial.rebalance.delay.ms", INT, "3000", minimum=0, read_only=True),
     _d("group.streams.num.standby.replicas", INT, "0", minimum=0, read_only=True),
     _d("offsets.retention.minutes", INT, "10080", minimum=1, read_only=True),
+    _d("transaction.max.timeout.ms", INT, "900000", minimum=1, read_only=True),
     _d("log.cleaner.threads", INT, "1", minimum=0),       # dynamic, per broker or cluster-wide
 ]))
 

@@ -6,6 +6,10 @@ the batch's timestamp type and max timestamp (and the CRC recomputed), as Kafka 
 producer's LogAppendTime batch that a CreateTime topic accepts is stored as CreateTime. Reading
 uses ``kafka.record``.
 
+Transactions: each producer's open transaction (its first transactional batch not yet followed
+by a COMMIT or ABORT marker) holds the last stable offset; aborted transactions are indexed by
+their markers. Both come from the batches themselves, so they are rebuilt when the log is read back.
+
 With a path, batches are appended to one file in Kafka's own batch format. On open, the file is
 read back batch by batch; the first torn or corrupt batch and everything after it is cut off.
 ``sync()`` fsyncs the file (the broker awaits it before answering acks=all).
@@ -24,7 +28,7 @@ import kcli.protocol  # noqa: F401 - first: registers kafka-python's packages ba
 #                       kafka.errors and kafka.record below do not load its whole client
 from kafka.errors import CorruptRecordError
 from kafka.record import MemoryRecords
-from kafka.record.default_records import DefaultRecordBatch
+from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 from kafka.record.util import calc_crc32c
 
 _BASE_OFFSET = struct.Struct(">q")                    # at 0
@@ -48,6 +52,40 @@ class ProducerEntry:
     epoch: int
     last_sequence: int
     recent: deque = field(default_factory=lambda: deque(maxlen=5))  # (first_seq, last_seq, base)
+    last_timestamp: int = -1
+    txn_start: int | None = None        # the first offset of the producer's open transaction
+    coordinator_epoch: int = -1         # of the last transaction marker
+
+
+ABORT, COMMIT = 0, 1                    # a control record's type (Kafka's ControlRecordType)
+_CONTROL = struct.Struct(">hh")         # a control record's key: version, type
+_MARKER_VALUE = struct.Struct(">hi")    # an end-transaction marker's value: version, coordinator epoch
+
+
+def control_batch(producer_id: int, producer_epoch: int, marker: int, timestamp: int,
+                  coordinator_epoch: int = 0) -> bytes:
+    """A COMMIT or ABORT marker, as Kafka's transaction coordinator has the leader write it: a
+    transactional control batch of one record, without a sequence."""
+    builder = DefaultRecordBatchBuilder(2, 0, True, producer_id, producer_epoch,
+                                        DefaultRecordBatch.NO_SEQUENCE, 1 << 20)
+    builder.append(0, timestamp, _CONTROL.pack(0, marker), _MARKER_VALUE.pack(0, coordinator_epoch), [])
+    buf = builder.build()
+    attrs_at = DefaultRecordBatch.ATTRIBUTES_OFFSET
+    attrs = struct.unpack_from(">h", buf, attrs_at)[0] | DefaultRecordBatch.CONTROL_MASK
+    struct.pack_into(">h", buf, attrs_at, attrs)
+    _CRC.pack_into(buf, DefaultRecordBatch.CRC_OFFSET, calc_crc32c(memoryview(buf)[attrs_at:]))
+    return bytes(buf)
+
+
+def _marker(batch: DefaultRecordBatch) -> tuple[int | None, int]:
+    """A control batch's (type, coordinator epoch); (None, -1) for another control record."""
+    for record in batch:
+        if record.key is not None and len(record.key) >= _CONTROL.size:
+            kind = _CONTROL.unpack_from(record.key)[1]
+            value = record.value or b""
+            epoch = _MARKER_VALUE.unpack_from(value)[1] if len(value) >= _MARKER_VALUE.size else -1
+            return kind, epoch
+    return None, -1
 
 
 class PartitionLog:
@@ -59,6 +97,8 @@ class PartitionLog:
         self._bases: list[int] = []
         self._prefix_max: list[int] = []   # running max of batch max timestamps (time index)
         self.producers: dict[int, ProducerEntry] = {}
+        self.aborted: list[tuple[int, int, int]] = []  # (producer id, first offset, marker offset)
+        self._open: dict[int, int] = {}    # producer id -> its open transaction's first offset
         self._fd: int | None = None
         if path is not None:
             self._recover(path)
@@ -153,9 +193,50 @@ class PartitionLog:
         if batch.has_producer_id():
             entry = self.producers.get(batch.producer_id)
             if entry is None or entry.epoch != batch.producer_epoch:
+                txn_start = entry.txn_start if entry is not None else None
                 entry = self.producers[batch.producer_id] = ProducerEntry(batch.producer_epoch, -1)
+                entry.txn_start = txn_start      # a marker at a bumped epoch ends it
+            entry.last_timestamp = info.max_timestamp
+            if batch.is_control_batch:
+                marker, entry.coordinator_epoch = _marker(batch)
+                if marker == ABORT and entry.txn_start is not None:
+                    self.aborted.append((batch.producer_id, entry.txn_start, info.base_offset))
+                if marker in (ABORT, COMMIT):
+                    entry.txn_start = None
+                    self._open.pop(batch.producer_id, None)
+                return
+            if batch.is_transactional and entry.txn_start is None:
+                entry.txn_start = self._open[batch.producer_id] = info.base_offset
             entry.last_sequence = batch.last_sequence
             entry.recent.append((batch.base_sequence, batch.last_sequence, info.base_offset))
+
+    # -- transactions ----------------------------------------------------------------------
+
+    @property
+    def last_stable_offset(self) -> int:
+        """The LSO: the first offset of the earliest open transaction, else the log end."""
+        return min(self._open.values(), default=self.log_end_offset)
+
+    def write_marker(self, producer_id: int, producer_epoch: int, marker: int, timestamp: int,
+                     leader_epoch: int, coordinator_epoch: int = 0) -> int:
+        """Append a COMMIT or ABORT marker for the producer's transaction; its offset."""
+        return self.append(control_batch(producer_id, producer_epoch, marker, timestamp,
+                                         coordinator_epoch), leader_epoch)
+
+    def read_committed(self, offset: int, max_bytes: int,
+                       at_least_one: bool = True) -> tuple[list, int, list[tuple[int, int]]]:
+        """``read`` up to the LSO, and (producer id, first offset) of each aborted transaction
+        with records among those read, as Kafka's Fetch answers a read_committed consumer."""
+        chunks, size = self.read(offset, max_bytes, at_least_one, self.last_stable_offset)
+        whole = [c for c in chunks if len(c) >= _BASE_OFFSET.size]
+        if not whole:
+            return chunks, size, []
+        last = self._batches[bisect.bisect_right(self._bases,
+                                                 _BASE_OFFSET.unpack_from(whole[-1])[0]) - 1]
+        end = last.last_offset + 1
+        # the aborted transactions are in marker order: from the first whose marker is past offset
+        i = bisect.bisect_left(self.aborted, offset, key=lambda a: a[2])
+        return chunks, size, [(pid, first) for pid, first, _ in self.aborted[i:] if first < end]
 
     def delete_records(self, offset: int) -> None:
         """Advance the log start offset (DeleteRecords); the caller checks the bounds."""
@@ -163,6 +244,7 @@ class PartitionLog:
         self._drop_below(self.log_start_offset)
 
     def _drop_below(self, offset: int) -> None:
+        self.aborted = [a for a in self.aborted if a[2] >= offset]
         keep = [b for b in self._batches if b.last_offset >= offset]
         if len(keep) != len(self._batches):
             self._batches = keep
@@ -174,13 +256,15 @@ class PartitionLog:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def read(self, offset: int, max_bytes: int, at_least_one: bool = True) -> tuple[list, int]:
+    def read(self, offset: int, max_bytes: int, at_least_one: bool = True,
+             max_offset: int | None = None) -> tuple[list, int]:
         """The log's bytes from the batch holding ``offset``, as Kafka's LogSegment.read gives
         them: at most ``max_bytes``, so the last batch may be cut short (clients drop an
         incomplete trailing batch), except that the whole first batch comes back when it is
         larger and ``at_least_one`` (KIP-74), and nothing when it is larger otherwise (Kafka's
         ReplicaManager answers Fetch v3+ so when the first batch is incomplete: the client asks
-        again, rather than read a batch it cannot use). Returned uncopied: (the stored batches,
+        again, rather than read a batch it cannot use). ``max_offset`` (read_committed: the
+        LSO) stops before the first batch at or past it. Returned uncopied: (the stored batches,
         the last one maybe a memoryview of its head, their total size)."""
         i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
         out: list[bytes | memoryview] = []
@@ -188,6 +272,8 @@ class PartitionLog:
         for b in self._batches[i:]:
             if b.last_offset < offset:
                 continue
+            if max_offset is not None and b.base_offset >= max_offset:
+                break
             if not out and at_least_one:
                 limit = max(max_bytes, len(b.data))
             if size >= limit:

@@ -28,6 +28,7 @@ from kcli.broker.apikeys import API_VERSIONS
 from kcli.broker.cluster import Cluster
 from kcli.broker.dispatch import HANDLERS, SASL_STEPS, Connection, RequestContext, splice
 from kcli.broker.errors import Err
+from kcli.broker.txns import close_transactions, transactions_for
 from kcli.broker.versions import advertised, version_range
 from kcli.protocol import REQUESTS, RESPONSES
 
@@ -249,12 +250,14 @@ class Broker:
         return ",".join(host_port(s.host, s.port) for s in self.nodes.values())
 
     async def start(self) -> None:
+        transactions_for(self.cluster)      # a restart's open transactions time out again
         for server in self.nodes.values():
             await server.start()
 
     async def stop(self) -> None:
         for server in self.nodes.values():
             await server.stop()
+        close_transactions(self.cluster)
         self.cluster.close()
 
     async def stop_node(self, node_id: int) -> None:

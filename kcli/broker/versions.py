@@ -3,12 +3,12 @@ cluster poses as an older broker (the KIP versions withheld, in ApiVersions and 
 
 from __future__ import annotations
 
-from kcli.broker.apikeys import (ALTER_SHARE_GROUP_OFFSETS, CONSUMER_GROUP_DESCRIBE,
-                                 CONSUMER_GROUP_HEARTBEAT, DELETE_SHARE_GROUP_OFFSETS,
-                                 DESCRIBE_SHARE_GROUP_OFFSETS, DESCRIBE_TOPIC_PARTITIONS,
-                                 LIST_OFFSETS, METADATA, SHARE_ACKNOWLEDGE, SHARE_FETCH,
-                                 SHARE_GROUP_DESCRIBE, SHARE_GROUP_HEARTBEAT,
-                                 STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT)
+from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN, ALTER_SHARE_GROUP_OFFSETS,
+                                 CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT, DELETE_SHARE_GROUP_OFFSETS,
+                                 DESCRIBE_PRODUCERS, DESCRIBE_SHARE_GROUP_OFFSETS, DESCRIBE_TOPIC_PARTITIONS,
+                                 DESCRIBE_TRANSACTIONS, END_TXN, INIT_PRODUCER_ID, LIST_OFFSETS, LIST_TRANSACTIONS,
+                                 METADATA, SHARE_ACKNOWLEDGE, SHARE_FETCH, SHARE_GROUP_DESCRIBE, SHARE_GROUP_HEARTBEAT,
+                                 STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT, TXN_OFFSET_COMMIT, WRITE_TXN_MARKERS)
 from kcli.broker.dispatch import HANDLERS
 
 # Share groups (KIP-932): production-ready from Apache Kafka 4.2 (4.1's were a preview, off by
@@ -29,6 +29,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         CONSUMER_GROUP_DESCRIBE: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_HEARTBEAT: 1,  # no v2 GroupCreationTimeMs (KIP-1282)
         STREAMS_GROUP_DESCRIBE: 1,  # v1 is KIP-1331's; no v2 GroupCreationTimeMs (KIP-1282)
+        INIT_PRODUCER_ID: 5,  # v6 (KIP-939 two-phase commit) is not served by 4.4
     },
     "4.1": {
         DESCRIBE_TOPIC_PARTITIONS: 0,  # no v1 CreationTimeMs (KIP-1327)
@@ -38,12 +39,24 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         STREAMS_GROUP_HEARTBEAT: -1,  # streams groups were early access, off by default
         STREAMS_GROUP_DESCRIBE: -1,
         **_NO_SHARE_GROUPS,
+        INIT_PRODUCER_ID: 5,
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.
     "2.8": {
         LIST_OFFSETS: 6,  # no v7 max-timestamp (KIP-734)
         METADATA: 11,
+        # Before the flexible transaction versions of 3.0 and KIP-664's admin APIs (3.0); KIP-890
+        # (AddPartitionsToTxn v4-5, EndTxn v5) came in 3.6 and 4.0.
+        INIT_PRODUCER_ID: 4,
+        ADD_PARTITIONS_TO_TXN: 3,
+        ADD_OFFSETS_TO_TXN: 3,
+        END_TXN: 3,
+        TXN_OFFSET_COMMIT: 3,
+        WRITE_TXN_MARKERS: 1,
+        LIST_TRANSACTIONS: -1,
+        DESCRIBE_TRANSACTIONS: -1,
+        DESCRIBE_PRODUCERS: -1,
         DESCRIBE_TOPIC_PARTITIONS: -1,
         CONSUMER_GROUP_HEARTBEAT: -1,
         CONSUMER_GROUP_DESCRIBE: -1,

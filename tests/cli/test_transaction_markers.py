@@ -1,25 +1,19 @@
-"""Transactions and the embedded broker. It has no transaction coordinator: a transactional
-producer is refused (FindCoordinator for a transactional id answers COORDINATOR_NOT_AVAILABLE with
-the reason, InitProducerId with a transactional id INVALID_REQUEST, the transaction APIs are not
-advertised) and the broker goes on serving everyone else. Its log stores batches as given, so a
-commit marker written into it (as Kafka's coordinator writes one) shows what kcli makes of a
-partition that ends in a marker: nothing left to read (time lag 0), a move past it skips no
-record, and --to-start-time's lookup lands on it as on Kafka (a marker is stamped when written).
-What it lacks for aborted transactions: no aborted-transaction index (a read_committed Fetch lists
-none), so aborted records are tested on real Kafka only (tests/apache/test_transactions.py)."""
-
+"""Transaction markers and what kcli makes of a partition that ends in one: nothing left to read
+(time lag 0), a move past it skips no record, and --to-start-time's lookup lands on it as on Kafka
+(a marker is stamped when written). The marker is written straight into the embedded broker's log,
+as Kafka's coordinator writes one; the broker's own transactions are tested with real clients in
+tests/broker/test_txns_clients.py, aborted records under kcli on real Kafka in
+tests/apache/test_transactions.py."""
 from __future__ import annotations
 
 import json
 import time
 
 import pytest
-from confluent_kafka import KafkaException, Producer
 
 from tests.support.groups import fast_cluster, on_coordinator
 from tests.support.clients import commit, produce
 from tests.support.records import marker
-from tests.support.request_checks import send
 from tests.support.run import run_kcli
 
 T0 = int(time.time() * 1000) - 600_000          # the records: T0, T0 + 1 s, T0 + 2 s
@@ -96,26 +90,3 @@ def test_to_start_time_lands_on_the_marker(marked):
     assert r.code == 0, r.err
     (p,) = json.loads(r.out)["groups"][0]["partitions"]
     assert (p["currentOffset"], p["newOffset"], p["skippedUnread"]) == (0, 3, 3)
-
-
-def test_a_transactional_producer_is_refused_and_the_broker_serves_on(marked):
-    b = marked.bootstrap_servers
-    (coordinator,) = send(b, 10, 4, key_type=1, coordinator_keys=["tx"]).coordinators
-    assert (coordinator.error_code, coordinator.error_message) == (
-        COORDINATOR_NOT_AVAILABLE, "This broker has no transaction coordinator.")
-    answer = send(b, 22, 4, transactional_id="tx", transaction_timeout_ms=1000, producer_id=-1,
-                  producer_epoch=-1)
-    assert answer.error_code == INVALID_REQUEST
-    versions = send(b, 18, 3, client_software_name="t", client_software_version="1")
-    assert not {24, 25, 26, 28} & {k.api_key for k in versions.api_keys}     # *Txn* APIs not offered
-    p = Producer({"bootstrap.servers": b, "transactional.id": "tx"})
-    started = time.monotonic()
-    with pytest.raises(KafkaException) as raised:
-        p.init_transactions(3)
-    assert time.monotonic() - started < 10
-    assert raised.value.args[0].code() == -185                             # librdkafka's _TIMED_OUT
-    del p
-    marked.create_topic("plain", 1)                                          # the broker serves on
-    produce(b, "plain", [(0, "after")])
-    r = run_kcli(b, "-o", "json", "list-offsets", "--topic", "plain")
-    assert r.code == 0 and json.loads(r.out)["offsets"][0]["offset"] == 1

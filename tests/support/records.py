@@ -13,10 +13,11 @@ from kafka.record.util import calc_crc32c
 NONE = 0
 
 
-def txn_batch(base: int, timestamps: list[int], producer_id: int) -> bytes:
+def txn_batch(base: int, timestamps: list[int], producer_id: int, producer_epoch: int = 0,
+              base_sequence: int = 0) -> bytes:
     b = MemoryRecordsBuilder(magic=2, compression_type=NONE, batch_size=1 << 20, offset=base,
-                             transactional=True, producer_id=producer_id, producer_epoch=0,
-                             base_sequence=0)
+                             transactional=True, producer_id=producer_id,
+                             producer_epoch=producer_epoch, base_sequence=base_sequence)
     for ts in timestamps:
         assert b.append(ts, None, b"v") is not None
     b.close()

@@ -26,21 +26,42 @@ class StreamsApp:
     """One running instance; ``stop()`` sends SIGTERM to its PID (the app closes, leaving the
     group) and waits, then SIGKILL if it has not ended."""
 
-    def __init__(self, bootstrap: str, app_id: str, source: str, sink: str, topology: str = "copy"):
+    def __init__(self, bootstrap: str, app_id: str, source: str, sink: str, topology: str = "copy",
+                 guarantee: str | None = None, state_dir: str | None = None):
         """``topology``: "copy" (stateless, upper-cased) or "count" (stateful: counts the values,
-        with a repartition and a changelog topic)."""
-        self.state_dir = tempfile.mkdtemp(prefix="kcli-streams-state-")
+        with a repartition and a changelog topic). ``guarantee``: processing.guarantee (None:
+        Kafka Streams' default, at_least_once). ``state_dir``: an earlier instance's, to restart
+        it (the same process id, so the same transactional ids under exactly_once_v2)."""
+        self.state_dir = state_dir or tempfile.mkdtemp(prefix="kcli-streams-state-")
         self.proc = subprocess.Popen(
             ["java", "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
              f"-Dlog4j2.configurationFile={_tools_log4j(STREAMS_KAFKA)}", "-cp",
              f"{compiled()}{os.pathsep}{kafka_libs(STREAMS_KAFKA)}/*",
-             "StreamsApp", bootstrap, app_id, source, sink, self.state_dir, topology],
+             "StreamsApp", bootstrap, app_id, source, sink, self.state_dir, topology,
+             *([guarantee] if guarantee else [])],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
             preexec_fn=_die_with_parent)
 
     def wait_running(self) -> None:
-        line = self.proc.stdout.readline()          # bounded by the JVM: it prints or exits
-        assert line.strip() == "RUNNING", f"the streams app did not start (exit {self.proc.poll()})"
+        """Until the app prints RUNNING. The tools' logging prints errors on stdout too (a
+        restart after kill -9 under exactly_once_v2 logs its corrupted tasks, which it restores):
+        those lines are passed over, at most 1000 of them."""
+        printed = []
+        for _ in range(1000):
+            line = self.proc.stdout.readline()      # bounded by the JVM: it prints or exits
+            if line.strip() == "RUNNING":
+                return
+            if not line:
+                break
+            printed.append(line)
+        raise AssertionError(f"the streams app did not start (exit {self.proc.poll()}): "
+                             f"{''.join(printed)[-2000:]}")
+
+    def kill(self) -> None:
+        """kill -9: no close, no leaving the group, an open transaction left behind."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -1,4 +1,8 @@
-"""Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, InitProducerId, DeleteRecords."""
+"""Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, InitProducerId, DeleteRecords.
+
+Fetch and ListOffsets honour the isolation level: read_committed reads up to the last stable
+offset (the first offset of the earliest open transaction), and Fetch names the aborted
+transactions among the records it returns."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ from kcli.broker.configs import LONG_MAX, timestamp_bounds
 from kcli.broker.acl import Op, ResourceType
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
+from kcli.broker.handlers.txns import fenced
+from kcli.broker.txns import transactions_for
 from kcli.protocol import RESPONSES
 
 
@@ -62,9 +68,9 @@ def _leader_partition(ctx: RequestContext, topic: Topic | None, index: int,
 # leader, the min ISR, the batch as stored (UnifiedLog: size, CRC), its header
 # (LogValidator.validateBatch), every record (LogValidator: a key on a compacted topic, the
 # timestamp), then the producer's sequence. Kafka sends an error message only with the record
-# errors (KIP-467) (this broker also explains NOT_ENOUGH_REPLICAS and its refusal of
-# transactions), and a log start offset of -1 before the log is reached or for a corrupt or too
-# large batch.
+# errors (KIP-467) (this broker also explains NOT_ENOUGH_REPLICAS), and a log start offset of -1
+# before the log is reached or for a corrupt or too large batch. A transactional batch must
+# belong to a transaction that holds the partition (kcli.broker.txns.verify).
 #
 # Unlike Kafka, records are decoded only where a record rule needs them (a compacted topic, a
 # finite KIP-937 before-bound, a LogAppendTime batch, a header beyond the after-bound): decoding
@@ -140,8 +146,6 @@ def _check_batch(data: bytes, topic: Topic, node_id: int) -> DefaultRecordBatch:
         raise BrokerError(Err.INVALID_RECORD)
     if batch.compression_type not in _CODECS:         # Java's CompressionType.forId throws
         raise BrokerError(Err.UNKNOWN_SERVER_ERROR)
-    if batch.is_transactional:
-        raise BrokerError(Err.INVALID_TXN_STATE, "Transactions are not supported by this broker")
     return batch
 
 
@@ -217,6 +221,11 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         code, duplicate_of = p.log.check_producer(batch)
         if code:
             raise BrokerError(Err(code))
+        if batch.is_transactional and duplicate_of is None:     # KIP-890 part 1's verification
+            code = transactions_for(ctx.cluster).verify(batch.producer_id, batch.producer_epoch,
+                                                        topic.name, p.index)
+            if code:
+                raise BrokerError(code)
     except BrokerError as e:
         # Kafka answers the partition's log start offset, except for these (ReplicaManager)
         if e.code not in (Err.CORRUPT_MESSAGE, Err.MESSAGE_TOO_LARGE):
@@ -311,14 +320,19 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
                 log = p.log
                 if not log.log_start_offset <= fp.fetch_offset <= log.log_end_offset:
                     raise BrokerError(Err.OFFSET_OUT_OF_RANGE)
-                chunks, size = log.read(fp.fetch_offset, min(fp.partition_max_bytes, budget),
-                                        at_least_one=total == 0)
+                limit, aborted = min(fp.partition_max_bytes, budget), None
+                if req.isolation_level == READ_COMMITTED:
+                    chunks, size, found = log.read_committed(fp.fetch_offset, limit, total == 0)
+                    aborted = [P.AbortedTransaction(producer_id=pid, first_offset=first)
+                               for pid, first in found]
+                else:
+                    chunks, size = log.read(fp.fetch_offset, limit, at_least_one=total == 0)
                 budget -= size
                 total += size
                 parts.append(P(partition_index=fp.partition, error_code=0,
                                high_watermark=log.log_end_offset,
-                               last_stable_offset=log.log_end_offset,
-                               log_start_offset=log.log_start_offset, aborted_transactions=None,
+                               last_stable_offset=log.last_stable_offset,
+                               log_start_offset=log.log_start_offset, aborted_transactions=aborted,
                                preferred_read_replica=-1, records=chunks))
             except BrokerError as e:
                 errors = True
@@ -326,7 +340,7 @@ def _fetch_once(ctx: RequestContext, req) -> tuple[list, int, bool]:
                     else None
                 parts.append(P(partition_index=fp.partition, error_code=e.code,
                                high_watermark=known.log_end_offset if known else -1,
-                               last_stable_offset=known.log_end_offset if known else -1,
+                               last_stable_offset=known.last_stable_offset if known else -1,
                                log_start_offset=known.log_start_offset if known else -1,
                                aborted_transactions=None, preferred_read_replica=-1,
                                records=b""))
@@ -357,6 +371,7 @@ async def fetch(ctx: RequestContext, req):
 
 # -- ListOffsets, OffsetForLeaderEpoch, DeleteRecords, InitProducerId ------------------------
 
+READ_COMMITTED = 1              # a Fetch's or ListOffsets' IsolationLevel
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = (
     -1, -2, -3, -4, -5, -6)
 # The ListOffsets version each special timestamp needs (Kafka's ReplicaManager): an older
@@ -365,13 +380,15 @@ SPECIAL_TIMESTAMP_MIN_VERSION = {EARLIEST: 1, LATEST: 1, MAX_TIMESTAMP: 7, EARLI
                                  LATEST_TIERED: 9, EARLIEST_PENDING_UPLOAD: 11}
 
 
-def _list_offset(p: Partition, target: int, version: int) -> tuple[int, int, int]:
+def _list_offset(p: Partition, target: int, version: int,
+                 isolation_level: int = 0) -> tuple[int, int, int]:
     """(offset, timestamp, leader epoch) for one ListOffsets target."""
     if target < 0 and version < SPECIAL_TIMESTAMP_MIN_VERSION.get(target, 1 << 15):
         raise BrokerError(Err.UNSUPPORTED_VERSION)
     log = p.log
     if target == LATEST:
-        return log.log_end_offset, -1, p.leader_epoch
+        end = log.last_stable_offset if isolation_level == READ_COMMITTED else log.log_end_offset
+        return end, -1, p.leader_epoch
     if target in (EARLIEST, EARLIEST_LOCAL):
         return log.log_start_offset, -1, log.epoch_at(log.log_start_offset, p.leader_epoch)
     if target in (LATEST_TIERED, EARLIEST_PENDING_UPLOAD):   # no tiered storage: no offset
@@ -399,7 +416,8 @@ async def list_offsets(ctx: RequestContext, req):
                     raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
                 p = _leader_partition(ctx, topic, lp.partition_index,
                                       getattr(lp, "current_leader_epoch", -1))
-                offset, ts, epoch = _list_offset(p, lp.timestamp, v)
+                offset, ts, epoch = _list_offset(p, lp.timestamp, v,
+                                                 req.isolation_level if v >= 2 else 0)
                 parts.append(P(partition_index=lp.partition_index, error_code=0, timestamp=ts,
                                offset=offset, leader_epoch=epoch))
             except BrokerError as e:
@@ -468,19 +486,36 @@ async def delete_records(ctx: RequestContext, req):
 
 @handles(INIT_PRODUCER_ID, 0, 6)
 async def init_producer_id(ctx: RequestContext, req):
-    """Idempotent producers only: as Kafka's TransactionCoordinator without a transactional id,
-    always a new id with epoch 0, whatever id and epoch the request carries (an epoch bump,
-    KIP-360, gets a new id too). Transactional ids are refused: this broker has no transaction
-    coordinator."""
+    """Without a transactional id, as Kafka's TransactionCoordinator: always a new id with epoch
+    0, whatever id and epoch the request carries (an epoch bump, KIP-360, gets a new id too).
+    With one, on its coordinator: the id's producer, its epoch bumped (kcli.broker.txns).
+    KIP-939's two-phase commit (v6 Enable2Pc) is not served."""
     R = RESPONSES[INIT_PRODUCER_ID]
     v = ctx.api_version
-    if req.transactional_id is not None:
-        return R(version=v, throttle_time_ms=0, error_code=Err.INVALID_REQUEST, producer_id=-1,
-                 producer_epoch=-1)
     cluster = ctx.cluster
-    if cluster.authorize and not (ctx.allowed(Op.IDEMPOTENT_WRITE) or cluster.authorizer.any_allowed(
-            ctx.principal, ctx.client_host.lstrip("/"), Op.WRITE, ResourceType.TOPIC)):
-        return R(version=v, throttle_time_ms=0, error_code=Err.CLUSTER_AUTHORIZATION_FAILED,
-                 producer_id=-1, producer_epoch=-1)
-    return R(version=v, throttle_time_ms=0, error_code=0,
-             producer_id=ctx.cluster.allocate_producer_id(), producer_epoch=0)
+
+    def fail(code: Err):
+        return R(version=v, throttle_time_ms=0, error_code=fenced(code, v, 4), producer_id=-1,
+                 producer_epoch=-1)
+
+    if req.transactional_id is None:
+        if cluster.authorize and not (ctx.allowed(Op.IDEMPOTENT_WRITE) or cluster.authorizer.any_allowed(
+                ctx.principal, ctx.client_host.lstrip("/"), Op.WRITE, ResourceType.TOPIC)):
+            return fail(Err.CLUSTER_AUTHORIZATION_FAILED)
+        return R(version=v, throttle_time_ms=0, error_code=0,
+                 producer_id=cluster.allocate_producer_id(), producer_epoch=0)
+    if not ctx.allowed(Op.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id):
+        return fail(Err.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+    if cluster.coordinator_node(req.transactional_id) != ctx.node_id:
+        return fail(Err.NOT_COORDINATOR)
+    if v >= 6 and (req.enable2_pc or req.keep_prepared_txn):
+        return fail(Err.INVALID_REQUEST)
+    try:
+        txn = transactions_for(cluster).init_producer_id(
+            req.transactional_id, req.transaction_timeout_ms,
+            req.producer_id if v >= 3 else -1, req.producer_epoch if v >= 3 else -1,
+            int(cluster.broker_config("transaction.max.timeout.ms")))
+    except BrokerError as e:
+        return fail(e.code)
+    return R(version=v, throttle_time_ms=0, error_code=0, producer_id=txn.producer_id,
+             producer_epoch=txn.epoch)

@@ -20,6 +20,7 @@ from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
 from kcli.broker.groups.store import Committed
+from kcli.broker.txns import transactions_for
 from kcli.protocol import RESPONSES
 
 GROUP_KEY, TRANSACTION_KEY = 0, 1
@@ -60,10 +61,7 @@ def _locate(ctx: RequestContext, key: str, key_type: int) -> dict:
     if key_type == GROUP_KEY and not _may(ctx, Op.DESCRIBE, key):
         return dict(error_code=Err.GROUP_AUTHORIZATION_FAILED,
                     error_message="Group authorization failed.", **unknown)
-    if key_type == TRANSACTION_KEY:
-        return dict(error_code=Err.COORDINATOR_NOT_AVAILABLE,
-                    error_message="This broker has no transaction coordinator.", **unknown)
-    if key_type != GROUP_KEY:
+    if key_type not in (GROUP_KEY, TRANSACTION_KEY):
         return dict(error_code=Err.INVALID_REQUEST, error_message=f"Unknown key type {key_type}.",
                     **unknown)
     if (refused := cluster.refusal("FindCoordinator")) is not None:
@@ -373,9 +371,11 @@ async def offset_commit(ctx: RequestContext, req):
 async def offset_fetch(ctx: RequestContext, req):
     cls = RESPONSES[OFFSET_FETCH]
     if ctx.api_version >= 8:
-        return _response(ctx, groups=[_fetch_group(ctx, g.group_id, g.topics, g.member_id, g.member_epoch)
+        return _response(ctx, groups=[_fetch_group(ctx, g.group_id, g.topics, g.member_id, g.member_epoch,
+                                                   req.require_stable)
                                       for g in req.groups])
-    group = _fetch_group(ctx, req.group_id, req.topics, None, -1)
+    group = _fetch_group(ctx, req.group_id, req.topics, None, -1,
+                         ctx.api_version >= 7 and req.require_stable)
     topic_cls = cls.OffsetFetchResponseTopic
     part_cls = topic_cls.OffsetFetchResponsePartition
     topics = [topic_cls(name=t.name, partitions=[
@@ -389,8 +389,11 @@ async def offset_fetch(ctx: RequestContext, req):
     return _response(ctx, topics=topics, error_code=group.error_code)
 
 
-def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_epoch):
-    """One group's OffsetFetchResponseGroup (the v8+ shape; older versions are mapped from it)."""
+def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_epoch,
+                 require_stable: bool = False):
+    """One group's OffsetFetchResponseGroup (the v8+ shape; older versions are mapped from it).
+    With ``require_stable`` (KIP-447), a partition with a transaction's offset not yet committed
+    is answered UNSTABLE_OFFSET_COMMIT."""
     cls = RESPONSES[OFFSET_FETCH].OffsetFetchResponseGroup
     topics_cls, part_cls = cls.OffsetFetchResponseTopics, cls.OffsetFetchResponseTopics.OffsetFetchResponsePartitions
     cluster = ctx.cluster
@@ -409,8 +412,12 @@ def _fetch_group(ctx: RequestContext, group_id: str, topics, member_id, member_e
         except BrokerError as exc:
             return cls(group_id=group_id, topics=[], error_code=exc.code)
     committed = coordinator.committed(group_id)
+    unstable = transactions_for(cluster).pending_partitions(group_id) if require_stable else set()
 
     def partition(name: str, index: int, topic_id: uuid.UUID | None):
+        if (name, index) in unstable:
+            return part_cls(partition_index=index, committed_offset=-1, committed_leader_epoch=-1,
+                            metadata="", error_code=Err.UNSTABLE_OFFSET_COMMIT)
         c = committed.get((name, index))
         if c is None or (topic_id is not None and c.topic_id is not None and c.topic_id != str(topic_id)):
             return part_cls(partition_index=index, committed_offset=-1, committed_leader_epoch=-1,

@@ -8,9 +8,10 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * A tiny Kafka Streams application for kcli's tests: it joins a streams group (group.protocol=streams)
- * and copies INPUT to OUTPUT upper-cased. Arguments: BOOTSTRAP APPLICATION-ID INPUT OUTPUT STATE-DIR [count];
- * with "count", it counts INPUT's values instead (OUTPUT: "value=count"): a stateful topology with a
- * repartition topic and a changelog topic, both internal topics the group's coordinator creates.
+ * and copies INPUT to OUTPUT upper-cased. Arguments: BOOTSTRAP APPLICATION-ID INPUT OUTPUT STATE-DIR
+ * [copy|count [GUARANTEE]]; with "count", it counts INPUT's values instead (OUTPUT: "value=count"): a
+ * stateful topology with a repartition topic and a changelog topic, both internal topics the group's
+ * coordinator creates. GUARANTEE: processing.guarantee (default at_least_once; exactly_once_v2).
  * Prints "RUNNING" once the application runs; stops (leaving the group) on SIGTERM.
  */
 public class StreamsApp {
@@ -24,6 +25,9 @@ public class StreamsApp {
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        if (args.length > 6) {
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args[6]);
+        }
 
         StreamsBuilder builder = new StreamsBuilder();
         if (args.length > 5 && args[5].equals("count")) {
