@@ -111,6 +111,20 @@ def apache_kafka_streams_parity():
 STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0"}
 
 
+ACL_USERS = {"admin": "admin-secret", **SASL_USERS}      # admin: a super user; alice and bob: restricted
+ACL_CONFIGS = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+               # the PLAINTEXT listener (inter-broker, the controller, the tests' own set-up) is ANONYMOUS
+               "super.users": "User:admin;User:ANONYMOUS"}
+
+
+@pytest.fixture(scope="session")
+def apache_kafka_acl():
+    """Apache Kafka (``KAFKA_VERSION``), one node, with StandardAuthorizer: PLAINTEXT (ANONYMOUS, a super
+    user) and SASL_PLAINTEXT for ``ACL_USERS`` (``admin`` a super user; ``alice``, ``bob`` only what
+    ACLs grant). For kafka-acls' parity and kcli's commands under a restricted principal."""
+    yield from _cluster("apache_kafka_acl", nodes=1, heap="384m", sasl_users=ACL_USERS, configs=ACL_CONFIGS)
+
+
 @pytest.fixture(scope="session", params=COMPAT_VERSIONS)
 def apache_kafka_compat(request):
     """An older Apache Kafka release (each of ``COMPAT_VERSIONS``), one node, for the
@@ -120,7 +134,7 @@ def apache_kafka_compat(request):
 
 
 CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams",
-            "apache_kafka_streams_parity")
+            "apache_kafka_streams_parity", "apache_kafka_acl")
 
 
 def pytest_collection_modifyitems(items):
