@@ -19,6 +19,8 @@ function __kcli_spec
             echo 'groups'
         case 'arg:kcli list topics'
             echo 'topics'
+        case 'java:kcli kafka-acls'
+            echo '1'
         case 'java:kcli kafka-configs'
             echo '1'
         case 'java:kcli kafka-consumer-groups'
@@ -94,6 +96,10 @@ function __kcli_spec
         case 'kind:kcli describe topics --topic'
             echo 'topics'
         case 'kind:kcli describe topics -t'
+            echo 'topics'
+        case 'kind:kcli kafka-acls --group'
+            echo 'groups'
+        case 'kind:kcli kafka-acls --topic'
             echo 'topics'
         case 'kind:kcli kafka-configs --add-config-file'
             echo 'file'
@@ -193,6 +199,8 @@ function __kcli_spec
             echo '--group -g --all-groups --offsets --members --state --time-lag'
         case 'opts:kcli describe topics'
             echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
+        case 'opts:kcli kafka-acls'
+            echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version'
         case 'opts:kcli kafka-configs'
             echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
         case 'opts:kcli kafka-consumer-groups'
@@ -216,7 +224,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'
@@ -263,6 +271,8 @@ function __kcli_spec
             echo '--group -g'
         case 'vopts:kcli describe topics'
             echo '--topic -t'
+        case 'vopts:kcli kafka-acls'
+            echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal'
         case 'vopts:kcli kafka-configs'
             echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
         case 'vopts:kcli kafka-consumer-groups'
@@ -349,6 +359,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -9,6 +9,7 @@ $script:KcliSpec = @{
     'arg:kcli describe topics' = 'topics'
     'arg:kcli lag show' = 'groups'
     'arg:kcli list topics' = 'topics'
+    'java:kcli kafka-acls' = '1'
     'java:kcli kafka-configs' = '1'
     'java:kcli kafka-consumer-groups' = '1'
     'java:kcli kafka-get-offsets' = '1'
@@ -47,6 +48,8 @@ $script:KcliSpec = @{
     'kind:kcli describe groups -g' = 'groups'
     'kind:kcli describe topics --topic' = 'topics'
     'kind:kcli describe topics -t' = 'topics'
+    'kind:kcli kafka-acls --group' = 'groups'
+    'kind:kcli kafka-acls --topic' = 'topics'
     'kind:kcli kafka-configs --add-config-file' = 'file'
     'kind:kcli kafka-configs --command-config' = 'file'
     'kind:kcli kafka-configs --entity-type' = '=topics brokers'
@@ -96,6 +99,7 @@ $script:KcliSpec = @{
     'opts:kcli describe configs' = '--topic --broker --all'
     'opts:kcli describe groups' = '--group -g --all-groups --offsets --members --state --time-lag'
     'opts:kcli describe topics' = '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
+    'opts:kcli kafka-acls' = '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version'
     'opts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
     'opts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
     'opts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
@@ -107,7 +111,7 @@ $script:KcliSpec = @{
     'opts:kcli list topics' = '--topic -t --exclude-internal'
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
     'subs:kcli alter' = 'configs topics'
     'subs:kcli audit' = 'timestamps'
     'subs:kcli broker' = 'start'
@@ -131,6 +135,7 @@ $script:KcliSpec = @{
     'vopts:kcli describe configs' = '--topic --broker'
     'vopts:kcli describe groups' = '--group -g'
     'vopts:kcli describe topics' = '--topic -t'
+    'vopts:kcli kafka-acls' = '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal'
     'vopts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
     'vopts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
     'vopts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
@@ -144,7 +149,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-acls, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

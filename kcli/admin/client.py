@@ -15,7 +15,7 @@ from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
+from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
                         GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
 
@@ -520,6 +520,20 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """One ConsumerGroupHeartbeat v2 join, its answer's bytes read with each v2 layout: a
         LayoutReading per layout (WireClient.consumer_group_heartbeat_layouts)."""
         return self.wire.consumer_group_heartbeat_layouts(group_id, member_id, topics)
+
+    # -- ACLs (kcli's own connection: librdkafka lacks two resource types and three operations)
+    def describe_acls(self, acl_filter: AclFilter) -> list[AclRule]:
+        """The bindings ``acl_filter`` matches, in the broker's order."""
+        return self.wire.describe_acls(acl_filter)
+
+    def create_acls(self, rules: list[AclRule]) -> dict[AclRule, BrokerError | None]:
+        """One CreateAcls for ``rules``; each rule's error, or None when the broker created it."""
+        return self.wire.create_acls(rules)
+
+    def delete_acls(self, filters: list[AclFilter]) -> list[list[AclRule]]:
+        """One DeleteAcls for ``filters``: the bindings each filter deleted, in ``filters``' order;
+        BrokerRejected for the first filter the broker refused."""
+        return self.wire.delete_acls(filters)
 
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:

@@ -134,6 +134,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
          "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
     ],
+    "kafka-acls": [
+        ("kcli kafka-acls --bootstrap-server localhost:9092 --add --allow-principal User:alice --operation Read "
+         "--topic orders", "let alice read orders; kcli's linter warns on stderr first"),
+        ("kcli kafka-acls --bootstrap-server localhost:9092 --list --principal User:alice", "alice's ACLs"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

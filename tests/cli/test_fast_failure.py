@@ -51,6 +51,7 @@ DROPIN_CASES = {
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
+    "kafka-acls": (["--list"], "Error while executing ACL command: {cause}\n", ""),
 }
 
 

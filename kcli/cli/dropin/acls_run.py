@@ -1,0 +1,207 @@
+"""kafka-acls' execution (its grammar: ``kcli.cli.dropin.acls``), in AclCommand's order: the
+resources and entries the options name, then per resource the existing bindings, the tool's lines
+and the request. kcli's ACL linter runs before any CreateAcls; its warnings go to stderr, stdout
+stays the Java tool's. An error is the tool's line on stdout (``Error while executing ACL
+command: ...``), without its stack trace."""
+
+from __future__ import annotations
+
+import sys
+
+from kcli.cli.dropin import jopt
+from kcli.cli.dropin.common import Usage
+from kcli.cli.dropin.run import Console, admin_for
+from kcli.errors import EXIT_USAGE, KcliError, UsageError
+from kcli.inputs import printable
+from kcli.model import CLUSTER_NAME, AclFilter, AclRule
+
+ERROR = "Error while executing ACL command: "
+_RESOURCES = (("topic", "TOPIC"), ("group", "GROUP"), ("transactional-id", "TRANSACTIONAL_ID"),
+              ("delegation-token", "DELEGATION_TOKEN"), ("user-principal", "USER"))
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kcli.ops.acls import Pattern
+
+
+def execute(req, console: Console) -> int:
+    try:
+        plan = _plan(req)
+    except Usage as exc:
+        console.write("stderr", exc.message + "\n")
+        return EXIT_USAGE
+    except UsageError as exc:
+        console.write("stdout", f"{ERROR}{exc.message}\n")
+        return EXIT_USAGE
+    try:
+        with admin_for(req.bootstrap, req.parsed.raw("command-config"), console.timeout_ms, console) as admin:
+            return {"add": _add, "remove": _remove, "list": _list}[req.action](admin, req, plan, console)
+    except KcliError as exc:
+        console.write("stdout", f"{ERROR}{exc.message}\n")
+        return console.failed(exc)
+
+
+def _plan(req):
+    """What the options name, checked before any request: for --list the patterns and principals,
+    else each resource pattern (filter) with its entries (AclCommand.getResourceFilterToAcls)."""
+    from kcli.ops import acls as lib
+
+    p = req.parsed
+    try:
+        given = p.value("resource-pattern-type")
+    except jopt.JoptError as exc:
+        raise UsageError(str(exc)) from None
+    if given.upper() not in ("LITERAL", "PREFIXED", "MATCH", "ANY"):       # jopt's conversion, when read
+        raise UsageError(f"Cannot parse argument '{printable(given)}' of option resource-pattern-type")
+    ptype = lib.pattern_type(given)
+    if req.action == "list":
+        return _patterns(p, ptype, False), [lib.principal(t) for t in p.texts("principal")]
+    if req.action == "add" and ptype not in ("LITERAL", "PREFIXED"):
+        raise Usage(f"A '--resource-pattern-type' value of '{ptype}' is not valid when adding acls.")
+    plan: dict[Pattern, list[AclRule]] = {}
+    if not p.has("producer") and not p.has("consumer"):
+        operations = [lib.operation(lib.java_trim(o)) for o in p.values("operation")]
+        entries = _entries(p, operations)
+        for pattern in _patterns(p, ptype, True):
+            plan[pattern] = [AclRule(*pattern, *e) for e in entries]
+    if p.has("producer"):
+        patterns = _patterns(p, ptype, True)
+        for pattern in patterns:
+            ops = {"TOPIC": ["WRITE", "DESCRIBE", "CREATE"], "TRANSACTIONAL_ID": ["WRITE", "DESCRIBE"]}.get(pattern[0])
+            if ops:
+                plan[pattern] = [AclRule(*pattern, *e) for e in _entries(p, ops)]
+        if p.has("idempotent"):
+            plan[lib.cluster_filter()] = [AclRule(*lib.cluster_filter(), *e) for e in _entries(p, ["IDEMPOTENT_WRITE"])]
+    if p.has("consumer"):
+        for pattern in _patterns(p, ptype, True):
+            ops = {"TOPIC": ["READ", "DESCRIBE"], "GROUP": ["READ"]}.get(pattern[0])
+            if ops:
+                merged = plan.setdefault(pattern, [])
+                merged += [r for r in (AclRule(*pattern, *e) for e in _entries(p, ops)) if r not in merged]
+    for pattern, rules in plan.items():
+        try:
+            lib.check_operations(pattern[0], [r.operation for r in rules])
+        except UsageError as exc:
+            raise Usage(exc.message) from None
+    if req.action == "add" and any(not rules for rules in plan.values()):
+        raise Usage("You must specify one of: --allow-principal, --deny-principal when trying to add ACLs.")
+    return plan
+
+
+def _entries(p, operations: list[str]) -> list[tuple[str, str, str, str]]:
+    """(principal, host, operation, permission) of every ALLOW, then every DENY (AclCommand.getAcl)."""
+    from kcli.ops import acls as lib
+
+    out: list[tuple[str, str, str, str]] = []
+    for permission, who, where in (("ALLOW", "allow-principal", "allow-host"), ("DENY", "deny-principal", "deny-host")):
+        principals = list(dict.fromkeys(lib.principal(t) for t in p.texts(who)))
+        hosts = [lib.java_trim(h) for h in p.texts(where)] if p.has(where) else ["*"] if p.has(who) else []
+        out += [(pr, h, o, permission) for pr in principals for o in dict.fromkeys(operations)
+                for h in dict.fromkeys(hosts)]
+    return list(dict.fromkeys(out))
+
+
+def _patterns(p, ptype: str, required: bool) -> list[Pattern]:
+    """AclCommand.getResourceFilter: the resources named, in its order; the cluster only with a
+    LITERAL pattern type."""
+    from kcli.ops.acls import java_trim
+
+    patterns: list[Pattern] = [("TOPIC", java_trim(t), ptype) for t in p.texts("topic")]
+    if ptype == "LITERAL" and (p.has("cluster") or p.has("idempotent")):
+        patterns.append(("CLUSTER", CLUSTER_NAME, "LITERAL"))
+    for flag, rtype in _RESOURCES[1:]:
+        # the tool trims every name but a transactional id's
+        patterns += [(rtype, t if flag == "transactional-id" else java_trim(t), ptype) for t in p.texts(flag)]
+    if not patterns and required:
+        raise Usage("You must provide at least one resource: --topic <topic> or --cluster or --group <group> or "
+                    "--delegation-token <Delegation Token ID>")
+    return list(dict.fromkeys(patterns))
+
+
+def pattern_text(pattern: Pattern) -> str:
+    """ResourcePattern.toString (ResourcePatternFilter's is the same for a named one)."""
+    rtype, name, ptype = pattern
+    return f"ResourcePattern(resourceType={rtype}, name={name}, patternType={ptype})"
+
+
+def entry_text(r: AclRule) -> str:
+    """AccessControlEntry.toString."""
+    return f"(principal={r.principal}, host={r.host}, operation={r.operation}, permissionType={r.permission})"
+
+
+def _lint(admin, rules: list[AclRule], console: Console) -> None:
+    from kcli.ops import acls as lib
+    from kcli.ops.acl_lint import lint
+
+    for finding in lint(rules, lib.existing_of_types(admin, rules)):
+        console.write("stderr", f"Warn: {finding.text}\n")
+
+
+def _add(admin, req, plan: dict, console: Console) -> int:
+    from kcli.ops import acls as lib
+
+    _lint(admin, [r for rules in plan.values() for r in rules], console)
+    for pattern, rules in plan.items():
+        existing = set(lib.existing_of_pattern(admin, pattern))
+        for r in rules:
+            if r in existing:
+                console.write("stdout", f"Acl (pattern={pattern_text(pattern)}, entry={entry_text(r)}) "
+                                        "already exists.\n")
+        new = [r for r in rules if r not in existing]
+        if new:
+            console.write("stdout", f"Adding ACLs for resource `{pattern_text(pattern)}`: \n "
+                          + "\n".join(f"\t{entry_text(r)}" for r in new) + "\n\n")
+            failed = [e for e in lib.create(admin, new).values() if e is not None]
+            if failed:
+                console.write("stdout", f"{ERROR}{failed[0].message}\n")
+                return 1
+    return 0
+
+
+def _remove(admin, req, plan: dict, console: Console) -> int:
+    from kcli.ops import acls as lib
+
+    for pattern, rules in plan.items():
+        if not rules:
+            question = f"Are you sure you want to delete all ACLs for resource filter `{pattern_text(pattern)}`? (y/n)"
+            filters = [AclFilter(*pattern)]
+        else:
+            question = ("Are you sure you want to remove ACLs: \n " + "\n".join(f"\t{entry_text(r)}" for r in rules)
+                        + f"\n from resource filter `{pattern_text(pattern)}`? (y/n)")
+            filters = [AclFilter(pattern[0], pattern[1], pattern[2], principal=r.principal, host=r.host,
+                                 operation=r.operation, permission=r.permission) for r in rules]
+        if not req.parsed.has("force"):
+            console.write("stdout", question + "\n")
+            if not _confirmed():
+                continue
+        lib.delete(admin, filters)
+    return 0
+
+
+def _confirmed() -> bool:
+    """The answer to the tool's prompt, a line on stdin: ``y`` (any case) is yes; anything else,
+    the end of input or an unreadable stdin, no (the Java tool needs a console, and fails without)."""
+    try:
+        return sys.stdin.readline().strip().lower() == "y"
+    except (OSError, ValueError):
+        return False
+
+
+def _list(admin, req, plan, console: Console) -> int:
+    from kcli.ops import acls as lib
+
+    patterns, principals = plan
+    found = lib.describe(admin, [AclFilter(*pattern) for pattern in patterns] if patterns else None)
+    if not principals:
+        _print_blocks(console, found)
+    for principal in dict.fromkeys(principals):
+        console.write("stdout", f"ACLs for principal `{principal}`\n")
+        _print_blocks(console, {pattern: kept for pattern, rules in found.items()
+                                if (kept := [r for r in rules if r.principal == principal])})
+    return 0
+
+
+def _print_blocks(console: Console, found: dict) -> None:
+    for pattern, rules in found.items():
+        console.write("stdout", f"Current ACLs for resource `{pattern_text(pattern)}`:\n"
+                      + "\n".join(f"\t{entry_text(r)}" for r in rules) + "\n\n")
