@@ -36,6 +36,14 @@ _kcli_spec() {
         'kind:kcli check expansions --topic') echo 'topics' ;;
         'kind:kcli check expansions -g') echo 'groups' ;;
         'kind:kcli check expansions -t') echo 'topics' ;;
+        'kind:kcli create acl --group') echo 'groups' ;;
+        'kind:kcli create acl --topic') echo 'topics' ;;
+        'kind:kcli create acl -g') echo 'groups' ;;
+        'kind:kcli create acl -t') echo 'topics' ;;
+        'kind:kcli delete acls --group') echo 'groups' ;;
+        'kind:kcli delete acls --topic') echo 'topics' ;;
+        'kind:kcli delete acls -g') echo 'groups' ;;
+        'kind:kcli delete acls -t') echo 'topics' ;;
         'kind:kcli delete groups --group') echo 'groups' ;;
         'kind:kcli delete groups -g') echo 'groups' ;;
         'kind:kcli delete topics --topic') echo 'topics' ;;
@@ -75,6 +83,10 @@ _kcli_spec() {
         'kind:kcli lag show --topic') echo 'topics' ;;
         'kind:kcli lag show -g') echo 'groups' ;;
         'kind:kcli lag show -t') echo 'topics' ;;
+        'kind:kcli list acls --group') echo 'groups' ;;
+        'kind:kcli list acls --topic') echo 'topics' ;;
+        'kind:kcli list acls -g') echo 'groups' ;;
+        'kind:kcli list acls -t') echo 'topics' ;;
         'kind:kcli list topics --topic') echo 'topics' ;;
         'kind:kcli list topics -t') echo 'topics' ;;
         'kind:kcli list-offsets --time') echo '=latest earliest max-timestamp earliest-local latest-tiered earliest-pending-upload' ;;
@@ -93,7 +105,9 @@ _kcli_spec() {
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'opts:kcli create acl') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
+        'opts:kcli delete acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission --execute' ;;
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
         'opts:kcli delete topics') echo '--topic -t --if-exists' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
@@ -108,6 +122,7 @@ _kcli_spec() {
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
         'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
         'opts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
+        'opts:kcli list acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
@@ -117,11 +132,11 @@ _kcli_spec() {
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
         'subs:kcli check') echo 'broker expansions' ;;
-        'subs:kcli create') echo 'topic' ;;
-        'subs:kcli delete') echo 'groups topics' ;;
+        'subs:kcli create') echo 'acl topic' ;;
+        'subs:kcli delete') echo 'acls groups topics' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
         'subs:kcli lag') echo 'serve show' ;;
-        'subs:kcli list') echo 'groups topics' ;;
+        'subs:kcli list') echo 'acls groups topics' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
@@ -129,7 +144,9 @@ _kcli_spec() {
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
         'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'vopts:kcli create acl') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
+        'vopts:kcli delete acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission' ;;
         'vopts:kcli delete groups') echo '--group -g' ;;
         'vopts:kcli delete topics') echo '--topic -t' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
@@ -144,6 +161,7 @@ _kcli_spec() {
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
         'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
         'vopts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
+        'vopts:kcli list acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;

@@ -41,6 +41,14 @@ SUPPORTED = {
 }
 
 
+def known_operation(text: str) -> str:
+    """``operation``, or UsageError naming the operations for one Kafka does not have."""
+    kafka = operation(text)
+    if kafka == "UNKNOWN":
+        raise UsageError(f"Unknown operation '{shown(text)}': one of {', '.join(pascal(o) for o in ACL_OPERATIONS)}")
+    return kafka
+
+
 def check_operations(resource_type: str, operations) -> None:
     """UsageError, in kafka-acls' words, when one of ``operations`` does not apply to the type."""
     valid = ("ALL", *SUPPORTED[resource_type])
@@ -95,14 +103,59 @@ def describe(admin: Admin, filters: list[AclFilter] | None = None) -> dict[Patte
     return found
 
 
-def existing_of_types(admin: Admin, rules: list[AclRule]) -> list[AclRule]:
-    """Every binding on the resource types of ``rules``: what the linter compares new rules with."""
+def refusals(rules: list[AclRule]) -> None:
+    """UsageError for the first rule the linter refuses (no request needed: a principal without
+    a type, which the broker refuses too)."""
+    from kcli.ops.acl_lint import lint
+
+    for finding in lint(rules, []):
+        if finding.refusal:
+            raise UsageError(finding.text)
+
+
+def lint(admin: Admin, rules: list[AclRule]) -> list[str]:
+    """The linter's warnings about ``rules`` beside the bindings that exist on their resource types
+    (read first: one DescribeAcls per type)."""
+    from kcli.ops.acl_lint import lint as lint_rules
+
     types = list(dict.fromkeys(r.resource_type for r in rules))
-    return [r for t in types for r in admin.describe_acls(AclFilter(resource_type=t))]
+    existing = [r for t in types for r in admin.describe_acls(AclFilter(resource_type=t))]
+    return [f.text for f in lint_rules(rules, existing) if not f.refusal]
+
+
+def select(admin: Admin, filters: list[AclFilter]) -> list[AclRule]:
+    """The bindings any of ``filters`` matches, each once, in the broker's order."""
+    return [r for rules in describe(admin, filters).values() for r in rules]
+
+
+def create_linted(admin: Admin, rules: list[AclRule], warn) -> list[AclRule]:
+    """``rules`` linted (a refusal: UsageError before any request; each warning to ``warn``), then
+    created in one CreateAcls; those the broker refused fail the command (exit 1, or 3 when others
+    were created), named with the broker's reason."""
+    from kcli.ops.failures import raise_for
+
+    refusals(rules)
+    for text in lint(admin, rules):
+        warn(text)
+    results = create(admin, rules)
+    failed = [(r, e) for r, e in results.items() if e is not None]
+    if failed:
+        r, e = failed[0]
+        raise_for(len(rules), len(failed), f"{len(failed)} of {len(rules)} ACLs not created: {e.message} "
+                                           f"({r.permission} {r.operation} for {r.principal} on {describe_shown(r)})")
+    return rules
+
+
+def delete_matching(admin: Admin, filters: list[AclFilter], execute: bool) -> list[AclRule]:
+    """What ``filters`` match: deleted with ``execute`` (one DeleteAcls, what the broker deleted),
+    else only read (the dry run)."""
+    if not execute:
+        return select(admin, filters)
+    return list(dict.fromkeys(r for rules in delete(admin, filters) for r in rules))
 
 
 def existing_of_pattern(admin: Admin, pattern: Pattern) -> list[AclRule]:
-    return admin.describe_acls(AclFilter(*pattern))
+    return admin.describe_acls(AclFilter(pattern[0], pattern[1], pattern[2]))
 
 
 def create(admin: Admin, rules: list[AclRule]) -> dict[AclRule, BrokerError | None]:
@@ -129,6 +182,5 @@ def pattern_type(text: str, adding: bool = False) -> str:
     return value
 
 
-def describe_shown(pattern: Pattern) -> str:
-    rtype, name, ptype = pattern
-    return f"{ptype.lower()} {rtype.lower().replace('_', '-')} {shown(name)}"
+def describe_shown(r: AclRule) -> str:
+    return f"{r.pattern_type.lower()} {r.resource_type.lower().replace('_', '-')} '{shown(r.name)}'"

@@ -25,7 +25,7 @@ PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   #
                "lag serve",                                                 # runs until stopped
                # the ACL commands: the embedded broker has no ACL requests yet; real Kafka runs them
                # (tests/parity/test_acls_parity.py, tests/apache/test_kcli_acls.py)
-               "kafka-acls"}
+               "kafka-acls", "list acls", "create acl", "delete acls"}
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",

@@ -14,6 +14,7 @@ from kcli.cli.dropin.run import Console, admin_for
 from kcli.errors import EXIT_USAGE, KcliError, UsageError
 from kcli.inputs import printable
 from kcli.model import CLUSTER_NAME, AclFilter, AclRule
+from kcli.render.acls import binding_text, entry_text, pattern_text, plain_listing
 
 ERROR = "Error while executing ACL command: "
 _RESOURCES = (("topic", "TOPIC"), ("group", "GROUP"), ("transactional-id", "TRANSACTIONAL_ID"),
@@ -118,38 +119,19 @@ def _patterns(p, ptype: str, required: bool) -> list[Pattern]:
     return list(dict.fromkeys(patterns))
 
 
-def pattern_text(pattern: Pattern) -> str:
-    """ResourcePattern.toString (ResourcePatternFilter's is the same for a named one)."""
-    rtype, name, ptype = pattern
-    return f"ResourcePattern(resourceType={rtype}, name={name}, patternType={ptype})"
-
-
-def entry_text(r: AclRule) -> str:
-    """AccessControlEntry.toString."""
-    return f"(principal={r.principal}, host={r.host}, operation={r.operation}, permissionType={r.permission})"
-
-
-def _lint(admin, rules: list[AclRule], console: Console) -> None:
-    from kcli.ops import acls as lib
-    from kcli.ops.acl_lint import lint
-
-    for finding in lint(rules, lib.existing_of_types(admin, rules)):
-        console.write("stderr", f"Warn: {finding.text}\n")
-
-
 def _add(admin, req, plan: dict, console: Console) -> int:
     from kcli.ops import acls as lib
 
-    _lint(admin, [r for rules in plan.values() for r in rules], console)
+    for text in lib.lint(admin, [r for rules in plan.values() for r in rules]):
+        console.write("stderr", f"Warn: {text}\n")
     for pattern, rules in plan.items():
         existing = set(lib.existing_of_pattern(admin, pattern))
         for r in rules:
             if r in existing:
-                console.write("stdout", f"Acl (pattern={pattern_text(pattern)}, entry={entry_text(r)}) "
-                                        "already exists.\n")
+                console.write("stdout", f"Acl {binding_text(r)} already exists.\n")
         new = [r for r in rules if r not in existing]
         if new:
-            console.write("stdout", f"Adding ACLs for resource `{pattern_text(pattern)}`: \n "
+            console.write("stdout", f"Adding ACLs for resource `{pattern_text(*pattern)}`: \n "
                           + "\n".join(f"\t{entry_text(r)}" for r in new) + "\n\n")
             failed = [e for e in lib.create(admin, new).values() if e is not None]
             if failed:
@@ -163,11 +145,12 @@ def _remove(admin, req, plan: dict, console: Console) -> int:
 
     for pattern, rules in plan.items():
         if not rules:
-            question = f"Are you sure you want to delete all ACLs for resource filter `{pattern_text(pattern)}`? (y/n)"
+            question = (f"Are you sure you want to delete all ACLs for resource filter `{pattern_text(*pattern)}`? "
+                        "(y/n)")
             filters = [AclFilter(*pattern)]
         else:
             question = ("Are you sure you want to remove ACLs: \n " + "\n".join(f"\t{entry_text(r)}" for r in rules)
-                        + f"\n from resource filter `{pattern_text(pattern)}`? (y/n)")
+                        + f"\n from resource filter `{pattern_text(*pattern)}`? (y/n)")
             filters = [AclFilter(pattern[0], pattern[1], pattern[2], principal=r.principal, host=r.host,
                                  operation=r.operation, permission=r.permission) for r in rules]
         if not req.parsed.has("force"):
@@ -202,6 +185,4 @@ def _list(admin, req, plan, console: Console) -> int:
 
 
 def _print_blocks(console: Console, found: dict) -> None:
-    for pattern, rules in found.items():
-        console.write("stdout", f"Current ACLs for resource `{pattern_text(pattern)}`:\n"
-                      + "\n".join(f"\t{entry_text(r)}" for r in rules) + "\n\n")
+    console.write("stdout", plain_listing([r for rules in found.values() for r in rules]))
