@@ -14,7 +14,7 @@ from kcli.admin import Admin
 from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
                         GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
@@ -471,8 +471,9 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         than the partitions), waited for until ``until`` (time.monotonic; default the deadline);
         the error (or None) per partition. Sent without an answer: ``_TIMED_OUT``/``_TRANSPORT``,
         the commit may or may not have been applied; not sent: ``_NOT_SENT``. The broker's
-        errors are named and worded as librdkafka names them, like every other per-item error."""
-        return {tp: e if e is None or e.code <= 0 else _worded(e.code)
+        errors are named and worded as librdkafka names them, like every other per-item error, but
+        for a refusal, which says what was refused to whom (kcli.errors.NotAuthorized)."""
+        return {tp: e if e is None or e.code <= 0 or e.code in AUTHORIZATION_FAILED else _worded(e.code)
                 for tp, e in self.wire.commit_offsets(group_id, offsets, until).items()}
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:

@@ -37,7 +37,7 @@ class AclRequests(WireBase):
                              principal_filter=f.principal, host_filter=f.host,
                              operation=OPERATIONS.index(f.operation), permission_type=PERMISSIONS.index(f.permission)))
         if resp.error_code:
-            raise _rejected(resp.error_code, resp.error_message)
+            raise self.refused(resp.error_code, "DescribeAcls", None) or _rejected(resp.error_code, resp.error_message)
         return [AclRule(_name(RESOURCE_TYPES, r.resource_type), r.resource_name, _name(PATTERN_TYPES, r.pattern_type),
                         a.principal, a.host, _name(OPERATIONS, a.operation), _name(PERMISSIONS, a.permission_type))
                 for r in resp.resources for a in r.acls]
@@ -50,8 +50,12 @@ class AclRequests(WireBase):
             resource_pattern_type=PATTERN_TYPES.index(r.pattern_type), principal=r.principal, host=r.host,
             operation=OPERATIONS.index(r.operation), permission_type=PERMISSIONS.index(r.permission))
             for r in rules]))
-        return {r: (_rejected(res.error_code, res.error_message).error if res.error_code else None)
-                for r, res in zip(rules, resp.results)}
+        results = {r: (_rejected(res.error_code, res.error_message).error if res.error_code else None)
+                   for r, res in zip(rules, resp.results)}
+        for error in results.values():
+            if (refusal := self.refused(error.code, "CreateAcls", None) if error else None):
+                raise refusal
+        return results
 
     def delete_acls(self, filters: list[AclFilter]) -> list[list[AclRule]]:
         from kafka.protocol.admin.acl import DeleteAclsRequest as Req
@@ -64,7 +68,8 @@ class AclRequests(WireBase):
         out = []
         for result in resp.filter_results:
             if result.error_code:
-                raise _rejected(result.error_code, result.error_message)
+                raise self.refused(result.error_code, "DeleteAcls", None) or _rejected(result.error_code,
+                                                                                       result.error_message)
             out.append([AclRule(_name(RESOURCE_TYPES, m.resource_type), m.resource_name,
                                 _name(PATTERN_TYPES, m.pattern_type), m.principal, m.host,
                                 _name(OPERATIONS, m.operation), _name(PERMISSIONS, m.permission_type))
