@@ -60,25 +60,25 @@ def _plan(req):
     if req.action == "add" and ptype not in ("LITERAL", "PREFIXED"):
         raise Usage(f"A '--resource-pattern-type' value of '{ptype}' is not valid when adding acls.")
     plan: dict[Pattern, list[AclRule]] = {}
+    who = _who(p)
     if not p.has("producer") and not p.has("consumer"):
-        operations = [lib.operation(lib.java_trim(o)) for o in p.values("operation")]
-        entries = _entries(p, operations)
+        operations = list(dict.fromkeys(lib.operation(lib.java_trim(o)) for o in p.values("operation")))
         for pattern in _patterns(p, ptype, True):
-            plan[pattern] = [AclRule(*pattern, *e) for e in entries]
+            plan[pattern] = _rules(pattern, who, operations)
     if p.has("producer"):
         patterns = _patterns(p, ptype, True)
         for pattern in patterns:
             ops = {"TOPIC": ["WRITE", "DESCRIBE", "CREATE"], "TRANSACTIONAL_ID": ["WRITE", "DESCRIBE"]}.get(pattern[0])
             if ops:
-                plan[pattern] = [AclRule(*pattern, *e) for e in _entries(p, ops)]
+                plan[pattern] = _rules(pattern, who, ops)
         if p.has("idempotent"):
-            plan[lib.cluster_filter()] = [AclRule(*lib.cluster_filter(), *e) for e in _entries(p, ["IDEMPOTENT_WRITE"])]
+            plan[lib.cluster_filter()] = _rules(lib.cluster_filter(), who, ["IDEMPOTENT_WRITE"])
     if p.has("consumer"):
         for pattern in _patterns(p, ptype, True):
             ops = {"TOPIC": ["READ", "DESCRIBE"], "GROUP": ["READ"]}.get(pattern[0])
             if ops:
                 merged = plan.setdefault(pattern, [])
-                merged += [r for r in (AclRule(*pattern, *e) for e in _entries(p, ops)) if r not in merged]
+                merged += [r for r in _rules(pattern, who, ops) if r not in merged]
     for pattern, rules in plan.items():
         try:
             lib.check_operations(pattern[0], [r.operation for r in rules])
@@ -89,17 +89,25 @@ def _plan(req):
     return plan
 
 
-def _entries(p, operations: list[str]) -> list[tuple[str, str, str, str]]:
-    """(principal, host, operation, permission) of every ALLOW, then every DENY (AclCommand.getAcl)."""
+def _who(p) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The allowed principals and hosts, then the denied (AclCommand.getPrincipals, getHosts): a
+    principal's host '*' unless hosts are given."""
     from kcli.ops import acls as lib
 
-    out: list[tuple[str, str, str, str]] = []
-    for permission, who, where in (("ALLOW", "allow-principal", "allow-host"), ("DENY", "deny-principal", "deny-host")):
-        principals = list(dict.fromkeys(lib.principal(t) for t in p.texts(who)))
-        hosts = [lib.java_trim(h) for h in p.texts(where)] if p.has(where) else ["*"] if p.has(who) else []
-        out += [(pr, h, o, permission) for pr in principals for o in dict.fromkeys(operations)
-                for h in dict.fromkeys(hosts)]
-    return list(dict.fromkeys(out))
+    out: list[list[str]] = []
+    for who, where in (("allow-principal", "allow-host"), ("deny-principal", "deny-host")):
+        out.append([lib.principal(t) for t in p.texts(who)])
+        out.append([lib.java_trim(h) for h in p.texts(where)] if p.has(where) else ["*"])
+    return out[0], out[1], out[2], out[3]
+
+
+def _rules(pattern: Pattern, who, operations: list[str]) -> list[AclRule]:
+    """Every ALLOW, then every DENY, of ``who`` (``_who``) on ``pattern`` (AclCommand.getAcl)."""
+    from kcli.ops.acls import rules_for
+
+    allow, allow_hosts, deny, deny_hosts = who
+    return list(dict.fromkeys(rules_for(pattern, allow, "ALLOW", operations, allow_hosts)
+                              + rules_for(pattern, deny, "DENY", operations, deny_hosts)))
 
 
 def _patterns(p, ptype: str, required: bool) -> list[Pattern]:
