@@ -14,7 +14,9 @@ from kcli.admin import Admin
 from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
-from kcli.errors import AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.datatypes import replace
+from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
+                         not_authorized)
 from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
                         GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
@@ -294,18 +296,19 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         futures = self._admin.create_topics([NewTopic(name, **kwargs)], validate_only=validate_only,
                                             request_timeout=self._timeout(),
                                             operation_timeout=self._timeout())
-        self._raise_first(futures)
+        self._raise_first(futures, "CreateTopics", name)
 
     def create_partitions(self, name: str, total: int, assignment: list[list[int]] | None) -> None:
         from confluent_kafka.admin import NewPartitions
 
         np = NewPartitions(name, total, assignment) if assignment else NewPartitions(name, total)
-        self._raise_first(self._admin.create_partitions([np], request_timeout=self._timeout()))
+        self._raise_first(self._admin.create_partitions([np], request_timeout=self._timeout()), "CreatePartitions",
+                          name)
 
     def delete_topics(self, names: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_topics(names, request_timeout=self._timeout(),
                                             operation_timeout=self._timeout())
-        return self._per_item(futures)
+        return self._per_item(futures, "DeleteTopics")
 
     # -- configs --------------------------------------------------------------------------
     @or_librdkafka("_lr_describe_configs")
@@ -324,7 +327,8 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
         entries += [CkConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
         cr = ConfigResource(rtype, name, incremental_configs=entries)
-        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()))
+        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()),
+                          "IncrementalAlterConfigs", name)
 
     # -- offsets --------------------------------------------------------------------------
     @or_librdkafka("_lr_list_offsets")
@@ -478,7 +482,7 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
-        return self._per_item(futures)
+        return self._per_item(futures, "DeleteGroups")
 
     # -- streams groups -------------------------------------------------------------------
     def list_streams_groups(self) -> list[GroupListing]:
@@ -537,18 +541,28 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         return self.wire.delete_acls(filters)
 
     # -- helpers --------------------------------------------------------------------------
-    def _raise_first(self, futures: dict) -> None:
+    def _raise_first(self, futures: dict, request: str, name: str) -> None:
+        """Each future's result; the first error raised (a refusal as NotAuthorized: ``request``,
+        Kafka's API name, on ``name``)."""
         for fut in futures.values():
-            self._result(fut)
+            try:
+                self._result(fut)
+            except BrokerRejected as exc:
+                refusal = not_authorized(exc.error, request, name, self.settings.principal())
+                if refusal is None:
+                    raise
+                raise refusal from None
 
-    def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
+    def _per_item(self, futures: dict, request: str) -> dict[str, BrokerError | None]:
+        """Each item's error (None: done); a refusal worded as NotAuthorized words it."""
         result: dict[str, BrokerError | None] = {}
         for key, fut in futures.items():
             try:
                 self._result(fut)
                 result[key] = None
             except BrokerRejected as exc:
-                result[key] = exc.error
+                refusal = not_authorized(exc.error, request, key, self.settings.principal())
+                result[key] = exc.error if refusal is None else replace(exc.error, message=refusal.message)
         return result
 
 

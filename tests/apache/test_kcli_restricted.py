@@ -19,26 +19,30 @@ from tests.support.waits import wait_until
 
 @pytest.fixture(scope="module", params=["apache_kafka_acl"])
 def restricted(request, tmp_path_factory):
-    """(alice's bootstrap server, her --command-config, names): topic ``seen`` and group ``mine``
-    alice may DESCRIBE (only that), topic ``hidden`` and group ``theirs`` she may not."""
+    """(alice's bootstrap server, her --command-config, names, a super user's bootstrap server):
+    topic ``seen`` and group ``mine`` alice may DESCRIBE (only that), group ``doomed`` she may
+    DELETE, topic ``hidden`` and group ``theirs`` she may not touch."""
     cluster = request.getfixturevalue(request.param)
     b = cluster.bootstrap_servers
     names = {"seen": unique("r-seen"), "hidden": unique("r-hidden"), "mine": unique("r-mine"),
-             "theirs": unique("r-theirs")}
+             "theirs": unique("r-theirs"), "doomed": unique("r-doomed")}
     for topic in (names["seen"], names["hidden"]):
         create_topic(b, topic, partitions=2)
         produce(b, topic, [(0, "a"), (1, "b")])
     consume_and_commit(b, names["mine"], [names["seen"]], 2)
     consume_and_commit(b, names["theirs"], [names["seen"]], 2)
+    consume_and_commit(b, names["doomed"], [names["seen"]], 2)
     admin = AdminClient({"bootstrap.servers": b})
     bindings = [AclBinding(rtype, name, ResourcePatternType.LITERAL, "User:alice", "*", AclOperation.DESCRIBE,
                            AclPermissionType.ALLOW)
                 for rtype, name in ((ResourceType.TOPIC, names["seen"]), (ResourceType.GROUP, names["mine"]))]
+    bindings.append(AclBinding(ResourceType.GROUP, names["doomed"], ResourcePatternType.LITERAL, "User:alice", "*",
+                               AclOperation.DELETE, AclPermissionType.ALLOW))
     for fut in admin.create_acls(bindings, request_timeout=30).values():
         fut.result()
     mine = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:alice", None, AclOperation.ANY,
                             AclPermissionType.ANY)
-    wait_until(lambda: len(admin.describe_acls(mine, request_timeout=30).result()) == 2, what="alice's ACLs")
+    wait_until(lambda: len(admin.describe_acls(mine, request_timeout=30).result()) == 3, what="alice's ACLs")
     props = tmp_path_factory.mktemp("alice") / "alice.properties"
     props.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=alice\n"
                      f"sasl.password={cluster.sasl_users['alice']}\n", encoding="utf-8")
@@ -100,3 +104,25 @@ def test_a_reset_alice_may_not_commit_names_the_refusal_and_commits_nothing(rest
     after = run_kcli(b, "describe", "groups", n["mine"], "-o", "csv")
     assert after.code == 0 and after.out.count(f"{n['mine']},{n['seen']},") == 2, after
     assert all(line.split(",")[3] == "1" for line in after.out.splitlines()[1:]), after.out     # still at 1
+
+
+def test_changes_alice_may_not_make_are_refused_in_one_line(restricted):
+    """The changes librdkafka sends (CreateTopics, CreatePartitions, IncrementalAlterConfigs)."""
+    n = restricted[2]
+    new = unique("r-new")
+    refused(restricted, ["create", "topic", new], "CREATE", f"topic '{new}'")
+    refused(restricted, ["alter", "topics", n["seen"], "--partitions", "3"], "ALTER", f"topic '{n['seen']}'")
+    refused(restricted, ["alter", "configs", "--topic", n["seen"], "--set", "retention.ms=60000"], "ALTER_CONFIGS",
+            f"topic '{n['seen']}'")
+
+
+def test_a_delete_of_groups_some_refused_deletes_the_rest_and_exits_3(restricted):
+    sasl, props, n, b = restricted
+    r = as_alice(restricted, "delete", "groups", n["doomed"], n["theirs"])        # the table
+    assert r.code == 3, r
+    rows = [line.split(None, 1) for line in r.out.splitlines()[2:]]
+    assert rows == [[n["doomed"], "Deleted"],
+                    [n["theirs"], f"Error: not authorized to DELETE group '{n['theirs']}' (User:alice)"]], r.out
+    assert r.err == "Error: 1 of 2 groups could not be deleted\n", r.err
+    listed = run_kcli(b, "list", "groups", "-o", "csv").out
+    assert n["doomed"] not in listed and n["theirs"] in listed
