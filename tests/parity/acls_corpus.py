@@ -39,8 +39,11 @@ def canonical(text: str) -> str:
 
 
 def acls(*args: str, differs=None, id: str, bootstrap: bool = True) -> Case:
-    return Case(id, ("kafka-acls", *(B if bootstrap else ()), *args), (), differs or {}, "base", dropin=True,
-                canonical=canonical)
+    """A case; one that may change the ACLs (an --add or --remove the tool does not refuse) starts
+    from BASE put back ("base"), any other from BASE as the last change left it ("read")."""
+    changes = ("--add" in args or "--remove" in args) and differs not in (USAGE, TRACE)
+    return Case(id, ("kafka-acls", *(B if bootstrap else ()), *args), (), differs or {},
+                "base" if changes else "read", dropin=True, canonical=canonical)
 
 
 ALICE, BOB, CAROL = "User:alice", "User:bob", "User:carol"
@@ -161,6 +164,10 @@ _RESOURCE = {"TOPIC": ResourceType.TOPIC, "GROUP": ResourceType.GROUP, "CLUSTER"
              "TRANSACTIONAL_ID": ResourceType.TRANSACTIONAL_ID}
 
 
+_ANY = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY,
+                        AclPermissionType.ANY)
+
+
 class AclState:
     """The ACLs every case starts from, put back before each tool runs (as the cluster's
     super user, ANONYMOUS on its PLAINTEXT listener), with confluent-kafka's admin client."""
@@ -176,6 +183,7 @@ class AclState:
     def __init__(self, bootstrap: str, config: dict[str, str] | None = None):
         self.values = {"b": bootstrap}
         self.admin = AdminClient({"bootstrap.servers": bootstrap, **(config or {})})
+        self.changed = True                   # nothing known of the cluster's ACLs yet
 
     def __enter__(self) -> "AclState":
         return self
@@ -184,7 +192,12 @@ class AclState:
         self._delete_all()
 
     def prepare(self, step: str) -> None:
-        assert step == "base", step
+        """The BASE ACLs put back: before each tool of a case that may change them ("base"), and
+        before the first tool of a case that reads them ("read") after one that may have."""
+        assert step in ("base", "read"), step
+        if step == "read" and not self.changed:
+            return
+        self.changed = step == "base"
         self._delete_all()
         bindings = [AclBinding(_RESOURCE[t], n, ResourcePatternType[pt], p, h, AclOperation[o], AclPermissionType[perm])
                     for t, n, pt, p, h, o, perm in self.BASE]
@@ -194,20 +207,16 @@ class AclState:
 
     def _delete_all(self) -> None:
         # every ACL, of resource types confluent-kafka names or not (delegation tokens, users)
-        any_filter = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY,
-                                      AclPermissionType.ANY)
-        for fut in self.admin.delete_acls([any_filter], request_timeout=30).values():
+        for fut in self.admin.delete_acls([_ANY], request_timeout=30).values():
             fut.result()
         self._until(0)
 
     def _until(self, count: int) -> None:
         """The broker's authorizer applies the controller's records after the answer: wait (10 s at
         most) until DescribeAcls sees ``count`` bindings."""
-        any_filter = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY,
-                                      AclPermissionType.ANY)
         seen = -1
         for _ in range(200):
-            seen = len(self.admin.describe_acls(any_filter, request_timeout=30).result())
+            seen = len(self.admin.describe_acls(_ANY, request_timeout=30).result())
             if seen == count:
                 return
             time.sleep(0.05)

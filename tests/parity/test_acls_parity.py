@@ -42,3 +42,18 @@ def test_the_acl_corpus_changes_what_it_says(acl_outcomes):
     assert by_id["acls-add-exists"].kcli.out.startswith("Acl (pattern=ResourcePattern(resourceType=TOPIC, name=orders")
     assert "CREATE_TOKENS" in by_id["acls-add-user-principal"].kcli.out
     assert by_id["acls-list"].kcli.out.count("Current ACLs for resource") == 6
+    # the linter's warnings: stderr only, one line each, the Java tool's stdout kept
+    warned = {case: by_id[case].kcli.err.splitlines() for case in (
+        "acls-add-prefixed-star", "acls-add-overlapping-literal", "acls-add-shadowed-allow", "acls-add-host-name",
+        "acls-add-principal-type-case")}
+    assert warned["acls-add-prefixed-star"] == [
+        "Warn: a PREFIXED '*' matches only TOPIC names that start with '*', not every one: a LITERAL '*' does "
+        "(ALLOW READ for User:carol from *)"]
+    assert warned["acls-add-overlapping-literal"] == [
+        "Warn: LITERAL TOPIC 'payments-eu' and PREFIXED TOPIC 'payments-' overlap: the ACLs of both apply to "
+        "'payments-eu'"]
+    assert warned["acls-add-shadowed-allow"] == [
+        "Warn: ALLOW DELETE for User:bob from 10.0.0.1 on LITERAL TOPIC 'shipments' grants nothing: DENY DELETE "
+        "for User:bob from 10.0.0.1 on LITERAL TOPIC '*' shadows it (DENY wins)"]
+    assert warned["acls-add-host-name"][0].startswith("Warn: host 'app1.example.com' is not an IP address")
+    assert warned["acls-add-principal-type-case"][0].startswith("Warn: principal 'user:carol' has the type 'user'")
