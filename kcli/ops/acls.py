@@ -75,8 +75,7 @@ def principal(text: str) -> str:
     return text
 
 
-def cluster_filter(pattern_type: str = "LITERAL") -> tuple[str, str, str]:
-    return ("CLUSTER", CLUSTER_NAME, pattern_type)
+CLUSTER_PATTERN = ("CLUSTER", CLUSTER_NAME, "LITERAL")        # the one cluster resource's pattern
 
 
 def rules_for(pattern: tuple[str, str, str], principals: list[str], permission: str, operations: list[str],

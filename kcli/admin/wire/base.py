@@ -125,11 +125,12 @@ class WireBase:
         authorization error worded as NotAuthorized words it (the group's or the topic's)."""
         from kafka.errors import for_code
 
+        from kcli.errors import AUTHORIZATION_FAILED
         from kcli.model import BrokerError
 
         if not code:
             return None
-        refusal = self.refused(code, request, topic if code == 29 else group_id)
+        refusal = self.refused(code, request, topic if AUTHORIZATION_FAILED.get(code) == "topic" else group_id)
         return BrokerError(code, error_name(code), for_code(code).description if refusal is None else refusal.message)
 
     def advertised_version(self, api_key: int) -> int | None:

@@ -13,7 +13,7 @@ from kcli.cli.dropin.common import Usage
 from kcli.cli.dropin.run import Console, admin_for
 from kcli.errors import EXIT_USAGE, KcliError, UsageError
 from kcli.inputs import printable
-from kcli.model import CLUSTER_NAME, AclFilter, AclRule
+from kcli.model import AclFilter, AclRule
 from kcli.render.acls import binding_text, entry_text, pattern_text, plain_listing
 
 ERROR = "Error while executing ACL command: "
@@ -72,7 +72,7 @@ def _plan(req):
             if ops:
                 plan[pattern] = _rules(pattern, who, ops)
         if p.has("idempotent"):
-            plan[lib.cluster_filter()] = _rules(lib.cluster_filter(), who, ["IDEMPOTENT_WRITE"])
+            plan[lib.CLUSTER_PATTERN] = _rules(lib.CLUSTER_PATTERN, who, ["IDEMPOTENT_WRITE"])
     if p.has("consumer"):
         for pattern in _patterns(p, ptype, True):
             ops = {"TOPIC": ["READ", "DESCRIBE"], "GROUP": ["READ"]}.get(pattern[0])
@@ -113,11 +113,11 @@ def _rules(pattern: Pattern, who, operations: list[str]) -> list[AclRule]:
 def _patterns(p, ptype: str, required: bool) -> list[Pattern]:
     """AclCommand.getResourceFilter: the resources named, in its order; the cluster only with a
     LITERAL pattern type."""
-    from kcli.ops.acls import java_trim
+    from kcli.ops.acls import CLUSTER_PATTERN, java_trim
 
     patterns: list[Pattern] = [("TOPIC", java_trim(t), ptype) for t in p.texts("topic")]
     if ptype == "LITERAL" and (p.has("cluster") or p.has("idempotent")):
-        patterns.append(("CLUSTER", CLUSTER_NAME, "LITERAL"))
+        patterns.append(CLUSTER_PATTERN)
     for flag, rtype in _RESOURCES[1:]:
         # the tool trims every name but a transactional id's
         patterns += [(rtype, t if flag == "transactional-id" else java_trim(t), ptype) for t in p.texts(flag)]
