@@ -10,6 +10,7 @@ _kcli_spec() {
         'arg:kcli describe topics') echo 'topics' ;;
         'arg:kcli lag show') echo 'groups' ;;
         'arg:kcli list topics') echo 'topics' ;;
+        'java:kcli kafka-acls') echo '1' ;;
         'java:kcli kafka-configs') echo '1' ;;
         'java:kcli kafka-consumer-groups') echo '1' ;;
         'java:kcli kafka-get-offsets') echo '1' ;;
@@ -35,6 +36,14 @@ _kcli_spec() {
         'kind:kcli check expansions --topic') echo 'topics' ;;
         'kind:kcli check expansions -g') echo 'groups' ;;
         'kind:kcli check expansions -t') echo 'topics' ;;
+        'kind:kcli create acl --group') echo 'groups' ;;
+        'kind:kcli create acl --topic') echo 'topics' ;;
+        'kind:kcli create acl -g') echo 'groups' ;;
+        'kind:kcli create acl -t') echo 'topics' ;;
+        'kind:kcli delete acls --group') echo 'groups' ;;
+        'kind:kcli delete acls --topic') echo 'topics' ;;
+        'kind:kcli delete acls -g') echo 'groups' ;;
+        'kind:kcli delete acls -t') echo 'topics' ;;
         'kind:kcli delete groups --group') echo 'groups' ;;
         'kind:kcli delete groups -g') echo 'groups' ;;
         'kind:kcli delete topics --topic') echo 'topics' ;;
@@ -48,6 +57,8 @@ _kcli_spec() {
         'kind:kcli describe groups -g') echo 'groups' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
+        'kind:kcli kafka-acls --group') echo 'groups' ;;
+        'kind:kcli kafka-acls --topic') echo 'topics' ;;
         'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
         'kind:kcli kafka-configs --command-config') echo 'file' ;;
         'kind:kcli kafka-configs --entity-type') echo '=topics brokers' ;;
@@ -72,6 +83,10 @@ _kcli_spec() {
         'kind:kcli lag show --topic') echo 'topics' ;;
         'kind:kcli lag show -g') echo 'groups' ;;
         'kind:kcli lag show -t') echo 'topics' ;;
+        'kind:kcli list acls --group') echo 'groups' ;;
+        'kind:kcli list acls --topic') echo 'topics' ;;
+        'kind:kcli list acls -g') echo 'groups' ;;
+        'kind:kcli list acls -t') echo 'topics' ;;
         'kind:kcli list topics --topic') echo 'topics' ;;
         'kind:kcli list topics -t') echo 'topics' ;;
         'kind:kcli list-offsets --time') echo '=latest earliest max-timestamp earliest-local latest-tiered earliest-pending-upload' ;;
@@ -90,13 +105,16 @@ _kcli_spec() {
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'opts:kcli create acl') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
+        'opts:kcli delete acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission --execute' ;;
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
         'opts:kcli delete topics') echo '--topic -t --if-exists' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
+        'opts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
@@ -104,20 +122,21 @@ _kcli_spec() {
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
         'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'opts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
+        'opts:kcli list acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
         'subs:kcli check') echo 'broker expansions' ;;
-        'subs:kcli create') echo 'topic' ;;
-        'subs:kcli delete') echo 'groups topics' ;;
+        'subs:kcli create') echo 'acl topic' ;;
+        'subs:kcli delete') echo 'acls groups topics' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
         'subs:kcli lag') echo 'serve show' ;;
-        'subs:kcli list') echo 'groups topics' ;;
+        'subs:kcli list') echo 'acls groups topics' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
@@ -125,13 +144,16 @@ _kcli_spec() {
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --log-level' ;;
         'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'vopts:kcli create acl') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
+        'vopts:kcli delete acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission' ;;
         'vopts:kcli delete groups') echo '--group -g' ;;
         'vopts:kcli delete topics') echo '--topic -t' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
+        'vopts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
@@ -139,6 +161,7 @@ _kcli_spec() {
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
         'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'vopts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
+        'vopts:kcli list acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
@@ -220,4 +243,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics

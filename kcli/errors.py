@@ -84,3 +84,50 @@ class UnreadableAnswer(OperationError):
         super().__init__(f"{request + ' failed: ' if request else ''}the broker's {answer} could not be "
                          f"read by kcli's own client ({detail})")
         self.answer, self.detail = answer, detail
+
+
+# -- authorization ---------------------------------------------------------------------------------
+
+# Kafka's authorization errors, by the resource type they refuse
+AUTHORIZATION_FAILED = {29: "topic", 30: "group", 31: "cluster", 53: "transactional-id", 58: "delegation-token"}
+# The operation each request needs on each resource type (Kafka's "Operations and Resources on
+# Protocols", docs/security): what a refusal names
+NEEDED = {
+    ("Metadata", "topic"): "DESCRIBE", ("DescribeTopicPartitions", "topic"): "DESCRIBE",
+    ("ListOffsets", "topic"): "DESCRIBE", ("Fetch", "topic"): "READ", ("Produce", "topic"): "WRITE",
+    ("CreateTopics", "topic"): "CREATE", ("DeleteTopics", "topic"): "DELETE", ("CreatePartitions", "topic"): "ALTER",
+    ("DescribeConfigs", "topic"): "DESCRIBE_CONFIGS", ("DescribeConfigs", "cluster"): "DESCRIBE_CONFIGS",
+    ("IncrementalAlterConfigs", "topic"): "ALTER_CONFIGS", ("IncrementalAlterConfigs", "cluster"): "ALTER_CONFIGS",
+    ("FindCoordinator", "group"): "DESCRIBE", ("DescribeGroups", "group"): "DESCRIBE",
+    ("ConsumerGroupDescribe", "group"): "DESCRIBE", ("StreamsGroupDescribe", "group"): "DESCRIBE",
+    ("OffsetFetch", "group"): "DESCRIBE", ("OffsetFetch", "topic"): "DESCRIBE",
+    ("OffsetCommit", "group"): "READ", ("OffsetCommit", "topic"): "READ",
+    ("OffsetDelete", "group"): "DELETE", ("OffsetDelete", "topic"): "READ", ("DeleteGroups", "group"): "DELETE",
+    ("ListGroups", "cluster"): "DESCRIBE", ("DescribeAcls", "cluster"): "DESCRIBE",
+    ("CreateAcls", "cluster"): "ALTER", ("DeleteAcls", "cluster"): "ALTER",
+}
+
+
+class NotAuthorized(BrokerRejected):
+    """The broker refused a request for want of an ACL: one line saying which operation on which
+    resource was refused to whom (``not authorized to DESCRIBE group 'billing' (User:alice)``),
+    exit 1. ``error`` is Kafka's (TOPIC_AUTHORIZATION_FAILED ...)."""
+
+    def __init__(self, error, operation: str, resource: str, name: str | None, principal: str | None):
+        what = "the cluster" if resource == "cluster" or name is None else f"{resource} '{_quoted(name)}'"
+        super().__init__(error, f"not authorized to {operation} {what}" + (f" ({principal})" if principal else ""))
+        self.operation, self.resource, self.name, self.principal = operation, resource, name, principal
+
+
+def _quoted(name: str) -> str:
+    return name if name.isprintable() else name.encode("unicode_escape").decode("ascii")
+
+
+def not_authorized(error, request: str, name: str | None, principal: str | None) -> NotAuthorized | None:
+    """``error`` (a kcli.model.BrokerError, or None) as a NotAuthorized for ``request`` (Kafka's
+    API name) on the resource ``name``, when it is an authorization error; else None."""
+    if error is None or error.code not in AUTHORIZATION_FAILED:
+        return None
+    resource = AUTHORIZATION_FAILED[error.code]
+    return NotAuthorized(error, NEEDED.get((request, resource), "DESCRIBE" if request.startswith(("Describe", "List"))
+                                           else "ALTER"), resource, None if resource == "cluster" else name, principal)

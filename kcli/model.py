@@ -547,3 +547,42 @@ class BrokerCheckReport:
 
     def failed(self) -> list[RuleResult]:
         return [r for r in self.rules if r.status == "FAIL"]
+
+
+# -- ACLs (kafka-acls) ----------------------------------------------------------------------------
+
+# Kafka's names (org.apache.kafka.common.resource.ResourceType, acl.AclOperation, ...), as its
+# records print them; the wire codes are the adapter's.
+ACL_RESOURCE_TYPES = ("TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER")
+ACL_OPERATIONS = ("ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "CLUSTER_ACTION",
+                  "DESCRIBE_CONFIGS", "ALTER_CONFIGS", "IDEMPOTENT_WRITE", "CREATE_TOKENS", "DESCRIBE_TOKENS",
+                  "TWO_PHASE_COMMIT")
+CLUSTER_NAME = "kafka-cluster"          # the one cluster resource's name (Resource.CLUSTER_NAME)
+
+
+@datatype(frozen=True)
+class AclRule:
+    """One ACL binding: a resource pattern and an access control entry, in Kafka's names
+    (``TOPIC``, ``LITERAL``/``PREFIXED``, ``User:alice``, ``*`` or an address, ``READ``,
+    ``ALLOW``/``DENY``)."""
+    resource_type: str
+    name: str
+    pattern_type: str
+    principal: str
+    host: str
+    operation: str
+    permission: str
+
+
+@datatype(frozen=True)
+class AclFilter:
+    """Which bindings a describe or delete names: None is any value (name, principal, host);
+    ``ANY`` any resource type, pattern type, operation or permission; pattern type ``MATCH``
+    every pattern that matches the name (literal, ``*`` and prefixes)."""
+    resource_type: str = "ANY"
+    name: str | None = None
+    pattern_type: str = "ANY"
+    principal: str | None = None
+    host: str | None = None
+    operation: str = "ANY"
+    permission: str = "ANY"

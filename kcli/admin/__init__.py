@@ -27,7 +27,9 @@ librdkafka cannot when kcli needs
   (a) a KIP field, version or API it does not expose: CreationTimeMs, PartitionAgeMs,
       GroupCreationTimeMs, the consumer-protocol and streams groups, ListOffsets -4/-5/-6,
       OffsetDelete, every config synonym, one Produce batch and one heartbeat as ``check broker``
-      sends them;
+      sends them, the ACLs of delegation tokens and users and the CreateTokens, DescribeTokens and
+      TwoPhaseCommit operations (librdkafka reads them as UNKNOWN: DescribeAcls, CreateAcls and
+      DeleteAcls go over ``wire``);
   (b) one request per leader or coordinator whatever the number of groups or partitions, where
       librdkafka's requests grow faster (ListOffsets, OffsetFetch v8, OffsetCommit batches,
       ConsumerGroupDescribe and DescribeGroups, FindCoordinator v4);
@@ -50,7 +52,8 @@ if TYPE_CHECKING:
     from typing import Iterable, Protocol
 
     from kcli.admin.settings import ClientSettings
-    from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer,
+    from kcli.model import (AclFilter, AclRule, BrokerError, CommittedOffset, GroupDescription, GroupListing,
+                            HeartbeatAnswer,
                             LayoutReading, OffsetInfo, ProduceOutcome, RecordTime, ResourceConfig,
                             StreamsGroupDescription, TopicInfo)
 else:
@@ -112,6 +115,11 @@ class Admin(Protocol):
     def advertised_range(self, api_key: int) -> tuple[int, int] | None: ...
     def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str,
                                          topics: list[str]) -> list["LayoutReading"]: ...
+
+    # -- ACLs (kcli's own connection: DescribeAcls, CreateAcls, DeleteAcls)
+    def describe_acls(self, acl_filter: "AclFilter") -> list["AclRule"]: ...
+    def create_acls(self, rules: list["AclRule"]) -> dict["AclRule", "BrokerError | None"]: ...
+    def delete_acls(self, filters: list["AclFilter"]) -> list[list["AclRule"]]: ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

@@ -14,8 +14,10 @@ from kcli.admin import Admin
 from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
+from kcli.datatypes import replace
+from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
+                         not_authorized)
+from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
                         GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
 
@@ -294,18 +296,19 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         futures = self._admin.create_topics([NewTopic(name, **kwargs)], validate_only=validate_only,
                                             request_timeout=self._timeout(),
                                             operation_timeout=self._timeout())
-        self._raise_first(futures)
+        self._raise_first(futures, "CreateTopics", name)
 
     def create_partitions(self, name: str, total: int, assignment: list[list[int]] | None) -> None:
         from confluent_kafka.admin import NewPartitions
 
         np = NewPartitions(name, total, assignment) if assignment else NewPartitions(name, total)
-        self._raise_first(self._admin.create_partitions([np], request_timeout=self._timeout()))
+        self._raise_first(self._admin.create_partitions([np], request_timeout=self._timeout()), "CreatePartitions",
+                          name)
 
     def delete_topics(self, names: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_topics(names, request_timeout=self._timeout(),
                                             operation_timeout=self._timeout())
-        return self._per_item(futures)
+        return self._per_item(futures, "DeleteTopics")
 
     # -- configs --------------------------------------------------------------------------
     @or_librdkafka("_lr_describe_configs")
@@ -324,7 +327,8 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         entries = [CkConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
         entries += [CkConfigEntry(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
         cr = ConfigResource(rtype, name, incremental_configs=entries)
-        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()))
+        self._raise_first(self._admin.incremental_alter_configs([cr], request_timeout=self._timeout()),
+                          "IncrementalAlterConfigs", name)
 
     # -- offsets --------------------------------------------------------------------------
     @or_librdkafka("_lr_list_offsets")
@@ -471,13 +475,14 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         than the partitions), waited for until ``until`` (time.monotonic; default the deadline);
         the error (or None) per partition. Sent without an answer: ``_TIMED_OUT``/``_TRANSPORT``,
         the commit may or may not have been applied; not sent: ``_NOT_SENT``. The broker's
-        errors are named and worded as librdkafka names them, like every other per-item error."""
-        return {tp: e if e is None or e.code <= 0 else _worded(e.code)
+        errors are named and worded as librdkafka names them, like every other per-item error, but
+        for a refusal, which says what was refused to whom (kcli.errors.NotAuthorized)."""
+        return {tp: e if e is None or e.code <= 0 or e.code in AUTHORIZATION_FAILED else _worded(e.code)
                 for tp, e in self.wire.commit_offsets(group_id, offsets, until).items()}
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, BrokerError | None]:
         futures = self._admin.delete_consumer_groups(list(group_ids), request_timeout=self._timeout())
-        return self._per_item(futures)
+        return self._per_item(futures, "DeleteGroups")
 
     # -- streams groups -------------------------------------------------------------------
     def list_streams_groups(self) -> list[GroupListing]:
@@ -521,19 +526,43 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         LayoutReading per layout (WireClient.consumer_group_heartbeat_layouts)."""
         return self.wire.consumer_group_heartbeat_layouts(group_id, member_id, topics)
 
-    # -- helpers --------------------------------------------------------------------------
-    def _raise_first(self, futures: dict) -> None:
-        for fut in futures.values():
-            self._result(fut)
+    # -- ACLs (kcli's own connection: librdkafka lacks two resource types and three operations)
+    def describe_acls(self, acl_filter: AclFilter) -> list[AclRule]:
+        """The bindings ``acl_filter`` matches, in the broker's order."""
+        return self.wire.describe_acls(acl_filter)
 
-    def _per_item(self, futures: dict) -> dict[str, BrokerError | None]:
+    def create_acls(self, rules: list[AclRule]) -> dict[AclRule, BrokerError | None]:
+        """One CreateAcls for ``rules``; each rule's error, or None when the broker created it."""
+        return self.wire.create_acls(rules)
+
+    def delete_acls(self, filters: list[AclFilter]) -> list[list[AclRule]]:
+        """One DeleteAcls for ``filters``: the bindings each filter deleted, in ``filters``' order;
+        BrokerRejected for the first filter the broker refused."""
+        return self.wire.delete_acls(filters)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _raise_first(self, futures: dict, request: str, name: str) -> None:
+        """Each future's result; the first error raised (a refusal as NotAuthorized: ``request``,
+        Kafka's API name, on ``name``)."""
+        for fut in futures.values():
+            try:
+                self._result(fut)
+            except BrokerRejected as exc:
+                refusal = not_authorized(exc.error, request, name, self.settings.principal())
+                if refusal is None:
+                    raise
+                raise refusal from None
+
+    def _per_item(self, futures: dict, request: str) -> dict[str, BrokerError | None]:
+        """Each item's error (None: done); a refusal worded as NotAuthorized words it."""
         result: dict[str, BrokerError | None] = {}
         for key, fut in futures.items():
             try:
                 self._result(fut)
                 result[key] = None
             except BrokerRejected as exc:
-                result[key] = exc.error
+                refusal = not_authorized(exc.error, request, key, self.settings.principal())
+                result[key] = exc.error if refusal is None else replace(exc.error, message=refusal.message)
         return result
 
 

@@ -124,6 +124,20 @@ class ClientSettings:
         """Seconds left for a call starting now (0 when the deadline has passed)."""
         return max(0.0, self.until() - time.monotonic())
 
+    def principal(self) -> str | None:
+        """The principal Kafka's default principal builder makes of these settings: ``User:NAME``
+        for SASL PLAIN and SCRAM (``sasl.username``), ``User:ANONYMOUS`` on a PLAINTEXT listener;
+        None where kcli cannot tell (OAUTHBEARER's subject, GSSAPI, a TLS certificate's name)."""
+        p = self.properties
+        protocol = p.get("security.protocol", "PLAINTEXT").upper()
+        mechanism = (p.get("sasl.mechanism") or p.get("sasl.mechanisms") or "GSSAPI").upper()
+        if protocol == "PLAINTEXT":
+            return "User:ANONYMOUS"
+        if protocol.startswith("SASL") and mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512") \
+                and p.get("sasl.username"):
+            return f"User:{p['sasl.username']}"
+        return None
+
     def librdkafka_config(self) -> dict[str, str]:
         conf = {"bootstrap.servers": self.bootstrap_servers}
         conf.update({k: v for k, v in self.properties.items() if k not in IGNORED})

@@ -134,6 +134,27 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
          "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
     ],
+    "list acls": [
+        ("kcli list acls", "every ACL, one row each"),
+        ("kcli list acls --topic orders", "every ACL that applies to the topic orders: its own, '*' and prefixes"),
+        ("kcli list acls --principal User:alice -o plain", "alice's ACLs, as kafka-acls --list prints them"),
+    ],
+    "create acl": [
+        ("kcli create acl --topic orders --allow-principal User:alice --operation read --operation describe",
+         "let alice read orders; the linter warns first of what would surprise"),
+        ("kcli create acl --topic billing- --group billing- --resource-pattern-type prefixed "
+         "--allow-principal User:billing --operation read",
+         "read every topic and group whose name starts with billing-"),
+    ],
+    "delete acls": [
+        ("kcli delete acls --topic orders --principal User:alice", "what would be deleted: a dry run"),
+        ("kcli delete acls --topic orders --principal User:alice --execute", "delete them"),
+    ],
+    "kafka-acls": [
+        ("kcli kafka-acls --bootstrap-server localhost:9092 --add --allow-principal User:alice --operation Read "
+         "--topic orders", "let alice read orders; kcli's linter warns on stderr first"),
+        ("kcli kafka-acls --bootstrap-server localhost:9092 --list --principal User:alice", "alice's ACLs"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

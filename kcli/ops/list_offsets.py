@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kcli.errors import OperationError
+from kcli.errors import BrokerRejected, NotAuthorized, OperationError
 from kcli.model import INTERNAL_TOPICS, OffsetInfo
 from kcli.specs import PartitionRule
 
@@ -30,9 +30,28 @@ def select_partitions(admin: Admin, rules: list[PartitionRule], exclude_internal
     selected = [(name, p) for name, count in counts.items()
                 for p in range(count) if any(r.allows(name, p) for r in rules)]
     if not selected:
+        if explain:
+            refused(admin, rules, counts)
         raise OperationError(no_match_text(rules, counts) if explain else
                              "Could not match any topic-partitions with the specified filters")
     return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
+
+
+def refused(admin: Admin, rules: list[PartitionRule], counts: dict[str, int]) -> None:
+    """A topic named literally that the cluster's listing does not show may be one this client
+    is not authorized to describe (Kafka leaves those out of a listing): asked by name, the
+    broker says so (NotAuthorized, raised)."""
+    from kcli.specs import literal_topic
+
+    for rule in rules:
+        name = literal_topic([_as_given(rule.topic.pattern)])
+        if name is not None and name not in counts:
+            try:
+                admin.describe_topics([name])
+            except NotAuthorized:
+                raise
+            except BrokerRejected:
+                pass                          # no such topic: no_match_text says so
 
 
 def no_match_text(rules: list[PartitionRule], counts: dict[str, int]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from kcli import javaorder
-from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
+from kcli.errors import BrokerRejected, NotAuthorized, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
 from kcli.ops.failures import change, per_item, raise_for
 from kcli.specs import (check_partition_count, check_replication_factor, literal_topic, parse_replica_assignment,
@@ -34,20 +34,22 @@ def select_topics(admin: Admin, patterns: list[str], exclude_internal: bool, if_
 
 
 def _described(admin: Admin, patterns: list[str], exclude_internal: bool, if_exists: bool,
-               progress) -> list[TopicInfo]:
+               progress, say_refusals: bool = True) -> list[TopicInfo]:
     """The topics ``patterns`` select (``select_topics``), described. A topic named literally
     (``specs.literal_topic``: a pattern that can match only that name) is described at once,
     without listing every topic first (one Metadata answer with every partition of the
     cluster); when the broker describes it with an error (no such topic, or not one this client
     may see), or it is internal and ``exclude_internal``, the selection is made as for a regex,
-    so what is printed, an error included, is what the listing gives."""
+    so what is printed, an error included, is what the listing gives; but for Kafka's "not
+    authorized" (NotAuthorized, raised as it is) unless ``say_refusals`` is False (kafka-topics'
+    drop-in: the Java tool lists the topics, and finds none)."""
     name = literal_topic(patterns)
     if name is not None and not (exclude_internal and name in INTERNAL_TOPICS):
         try:
             return admin.describe_topics([name], progress)
         except BrokerRejected as exc:
-            if exc.error.code < 0:          # the client's own error (no answer, timeout): not the topic's
-                raise
+            if exc.error.code < 0 or (say_refusals and isinstance(exc, NotAuthorized)):
+                raise                       # the client's own error (no answer, timeout), or Kafka's "not authorized"
     names = select_topics(admin, patterns, exclude_internal, if_exists)
     return admin.describe_topics(names, progress) if names else []
 
@@ -69,14 +71,15 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
 
 def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
-             with_overrides=False, progress=None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
+             with_overrides=False, progress=None,
+             say_refusals=True) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs, in kafka-topics' order
     (``kcli.javaorder``; config overrides likewise), and whether the summary lines are printed
     (not with a report filter). Every request it makes goes over kcli's own connection, which
     DescribeTopicPartitions needs anyway: one connection. ``progress`` (done, total) counts the
     topics described."""
     topic_filter(patterns)                          # a bad regex fails before any connection
-    described = {t.name: t for t in _described(admin, patterns, exclude_internal, if_exists, progress)}
+    described = {t.name: t for t in _described(admin, patterns, exclude_internal, if_exists, progress, say_refusals)}
     if not described:
         return [], True
     topics = [described[n] for n in javaorder.described_topics(sorted(described))]

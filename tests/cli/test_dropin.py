@@ -16,7 +16,8 @@ from tests.support.run import run_dropin
 from tests.support.clients import commit, create_topic
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups")
+TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
+         "kafka-acls")
 
 
 dropin = run_dropin

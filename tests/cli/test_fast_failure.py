@@ -27,7 +27,9 @@ CASES = [
     ("list-offsets", ["-t", "t", "--time", "max-timestamp"]),
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
     ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []), ("check broker", []),
-    ("lag show", []),
+    ("lag show", []), ("list acls", []), ("create acl", ["--topic", "t", "--allow-principal", "User:a", "--operation",
+                                                        "read"]),
+    ("delete acls", ["--topic", "t", "--execute"]),
 ]
 # audit: tests/cli/test_audit_cli.py; lag serve serves on through failed collections:
 # tests/cli/test_lag_serve.py
@@ -51,6 +53,7 @@ DROPIN_CASES = {
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
+    "kafka-acls": (["--list"], "Error while executing ACL command: {cause}\n", ""),
 }
 
 

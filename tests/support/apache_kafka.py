@@ -52,7 +52,8 @@ TOOL_CLASSES = {
     "kafka-configs": [("4.4.0", "org.apache.kafka.tools.ConfigCommand"),
                       ("0.0.0", "kafka.admin.ConfigCommand")],
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
-    "kafka-acls": [("3.8.0", "org.apache.kafka.tools.AclCommand"), ("0.0.0", "kafka.admin.AclCommand")],
+    # AclCommand moved from kafka.admin (core) to org.apache.kafka.tools in 4.0 (3.9.1 still has it in core)
+    "kafka-acls": [("4.0.0", "org.apache.kafka.tools.AclCommand"), ("0.0.0", "kafka.admin.AclCommand")],
 }
 
 

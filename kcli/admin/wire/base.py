@@ -110,6 +110,29 @@ class WireBase:
         except Exception as exc:  # noqa: BLE001
             raise OperationError(f"{name} failed: {exc}") from None
 
+    def refused(self, code: int, request: str, name: str | None):
+        """The NotAuthorized (kcli.errors) for an authorization error ``code`` the broker answered
+        ``request`` (Kafka's API name) with about ``name``, naming this client's principal; None
+        for any other code."""
+        from kcli.errors import not_authorized
+        from kcli.model import BrokerError
+
+        return not_authorized(BrokerError(code, error_name(code), error_name(code)), request, name,
+                              self.settings.principal())
+
+    def said(self, code: int, request: str, group_id: str, topic: str):
+        """One partition's answer to a group request (a BrokerError, None without error), an
+        authorization error worded as NotAuthorized words it (the group's or the topic's)."""
+        from kafka.errors import for_code
+
+        from kcli.errors import AUTHORIZATION_FAILED
+        from kcli.model import BrokerError
+
+        if not code:
+            return None
+        refusal = self.refused(code, request, topic if AUTHORIZATION_FAILED.get(code) == "topic" else group_id)
+        return BrokerError(code, error_name(code), for_code(code).description if refusal is None else refusal.message)
+
     def advertised_version(self, api_key: int) -> int | None:
         """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""
         broker = self._wire.api_versions.get(api_key)

@@ -1,10 +1,11 @@
 """``WireClient``: kcli's own Kafka-protocol client, one class composed of the request families
 (``metadata``, ``offsets``, ``coordinators``, ``groups``, ``group_offsets``, ``configs``,
-``produce``), all on one ``WireBase``: one set of connections, negotiated versions, known
+``produce``, ``acls``), all on one ``WireBase``: one set of connections, negotiated versions, known
 leaders and coordinators for the client's life."""
 
 from __future__ import annotations
 
+from kcli.admin.wire.acls import AclRequests
 from kcli.admin.wire.configs import ConfigRequests
 from kcli.admin.wire.group_offsets import GroupOffsetRequests
 from kcli.admin.wire.groups import GroupRequests
@@ -12,5 +13,5 @@ from kcli.admin.wire.offsets import OffsetRequests
 from kcli.admin.wire.produce import ProduceRequests
 
 
-class WireClient(GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests, ProduceRequests):
+class WireClient(GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests, ProduceRequests, AclRequests):
     """Every request kcli sends itself, over ``kcli.admin.wire.connection``; see the package."""

@@ -48,8 +48,9 @@ class ConfigRequests(WireBase):
                   if (RESOURCE_TYPES[rtype], name) in results):
             kind = kinds.get(r.resource_type, "topic")
             if r.error_code:
-                raise OperationError(f"Cannot describe configs of {kind} '{r.resource_name}': "
-                                     f"{r.error_message or error_name(r.error_code)}")
+                raise self.refused(r.error_code, "DescribeConfigs", r.resource_name) or OperationError(
+                    f"Cannot describe configs of {kind} '{r.resource_name}': "
+                    f"{r.error_message or error_name(r.error_code)}")
             entries = [ConfigEntry(c.name, c.value, config_source(c.config_source),
                                    c.config_source == DEFAULT_CONFIG if version else c.is_default,
                                    c.is_sensitive, c.read_only,
@@ -73,8 +74,9 @@ class ConfigRequests(WireBase):
             if r.error_code:
                 from kafka.errors import for_code
 
-                raise BrokerRejected(BrokerError(r.error_code, for_code(r.error_code).message,
-                                                 r.error_message or for_code(r.error_code).description))
+                described = r.error_message or for_code(r.error_code).description
+                raise self.refused(r.error_code, "IncrementalAlterConfigs", name) or BrokerRejected(BrokerError(
+                    r.error_code, for_code(r.error_code).message, described))
 
 
 def config_source(source: int) -> str:

@@ -71,8 +71,8 @@ class CoordinatorRequests(WireBase):
                 if code in COORDINATOR_RETRIABLE:
                     retry[key] = code
                 elif code:
-                    raise OperationError(f"Cannot find the coordinator of group '{key}': "
-                                         f"{for_code(code).description}")
+                    raise self.refused(code, "FindCoordinator", key) or OperationError(
+                        f"Cannot find the coordinator of group '{key}': {for_code(code).description}")
                 else:
                     found[key] = self._coordinators[key] = node
             if not retry:

@@ -48,7 +48,7 @@ class GroupOffsetRequests(CoordinatorRequests):
             resp = self.send(Req(version=version, group_id=group_id, topics=topics), node)
             if not self._retriable(group_id, resp.error_code) or not backoff.wait():
                 break
-        return _committed(group_id, resp.error_code, resp.topics, every=partitions is None)
+        return _committed(group_id, resp.error_code, resp.topics, every=partitions is None, refused=self.refused)
 
     def committed_offsets_of_groups(self, group_ids: list[str],
                                     partitions: dict[str, list[tuple[str, int]]] | None = None
@@ -85,7 +85,8 @@ class GroupOffsetRequests(CoordinatorRequests):
             if not moved or not backoff.wait():
                 break
             pending = moved
-        return {g: _committed(g, answers[g].error_code, answers[g].topics, every=named.get(g) is None)
+        return {g: _committed(g, answers[g].error_code, answers[g].topics, every=named.get(g) is None,
+                              refused=self.refused)
                 if g in answers else [] for g in group_ids}
 
     # -- reset-offsets --execute: OffsetCommit as an admin -------------------------------
@@ -114,7 +115,6 @@ class GroupOffsetRequests(CoordinatorRequests):
 
     def _commit_batch(self, Req, version: int, group_id: str, batch: dict[tuple[str, int], int],
                       until: float | None) -> dict[tuple[str, int], BrokerError | None]:
-        from kafka.errors import for_code
 
         Topic = Req.OffsetCommitRequestTopic
         Partition = Topic.OffsetCommitRequestPartition
@@ -152,7 +152,7 @@ class GroupOffsetRequests(CoordinatorRequests):
                     if tp not in pending:
                         continue
                     code = p.error_code
-                    out[tp] = BrokerError(code, for_code(code).message, for_code(code).description) if code else None
+                    out[tp] = self.said(code, "OffsetCommit", group_id, t.name)
                     if self._retriable(group_id, code):
                         retry[tp] = pending[tp]
             for tp in pending:
@@ -223,22 +223,24 @@ def _by_topic(partitions) -> dict[str, list[int]]:
 
 
 
-def _committed(group_id: str, error_code: int, topics, every: bool) -> list[CommittedOffset]:
+def _committed(group_id: str, error_code: int, topics, every: bool, refused) -> list[CommittedOffset]:
     """One group's OffsetFetch answer: its committed offsets (``every``: only the partitions
-    with a commit); a group the coordinator does not know has none."""
+    with a commit); a group the coordinator does not know has none. An authorization error is
+    ``refused``'s (WireBase.refused)."""
     from kafka.errors import for_code
 
     if error_code == GROUP_ID_NOT_FOUND:
         return []
     if error_code:
-        raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': "
-                             f"{for_code(error_code).description}")
+        raise refused(error_code, "OffsetFetch", group_id) or OperationError(
+            f"Cannot fetch the committed offsets of group '{group_id}': {for_code(error_code).description}")
     out = []
     for t in topics:
         for p in t.partitions:
             if p.error_code:
-                raise OperationError(f"Cannot fetch the committed offset of {t.name}-{p.partition_index} "
-                                     f"for group '{group_id}': {for_code(p.error_code).description}")
+                raise refused(p.error_code, "OffsetFetch", t.name) or OperationError(
+                    f"Cannot fetch the committed offset of {t.name}-{p.partition_index} for group '{group_id}': "
+                    f"{for_code(p.error_code).description}")
             committed = p.committed_offset if p.committed_offset >= 0 else None
             if every and committed is None:
                 continue

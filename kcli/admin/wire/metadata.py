@@ -43,7 +43,8 @@ class MetadataRequests(WireBase):
             resp = self.send(req)
             for t in resp.topics:
                 if t.error_code:
-                    raise topic_error(t.name, t.error_code)
+                    raise (self.refused(t.error_code, "DescribeTopicPartitions", t.name)
+                           or topic_error(t.name, t.error_code))
                 info = by_name.setdefault(t.name, TopicInfo(t.name, kafka_uuid(t.topic_id), []))
                 for p in t.partitions:
                     info.partitions.append(PartitionInfo(
@@ -119,7 +120,8 @@ class MetadataRequests(WireBase):
         for name in names:
             t = found.get(name)
             if t is None or t.error_code:
-                raise topic_error(name, t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION)
+                code = t.error_code if t else UNKNOWN_TOPIC_OR_PARTITION
+                raise self.refused(code, "Metadata", name) or topic_error(name, code)
             out.append(TopicInfo(name, kafka_uuid(getattr(t, "topic_id", None)), [
                 PartitionInfo(p.partition_index, p.leader_id if p.leader_id >= 0 else None,
                               list(p.replica_nodes), list(p.isr_nodes), leader_epoch=p.leader_epoch)

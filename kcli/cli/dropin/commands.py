@@ -36,6 +36,11 @@ def kafka_configs(ctx: typer.Context):
     return _run("kafka-configs", ctx.args)
 
 
+def kafka_acls(ctx: typer.Context):
+    """kafka-acls' own command line (--list, --add, --remove); kcli's ACL linter warns on stderr."""
+    return _run("kafka-acls", ctx.args)
+
+
 def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""

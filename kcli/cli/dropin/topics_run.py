@@ -41,7 +41,7 @@ def _topic_action(action: str, p, v: dict, admin, out) -> None:
         if v["topic-id"] is not None and v["topic-id"] != ZERO_UUID:
             pairs, summaries = lib.describe_by_id(admin, v["topic-id"], **_reports(p))
         else:
-            pairs, summaries = lib.describe(admin, patterns, **_reports(p))
+            pairs, summaries = lib.describe(admin, patterns, say_refusals=False, **_reports(p))
         view.render_describe(out, pairs, summaries)
     elif action == "create":
         name = v["topic"]
