@@ -15,6 +15,7 @@ _kcli_spec() {
         'java:kcli kafka-get-offsets') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
+        'java:kcli kafka-transactions') echo '1' ;;
         'kind:global --command-config') echo 'file' ;;
         'kind:global --output') echo '=table plain json csv' ;;
         'kind:global --profile') echo 'profiles' ;;
@@ -64,6 +65,8 @@ _kcli_spec() {
         'kind:kcli kafka-streams-groups --group') echo 'groups' ;;
         'kind:kcli kafka-topics --command-config') echo 'file' ;;
         'kind:kcli kafka-topics --topic') echo 'topics' ;;
+        'kind:kcli kafka-transactions --command-config') echo 'file' ;;
+        'kind:kcli kafka-transactions --topic') echo 'topics' ;;
         'kind:kcli lag serve --group') echo 'groups' ;;
         'kind:kcli lag serve --topic') echo 'topics' ;;
         'kind:kcli lag serve -g') echo 'groups' ;;
@@ -102,13 +105,14 @@ _kcli_spec() {
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
+        'opts:kcli kafka-transactions') echo '--help --version --command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
         'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
         'opts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
@@ -137,6 +141,7 @@ _kcli_spec() {
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
+        'vopts:kcli kafka-transactions') echo '--command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
         'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
         'vopts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
@@ -220,4 +225,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

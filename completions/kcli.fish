@@ -29,6 +29,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-topics'
             echo '1'
+        case 'java:kcli kafka-transactions'
+            echo '1'
         case 'kind:global --command-config'
             echo 'file'
         case 'kind:global --output'
@@ -127,6 +129,10 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-topics --topic'
             echo 'topics'
+        case 'kind:kcli kafka-transactions --command-config'
+            echo 'file'
+        case 'kind:kcli kafka-transactions --topic'
+            echo 'topics'
         case 'kind:kcli lag serve --group'
             echo 'groups'
         case 'kind:kcli lag serve --topic'
@@ -203,6 +209,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
         case 'opts:kcli kafka-topics'
             echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
+        case 'opts:kcli kafka-transactions'
+            echo '--help --version --command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId'
         case 'opts:kcli lag serve'
             echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
         case 'opts:kcli lag show'
@@ -216,7 +224,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'
@@ -273,6 +281,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
         case 'vopts:kcli kafka-topics'
             echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
+        case 'vopts:kcli kafka-transactions'
+            echo '--command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId'
         case 'vopts:kcli lag serve'
             echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
         case 'vopts:kcli lag show'
@@ -349,6 +359,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
     complete -c $command -f -a '(__kcli_complete)'
 end

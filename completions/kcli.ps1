@@ -14,6 +14,7 @@ $script:KcliSpec = @{
     'java:kcli kafka-get-offsets' = '1'
     'java:kcli kafka-streams-groups' = '1'
     'java:kcli kafka-topics' = '1'
+    'java:kcli kafka-transactions' = '1'
     'kind:global --command-config' = 'file'
     'kind:global --output' = '=table plain json csv'
     'kind:global --profile' = 'profiles'
@@ -63,6 +64,8 @@ $script:KcliSpec = @{
     'kind:kcli kafka-streams-groups --group' = 'groups'
     'kind:kcli kafka-topics --command-config' = 'file'
     'kind:kcli kafka-topics --topic' = 'topics'
+    'kind:kcli kafka-transactions --command-config' = 'file'
+    'kind:kcli kafka-transactions --topic' = 'topics'
     'kind:kcli lag serve --group' = 'groups'
     'kind:kcli lag serve --topic' = 'topics'
     'kind:kcli lag serve -g' = 'groups'
@@ -101,13 +104,14 @@ $script:KcliSpec = @{
     'opts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
     'opts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
     'opts:kcli kafka-topics' = '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
+    'opts:kcli kafka-transactions' = '--help --version --command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId'
     'opts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
     'opts:kcli lag show' = '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch'
     'opts:kcli list groups' = '--state --type'
     'opts:kcli list topics' = '--topic -t --exclude-internal'
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets'
     'subs:kcli alter' = 'configs topics'
     'subs:kcli audit' = 'timestamps'
     'subs:kcli broker' = 'start'
@@ -136,6 +140,7 @@ $script:KcliSpec = @{
     'vopts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
     'vopts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
     'vopts:kcli kafka-topics' = '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
+    'vopts:kcli kafka-transactions' = '--command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId'
     'vopts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
     'vopts:kcli lag show' = '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch'
     'vopts:kcli list groups' = '--state --type'
@@ -144,7 +149,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics, kcli-kafka-transactions -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

@@ -547,3 +547,36 @@ class BrokerCheckReport:
 
     def failed(self) -> list[RuleResult]:
         return [r for r in self.rules if r.status == "FAIL"]
+
+
+# -- transactions (ListTransactions, DescribeTransactions, DescribeProducers) -------------------
+
+@datatype
+class TransactionListing:
+    transactional_id: str
+    coordinator: int                     # the broker that listed it
+    producer_id: int
+    state: str                           # Java's TransactionState name: Ongoing, Empty, CompleteCommit...
+
+
+@datatype
+class TransactionDescription:
+    transactional_id: str
+    coordinator: int
+    producer_id: int
+    producer_epoch: int
+    state: str
+    timeout_ms: int
+    start_time_ms: int | None            # None: no transaction under way
+    partitions: list[tuple[str, int]] = field(default_factory=list)
+
+
+@datatype
+class ProducerState:
+    """One active producer of a partition (DescribeProducers)."""
+    producer_id: int
+    producer_epoch: int
+    last_sequence: int
+    last_timestamp: int
+    coordinator_epoch: int | None        # None: -1 on the wire
+    txn_start_offset: int | None         # None: no open transaction on the partition

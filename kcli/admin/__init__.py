@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     from kcli.admin.settings import ClientSettings
     from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer,
                             LayoutReading, OffsetInfo, ProduceOutcome, RecordTime, ResourceConfig,
-                            StreamsGroupDescription, TopicInfo)
+                            StreamsGroupDescription, TopicInfo, ProducerState, TransactionDescription,
+                            TransactionListing)
 else:
     Protocol = object                 # the interface is the type checkers'; at run time a plain class
 
@@ -112,6 +113,16 @@ class Admin(Protocol):
     def advertised_range(self, api_key: int) -> tuple[int, int] | None: ...
     def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str,
                                          topics: list[str]) -> list["LayoutReading"]: ...
+
+    # -- transactions (kcli's own connection: librdkafka has no admin call for them)
+    def list_transactions(self, producer_ids: list[int] | None = None, duration_ms: int | None = None,
+                          pattern: str | None = None) -> list["TransactionListing"]: ...
+    def describe_transactions(self, ids: list[str]) -> dict[str, "TransactionDescription | BrokerError"]: ...
+    def describe_producers(self, partitions: list[TP], broker: int | None = None
+                           ) -> dict[TP, "list[ProducerState] | BrokerError"]: ...
+    def abort_transaction(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
+                          coordinator_epoch: int) -> None: ...
+    def fence_producer(self, transactional_id: str) -> None: ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

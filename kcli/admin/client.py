@@ -521,6 +521,29 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         LayoutReading per layout (WireClient.consumer_group_heartbeat_layouts)."""
         return self.wire.consumer_group_heartbeat_layouts(group_id, member_id, topics)
 
+    # -- transactions: on kcli's own connection (librdkafka has no admin call for them) ----
+    def list_transactions(self, producer_ids: list[int] | None = None, duration_ms: int | None = None,
+                          pattern: str | None = None):
+        """ListTransactions to every broker (WireClient.list_transactions)."""
+        return self.wire.list_transactions(producer_ids, duration_ms, pattern)
+
+    def describe_transactions(self, ids: list[str]):
+        """DescribeTransactions to each id's coordinator: a description or a BrokerError per id."""
+        return self.wire.describe_transactions(ids)
+
+    def describe_producers(self, partitions: list[tuple[str, int]], broker: int | None = None):
+        """DescribeProducers to each partition's leader (or ``broker``): producers or a BrokerError."""
+        return self.wire.describe_producers(partitions, broker)
+
+    def abort_transaction(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
+                          coordinator_epoch: int) -> None:
+        """An abort marker for the producer's open transaction on the partition (WriteTxnMarkers)."""
+        self.wire.abort_transaction(topic, partition, producer_id, producer_epoch, coordinator_epoch)
+
+    def fence_producer(self, transactional_id: str) -> None:
+        """InitProducerId for the id with no producer: its producer fenced, its transaction aborted."""
+        self.wire.fence_producer(transactional_id)
+
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict) -> None:
         for fut in futures.values():

@@ -134,6 +134,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
          "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
     ],
+    "kafka-transactions": [
+        ("kcli kafka-transactions --bootstrap-server localhost:9092 find-hanging --broker-id 1",
+         "the hanging transactions on broker 1's partitions, as kafka-transactions finds them"),
+        ("kcli kafka-transactions --bootstrap-server localhost:9092 abort --topic orders --partition 0 "
+         "--start-offset 42", "write the abort marker of the transaction open at offset 42"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

@@ -51,6 +51,8 @@ DROPIN_CASES = {
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
+    "kafka-transactions": (["list"], "", "Failed to list transactions: {cause}. Enable debug logging for additional "
+                                         "detail.\n"),
 }
 
 

@@ -56,6 +56,8 @@ REASONS = {
                        "Kafka 4.4 and older)",
     "kcli-notice": "kcli adds a notice on stderr (a group that does not exist yet would be created by --execute)",
     "version": "kcli prints its own version, not Kafka's",
+    "argparse-usage": "the same message on one line on stderr; kafka-transactions (argparse4j) prints its usage "
+                      "before it and wraps it at 75 columns (and may add a 'Did you mean' list)",
 }
 
 _STACK = re.compile(r"^(\s+at |\s+\.\.\. \d+ more|Caused by: )")
