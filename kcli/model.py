@@ -580,3 +580,40 @@ class ProducerState:
     last_timestamp: int
     coordinator_epoch: int | None        # None: -1 on the wire
     txn_start_offset: int | None         # None: no open transaction on the partition
+
+
+@datatype
+class OpenTransaction:
+    """A transaction a partition holds open: its producer, where it starts, and (``check``) what it
+    holds back: the records from its start offset to the high watermark that read_committed
+    consumers cannot read yet."""
+    topic: str
+    partition: int
+    producer: ProducerState
+    transactional_id: str | None = None      # None: no coordinator knows the producer id
+    hanging: bool = False
+    high_watermark: int | None = None
+
+    @property
+    def start_offset(self) -> int:
+        return self.producer.txn_start_offset if self.producer.txn_start_offset is not None else -1
+
+    @property
+    def held_back(self) -> int | None:
+        return None if self.high_watermark is None else max(0, self.high_watermark - self.start_offset)
+
+    def age_ms(self, now_ms: int) -> int:
+        return now_ms - self.producer.last_timestamp
+
+    def abort_line(self) -> str:
+        return (f"kcli abort transaction --topic {self.topic} --partition {self.partition} "
+                f"--start-offset {self.start_offset} --execute")
+
+
+@datatype
+class AbortPlan:
+    topic: str
+    partition: int
+    producer_id: int
+    producer_epoch: int
+    coordinator_epoch: int

@@ -134,6 +134,25 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
          "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
     ],
+    "list transactions": [
+        ("kcli list transactions --older-than 10m",
+         "the transactional ids whose transaction has run for over 10 minutes"),
+    ],
+    "describe transactions": [
+        ("kcli describe transactions payments-tx-1",
+         "its producer, epoch, state and the partitions of its transaction"),
+    ],
+    "check transactions": [
+        ("kcli check transactions --older-than 5m",
+         "the transactions holding an LSO back for 5 minutes, the hanging ones and their abort lines; exit 4 on a "
+         "hanging one"),
+    ],
+    "abort transaction": [
+        ("kcli abort transaction --topic orders --partition 0 --start-offset 42",
+         "what the abort would write (a dry run)"),
+        ("kcli abort transaction --topic orders --partition 0 --start-offset 42 --execute",
+         "write the abort marker: read_committed consumers move past offset 42"),
+    ],
     "kafka-transactions": [
         ("kcli kafka-transactions --bootstrap-server localhost:9092 find-hanging --broker-id 1",
          "the hanging transactions on broker 1's partitions, as kafka-transactions finds them"),

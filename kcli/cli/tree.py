@@ -48,6 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
     "check broker": ("check", "broker"),
+    "check transactions": ("check", "transactions"),
+    "list transactions": ("transactions", "list_transactions"),
+    "describe transactions": ("transactions", "describe_transactions"),
+    "abort transaction": ("transactions", "abort_transaction"),
     "lag serve": ("lag", "serve"),
     "lag show": ("lag", "show"),
 }
@@ -82,6 +86,10 @@ SHORT_HELP: dict[str, str] = {
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
     "check broker": "Check the cluster against the KIPs' rules.",
+    "check transactions": "Find transactions holding the LSO back.",
+    "list transactions": "List transactional ids and their state.",
+    "describe transactions": "Producer, state and partitions of transactions.",
+    "abort transaction": "Abort an open transaction; a dry run by default.",
     "lag serve": "Export exact lag to Prometheus until stopped.",
     "lag show": "Lag in offsets and time, rolled up and filtered.",
 }
@@ -100,10 +108,13 @@ ALIASES: dict[str, str] = {
     "alter topic": "alter topics", "alter config": "alter configs",
     "delete topic": "delete topics", "delete group": "delete groups",
     "audit timestamp": "audit timestamps",
+    "list transaction": "list transactions", "describe transaction": "describe transactions",
+    "check transaction": "check transactions", "abort transactions": "abort transaction",
 }
 GROUPS = {
-    "list": "List topics or consumer groups.",
-    "describe": "Describe topics, consumer groups or configs.",
+    "list": "List topics, consumer groups or transactions.",
+    "describe": "Describe topics, groups, configs or transactions.",
+    "abort": "Abort an open transaction.",
     "create": "Create a topic.",
     "alter": "Alter the partition count of topics, or configs.",
     "delete": "Delete topics or consumer groups.",

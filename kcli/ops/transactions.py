@@ -13,9 +13,9 @@ is *open*: the coordinator aborts it at its timeout."""
 
 from __future__ import annotations
 
-from kcli.datatypes import datatype
 from kcli.errors import BrokerRejected, OperationError, UsageError
-from kcli.model import BrokerError, ProducerState, TransactionDescription, TransactionListing
+from kcli.model import (AbortPlan, BrokerError, OpenTransaction, ProducerState, TransactionDescription,
+                        TransactionListing)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,34 +25,6 @@ TP = tuple[str, int]
 BATCH = 500                     # partitions per DescribeProducers round (the Java tool's batch)
 DEFAULT_MAX_TIMEOUT_MIN = 15    # transaction.max.timeout.ms's default, in minutes
 HIGH_WATERMARK = -1             # ListOffsets' latest, read uncommitted
-
-
-@datatype
-class OpenTransaction:
-    """A transaction a partition holds open: its producer, where it starts, and (``check``) what it
-    holds back: the records from its start offset to the high watermark that read_committed
-    consumers cannot read yet."""
-    topic: str
-    partition: int
-    producer: ProducerState
-    transactional_id: str | None = None      # None: no coordinator knows the producer id
-    hanging: bool = False
-    high_watermark: int | None = None
-
-    @property
-    def start_offset(self) -> int:
-        return self.producer.txn_start_offset if self.producer.txn_start_offset is not None else -1
-
-    @property
-    def held_back(self) -> int | None:
-        return None if self.high_watermark is None else max(0, self.high_watermark - self.start_offset)
-
-    def age_ms(self, now_ms: int) -> int:
-        return now_ms - self.producer.last_timestamp
-
-    def abort_line(self) -> str:
-        return (f"kcli abort transaction --topic {self.topic} --partition {self.partition} "
-                f"--start-offset {self.start_offset} --execute")
 
 
 def listed(admin: "Admin", duration_ms: int | None = None, pattern: str | None = None,
@@ -69,6 +41,31 @@ def check_pattern(pattern: str | None) -> None:
             re.compile(pattern)
         except re.error as exc:
             raise UsageError(f"--transactional-id-pattern {pattern!r} is not a regular expression: {exc}") from None
+
+
+def duration_ms(flag: str, text: str | None) -> int | None:
+    """A duration flag (5m, PT1H, milliseconds), checked before any request; None when not given."""
+    from kcli.specs import duration_arg
+
+    if text is None:
+        return None
+    ms = duration_arg(flag, text)
+    if ms < 0:
+        raise UsageError(f"{flag} must not be negative, not '{text}'")
+    return ms
+
+
+def checked_ids(ids: list[str]) -> list[str]:
+    if any(not tid for tid in ids):
+        raise UsageError("A transactional id cannot be empty")
+    return list(dict.fromkeys(ids))
+
+
+def check_partition(topic: str, partition: int, start_offset: int) -> None:
+    if not topic:
+        raise UsageError("--topic cannot be empty")
+    if partition < 0 or start_offset < 0:
+        raise UsageError("--partition and --start-offset cannot be negative")
 
 
 def described(admin: "Admin", ids: list[str]) -> dict[str, TransactionDescription | BrokerError]:
@@ -150,15 +147,6 @@ def check(admin: "Admin", topics: list[str] | None, older_than_ms: int, now_ms: 
         for t in found:
             t.high_watermark = ends.get((t.topic, t.partition))
     return sorted(found, key=lambda t: (t.topic, t.partition, t.start_offset))
-
-
-@datatype
-class AbortPlan:
-    topic: str
-    partition: int
-    producer_id: int
-    producer_epoch: int
-    coordinator_epoch: int
 
 
 def plan_abort(admin: "Admin", topic: str, partition: int, start_offset: int) -> AbortPlan:

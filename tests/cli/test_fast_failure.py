@@ -18,6 +18,8 @@ from tests.support.run import run_kcli
 
 # Every command that talks to a cluster, with arguments that make it send requests.
 CASES = [
+    ("list transactions", []), ("describe transactions", ["tx"]), ("check transactions", []),
+    ("abort transaction", ["--topic", "t", "--partition", "0", "--start-offset", "0"]),
     ("list topics", []), ("list groups", []), ("describe topics", []), ("describe topics", ["t"]),
     ("describe configs", ["--topic", "t"]), ("describe groups", ["g"]),
     ("describe groups", ["g", "--state"]), ("describe groups", ["g", "--members"]),

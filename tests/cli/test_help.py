@@ -23,7 +23,9 @@ from tests.support.clients import consume_and_commit, create_topic, produce
 LEAVES = sorted(set(COMMANDS) - HIDDEN)
 PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   # no cluster, or one of their own
                "lag serve",                                                 # runs until stopped
-               "kafka-transactions"}         # the embedded broker has no transaction APIs yet (DescribeProducers)
+               # the embedded broker has no transaction APIs yet (tests/apache/test_kcli_transactions.py)
+               "kafka-transactions", "list transactions", "describe transactions", "check transactions",
+               "abort transaction"}
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",

@@ -22,6 +22,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from kafka.record import MemoryRecordsBuilder
@@ -30,6 +31,8 @@ from kcli.protocol import REQUESTS
 from tests.support.broker_wire import Wire
 
 METADATA, PRODUCE, FIND_COORDINATOR, INIT_PRODUCER_ID = 3, 0, 10, 22
+# COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS
+RETRIABLE = (14, 15, 16, 51)
 
 
 def _address(host_port: str) -> tuple[str, int]:
@@ -43,22 +46,25 @@ def killed(mode: str, bootstrap: str, topic: str, partition: int, transactional_
     (producer id, epoch, the first offset of its open transaction)."""
     args = [sys.executable, "-m", "tests.support.hanging_producer", mode, bootstrap, topic, str(partition),
             transactional_id, str(count), str(timestamp_ms or int(time.time() * 1000))]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()            # the child prints at once or dies (its timeouts)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-        proc.stdout.close()
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True)
+        try:
+            line = proc.stdout.readline()        # the child prints at once or dies (its timeouts)
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            proc.stdout.close()
+        log.seek(0)
+        err = log.read()
     words = line.split()
-    assert words[:1] == ["ready"], f"{mode} producer ended without writing: {line!r}"
+    assert words[:1] == ["ready"], f"{mode} producer ended without writing: {line!r} {err[-2000:]}"
     return int(words[1]), int(words[2]), int(words[3])
 
 
 def open_transaction(bootstrap: str, topic: str, partition: int, transactional_id: str, count: int,
                      timestamp_ms: int) -> tuple[int, int, int]:
-    """confluent-kafka's transactional producer, its transaction left open: (-1, -1, its start
-    offset, the partition's LSO)."""
+    """confluent-kafka's transactional producer, its transaction left open: (-1, -1, the
+    partition's LSO, its start offset when it is the partition's first open one)."""
     from confluent_kafka import Consumer, Producer, TopicPartition
 
     p = Producer({"bootstrap.servers": bootstrap, "transactional.id": transactional_id, "linger.ms": 0,
@@ -82,18 +88,22 @@ def start(bootstrap: str, topic: str, partition: int, transactional_id: str, cou
                                          allow_auto_topic_creation=False, include_topic_authorized_operations=False))
     brokers = {b.node_id: (b.host, b.port) for b in meta.brokers}
     leader = next(p.leader_id for t in meta.topics for p in t.partitions if p.partition_index == partition)
-    found = first.send(REQUESTS[FIND_COORDINATOR](version=4, key_type=1, coordinator_keys=[transactional_id]))
-    coordinator = found.coordinators[0]
-    assert coordinator.error_code == 0, coordinator
-    first.close()
-    for _ in range(100):                         # the transaction log may be loading: bounded
-        c = Wire(brokers[coordinator.node_id])
-        init = c.send(REQUESTS[INIT_PRODUCER_ID](version=4, transactional_id=transactional_id,
-                                                 transaction_timeout_ms=60_000, producer_id=-1, producer_epoch=-1))
-        c.close()
-        if init.error_code not in (14, 15, 51):  # COORDINATOR_LOAD_IN_PROGRESS, _NOT_AVAILABLE, CONCURRENT_TRANSACTIONS
-            break
+    init = None
+    for _ in range(150):                         # a fresh cluster's transaction log may be loading: bounded
+        found = first.send(REQUESTS[FIND_COORDINATOR](version=4, key_type=1, coordinator_keys=[transactional_id]))
+        coordinator = found.coordinators[0]
+        if coordinator.error_code == 0:
+            c = Wire(brokers[coordinator.node_id])
+            init = c.send(REQUESTS[INIT_PRODUCER_ID](version=4, transactional_id=transactional_id,
+                                                     transaction_timeout_ms=60_000, producer_id=-1, producer_epoch=-1))
+            c.close()
+            if init.error_code not in RETRIABLE:
+                break
+        elif coordinator.error_code not in RETRIABLE:
+            raise AssertionError(coordinator)
         time.sleep(0.2)
+    first.close()
+    assert init is not None, "no transaction coordinator within 30 s"
     assert init.error_code == 0, init
     builder = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20, transactional=True,
                                    producer_id=init.producer_id, producer_epoch=init.producer_epoch, base_sequence=0)

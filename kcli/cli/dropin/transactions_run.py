@@ -1,12 +1,14 @@
 """kafka-transactions' execution (its grammar: ``kcli.cli.dropin.transactions``): each command on
-``kcli.ops.transactions``, its table as ``ToolsUtils.prettyPrintTable`` prints it, its failures
-as TransactionsCommand words them (one line on stderr, exit 1)."""
+``kcli.ops.transactions``, its table as ``ToolsUtils.prettyPrintTable`` prints it
+(``kcli.render.transactions``), its failures as TransactionsCommand words them (one line on
+stderr, exit 1)."""
 
 from __future__ import annotations
 
 from kcli.cli.dropin.run import Console, admin_for
 from kcli.errors import BrokerRejected, KcliError, OperationError
-from kcli.model import BrokerError
+from kcli.model import AbortPlan, BrokerError
+from kcli.render.transactions import LIST_HEADERS, java_table as table
 
 DEBUG = " Enable debug logging for additional detail."
 
@@ -27,14 +29,6 @@ def execute(req, console: Console) -> int:
         return console.failed(exc)
     console.write("stdout", text)
     return 0
-
-
-def table(headers: list[str], rows: list[list[str]]) -> str:
-    """ToolsUtils.prettyPrintTable: each column as wide as its widest cell, left-aligned, each
-    cell followed by a tab."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    return "".join("".join(cell.ljust(w) + "\t" for cell, w in zip(row, widths)) + "\n"
-                   for row in [headers, *rows])
 
 
 def _message(exc: Exception) -> str:
@@ -65,7 +59,7 @@ def _list(admin, req) -> str:
     except (BrokerRejected, OperationError) as exc:
         raise _failed("Failed to list transactions", exc) from None
     rows = [[t.transactional_id, str(t.coordinator), str(t.producer_id), t.state] for t in listings]
-    return table(["TransactionalId", "Coordinator", "ProducerId", "TransactionState"], rows)
+    return table(LIST_HEADERS, rows)
 
 
 def _describe(admin, req) -> str:
@@ -134,7 +128,7 @@ def _abort(admin, req) -> str:
     topic, partition = str(req.get("topic")), int(req.get("partition"))
     start, producer_id = req.get("start_offset"), req.get("producer_id")
     if start is None:                        # the grammar checked the producer's three arguments
-        plan = lib.AbortPlan(topic, partition, int(producer_id), int(req.get("producer_epoch")),
+        plan = AbortPlan(topic, partition, int(producer_id), int(req.get("producer_epoch")),
                              max(0, int(req.get("coordinator_epoch"))))
     else:
         try:
