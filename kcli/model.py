@@ -67,6 +67,11 @@ class OffsetInfo:
     unanswered: bool = False         # the leader gave no answer (``error`` says why): nothing is known
 
 
+# A RecordTime's error when the partition's last stable offset is at or before the offset asked:
+# an open transaction holds the records after it back from read_committed consumers.
+HELD_BY_TRANSACTION = "an open transaction holds back the records from offset"
+
+
 @datatype(slots=True)
 class RecordTime:
     """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
@@ -314,6 +319,7 @@ class GroupOffsetRow:
     time_lag_ms: int | None = None
     time_lag_bound: bool = False
     time_lag_error: str | None = None
+    held_by: OpenTransaction | None = None   # the open transaction holding the LSO at or before current
 
     @property
     def lag(self) -> int | None:

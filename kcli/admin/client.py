@@ -540,6 +540,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """An abort marker for the producer's open transaction on the partition (WriteTxnMarkers)."""
         self.wire.abort_transaction(topic, partition, producer_id, producer_epoch, coordinator_epoch)
 
+    def last_stable_offsets(self, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """ListOffsets latest as read_committed, one request per leader (WireClient.last_stable_offsets)."""
+        return self.wire.last_stable_offsets(partitions)
+
     def fence_producer(self, transactional_id: str) -> None:
         """InitProducerId for the id with no producer: its producer fenced, its transaction aborted."""
         self.wire.fence_producer(transactional_id)

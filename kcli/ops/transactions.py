@@ -171,3 +171,29 @@ def abort(admin: "Admin", plan: AbortPlan) -> None:
 def force_terminate(admin: "Admin", transactional_id: str) -> None:
     """Fence the id's producer: its coordinator aborts the transaction under way."""
     admin.fence_producer(transactional_id)
+
+
+ANY_AGE = -(1 << 62)             # open_transactions' threshold that keeps every open transaction
+
+
+def lso_holders(admin: "Admin", stuck: list[TP]) -> dict[TP, OpenTransaction]:
+    """Of the partitions ``stuck`` (a group's offset lag with nothing it can read: its commit at
+    or past the last stable offset), those whose LSO an open transaction holds below the high
+    watermark, each with that transaction (the one starting at the LSO), its transactional id
+    and whether it hangs: one ListOffsets per leader, then DescribeProducers, ListTransactions and
+    DescribeTransactions for the held partitions only."""
+    if not stuck:
+        return {}
+    lsos = admin.last_stable_offsets(stuck)
+    ends = {(o.topic, o.partition): o.offset for o in admin.list_offsets(stuck, HIGH_WATERMARK) if o.error is None}
+    held = [tp for tp in stuck if tp in lsos and tp in ends and lsos[tp] < ends[tp]]
+    if not held:
+        return {}
+    found = classify(admin, open_transactions(admin, held, None, ANY_AGE, 0))
+    out: dict[TP, OpenTransaction] = {}
+    for t in found:
+        tp = (t.topic, t.partition)
+        if t.start_offset == lsos[tp]:
+            t.high_watermark = ends[tp]
+            out[tp] = t
+    return out

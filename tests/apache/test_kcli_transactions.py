@@ -7,7 +7,9 @@ transactional produce unverified, as brokers before 3.6), through kcli's own ent
   abort line; exit 4); a read_committed consumer group is stuck at its start offset; the abort
   line, a dry run without --execute, frees the group, whose lag moves again;
 - confluent-kafka's transactional producer killed mid-transaction: its coordinator still counts
-  the partition, so it is open, not hanging (check lists it, exit 0 on it alone).
+  the partition, so it is open, not hanging (check lists it, exit 0 on it alone);
+- the group held back says so where the operator looks: ``kcli describe groups`` and ``kcli lag``
+  name the transaction in a note, and the lag service exports the LSO-held series.
 
 The cluster is a fixture parameter (``txn_bootstrap``): the embedded broker joins it once it is
 a transaction coordinator."""
@@ -73,6 +75,25 @@ def _read(b: str, group: str, topic: str, seconds: float) -> list[bytes]:
     return got
 
 
+def _held_series(b: str, group: str) -> dict:
+    """The lag service's LSO-held families for ``group`` after one collection (kcli lag serve's
+    collector and exporter, without the HTTP side: tests/cli/test_lag_serve.py has that)."""
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings
+    from kcli.exporter import lag_families
+    from kcli.ops.lag import RecordTimeCache
+    from kcli.ops.lag_service import Selection, collect
+
+    admin = KafkaAdmin(ClientSettings(b, {}, 20_000))
+    try:
+        snap = collect(admin, Selection((re.compile(re.escape(group)),)), RecordTimeCache(), int(time.time() * 1000))
+    finally:
+        admin.close()
+    names = ("kcli_consumergroup_group_lso_held_records", "kcli_consumergroup_group_lso_held_seconds")
+    return {f.name: [s for s in f.samples if s.labels["group"] == group] for f in lag_families(snap)
+            if f.name in names}
+
+
 def test_a_hanging_transaction_is_found_aborted_and_the_group_moves_on(txn_bootstrap):
     b = txn_bootstrap
     topic, group = unique("txn-hang"), unique("txn-group")
@@ -104,6 +125,16 @@ def test_a_hanging_transaction_is_found_aborted_and_the_group_moves_on(txn_boots
 
     assert _read(b, group, topic, 3) == []                                    # stuck behind the LSO
     assert committed(b, group) == {(topic, 0): 3}
+    cause = (f"Lag of group '{group}' on {topic}-0 is held back by an open transaction: transactional id '{tid}', "
+             f"producer {producer_id} (epoch {epoch}), open since offset 3 for ")
+    for view in (("describe", "groups", group), ("lag", group)):              # where the operator looks
+        r = run_kcli(b, *view)
+        assert r.code == 0 and cause in r.err and ", hanging; read_committed consumers" in r.err, (view, r)
+    held = _held_series(b, group)
+    assert [(s.labels["topic"], s.labels["partition"], s.labels["transactional_id"], s.labels["producer_id"],
+             s.labels["hanging"], s.value) for s in held["kcli_consumergroup_group_lso_held_records"]] == [
+        (topic, "0", tid, str(producer_id), "true", 5)]
+    assert held["kcli_consumergroup_group_lso_held_seconds"][0].value >= 0
 
     line = hanging["abort"].split()[1:]
     dry = run_kcli(b, *line[:-1])                                             # without --execute
@@ -114,6 +145,10 @@ def test_a_hanging_transaction_is_found_aborted_and_the_group_moves_on(txn_boots
     assert done.code == 0 and done.out.startswith(f"Aborted the transaction of producer {producer_id}"), done
     assert _read(b, group, topic, 5) == [b"after-0", b"after-1", b"after-2"]  # the lag moves again
     assert committed(b, group)[(topic, 0)] >= 8
+    r = run_kcli(b, "describe", "groups", group)
+    assert r.code == 0 and "held back by an open transaction" not in r.err, r
+    assert _held_series(b, group) == {"kcli_consumergroup_group_lso_held_records": [],
+                                      "kcli_consumergroup_group_lso_held_seconds": []}
 
     after = run_kcli(b, "-o", "json", "check", "transactions", "--older-than", "0", "--topic", topic)
     assert after.code == 0, after

@@ -135,4 +135,7 @@ def test_every_metric_the_dashboard_and_the_rules_name_is_exported():
         commit(b, "dash-g", {("dash", 0): 0})
         with LagServe(b, "--interval", "500ms") as s:
             exported = {name for name, _, _ in s.wait_collections(1)}
-    assert names - exported == set(), names - exported
+    # a group held back by an open transaction: the embedded broker has no transactions yet;
+    # tests/apache/test_kcli_transactions.py reads these series from the collector on real Kafka
+    needs_transactions = {"kcli_consumergroup_group_lso_held_seconds", "kcli_consumergroup_group_lso_held_records"}
+    assert names - exported - needs_transactions == set(), names - exported

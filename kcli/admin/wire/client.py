@@ -13,6 +13,6 @@ from kcli.admin.wire.produce import ProduceRequests
 from kcli.admin.wire.transactions import TransactionRequests
 
 
-class WireClient(GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests, ProduceRequests,
-                 TransactionRequests):
+class WireClient(TransactionRequests, GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests,
+                 ProduceRequests):
     """Every request kcli sends itself, over ``kcli.admin.wire.connection``; see the package."""

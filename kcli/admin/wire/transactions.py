@@ -7,7 +7,7 @@ abort marker, as Java's ``Admin.abortTransaction`` writes it) to the partition's
 from __future__ import annotations
 
 from kcli.admin.wire.base import error_name
-from kcli.admin.wire.metadata import MetadataRequests
+from kcli.admin.wire.offsets import OffsetRequests
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker
 from kcli.model import BrokerError, ProducerState, TransactionDescription, TransactionListing
 
@@ -20,7 +20,7 @@ def rejected(code: int, message: str | None, what: str) -> BrokerRejected:
     return BrokerRejected(BrokerError(code, name, message or f"{what}: {name}"))
 
 
-class TransactionRequests(MetadataRequests):
+class TransactionRequests(OffsetRequests):
     def list_transactions(self, producer_ids: list[int] | None = None, duration_ms: int | None = None,
                           pattern: str | None = None) -> list[TransactionListing]:
         """Every broker's transactional ids (each broker answers for those it coordinates), broker
@@ -46,6 +46,13 @@ class TransactionRequests(MetadataRequests):
             found += [TransactionListing(t.transactional_id, node, t.producer_id, t.transaction_state)
                       for t in resp.transaction_states]
         return found
+
+    def last_stable_offsets(self, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """Each partition's last stable offset (ListOffsets latest, read_committed), where its
+        leader answered it: the first offset of its oldest open transaction, else its high
+        watermark."""
+        return {(o.topic, o.partition): o.offset for o in self.list_offsets(partitions, -1, isolation_level=1)
+                if o.error is None and o.offset >= 0}
 
     def transaction_coordinators(self, ids: list[str]) -> dict[str, int]:
         """The transaction coordinator of each id (FindCoordinator v4+ batches them)."""
