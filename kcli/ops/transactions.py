@@ -32,17 +32,6 @@ def listed(admin: "Admin", duration_ms: int | None = None, pattern: str | None =
     return admin.list_transactions(producer_ids, duration_ms, pattern)
 
 
-def check_pattern(pattern: str | None) -> None:
-    """A transactional-id pattern kcli can check before sending: one the broker would refuse."""
-    import re
-
-    if pattern is not None:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise UsageError(f"--transactional-id-pattern {pattern!r} is not a regular expression: {exc}") from None
-
-
 def duration_ms(flag: str, text: str | None) -> int | None:
     """A duration flag (5m, PT1H, milliseconds), checked before any request; None when not given."""
     from kcli.specs import duration_arg
@@ -77,13 +66,14 @@ def producers(admin: "Admin", partitions: list[TP], broker: int | None = None
     return admin.describe_producers(partitions, broker)
 
 
-def partitions_to_search(admin: "Admin", topic: str | None, partition: int | None,
-                         broker: int | None) -> list[TP]:
-    """find-hanging's scope: the one partition, the topic's partitions, or every topic's (internal
-    ones included), those with a replica on ``broker`` when given."""
-    if topic is not None and partition is not None:
-        return [(topic, partition)]
-    names = [topic] if topic is not None else admin.topic_names()
+def partitions_to_search(admin: "Admin", topics: list[str] | None, partition: int | None = None,
+                         broker: int | None = None) -> list[TP]:
+    """find-hanging's scope: the one partition (of the one topic), the topics' partitions, or
+    every topic's (internal ones included: ``topics`` None), those with a replica on ``broker``
+    when given."""
+    if topics is not None and partition is not None:
+        return [(topic, partition) for topic in topics]
+    names = topics if topics is not None else admin.topic_names()
     found = []
     for info in admin.describe_topics(names):
         for p in info.partitions:
@@ -124,12 +114,9 @@ def classify(admin: "Admin", candidates: list[OpenTransaction]) -> list[OpenTran
 
 def find_hanging(admin: "Admin", topic: str | None, partition: int | None, broker: int | None,
                  max_timeout_min: int, now_ms: int) -> list[OpenTransaction]:
-    """kafka-transactions find-hanging: the hanging transactions in the scope."""
-    if topic is None and broker is None:
-        raise UsageError("find-hanging needs --topic or --broker-id to limit the scope of the search")
-    if partition is not None and topic is None:
-        raise UsageError("--partition needs --topic")
-    scope = partitions_to_search(admin, topic, partition, broker)
+    """kafka-transactions find-hanging: the hanging transactions in the scope (``topic``, or
+    ``broker``'s partitions; the grammar requires one)."""
+    scope = partitions_to_search(admin, None if topic is None else [topic], partition, broker)
     return [t for t in classify(admin, open_transactions(admin, scope, broker, max_timeout_min * 60_000, now_ms))
             if t.hanging]
 
@@ -138,8 +125,7 @@ def check(admin: "Admin", topics: list[str] | None, older_than_ms: int, now_ms: 
     """kcli check transactions: every transaction the partitions of ``topics`` (all topics when
     None) hold open longer than ``older_than_ms``, hanging or not, each with the high watermark
     it holds the LSO behind (one ListOffsets per leader)."""
-    scope = partitions_to_search(admin, None, None, None) if topics is None else [
-        tp for name in topics for tp in partitions_to_search(admin, name, None, None)]
+    scope = partitions_to_search(admin, topics)
     found = classify(admin, open_transactions(admin, scope, None, older_than_ms, now_ms))
     if found:
         ends = {(o.topic, o.partition): o.offset
