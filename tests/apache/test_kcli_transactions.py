@@ -172,6 +172,19 @@ def test_list_describe_and_the_dropin_abort(txn_bootstrap):
     doc = json.loads(r.out)
     assert [(t["transactionalId"], t["producerId"], t["state"]) for t in doc["transactions"]] == [
         (tid, producer_id, "Empty")]
+    r = run_kcli(b, "-o", "csv", "list", "transactions", "--pattern", re.escape(tid))
+    assert (r.code, r.out) == (0, f"TRANSACTIONAL-ID,COORDINATOR,PRODUCER-ID,STATE\n{tid},1,{producer_id},Empty\n"), r
+    plain = run_kcli(b, "-o", "plain", "list", "transactions", "--pattern", re.escape(tid))
+    java = run_dropin("kafka-transactions", "--bootstrap-server", b, "list", "--transactional-id-pattern",
+                      re.escape(tid))
+    assert plain.code == java.code == 0 and plain.out == java.out, (plain, java)   # the tool's layout
+    r = run_kcli(b, "-o", "csv", "check", "transactions", "--older-than", "0", "--topic", topic)
+    assert r.code == 4 and r.out.splitlines() == [
+        "TOPIC,PARTITION,TRANSACTIONAL-ID,PRODUCER-ID,EPOCH,START-OFFSET,AGE-MS,HELD-BACK,HANGING,ABORT",
+        *[line for line in r.out.splitlines()[1:] if line.startswith(f"{topic},0,{tid},{producer_id},{epoch},"
+                                                                     f"{start},")]], r
+    assert len(r.out.splitlines()) == 2 and r.out.rstrip().endswith(
+        f",1,yes,kcli abort transaction --topic {topic} --partition 0 --start-offset {start} --execute"), r
     r = run_kcli(b, "-o", "json", "describe", "transactions", tid, unique("unknown-tx"))
     assert r.code == 1 and "TRANSACTIONAL_ID_NOT_FOUND" in r.err, r
     described = json.loads(r.out)["transactions"]
