@@ -1,7 +1,8 @@
 """The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions), pure:
 a parser of ``--flag value`` options (``store`` actions) with subcommands and argument groups, so
 a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
-help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines justified: ``wrap``).
+help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
+justified: ``wrap``).
 
 Parsing, as argparse4j's: a word starting with ``-`` that is not a negative number is an option,
 ``--name=value`` embeds the value, a unique prefix of a long option's name is that option
@@ -60,9 +61,10 @@ class Arg:
     def shown_metavar(self) -> str:
         return self.metavar or self.dest.upper()
 
-    def short_syntax(self, brackets: bool = True) -> str:
+    def short_syntax(self) -> str:
+        """How the usage line shows it: ``[-h]``, ``--topic TOPIC`` (required), ``[--broker-id BROKER_ID]``."""
         text = self.flags[0] + (f" {self.shown_metavar()}" if self.takes_value else "")
-        return text if self.required or not brackets else f"[{text}]"
+        return text if self.required else f"[{text}]"
 
     def title(self) -> str:
         return ", ".join(self.flags) + (f" {self.shown_metavar()}" if self.takes_value else "")
