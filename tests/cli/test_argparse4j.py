@@ -27,6 +27,9 @@ B = ["--bootstrap-server", "h:1"]
     (["list"], "argument --bootstrap-server is required"),
     ([*B, "abort"], "argument --partition is required"),          # the parser's last missing one
     ([*B, "list", "extra"], "unrecognized arguments: 'extra'"),
+    ([*B, "list", "--broker-id=\n"], "unrecognized arguments: '--broker-id=\\n'"),   # one line: escaped
+    ([*B, "describe-producers", "--topic", "t", "--partition", "1\n"],
+     "argument --partition: could not convert '1\\n' to Integer (For input string: \"1\\n\")"),
 ])
 def test_refusals_are_argparse4js_messages_on_one_line(args, message):
     with pytest.raises(Usage) as exc:

@@ -16,6 +16,7 @@ missing, the main parser's first).
 from __future__ import annotations
 
 from kcli.cli.dropin.jopt import line_words
+from kcli.inputs import printable
 from kcli.datatypes import datatype, field
 
 WIDTH = 75
@@ -191,7 +192,7 @@ class Parser:
                 flag, eq, embedded = word.partition("=")
                 arg = self._resolve(flag)
                 if arg is None:
-                    raise ArgparseError(self, f"unrecognized arguments: '{word}'")
+                    raise ArgparseError(self, f"unrecognized arguments: '{printable(word)}'")
                 state["i"] += 1
                 used.add(arg.dest)
                 if arg.action == "help":
@@ -214,7 +215,7 @@ class Parser:
                 values["command"] = sub.command
                 return
             else:
-                raise ArgparseError(self, f"unrecognized arguments: '{' '.join(words[state['i']:])}'")
+                raise ArgparseError(self, f"unrecognized arguments: '{printable(' '.join(words[state['i']:]))}'")
         if self.subparsers:
             raise ArgparseError(self, "too few arguments")
         self._check_required(state, used)
@@ -234,7 +235,7 @@ class Parser:
         if len(found) == 1:
             return table[found[0]]
         if found:
-            raise ArgparseError(self, f"ambiguous option: {flag} could match {', '.join(found)}")
+            raise ArgparseError(self, f"ambiguous option: {printable(flag)} could match {', '.join(found)}")
         return None
 
     def _resolve_command(self, word: str) -> "Parser":
@@ -246,17 +247,17 @@ class Parser:
         if len(found) == 1:
             return next(p for p in self.subparsers if p.command == found[0])
         if found:
-            raise ArgparseError(self, f"ambiguous command: {word} could match {', '.join(found)}")
+            raise ArgparseError(self, f"ambiguous command: {printable(word)} could match {', '.join(found)}")
         choices = ", ".join(f"'{n}'" for n in names)
-        raise ArgparseError(self, f"invalid choice: '{word}' (choose from {choices})")
+        raise ArgparseError(self, f"invalid choice: '{printable(word)}' (choose from {choices})")
 
     def _convert(self, arg: Arg, value: str):
         if arg.type == "String":
             return value
         number = java_number(value, arg.type)
         if isinstance(number, str):
-            raise ArgparseError(self, f"argument {arg.textual_name}: could not convert '{value}' to {arg.type} "
-                                      f"({number})")
+            raise ArgparseError(self, f"argument {arg.textual_name}: could not convert '{printable(value)}' to "
+                                      f"{arg.type} ({printable(number)})")
         return number
 
 
