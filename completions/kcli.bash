@@ -16,10 +16,13 @@ _kcli_spec() {
         'java:kcli kafka-get-offsets') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
+        'java:kcli kafka-transactions') echo '1' ;;
         'kind:global --command-config') echo 'file' ;;
         'kind:global --output') echo '=table plain json csv' ;;
         'kind:global --profile') echo 'profiles' ;;
         'kind:global -o') echo '=table plain json csv' ;;
+        'kind:kcli abort transaction --topic') echo 'topics' ;;
+        'kind:kcli abort transaction -t') echo 'topics' ;;
         'kind:kcli alter configs --topic') echo 'topics' ;;
         'kind:kcli alter topics --topic') echo 'topics' ;;
         'kind:kcli alter topics -t') echo 'topics' ;;
@@ -36,6 +39,8 @@ _kcli_spec() {
         'kind:kcli check expansions --topic') echo 'topics' ;;
         'kind:kcli check expansions -g') echo 'groups' ;;
         'kind:kcli check expansions -t') echo 'topics' ;;
+        'kind:kcli check transactions --topic') echo 'topics' ;;
+        'kind:kcli check transactions -t') echo 'topics' ;;
         'kind:kcli create acl --group') echo 'groups' ;;
         'kind:kcli create acl --topic') echo 'topics' ;;
         'kind:kcli create acl -g') echo 'groups' ;;
@@ -75,6 +80,8 @@ _kcli_spec() {
         'kind:kcli kafka-streams-groups --group') echo 'groups' ;;
         'kind:kcli kafka-topics --command-config') echo 'file' ;;
         'kind:kcli kafka-topics --topic') echo 'topics' ;;
+        'kind:kcli kafka-transactions --command-config') echo 'file' ;;
+        'kind:kcli kafka-transactions --topic') echo 'topics' ;;
         'kind:kcli lag serve --group') echo 'groups' ;;
         'kind:kcli lag serve --topic') echo 'topics' ;;
         'kind:kcli lag serve -g') echo 'groups' ;;
@@ -99,12 +106,14 @@ _kcli_spec() {
         'kind:kcli reset-offsets -g') echo 'groups' ;;
         'kind:kcli reset-offsets -t') echo 'topics' ;;
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
+        'opts:kcli abort transaction') echo '--topic -t --partition -p --start-offset --execute' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'opts:kcli check transactions') echo '--older-than --topic -t' ;;
         'opts:kcli create acl') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
         'opts:kcli delete acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission --execute' ;;
@@ -120,30 +129,35 @@ _kcli_spec() {
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
+        'opts:kcli kafka-transactions') echo '--help --version --command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
         'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'opts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'opts:kcli list acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
+        'opts:kcli list transactions') echo '--older-than --pattern' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets' ;;
+        'subs:kcli abort') echo 'transaction' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
-        'subs:kcli check') echo 'broker expansions' ;;
+        'subs:kcli check') echo 'broker expansions transactions' ;;
         'subs:kcli create') echo 'acl topic' ;;
         'subs:kcli delete') echo 'acls groups topics' ;;
-        'subs:kcli describe') echo 'configs groups topics' ;;
+        'subs:kcli describe') echo 'configs groups topics transactions' ;;
         'subs:kcli lag') echo 'serve show' ;;
-        'subs:kcli list') echo 'acls groups topics' ;;
+        'subs:kcli list') echo 'acls groups topics transactions' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
+        'vopts:kcli abort transaction') echo '--topic -t --partition -p --start-offset' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --log-level' ;;
         'vopts:kcli check broker') echo '--save --baseline --clock-skew' ;;
         'vopts:kcli check expansions') echo '--within --group -g --topic -t' ;;
+        'vopts:kcli check transactions') echo '--older-than --topic -t' ;;
         'vopts:kcli create acl') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --allow-principal --deny-principal --allow-host --deny-host --operation' ;;
         'vopts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment' ;;
         'vopts:kcli delete acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission' ;;
@@ -159,11 +173,13 @@ _kcli_spec() {
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
+        'vopts:kcli kafka-transactions') echo '--command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
         'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file --web-config-file --expansion-within' ;;
         'vopts:kcli lag show') echo '--group -g --topic -t --by --min-lag --min-time-lag --sort --watch' ;;
         'vopts:kcli list acls') echo '--topic -t --group -g --transactional-id --delegation-token --user-principal --resource-pattern-type --principal' ;;
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;
+        'vopts:kcli list transactions') echo '--older-than --pattern' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
         'vopts:kcli reset-offsets') echo '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file' ;;
     esac
@@ -243,4 +259,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

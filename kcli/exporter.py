@@ -151,6 +151,13 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
     state = _gauge("kcli_consumergroup_group_state", "1 for the group's state (the state label)",
                    GROUP_TYPED + ["state"])
     members = _gauge("kcli_consumergroup_group_members", "The group's members", GROUP_TYPED)
+    held = ROW[:4] + ["transactional_id", "producer_id", "hanging"]
+    held_records = _gauge("kcli_consumergroup_group_lso_held_records",
+                          "Records an open transaction holds back from the group (its start offset, the last "
+                          "stable offset, to the high watermark): read_committed consumers read none of them", held)
+    held_age = _gauge("kcli_consumergroup_group_lso_held_seconds",
+                      "How long the open transaction holding the group's last stable offset has been open (since "
+                      "its producer last wrote); hanging=\"true\": its coordinator will never end it", held)
     for g in snap.groups:
         state.add_metric([c, g.group_id, g.type, g.state], 1)
         members.add_metric([c, g.group_id, g.type], g.members)
@@ -171,6 +178,11 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
             start = snap.log_starts.get((r.topic, r.partition))
             if start is not None:
                 lost.add_metric(labels[:4], max(0, start - r.current))
+            t = r.held_by
+            if t is not None:
+                tx = [*labels[:4], t.transactional_id or "", str(t.producer.producer_id), str(t.hanging).lower()]
+                held_records.add_metric(tx, t.held_back or 0)
+                held_age.add_metric(tx, t.age_ms(snap.now_ms) / 1000)
         if lags:
             max_lag.add_metric([c, g.group_id, simple], max(lags))
             sum_lag.add_metric([c, g.group_id], sum(lags))
@@ -203,7 +215,7 @@ def lag_families(snap: LagSnapshot) -> Iterable[Metric]:
         if e.lost:
             suspected.add_metric(labels, e.lost)
     return [offset, lag, lag_s, bound, lost, max_lag, max_lag_s, max_bound, sum_lag, topic_sum, topic_max_s,
-            latest, earliest, state, members, exposed, suspected]
+            latest, earliest, state, members, exposed, suspected, held_records, held_age]
 
 
 def tls_context(cert_file: str, key_file: str) -> ssl.SSLContext:

@@ -67,6 +67,11 @@ class OffsetInfo:
     unanswered: bool = False         # the leader gave no answer (``error`` says why): nothing is known
 
 
+# A RecordTime's error when the partition's last stable offset is at or before the offset asked:
+# an open transaction holds the records after it back from read_committed consumers.
+HELD_BY_TRANSACTION = "an open transaction holds back the records from offset"
+
+
 @datatype(slots=True)
 class RecordTime:
     """What one bounded Fetch at ``offset`` tells of the first record at or after it (the next
@@ -314,6 +319,7 @@ class GroupOffsetRow:
     time_lag_ms: int | None = None
     time_lag_bound: bool = False
     time_lag_error: str | None = None
+    held_by: OpenTransaction | None = None   # the open transaction holding the LSO at or before current
 
     @property
     def lag(self) -> int | None:
@@ -586,3 +592,71 @@ class AclFilter:
     host: str | None = None
     operation: str = "ANY"
     permission: str = "ANY"
+# -- transactions (ListTransactions, DescribeTransactions, DescribeProducers) -------------------
+
+@datatype
+class TransactionListing:
+    transactional_id: str
+    coordinator: int                     # the broker that listed it
+    producer_id: int
+    state: str                           # Java's TransactionState name: Ongoing, Empty, CompleteCommit...
+
+
+@datatype
+class TransactionDescription:
+    transactional_id: str
+    coordinator: int
+    producer_id: int
+    producer_epoch: int
+    state: str
+    timeout_ms: int
+    start_time_ms: int | None            # None: no transaction under way
+    partitions: list[tuple[str, int]] = field(default_factory=list)
+
+
+@datatype
+class ProducerState:
+    """One active producer of a partition (DescribeProducers)."""
+    producer_id: int
+    producer_epoch: int
+    last_sequence: int
+    last_timestamp: int
+    coordinator_epoch: int | None        # None: -1 on the wire
+    txn_start_offset: int | None         # None: no open transaction on the partition
+
+
+@datatype
+class OpenTransaction:
+    """A transaction a partition holds open: its producer, where it starts, and (``check``) what it
+    holds back: the records from its start offset to the high watermark that read_committed
+    consumers cannot read yet."""
+    topic: str
+    partition: int
+    producer: ProducerState
+    transactional_id: str | None = None      # None: no coordinator knows the producer id
+    hanging: bool = False
+    high_watermark: int | None = None
+
+    @property
+    def start_offset(self) -> int:
+        return self.producer.txn_start_offset if self.producer.txn_start_offset is not None else -1
+
+    @property
+    def held_back(self) -> int | None:
+        return None if self.high_watermark is None else max(0, self.high_watermark - self.start_offset)
+
+    def age_ms(self, now_ms: int) -> int:
+        return now_ms - self.producer.last_timestamp
+
+    def abort_line(self) -> str:
+        return (f"kcli abort transaction --topic {self.topic} --partition {self.partition} "
+                f"--start-offset {self.start_offset} --execute")
+
+
+@datatype
+class AbortPlan:
+    topic: str
+    partition: int
+    producer_id: int
+    producer_epoch: int
+    coordinator_epoch: int

@@ -121,6 +121,17 @@ def apache_kafka_acl():
         "super.users": "User:ANONYMOUS;User:admin"})
 
 
+@pytest.fixture(scope="session")
+def apache_kafka_txn():
+    """Apache Kafka (``KAFKA_VERSION``), one node, for hanging transactions (the
+    kafka-transactions parity corpus, find-hanging and abort): transactional produce is not
+    verified (``transaction.partition.verification.enable=false``, as brokers before 3.6), so a
+    producer that writes to a partition it never added to its transaction leaves it hanging
+    (tests/support/hanging_producer.py)."""
+    yield from _cluster("apache_kafka_txn", nodes=1, heap="384m",
+                        configs={"transaction.partition.verification.enable": "false"})
+
+
 @pytest.fixture(scope="session", params=COMPAT_VERSIONS)
 def apache_kafka_compat(request):
     """An older Apache Kafka release (each of ``COMPAT_VERSIONS``), one node, for the
@@ -130,7 +141,7 @@ def apache_kafka_compat(request):
 
 
 CLUSTERS = ("apache_kafka", "apache_kafka3", "apache_kafka_parity", "apache_kafka_compat", "apache_kafka_streams",
-            "apache_kafka_streams_parity", "apache_kafka_acl")
+            "apache_kafka_streams_parity", "apache_kafka_acl", "apache_kafka_txn")
 
 
 def pytest_collection_modifyitems(items):

@@ -540,6 +540,33 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         BrokerRejected for the first filter the broker refused."""
         return self.wire.delete_acls(filters)
 
+    # -- transactions: on kcli's own connection (librdkafka has no admin call for them) ----
+    def list_transactions(self, producer_ids: list[int] | None = None, duration_ms: int | None = None,
+                          pattern: str | None = None):
+        """ListTransactions to every broker (WireClient.list_transactions)."""
+        return self.wire.list_transactions(producer_ids, duration_ms, pattern)
+
+    def describe_transactions(self, ids: list[str]):
+        """DescribeTransactions to each id's coordinator: a description or a BrokerError per id."""
+        return self.wire.describe_transactions(ids)
+
+    def describe_producers(self, partitions: list[tuple[str, int]], broker: int | None = None):
+        """DescribeProducers to each partition's leader (or ``broker``): producers or a BrokerError."""
+        return self.wire.describe_producers(partitions, broker)
+
+    def abort_transaction(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
+                          coordinator_epoch: int) -> None:
+        """An abort marker for the producer's open transaction on the partition (WriteTxnMarkers)."""
+        self.wire.abort_transaction(topic, partition, producer_id, producer_epoch, coordinator_epoch)
+
+    def last_stable_offsets(self, partitions: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """ListOffsets latest as read_committed, one request per leader (WireClient.last_stable_offsets)."""
+        return self.wire.last_stable_offsets(partitions)
+
+    def fence_producer(self, transactional_id: str) -> None:
+        """InitProducerId for the id with no producer: its producer fenced, its transaction aborted."""
+        self.wire.fence_producer(transactional_id)
+
     # -- helpers --------------------------------------------------------------------------
     def _raise_first(self, futures: dict, request: str, name: str) -> None:
         """Each future's result; the first error raised (a refusal as NotAuthorized: ``request``,

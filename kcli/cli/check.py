@@ -90,3 +90,33 @@ def broker(
         from kcli.errors import OperationError
 
         raise OperationError(f"{len(failed)} rule(s) failed: {', '.join(r.rule for r in failed)}")
+
+
+def transactions(
+    older_than: Optional[str] = typer.Option(None, "--older-than",
+                                             help="How long a transaction must have been open (since its producer "
+                                                  "last wrote): 15m (default: transaction.max.timeout.ms's default), "
+                                                  "0, PT1H; a bare number is milliseconds."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic", "-t",
+                                              help="Only these topics (repeatable; default every topic)."),
+):
+    """Find the transactions that hold partitions' last stable offset (LSO) back: per partition,
+    every transaction open longer than --older-than, with its transactional id, producer id and
+    epoch, start offset, AGE, HELD-BACK (the records from its start to the high watermark that
+    read_committed consumers cannot read yet), whether it HANGS (its coordinator no longer counts
+    the partition in it, so nothing but an abort marker ends it: kafka-transactions find-hanging's
+    rule) and the abort command line. An open transaction that does not hang is aborted by its
+    coordinator at its timeout. Exit 0 when none hangs, 4 when one does."""
+    from kcli.errors import CheckFound
+    from kcli.ops import transactions as lib
+    from kcli.render.transactions import render_check
+
+    older = lib.duration_ms("--older-than", older_than)
+    older = lib.DEFAULT_MAX_TIMEOUT_MIN * 60_000 if older is None else older
+    now = int(time.time() * 1000)
+    found = lib.check(state().admin(), topic or None, older, now)
+    render_check(out(), found, older, now)
+    hanging = [t for t in found if t.hanging]
+    if hanging:
+        raise CheckFound(f"{len(hanging)} hanging transaction(s): "
+                         + ", ".join(f"{t.topic}-{t.partition} at {t.start_offset}" for t in hanging))

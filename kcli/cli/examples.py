@@ -155,6 +155,31 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "--topic orders", "let alice read orders; kcli's linter warns on stderr first"),
         ("kcli kafka-acls --bootstrap-server localhost:9092 --list --principal User:alice", "alice's ACLs"),
     ],
+    "list transactions": [
+        ("kcli list transactions --older-than 10m",
+         "the transactional ids whose transaction has run for over 10 minutes"),
+    ],
+    "describe transactions": [
+        ("kcli describe transactions payments-tx-1",
+         "its producer, epoch, state and the partitions of its transaction"),
+    ],
+    "check transactions": [
+        ("kcli check transactions --older-than 5m",
+         "the transactions holding an LSO back for 5 minutes, the hanging ones and their abort lines; exit 4 on a "
+         "hanging one"),
+    ],
+    "abort transaction": [
+        ("kcli abort transaction --topic orders --partition 0 --start-offset 42",
+         "what the abort would write (a dry run)"),
+        ("kcli abort transaction --topic orders --partition 0 --start-offset 42 --execute",
+         "write the abort marker: read_committed consumers move past offset 42"),
+    ],
+    "kafka-transactions": [
+        ("kcli kafka-transactions --bootstrap-server localhost:9092 find-hanging --broker-id 1",
+         "the hanging transactions on broker 1's partitions, as kafka-transactions finds them"),
+        ("kcli kafka-transactions --bootstrap-server localhost:9092 abort --topic orders --partition 0 "
+         "--start-offset 42", "write the abort marker of the transaction open at offset 42"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from kcli.errors import UnsupportedByBroker
-from kcli.model import GroupDescription, GroupOffsetRow, RecordTime
+from kcli.model import HELD_BY_TRANSACTION, GroupDescription, GroupOffsetRow, RecordTime
 from kcli.ops.groups import describe, offset_views
-from kcli.times import format_duration_ms
+from kcli.times import format_duration_ms, format_duration_rounded
 
 if TYPE_CHECKING:
     from typing import Protocol, Sequence
@@ -86,7 +86,35 @@ def add_time_lags(admin: Admin, groups: Sequence[tuple[Grouped, list[GroupOffset
         set_time_lag(r, None if r.current is None else found.get((r.topic, r.partition, r.current)), now_ms)
         if r.time_lag_error == "log end offset unknown":
             r.time_lag_error = missing
-    return unknown_notes(groups) + future_notes(groups)
+    return unknown_notes(groups) + future_notes(groups) + transaction_notes(admin, groups, now_ms)
+
+
+def transaction_notes(admin: Admin, groups: Sequence[tuple[Grouped, list[GroupOffsetRow]]],
+                      now_ms: int) -> list[str]:
+    """One note per group and partition whose lag an open transaction holds back (the Fetch for
+    its next record found the last stable offset at or before it: HELD_BY_TRANSACTION), naming
+    the transaction (``kcli.ops.transactions.lso_holders``): its transactional id, producer, start
+    offset, age, whether it hangs; each such row's ``held_by``. Asks the cluster only when some
+    row is so held."""
+    from kcli.ops.transactions import lso_holders
+
+    stuck = sorted({(r.topic, r.partition) for _, rows in groups for r in rows
+                    if (r.time_lag_error or "").startswith(HELD_BY_TRANSACTION)})
+    holders = lso_holders(admin, stuck) if stuck else {}
+    notes = []
+    for d, rows in groups:
+        for r in rows:
+            t = holders.get((r.topic, r.partition))
+            if t is None or r.current is None or r.current < t.start_offset:
+                continue
+            r.held_by = t
+            who = f"transactional id '{t.transactional_id}'" if t.transactional_id else "no transactional id"
+            notes.append(f"Lag of group '{d.group_id}' on {r.topic}-{r.partition} is held back by an open "
+                         f"transaction: {who}, producer {t.producer.producer_id} (epoch {t.producer.producer_epoch}), "
+                         f"open since offset {t.start_offset} for {format_duration_rounded(t.age_ms(now_ms))}"
+                         f"{', hanging' if t.hanging else ''}; read_committed consumers read nothing past it "
+                         f"(kcli check transactions --topic {r.topic})")
+    return notes
 
 
 class RecordTimeCache:

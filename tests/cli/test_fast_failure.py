@@ -18,6 +18,8 @@ from tests.support.run import run_kcli
 
 # Every command that talks to a cluster, with arguments that make it send requests.
 CASES = [
+    ("list transactions", []), ("describe transactions", ["tx"]), ("check transactions", []),
+    ("abort transaction", ["--topic", "t", "--partition", "0", "--start-offset", "0"]),
     ("list topics", []), ("list groups", []), ("describe topics", []), ("describe topics", ["t"]),
     ("describe configs", ["--topic", "t"]), ("describe groups", ["g"]),
     ("describe groups", ["g", "--state"]), ("describe groups", ["g", "--members"]),
@@ -54,6 +56,8 @@ DROPIN_CASES = {
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
     "kafka-acls": (["--list"], "Error while executing ACL command: {cause}\n", ""),
+    "kafka-transactions": (["list"], "", "Failed to list transactions: {cause}. Enable debug logging for additional "
+                                         "detail.\n"),
 }
 
 

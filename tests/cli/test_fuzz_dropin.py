@@ -8,7 +8,7 @@ bootstrap server, when there is one, is 127.0.0.1:1, which refuses every connect
 No parser is an oracle for a whole command line; what must hold for every line: no traceback;
 exit 0, 1, 2 or 3; exit 2 (bad usage or input) is one line (beside the tool's notices, as the
 Java tool prints them) and kcli opened no connection (librdkafka's client or kcli's own) for it;
-exit 1 is the tool's help (the Java tools exit 1 after it) or an operation that tried the
+exit 1 is the tool's help (the Java tools exit 1 after it; kafka-transactions' on stdout) or an operation that tried the
 cluster, never a bad input reported as a failure. No time is bounded (a loaded machine stretches any
 clock); the parsers' linear work is counted in tests/inputs/test_fuzz_parsers.py.
 
@@ -72,6 +72,11 @@ SKELETONS = {
                              ["--reset-offsets", "--group", V, "--all-input-topics", "--shift-by", V, "--execute"],
                              ["--reset-offsets", "--all-groups", "--input-topic", V, "--to-datetime", V, "--dry-run"],
                              ["--reset-offsets", "--group", V, "--from-file", V, "--dry-run"]],
+    "kafka-transactions": [["list", "--duration-filter", V], ["list", "--transactional-id-pattern", V],
+                           ["describe", "--transactional-id", V],
+                           ["describe-producers", "--topic", V, "--partition", V],
+                           ["find-hanging", "--topic", V, "--max-transaction-timeout", V],
+                           ["abort", "--topic", V, "--partition", V, "--start-offset", V]],
     "kafka-get-offsets": [["--topic", V, "--time", V], ["--topic-partitions", V], ["--topic", V, "--partitions", V]],
     "kafka-acls": [["--list", "--topic", V, "--resource-pattern-type", V], ["--list", "--principal", V],
                    ["--add", "--topic", V, "--allow-principal", V, "--operation", V],
@@ -186,5 +191,5 @@ def test_every_drop_in_command_line_ends_in_one_line_or_a_request(connections, i
         assert len(said) == 1, (args, out, err)
         assert opened == 0, (args, out, err)
     if code == 1:
-        helped = any(line.startswith(HELP_HEADER) for line in err.splitlines())
+        helped = any(line.startswith(HELP_HEADER) for line in err.splitlines()) or out.startswith("usage: ")
         assert helped or opened, ("a failure without trying the cluster", args, out, err)

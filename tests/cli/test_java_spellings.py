@@ -153,9 +153,11 @@ def _alias_cases(b, topics, groups):
         "delete topic": lambda: ["--topic", fresh_topic()],
         "delete group": lambda: [fresh_group()],
         "audit timestamp": None,               # Spark: its help is compared in the test above
-        # the ACL commands: the embedded broker has no ACL requests yet (their help is compared above;
-        # they run on real Kafka: tests/apache/test_kcli_acls.py)
+        # the ACL and transaction commands: their help is compared above; they run on real Kafka
+        # (tests/apache/test_kcli_acls.py, tests/apache/test_kcli_transactions.py)
         "list acl": None, "create acls": None, "delete acl": None,
+        "list transaction": None, "describe transaction": None, "check transaction": None,
+        "abort transactions": None,
     }
 
 

@@ -27,10 +27,12 @@ NOT_HERE = {
     "audit timestamps": "needs Spark (tests/pipeline)",
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
-                    "kafka-streams-groups", "kafka-acls")},
+                    "kafka-streams-groups", "kafka-acls", "kafka-transactions")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
-    **{words: "ACLs: the embedded broker has no ACL requests yet; the documents on real Kafka "
-              "(tests/apache/test_kcli_acls.py)" for words in ("list acls", "create acl", "delete acls")},
+    **{words: "ACLs: this test's embedded broker has no users (SECURITY_DISABLED); the documents on real "
+              "Kafka (tests/apache/test_kcli_acls.py)" for words in ("list acls", "create acl", "delete acls")},
+    **{name: "transactions: their documents on real Kafka (tests/apache/test_kcli_transactions.py)"
+       for name in ("list transactions", "describe transactions", "check transactions", "abort transaction")},
     "lag serve": "long-running; serves Prometheus' formats, not a document (tests/cli/test_lag_serve.py)",
 }
 

@@ -59,6 +59,8 @@ REASONS = {
     "stack-trace-stdout": "kafka-acls prints its stack trace on stdout after the error line; kcli prints the line "
                           "alone",
     "acl-lint": "kcli's ACL linter warns on stderr (`Warn: ...`) before any ACL is created; stdout is the Java tool's",
+    "argparse-usage": "the same message on one line on stderr; kafka-transactions (argparse4j) prints its usage "
+                      "before it and wraps it at 75 columns (and may add a 'Did you mean' list)",
 }
 
 _STACK = re.compile(r"^(\s+at |\s+\.\.\. \d+ more|Caused by: )")

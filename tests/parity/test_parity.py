@@ -12,6 +12,7 @@ from tests.parity.acls_corpus import ACL_CASES
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, DOCS, dropin_table, run_case, table
 from tests.parity.streams_corpus import STREAMS_CASES, StreamsState
+from tests.parity.transactions_corpus import TXN_CASES, TxnState
 from tests.support.apache_kafka import ToolSession
 from tests.support.streams_app import STREAMS_KAFKA
 
@@ -36,6 +37,14 @@ def streams_outcomes(apache_kafka_streams_parity, tmp_path_factory):
     with StreamsState(apache_kafka_streams_parity.bootstrap_servers, scratch) as state, \
             ToolSession(version=STREAMS_KAFKA) as tools:
         return [run_case(case, state.values, state.prepare, tools.run) for case in STREAMS_CASES]
+
+
+@pytest.fixture(scope="module")
+def txn_outcomes(apache_kafka_txn, tmp_path_factory):
+    """The kafka-transactions corpus on its own cluster (``apache_kafka_txn``)."""
+    scratch = tmp_path_factory.mktemp("txn-parity")
+    with TxnState(apache_kafka_txn.bootstrap_servers, scratch) as state, ToolSession() as tools:
+        return [run_case(case, state.values, state.prepare, tools.run) for case in TXN_CASES]
 
 
 def test_the_corpus_covers_every_tool():
@@ -75,7 +84,8 @@ def test_the_dropins_page_tables_are_what_the_harness_sees():
     assert text.split(BEGIN, 1)[1].split(END, 1)[0] == table(CASES), (
         "docs/dropins.md's parity table is stale: run `python -m tests.parity.update_docs`")
     assert DROPIN_BEGIN in text and DROPIN_END in text, "docs/dropins.md has no drop-in table markers"
-    assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(CASES + STREAMS_CASES + ACL_CASES), (
+    assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropin_table(
+        CASES + STREAMS_CASES + ACL_CASES + TXN_CASES), (
         "docs/dropins.md's drop-in table is stale: run `python -m tests.parity.update_docs`")
 
 
@@ -86,3 +96,26 @@ def test_to_start_time_on_real_kafka_is_kip_1282s_refusal(outcomes):
     assert (o.kcli.code, o.kcli.out) == (
         1, "\nError: Cannot reset offsets using --to-start-time. The broker does not support to_start_time "
            "(requires ConsumerGroupDescribe v2+ or StreamsGroupDescribe v2+). Please upgrade the broker.\n")
+
+
+def test_the_transactions_corpus_covers_every_command():
+    commands = {"list", "describe", "describe-producers", "find-hanging", "abort", "forceTerminateTransaction"}
+    ids = {c.id for c in CASES + STREAMS_CASES + TXN_CASES}
+    assert len(ids) == len(CASES) + len(STREAMS_CASES) + len(TXN_CASES)
+    assert {c.java[0] for c in TXN_CASES} == {"kafka-transactions"} and all(c.dropin for c in TXN_CASES)
+    assert commands <= {a for c in TXN_CASES for a in c.java}
+
+
+def test_every_transactions_difference_is_declared_and_happens(txn_outcomes):
+    findings = [f for o in txn_outcomes for f in o.findings()]
+    assert not findings, "\n".join(findings)
+
+
+def test_find_hanging_finds_the_hanging_transaction_and_not_the_open_one(txn_outcomes):
+    """The corpus's state is what the cases claim: one hanging row (partition 1, at the batch's
+    offset 0), none for the open transaction its coordinator still counts (partition 0)."""
+    by_id = {o.case.id: o for o in txn_outcomes}
+    rows = by_id["txn-find-hanging-topic"].kcli.out.splitlines()[1:]
+    assert [r.split("\t")[:2] + r.split("\t")[5:6] for r in rows] == [["tparity-t", "1        ", "0          "]]
+    assert by_id["txn-find-hanging-open-not-hanging"].kcli.out.count("\n") == 1
+    assert "Ongoing" in by_id["txn-list"].kcli.out and "tparity-hanging" in by_id["txn-list"].kcli.out

@@ -54,6 +54,7 @@ TOOL_CLASSES = {
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
     # AclCommand moved from kafka.admin (core) to org.apache.kafka.tools in 4.0 (3.9.1 still has it in core)
     "kafka-acls": [("4.0.0", "org.apache.kafka.tools.AclCommand"), ("0.0.0", "kafka.admin.AclCommand")],
+    "kafka-transactions": [("3.0.0", "org.apache.kafka.tools.TransactionsCommand")],
 }
 
 

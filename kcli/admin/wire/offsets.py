@@ -9,7 +9,7 @@ import time
 
 from kcli.admin.wire.metadata import UNKNOWN_TOPIC_OR_PARTITION, MetadataRequests
 from kcli.errors import UnreadableAnswer, UnsupportedByBroker
-from kcli.model import OffsetInfo, RecordTime
+from kcli.model import HELD_BY_TRANSACTION, OffsetInfo, RecordTime
 
 LIST_OFFSETS_ROUNDS = 4                         # the first ask and up to 3 after a leader change
 FETCH_PARTITION_BYTES = 4096          # per partition: the next record's batch, or its first 4 KiB
@@ -36,10 +36,12 @@ class OffsetRequests(MetadataRequests):
     LIST_OFFSETS_NEEDS = {-3: (7, "--max-timestamp (KIP-734)"), -4: (8, "--time -4"),
                           -5: (9, "--time -5"), -6: (11, "--time -6")}
 
-    def list_offsets(self, partitions: list[tuple[str, int]], timestamp: int) -> list[OffsetInfo]:
+    def list_offsets(self, partitions: list[tuple[str, int]], timestamp: int,
+                     isolation_level: int = 0) -> list[OffsetInfo]:
         """ListOffsets to each partition's leader, one request per leader: -1 latest, -2 earliest,
         -3 max timestamp (KIP-734), -4/-5/-6 the tiered-storage offsets, else the first offset at
-        or after ``timestamp`` (epoch ms). The partitions a leader change answered with a
+        or after ``timestamp`` (epoch ms); ``isolation_level`` 1 (read_committed, v2+): latest
+        is the last stable offset. The partitions a leader change answered with a
         retriable error are asked again after a new Metadata, a few times within the deadline;
         an error, or no answer from a leader in time, is the partition's ``error``."""
         from kafka.errors import for_code
@@ -69,7 +71,7 @@ class OffsetRequests(MetadataRequests):
                     by_leader.setdefault(leader, {}).setdefault(t, []).append(p)
             retry = []
             for leader, topic_parts in sorted(by_leader.items()):
-                req = Req(version=version, replica_id=-1, isolation_level=0,
+                req = Req(version=version, replica_id=-1, isolation_level=isolation_level,
                           timeout_ms=self.settings.timeout_ms, topics=[
                               Req.ListOffsetsTopic(name=t, partitions=[
                                   P(partition_index=p, current_leader_epoch=-1, timestamp=timestamp)
@@ -206,7 +208,7 @@ def _record_time(tp: tuple[str, int], offset: int, start: int, size: int, part,
         if start >= hw:                  # nothing a consumer will read: caught up
             return RecordTime(*tp, offset, high_watermark=hw)
         return RecordTime(*tp, offset, high_watermark=hw,
-                          error=f"an open transaction holds back the records from offset {stable}")
+                          error=f"{HELD_BY_TRANSACTION} {stable}")
     if not part.records:
         return None
     from kafka.errors import CorruptRecordError

@@ -1,13 +1,14 @@
 """The drop-in commands: ``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups`` and ``kcli kafka-acls`` take the Java tools'
-own command lines (Apache
+kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-acls`` and ``kcli
+kafka-transactions`` take the Java tools' own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
 named like Apache's scripts.
 
-``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs``/``streams``/``acls`` each tool's
-options and checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
+``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions'),
+``topics``/``groups``/``offsets``/``configs``/``streams``/``acls``/``transactions`` each tool's options and
+checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
 views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
 they share (the entry, kcli's global options, the connection). The
 typer commands (``commands``) only hand their words over: ``kcli.cli.main.run`` sends a drop-in command line
@@ -21,7 +22,8 @@ import sys
 # script) runs without the native CLI's framework (``kcli.cli.main.run`` dispatches it first).
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls"}
+         "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
+         "kafka-transactions": "transactions"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -54,3 +56,5 @@ def kafka_streams_groups_main() -> None:
 
 def kafka_acls_main() -> None:
     _script("kafka-acls")
+def kafka_transactions_main() -> None:
+    _script("kafka-transactions")

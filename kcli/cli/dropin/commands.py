@@ -45,3 +45,9 @@ def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
     return _run("kafka-streams-groups", ctx.args)
+
+
+def kafka_transactions(ctx: typer.Context):
+    """kafka-transactions' own command line (list, describe, describe-producers, find-hanging,
+    abort, forceTerminateTransaction)."""
+    return _run("kafka-transactions", ctx.args)

@@ -11,6 +11,15 @@ class ShowHelp(Exception):
     """Print ``message`` and the tool's help table on stderr; exit 1, as the Java tool does."""
 
 
+class HelpScreen(Exception):
+    """Print ``text`` (a whole help screen) on stdout; exit 1, as kafka-transactions does after
+    argparse4j's help."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
 class ShowVersion(Exception):
     """Print the version on stdout; exit 0."""
 

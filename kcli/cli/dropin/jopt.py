@@ -233,7 +233,8 @@ def _can_break(text: str, i: int) -> bool:
     return b in _OPEN
 
 
-def _words(line: str) -> list[str]:
+def line_words(line: str) -> list[str]:
+    """``line`` cut at the break opportunities of Java's line BreakIterator (``_can_break``)."""
     cuts = [0] + [i for i in range(1, len(line)) if _can_break(line, i)] + [len(line)]
     return [line[a:b] for a, b in zip(cuts, cuts[1:])]
 
@@ -244,7 +245,7 @@ def _pieces(raw: str, width: int) -> list[str]:
     pieces: list[str] = []
     for line in raw.strip().split("\n"):
         piece = ""
-        for word in _words(line):
+        for word in line_words(line):
             if len(piece) + len(word) > width:
                 pieces.append(piece.rstrip())
                 piece = " " * INDENT + word

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 
 from kcli import __version__
 from kcli.cli.dropin import TOOLS, jopt
-from kcli.cli.dropin.common import ShowHelp, ShowVersion, Usage
+from kcli.cli.dropin.common import HelpScreen, ShowHelp, ShowVersion, Usage
 from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError, UsageError
 from kcli.datatypes import field, datatype
 
@@ -160,7 +160,8 @@ def _run(tool: str, args: list[str], console: Console, before_options: list[str]
     grammar = importlib.import_module(f"kcli.cli.dropin.{TOOLS[tool]}")
     try:
         before = read_before(tool, list(before_options))
-        args = _line_with(grammar, tool, args, before)
+        line_with = getattr(grammar, "line_with", None)
+        args = line_with(args, before, tool) if line_with else _line_with(grammar, tool, args, before)
     except UsageError as exc:
         stderr.write(f"{exc.message}\n")
         return EXIT_USAGE
@@ -168,6 +169,9 @@ def _run(tool: str, args: list[str], console: Console, before_options: list[str]
         request = grammar.read(args)
     except ShowHelp as exc:
         stderr.write(f"{exc}\n{jopt.help_text(grammar.OPTIONS)}")
+        return 1
+    except HelpScreen as exc:
+        stdout.write(exc.text)
         return 1
     except ShowVersion:
         stdout.write(f"kcli {__version__}\n")
