@@ -92,7 +92,7 @@ _kcli_spec() {
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
-        'opts:kcli delete topics') echo '--topic -t --if-exists' ;;
+        'opts:kcli delete topics') echo '--topic -t --if-exists --execute' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;

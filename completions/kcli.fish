@@ -184,7 +184,7 @@ function __kcli_spec
         case 'opts:kcli delete groups'
             echo '--group -g --all-groups'
         case 'opts:kcli delete topics'
-            echo '--topic -t --if-exists'
+            echo '--topic -t --if-exists --execute'
         case 'opts:kcli delete-offsets'
             echo '--group -g --topic -t'
         case 'opts:kcli describe configs'

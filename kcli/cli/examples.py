@@ -30,7 +30,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli alter topics orders --partitions 12", "grow a topic to 12 partitions"),
     ],
     "delete topics": [
-        ("kcli delete topics 'tmp-.*'", "every topic whose name starts with tmp-"),
+        ("kcli delete topics 'tmp-.*'", "list the topics whose names start with tmp- (a dry run when several match)"),
+        ("kcli delete topics 'tmp-.*' --execute", "delete them all"),
         ("kcli delete topics --topic old-orders --if-exists", "one topic, if it exists"),
     ],
     "describe configs": [
