@@ -43,6 +43,9 @@ _kcli_spec() {
         'kind:kcli delete-offsets --topic') echo 'topics' ;;
         'kind:kcli delete-offsets -g') echo 'groups' ;;
         'kind:kcli delete-offsets -t') echo 'topics' ;;
+        'kind:kcli delete-records --from-file') echo 'file' ;;
+        'kind:kcli delete-records --topic') echo 'topics' ;;
+        'kind:kcli delete-records -t') echo 'topics' ;;
         'kind:kcli describe configs --topic') echo 'topics' ;;
         'kind:kcli describe groups --group') echo 'groups' ;;
         'kind:kcli describe groups -g') echo 'groups' ;;
@@ -94,6 +97,7 @@ _kcli_spec() {
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
         'opts:kcli delete topics') echo '--topic -t --if-exists --execute' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
+        'opts:kcli delete-records') echo '--topic -t --from-file --before --execute --allow-loss' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
@@ -108,7 +112,7 @@ _kcli_spec() {
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets delete-records demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
@@ -129,6 +133,7 @@ _kcli_spec() {
         'vopts:kcli delete groups') echo '--group -g' ;;
         'vopts:kcli delete topics') echo '--topic -t' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
+        'vopts:kcli delete-records') echo '--topic -t --from-file --before' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;

@@ -547,3 +547,27 @@ class BrokerCheckReport:
 
     def failed(self) -> list[RuleResult]:
         return [r for r in self.rules if r.status == "FAIL"]
+
+
+@datatype
+class RecordsDeletion:
+    """One partition of ``delete-records``: its log start offset moved up to ``offset`` deletes
+    the records below it. ``first_ms``/``last_ms``: the timestamps of the first and last record
+    that would go (None when none goes, or no record could be read there); ``unread_by``: each
+    group whose committed offset is below ``offset`` (it has not read what would go), with that
+    offset; ``low_watermark``: the log start offset the broker answered after an --execute."""
+    topic: str
+    partition: int
+    log_start: int
+    high_watermark: int
+    offset: int
+    first_ms: int | None = None
+    last_ms: int | None = None
+    unread_by: list[tuple[str, int]] = field(default_factory=list)
+    low_watermark: int | None = None
+    error: BrokerError | None = None        # the broker's, for this partition's DeleteRecords
+
+    @property
+    def records(self) -> int:
+        """The offsets that go (a compacted or transactional log holds fewer records)."""
+        return max(0, self.offset - self.log_start)

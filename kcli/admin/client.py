@@ -335,6 +335,22 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         partitions = list(partitions)
         return self.wire.list_offsets(partitions, time) if partitions else []
 
+    def delete_records(self, offsets: dict[tuple[str, int], int]
+                       ) -> dict[tuple[str, int], tuple[int | None, BrokerError | None]]:
+        """DeleteRecords (a change: librdkafka sends it, one request per leader): each partition's
+        low watermark after it, or the broker's error."""
+        from confluent_kafka import TopicPartition
+
+        futures = self._admin.delete_records([TopicPartition(t, p, o) for (t, p), o in offsets.items()],
+                                             request_timeout=self._timeout(), operation_timeout=self._timeout())
+        result: dict[tuple[str, int], tuple[int | None, BrokerError | None]] = {}
+        for tp, fut in futures.items():
+            try:
+                result[(tp.topic, tp.partition)] = (self._result(fut).low_watermark, None)
+            except BrokerRejected as exc:
+                result[(tp.topic, tp.partition)] = (None, exc.error)
+        return result
+
     def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset): its timestamp, or a
         bound on it (see WireClient.record_times). One Metadata for the leaders, then one bounded

@@ -63,6 +63,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli reset-offsets --group billing --topic orders:0,1 --to-datetime 2025-01-15T10:30:00Z --execute",
          "commit the reset, after writing a rollback file"),
     ],
+    "delete-records": [
+        ("kcli delete-records -t orders:0=1 -t orders:1=-1",
+         "what would go below offset 1 of partition 0, and all of 1: a dry run, naming unread groups"),
+        ("kcli delete-records --before 2025-01-15T00:00:00Z -t orders --execute", "delete the older records"),
+        ("kcli delete-records -t orders:2=-1 --execute --allow-loss", "all of partition 2, read or not"),
+    ],
     "delete-offsets": [
         ("kcli delete-offsets --group billing --topic orders:0,1", "forget the group's offsets of two partitions"),
     ],

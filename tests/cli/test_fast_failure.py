@@ -26,7 +26,8 @@ CASES = [
     ("delete groups", ["g"]), ("list-offsets", ["-t", "t"]),
     ("list-offsets", ["-t", "t", "--time", "max-timestamp"]),
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
-    ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []), ("check broker", []),
+    ("delete-offsets", ["-g", "g", "-t", "t"]), ("delete-records", ["-t", "t:0=1"]),
+    ("check expansions", []), ("check broker", []),
     ("lag show", []),
 ]
 # audit: tests/cli/test_audit_cli.py; lag serve serves on through failed collections:

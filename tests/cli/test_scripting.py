@@ -76,6 +76,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("check expansions", "check", "expansions"),
     ("check broker", "check", "broker"),
     ("lag show", "lag", "show", "scripted"),
+    ("delete-records", "delete-records", "-t", "events:0=0"),
     ("delete-offsets", "delete-offsets", "-g", "scripted", "-t", "events"),
     ("delete groups", "delete", "groups", "scripted"),
     ("delete topics", "delete", "topics", "scripted-t"),
