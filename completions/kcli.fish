@@ -23,6 +23,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-consumer-groups'
             echo '1'
+        case 'java:kcli kafka-delete-records'
+            echo '1'
         case 'java:kcli kafka-get-offsets'
             echo '1'
         case 'java:kcli kafka-streams-groups'
@@ -119,6 +121,8 @@ function __kcli_spec
             echo 'groups'
         case 'kind:kcli kafka-consumer-groups --topic'
             echo 'topics'
+        case 'kind:kcli kafka-delete-records --command-config'
+            echo 'file'
         case 'kind:kcli kafka-get-offsets --command-config'
             echo 'file'
         case 'kind:kcli kafka-get-offsets --topic'
@@ -205,6 +209,8 @@ function __kcli_spec
             echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
         case 'opts:kcli kafka-consumer-groups'
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
+        case 'opts:kcli kafka-delete-records'
+            echo '--bootstrap-server --offset-json-file --command-config --help --version'
         case 'opts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
         case 'opts:kcli kafka-streams-groups'
@@ -224,7 +230,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets delete-records demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets delete-records demo describe kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'
@@ -277,6 +283,8 @@ function __kcli_spec
             echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
         case 'vopts:kcli kafka-consumer-groups'
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
+        case 'vopts:kcli kafka-delete-records'
+            echo '--bootstrap-server --offset-json-file --command-config'
         case 'vopts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
         case 'vopts:kcli kafka-streams-groups'
@@ -359,6 +367,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -133,6 +133,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
          "a topic's config overrides, as kafka-configs prints them"),
     ],
+    "kafka-delete-records": [
+        ("kcli kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",
+         'the records below each offset of {"partitions": [{"topic", "partition", "offset"}]}, deleted at once'),
+    ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
          "every Kafka Streams application's group, with its state"),

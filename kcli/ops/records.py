@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kcli.datatypes import datatype, field
 from kcli.errors import OperationError, UnsupportedByBroker, UsageError
-from kcli.model import RecordsDeletion
+from kcli.model import BrokerError, RecordsDeletion
 from kcli.ops.failures import per_item, raise_for
 from kcli.specs import parse_records_json, parse_records_spec, parse_topic_spec, records_offsets
 
@@ -155,9 +155,30 @@ def execute(admin: Admin, rows: list[RecordsDeletion], allow_loss: bool) -> None
 
 
 def check_deleted(rows: list[RecordsDeletion]) -> None:
-    """The exit code of an --execute, by kcli.ops.failures: 1 when no partition's records were
-    deleted, 3 when some were (or a partition got no answer)."""
-    errors = {(r.topic, r.partition): r.error for r in rows}
+    """The exit code of an --execute (``check_delete_results``)."""
+    check_delete_results({(r.topic, r.partition): (r.low_watermark, r.error) for r in rows})
+
+
+UNKNOWN_PARTITION = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")
+
+
+def delete_before(admin: Admin, offsets: dict[TP, int]) -> dict[TP, tuple[int | None, BrokerError | None]]:
+    """DeleteRecords as asked, no questions (kafka-delete-records): each partition's low
+    watermark or error, in ``offsets``' order. The leaders first (one Metadata, as the Java
+    admin client asks): a partition that does not exist is UNKNOWN_TOPIC_OR_PARTITION at once,
+    where the Java client retries it until its timeout."""
+    if not offsets:
+        return {}
+    leaders = admin.partition_leaders(sorted({t for t, _ in offsets}))
+    known = {tp: o for tp, o in offsets.items() if tp[1] in leaders.get(tp[0], {})}
+    results = admin.delete_records(known) if known else {}
+    return {tp: results[tp] if tp in known else (None, UNKNOWN_PARTITION) for tp in offsets}
+
+
+def check_delete_results(results: dict[TP, tuple[int | None, BrokerError | None]]) -> None:
+    """By kcli.ops.failures: 1 when no partition's records were deleted, 3 when some were not
+    (or a partition got no answer)."""
+    errors = {tp: error for tp, (_, error) in results.items()}
     failed, unknown = per_item(errors)
     detail = "; ".join(f"{t}-{p}: {e.message}" for t, p in [*failed, *unknown] if (e := errors[(t, p)]))
     raise_for(len(errors), len(failed), f"Records not deleted: {detail}", len(unknown))

@@ -4,7 +4,7 @@ that have not read them; after --execute the new log start offset); JSON schema
 
 from __future__ import annotations
 
-from kcli.model import RecordsDeletion
+from kcli.model import BrokerError, RecordsDeletion
 from kcli.render.output import NULL, Output, Table, json_document, time_cell
 from kcli.times import time_field
 
@@ -41,6 +41,18 @@ def render_plan(out: Output, rows: list[RecordsDeletion], executed: bool) -> Non
                    str(r.low_watermark if executed and r.low_watermark is not None else r.offset),
                    str(r.records), time_cell(r.first_ms), time_cell(r.last_ms), _unread(r)] for r in rows]
     out.view(table)
+
+
+def render_dropin(results: dict[tuple[str, int], tuple[int | None, BrokerError | None]]) -> str:
+    """kafka-delete-records' lines after the deletion: each partition's low watermark, or its
+    error as the Java exception prints it."""
+    from kcli.render.javatext import exception_text
+
+    lines = ["Records delete operation completed:\n"]
+    for (topic, partition), (low, error) in results.items():
+        lines.append(f"partition: {topic}-{partition}\t" + (f"error: {exception_text(error.code, error.message)}\n"
+                                                         if error else f"low_watermark: {low}\n"))
+    return "".join(lines)
 
 
 def summary(rows: list[RecordsDeletion], executed: bool) -> str:

@@ -52,13 +52,18 @@ DROPIN_CASES = {
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
+    "kafka-delete-records": (["--offset-json-file", "{offsets}"], "Executing records delete operation\n",
+                             "Error: {cause}\n"),
 }
 
 
 @pytest.mark.parametrize("tool", sorted(DROPIN_CASES))
-def test_refused_connection_ends_a_dropin_at_once(tool, refused_port):
+def test_refused_connection_ends_a_dropin_at_once(tool, refused_port, tmp_path):
     bootstrap = f"127.0.0.1:{refused_port}"
     args, out, err = DROPIN_CASES[tool]
+    offsets = tmp_path / "offsets.json"
+    offsets.write_text('{"partitions": [{"topic": "t", "partition": 0, "offset": 1}]}')
+    args = [a.format(offsets=offsets) for a in args]
     cause = f"Cannot connect to the cluster at {bootstrap}: {bootstrap}: Connection refused"
     t0 = time.monotonic()
     out_, err_ = io.StringIO(), io.StringIO()

@@ -99,6 +99,8 @@ def test_examples_without_a_cluster_parse(path):
 
 def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))       # reset-offsets --execute's rollback file
+    monkeypatch.chdir(tmp_path)                                # kafka-delete-records' offsets.json
+    (tmp_path / "offsets.json").write_text('{"partitions": [{"topic": "orders", "partition": 0, "offset": 0}]}')
     with EmbeddedCluster(nodes=3) as cluster:
         b = cluster.bootstrap_servers
 

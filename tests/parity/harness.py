@@ -56,6 +56,8 @@ REASONS = {
                        "Kafka 4.4 and older)",
     "kcli-notice": "kcli adds a notice on stderr (a group that does not exist yet would be created by --execute)",
     "version": "kcli prints its own version, not Kafka's",
+    "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
+                    "kafka-delete-records exits 0",
 }
 
 _STACK = re.compile(r"^(\s+at |\s+\.\.\. \d+ more|Caused by: )")
