@@ -122,7 +122,7 @@ _kcli_spec() {
         'subs:kcli check') echo 'broker expansions' ;;
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topics' ;;
-        'subs:kcli describe') echo 'configs groups topics' ;;
+        'subs:kcli describe') echo 'cluster configs groups topics' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'groups topics' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;

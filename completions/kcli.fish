@@ -244,7 +244,7 @@ function __kcli_spec
         case 'subs:kcli delete'
             echo 'groups topics'
         case 'subs:kcli describe'
-            echo 'configs groups topics'
+            echo 'cluster configs groups topics'
         case 'subs:kcli lag'
             echo 'serve show'
         case 'subs:kcli list'

@@ -101,6 +101,16 @@ class BrokerInfo:
     host: str
     port: int
     rack: str | None = None
+    fenced: bool = False             # DescribeCluster v2 (KIP-1073): registered, not unfenced
+
+
+@datatype
+class ClusterDescription:
+    """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
+    cluster_id: str | None
+    controller_id: int | None        # None: no controller known (-1 on the wire)
+    brokers: list[BrokerInfo]
+    fenced_known: bool = True        # the answer says which brokers are fenced (DescribeCluster v2)
 
 
 

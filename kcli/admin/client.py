@@ -15,7 +15,7 @@ from kcli.admin import sightings
 from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, unsupported
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
-from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
+from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset, GroupDescription,
                         GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
 
@@ -360,6 +360,12 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         leaders = self.partition_leaders(sorted({t for t, _, _ in wanted}))
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
         return self.wire.record_times(list(wanted), flat)
+
+    @or_librdkafka("_lr_describe_cluster")
+    def describe_cluster(self) -> ClusterDescription:
+        """DescribeCluster on kcli's own connection (WireClient.describe_cluster: v2 names the
+        fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
+        return self.wire.describe_cluster()
 
     @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")

@@ -3,7 +3,7 @@ cluster poses as an older broker (the KIP versions withheld, in ApiVersions and 
 
 from __future__ import annotations
 
-from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT,
+from kcli.broker.apikeys import (CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT, DESCRIBE_CLUSTER,
                                  DESCRIBE_TOPIC_PARTITIONS, LIST_OFFSETS, METADATA,
                                  STREAMS_GROUP_DESCRIBE, STREAMS_GROUP_HEARTBEAT)
 from kcli.broker.dispatch import HANDLERS
@@ -34,6 +34,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
     "2.8": {
         LIST_OFFSETS: 6,  # no v7 max-timestamp (KIP-734)
         METADATA: 11,
+        DESCRIBE_CLUSTER: 0,  # KIP-700's first version; no v2 fenced brokers (KIP-1073, 4.0)
         DESCRIBE_TOPIC_PARTITIONS: -1,
         CONSUMER_GROUP_HEARTBEAT: -1,
         CONSUMER_GROUP_DESCRIBE: -1,

@@ -34,6 +34,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli delete topics 'tmp-.*' --execute", "delete them all"),
         ("kcli delete topics --topic old-orders --if-exists", "one topic, if it exists"),
     ],
+    "describe cluster": [
+        ("kcli describe cluster", "the cluster id, the controller and the brokers, fenced ones too"),
+        ("kcli describe cluster -o json", "the same as a JSON document"),
+    ],
     "describe configs": [
         ("kcli describe configs --topic orders", "a topic's overrides and its KIP-937 timestamp bounds"),
         ("kcli describe configs --broker 1 --all", "every config of broker 1"),

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "describe topics": ("topics", "describe_topics"),
     "describe configs": ("configs", "describe_configs"),
     "describe groups": ("groups", "describe_groups"),
+    "describe cluster": ("cluster", "describe_cluster"),
     "create topic": ("topics", "create_topic"),
     "alter topics": ("topics", "alter_topic"),
     "alter configs": ("configs", "alter_configs"),
@@ -68,6 +69,7 @@ SHORT_HELP: dict[str, str] = {
     "describe topics": "Partitions, replicas and creation times.",
     "describe configs": "Configs, with the KIP-937 timestamp bounds.",
     "describe groups": "Offsets, lag, members or state of groups.",
+    "describe cluster": "Cluster id, controller and brokers.",
     "create topic": "Create a topic (kafka-topics --create).",
     "alter topics": "Increase the partition count of topics.",
     "alter configs": "Set or delete config overrides.",
@@ -98,14 +100,14 @@ _DROPIN_SETTINGS: dict[str, Any] = dict(context_settings={"allow_extra_args": Tr
 ALIASES: dict[str, str] = {
     "list topic": "list topics", "list group": "list groups",
     "describe topic": "describe topics", "describe group": "describe groups",
-    "describe config": "describe configs", "create topics": "create topic",
+    "describe config": "describe configs", "describe clusters": "describe cluster", "create topics": "create topic",
     "alter topic": "alter topics", "alter config": "alter configs",
     "delete topic": "delete topics", "delete group": "delete groups",
     "audit timestamp": "audit timestamps",
 }
 GROUPS = {
     "list": "List topics or consumer groups.",
-    "describe": "Describe topics, consumer groups or configs.",
+    "describe": "Describe topics, groups, configs or the cluster.",
     "create": "Create a topic.",
     "alter": "Alter the partition count of topics, or configs.",
     "delete": "Delete topics or consumer groups.",

@@ -30,3 +30,19 @@ def test_java_describe_cluster_on_kafka_and_the_embedded_broker(apache_kafka):
         live = [[n, *ec.cluster.node_address(n)] for n in (1, 3)]
         assert embedded == {"clusterId": ec.cluster.cluster_id, "controller": 1, "nodes": live}
     assert set(embedded) == set(kafka)
+
+
+def test_kcli_describe_cluster_is_what_the_java_admin_client_says(apache_kafka3):
+    """On three Kafka 4.4 nodes: the same cluster id and brokers as the Java AdminClient's
+    describeCluster, none fenced (DescribeCluster v2). KRaft brokers answer with a random live
+    broker as the controller, so only its being one of them is compared."""
+    from tests.support.run import run_kcli
+
+    b = apache_kafka3.bootstrap_servers
+    java_view = describe_cluster(b)
+    r = run_kcli(b, "describe", "cluster", "-o", "json", timeout="30s")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert doc["clusterId"] == java_view["clusterId"]
+    assert [[x["id"], x["host"], x["port"]] for x in doc["brokers"]] == sorted(java_view["nodes"])
+    assert all(x["fenced"] is False for x in doc["brokers"]) and doc["controllerId"] in {1, 2, 3}

@@ -1,0 +1,15 @@
+"""describe cluster (kafka-cluster cluster-id, kafka-broker-api-versions' broker list, the Java
+AdminClient's describeCluster)."""
+
+from __future__ import annotations
+
+from kcli.cli.context import out, state
+
+
+def describe_cluster():
+    """The cluster id, the controller and every broker: id, host, port, rack, fenced or not
+    (DescribeCluster v2, Kafka 4.0 on; `?` where the broker cannot say)."""
+    from kcli.ops import cluster as lib
+    from kcli.render import cluster as view
+
+    view.render_cluster(out(), lib.describe(state().admin()))

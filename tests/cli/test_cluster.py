@@ -1,0 +1,43 @@
+"""describe cluster through the real entry point, against the embedded broker: the cluster id,
+the controller and every broker, a stopped one as fenced (DescribeCluster v2), in every format;
+one DescribeCluster request; a broker posing as 2.8 answers without fenced brokers (v0)."""
+
+from __future__ import annotations
+
+import json
+
+from kcli.broker import EmbeddedCluster
+from tests.support.run import run_kcli
+
+
+def test_describe_cluster_names_the_fenced_broker():
+    with EmbeddedCluster(nodes=3) as ec:
+        ec.stop_node(2)
+        b = ec.bootstrap_servers.split(",")[0]
+        ports = {n: ec.cluster.node_address(n)[1] for n in (1, 2, 3)}
+        before = ec.request_counts()
+        doc = json.loads(run_kcli(b, "describe", "cluster", "-o", "json").out)
+        after = ec.request_counts()
+        assert sum(after[n].get("DescribeCluster", 0) - before[n].get("DescribeCluster", 0) for n in after) == 1
+        assert (doc["schema"], doc["clusterId"], doc["controllerId"]) == ("kcli.cluster/v1", ec.cluster.cluster_id, 1)
+        assert doc["brokers"] == [{"id": n, "host": "127.0.0.1", "port": ports[n], "rack": None, "fenced": n == 2}
+                                  for n in (1, 2, 3)]
+        table = run_kcli(b, "describe", "cluster")
+        lines = table.out.splitlines()
+        assert table.code == 0 and lines[0] == f"Cluster ID: {ec.cluster.cluster_id}   Controller: 1"
+        assert [line.split() for line in lines[3:]] == [
+            [str(n), "127.0.0.1", str(ports[n]), "-", "yes" if n == 2 else "no", "yes" if n == 1 else "no"]
+            for n in (1, 2, 3)]
+        plain = run_kcli(b, "describe", "cluster", "-o", "plain")
+        assert plain.out == f"Cluster ID: {ec.cluster.cluster_id}\n" + "".join(
+            f"127.0.0.1:{ports[n]} (id: {n} rack: null)\n" for n in (1, 2, 3))
+        csv = run_kcli(b, "describe", "cluster", "-o", "csv")
+        assert csv.out.splitlines()[:2] == ["ID,HOST,PORT,RACK,FENCED,CONTROLLER", f"1,127.0.0.1,{ports[1]},,no,yes"]
+
+
+def test_an_old_broker_cannot_say_which_are_fenced():
+    with EmbeddedCluster(nodes=1, pose_as="2.8") as ec:
+        b = ec.bootstrap_servers
+        doc = json.loads(run_kcli(b, "describe", "cluster", "-o", "json").out)
+        assert doc["brokers"][0]["fenced"] is None and doc["clusterId"] == ec.cluster.cluster_id
+        assert run_kcli(b, "describe", "cluster").out.splitlines()[3].split()[4] == "?"
