@@ -111,6 +111,10 @@ class ClusterDescription:
     controller_id: int | None        # None: no controller known (-1 on the wire)
     brokers: list[BrokerInfo]
     fenced_known: bool = True        # the answer says which brokers are fenced (DescribeCluster v2)
+    # ApiVersions v3+ (KIP-584) of the broker answering: the cluster's finalized feature levels,
+    # and the range of each feature that broker supports
+    finalized_features: dict[str, int] = field(default_factory=dict)
+    supported_features: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 

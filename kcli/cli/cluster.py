@@ -8,7 +8,8 @@ from kcli.cli.context import out, state
 
 def describe_cluster():
     """The cluster id, the controller and every broker: id, host, port, rack, fenced or not
-    (DescribeCluster v2, Kafka 4.0 on; `?` where the broker cannot say)."""
+    (DescribeCluster v2, Kafka 4.0 on; `?` where the broker cannot say); then the finalized
+    feature levels and, in JSON, each feature's supported range (kafka-features describe)."""
     from kcli.ops import cluster as lib
     from kcli.render import cluster as view
 

@@ -1,6 +1,7 @@
 """describe cluster's view: one row per broker (ID, HOST, PORT, RACK, FENCED, CONTROLLER) after
-the cluster id; JSON schema ``kcli.cluster/v1``; ``plain`` as kafka-cluster cluster-id and
-kafka-broker-api-versions name the parts (``Cluster ID: X``, then ``host:port (id: N rack: R)``)."""
+the cluster id, then the finalized feature levels; JSON schema ``kcli.cluster/v1``; ``plain`` as
+kafka-cluster cluster-id and kafka-broker-api-versions name the parts (``Cluster ID: X``, then
+``host:port (id: N rack: R)``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,20 @@ from kcli.render.output import NULL, Output, Table, json_document, null
 COLUMNS = ["ID", "HOST", "PORT", "RACK", "FENCED", "CONTROLLER"]
 
 
+def _level(c: ClusterDescription, name: str) -> int | None:
+    """A feature's finalized level: 0 when the broker lists finalized features but not this one
+    (a feature finalized at 0 is left out, KIP-584); None when it lists none."""
+    return c.finalized_features.get(name, 0) if c.finalized_features else None
+
+
 def render_cluster(out: Output, c: ClusterDescription) -> None:
     if out.format == "json":
         out.json(json_document("cluster", clusterId=c.cluster_id, controllerId=c.controller_id, brokers=[
             {"id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack,
-             "fenced": b.fenced if c.fenced_known else None} for b in c.brokers]))
+             "fenced": b.fenced if c.fenced_known else None} for b in c.brokers],
+            features=[{"name": name, "finalizedLevel": _level(c, name),
+                       "supportedMin": lo, "supportedMax": hi}
+                      for name, (lo, hi) in sorted(c.supported_features.items())]))
         return
     if out.format == "plain":
         out.line(f"Cluster ID: {c.cluster_id}")
@@ -30,3 +40,6 @@ def render_cluster(out: Output, c: ClusterDescription) -> None:
         out.prose(f"Cluster ID: {c.cluster_id or '-'}   Controller: "
                   f"{c.controller_id if c.controller_id is not None else 'none'}")
     out.view(table)
+    if out.format == "table" and c.finalized_features:
+        names = sorted({*c.supported_features, *c.finalized_features})
+        out.prose("Finalized features: " + ", ".join(f"{name}={_level(c, name)}" for name in names))

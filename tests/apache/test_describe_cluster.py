@@ -46,3 +46,30 @@ def test_kcli_describe_cluster_is_what_the_java_admin_client_says(apache_kafka3)
     assert doc["clusterId"] == java_view["clusterId"]
     assert [[x["id"], x["host"], x["port"]] for x in doc["brokers"]] == sorted(java_view["nodes"])
     assert all(x["fenced"] is False for x in doc["brokers"]) and doc["controllerId"] in {1, 2, 3}
+
+
+def test_kcli_describe_cluster_has_the_features_kafka_features_describes(apache_kafka):
+    """The finalized feature levels and each feature's supported range (ApiVersions v3+, KIP-584)
+    are what Apache's kafka-features --describe prints (metadata.version by its level: the tool
+    names it, 4.4-IV0 and so on)."""
+    from tests.support.apache_kafka import java_tool
+    from tests.support.run import run_kcli
+
+    b = apache_kafka.bootstrap_servers
+    r = java_tool("kafka-features", "--bootstrap-server", b, "describe")
+    assert r.code == 0, r.err[-2000:]
+    import re
+
+    java_rows = {}
+    for line in r.out.splitlines():
+        fields = dict(re.findall(r"(\w+): (\S+)", line))
+        java_rows[fields["Feature"]] = fields
+    doc = json.loads(run_kcli(b, "describe", "cluster", "-o", "json", timeout="30s").out)
+    ours = {f["name"]: f for f in doc["features"]}
+    assert set(ours) == set(java_rows) and "metadata.version" in ours
+    for name, row in java_rows.items():
+        if name == "metadata.version":
+            continue
+        assert (str(ours[name]["supportedMin"]), str(ours[name]["supportedMax"])) == (
+            row["SupportedMinVersion"], row["SupportedMaxVersion"]), name
+        assert str(ours[name]["finalizedLevel"]) == row["FinalizedVersionLevel"], name

@@ -20,6 +20,7 @@ def test_describe_cluster_names_the_fenced_broker():
         after = ec.request_counts()
         assert sum(after[n].get("DescribeCluster", 0) - before[n].get("DescribeCluster", 0) for n in after) == 1
         assert (doc["schema"], doc["clusterId"], doc["controllerId"]) == ("kcli.cluster/v1", ec.cluster.cluster_id, 1)
+        assert doc["features"] == []              # the embedded broker's ApiVersions names none
         assert doc["brokers"] == [{"id": n, "host": "127.0.0.1", "port": ports[n], "rack": None, "fenced": n == 2}
                                   for n in (1, 2, 3)]
         table = run_kcli(b, "describe", "cluster")

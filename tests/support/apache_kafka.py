@@ -52,6 +52,7 @@ TOOL_CLASSES = {
                       ("0.0.0", "kafka.admin.ConfigCommand")],
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
     "kafka-delete-records": [("3.7.0", "org.apache.kafka.tools.DeleteRecordsCommand")],
+    "kafka-features": [("3.7.0", "org.apache.kafka.tools.FeatureCommand")],
 }
 
 

@@ -102,7 +102,9 @@ class MetadataRequests(WireBase):
             md = self.cluster_metadata()
             return ClusterDescription(getattr(md, "cluster_id", None), _node(getattr(md, "controller_id", -1)),
                                       sorted((BrokerInfo(b.node_id, b.host, b.port, b.rack) for b in md.brokers),
-                                             key=lambda b: b.node_id), fenced_known=False)
+                                             key=lambda b: b.node_id), fenced_known=False,
+                                      finalized_features=dict(self._wire.finalized_features),
+                                      supported_features=dict(self._wire.supported_features))
         fields: dict[str, object] = dict(include_cluster_authorized_operations=False)
         if version >= 1:
             fields["endpoint_type"] = 1                  # brokers
@@ -115,7 +117,8 @@ class MetadataRequests(WireBase):
         brokers = [BrokerInfo(b.broker_id, b.host, b.port, b.rack, bool(getattr(b, "is_fenced", False)))
                    for b in resp.brokers]
         return ClusterDescription(resp.cluster_id, _node(resp.controller_id), sorted(brokers, key=lambda b: b.node_id),
-                                  fenced_known=version >= 2)
+                                  fenced_known=version >= 2, finalized_features=dict(self._wire.finalized_features),
+                                  supported_features=dict(self._wire.supported_features))
 
     def topic_names(self) -> list[str]:
         return sorted(t.name for t in self._metadata(None).topics)
