@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 TP = tuple[str, int]
 HIGH_WATERMARK = -1          # DeleteRecords' offset for "every record below the high watermark"
 EARLIEST, LATEST = -2, -1    # ListOffsets' special times
+UNKNOWN_PARTITION = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")
 
 
 @datatype
@@ -143,9 +144,9 @@ def refusal(rows: list[RecordsDeletion]) -> str | None:
 
 
 def execute(admin: Admin, rows: list[RecordsDeletion], allow_loss: bool) -> None:
-    """DeleteRecords for every row (one below its log start changes nothing); refused (OperationError, nothing sent)
-    while a group has not read them, unless ``allow_loss``. Each row gets its low watermark or
-    its error (``check_deleted`` gives the exit code)."""
+    """DeleteRecords for every row (one below its log start changes nothing); refused
+    (OperationError, nothing sent) while a group has not read them, unless ``allow_loss``. Each
+    row gets its low watermark or its error (``check_deleted`` gives the exit code)."""
     why = refusal(rows)
     if why and not allow_loss:
         raise OperationError(why)
@@ -157,9 +158,6 @@ def execute(admin: Admin, rows: list[RecordsDeletion], allow_loss: bool) -> None
 def check_deleted(rows: list[RecordsDeletion]) -> None:
     """The exit code of an --execute (``check_delete_results``)."""
     check_delete_results({(r.topic, r.partition): (r.low_watermark, r.error) for r in rows})
-
-
-UNKNOWN_PARTITION = BrokerError(3, "UNKNOWN_TOPIC_OR_PARTITION", "This server does not host this topic-partition.")
 
 
 def delete_before(admin: Admin, offsets: dict[TP, int]) -> dict[TP, tuple[int | None, BrokerError | None]]:
