@@ -50,6 +50,8 @@ _kcli_spec() {
         'kind:kcli describe configs --topic') echo 'topics' ;;
         'kind:kcli describe groups --group') echo 'groups' ;;
         'kind:kcli describe groups -g') echo 'groups' ;;
+        'kind:kcli describe log-dirs --topic') echo 'topics' ;;
+        'kind:kcli describe log-dirs -t') echo 'topics' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
         'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
@@ -102,6 +104,7 @@ _kcli_spec() {
         'opts:kcli delete-records') echo '--topic -t --from-file --before --execute --allow-loss' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
+        'opts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
@@ -122,7 +125,7 @@ _kcli_spec() {
         'subs:kcli check') echo 'broker expansions' ;;
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topics' ;;
-        'subs:kcli describe') echo 'cluster configs groups topics' ;;
+        'subs:kcli describe') echo 'cluster configs groups log-dirs topics' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'groups topics' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
@@ -139,6 +142,7 @@ _kcli_spec() {
         'vopts:kcli delete-records') echo '--topic -t --from-file --before' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
+        'vopts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;

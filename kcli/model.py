@@ -105,6 +105,19 @@ class BrokerInfo:
 
 
 @datatype
+class ReplicaLogDir:
+    """One replica in one broker's log dir (DescribeLogDirs): its size in bytes, and for a future
+    replica (being moved between dirs) how far it lags the current one, in offsets."""
+    broker: int
+    log_dir: str
+    topic: str
+    partition: int
+    size_bytes: int
+    offset_lag: int
+    future: bool = False
+
+
+@datatype
 class ClusterDescription:
     """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
     cluster_id: str | None

@@ -16,7 +16,7 @@ from kcli.admin.fallback import LibrdkafkaReads, or_librdkafka, or_unavailable, 
 from kcli.admin.settings import ClientSettings
 from kcli.errors import BrokerRejected, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import (GROUP_STATES, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset, GroupDescription,
-                        GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
+                        GroupListing, GroupMember, OffsetInfo, RecordTime, ReplicaLogDir, ResourceConfig,
                         StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False
@@ -366,6 +366,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """DescribeCluster on kcli's own connection (WireClient.describe_cluster: v2 names the
         fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
         return self.wire.describe_cluster()
+
+    def describe_log_dirs(self, broker_ids: list[int]) -> list[ReplicaLogDir]:
+        """DescribeLogDirs to each broker on kcli's own connections (WireClient.describe_log_dirs:
+        confluent-kafka has no call for it)."""
+        return self.wire.describe_log_dirs(broker_ids) if broker_ids else []
 
     @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")

@@ -173,6 +173,11 @@ class PartitionLog:
         if self.path is not None and len(self._batches) != before:
             self._rewrite(self.path)
 
+    def size_in_bytes(self) -> int:
+        """The bytes of the batches kept: what DescribeLogDirs reports as the partition's size
+        (Kafka's sum of its segments' sizes)."""
+        return sum(len(b.data) for b in self._batches)
+
     def _rewrite(self, path: Path) -> None:
         tmp = path.with_name(path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -38,6 +38,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli describe cluster", "the cluster id, the controller and the brokers, fenced ones too"),
         ("kcli describe cluster -o json", "the same as a JSON document"),
     ],
+    "describe log-dirs": [
+        ("kcli describe log-dirs --topic orders", "the size of each replica of orders, per broker"),
+        ("kcli describe log-dirs --broker 1 -o json", "every replica on broker 1, sizes in bytes"),
+    ],
     "describe configs": [
         ("kcli describe configs --topic orders", "a topic's overrides and its KIP-937 timestamp bounds"),
         ("kcli describe configs --broker 1 --all", "every config of broker 1"),

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "describe configs": ("configs", "describe_configs"),
     "describe groups": ("groups", "describe_groups"),
     "describe cluster": ("cluster", "describe_cluster"),
+    "describe log-dirs": ("logdirs", "describe_log_dirs"),
     "create topic": ("topics", "create_topic"),
     "alter topics": ("topics", "alter_topic"),
     "alter configs": ("configs", "alter_configs"),
@@ -70,6 +71,7 @@ SHORT_HELP: dict[str, str] = {
     "describe configs": "Configs, with the KIP-937 timestamp bounds.",
     "describe groups": "Offsets, lag, members or state of groups.",
     "describe cluster": "Cluster id, controller and brokers.",
+    "describe log-dirs": "Replica sizes in bytes, per broker log dir.",
     "create topic": "Create a topic (kafka-topics --create).",
     "alter topics": "Increase the partition count of topics.",
     "alter configs": "Set or delete config overrides.",
@@ -100,14 +102,15 @@ _DROPIN_SETTINGS: dict[str, Any] = dict(context_settings={"allow_extra_args": Tr
 ALIASES: dict[str, str] = {
     "list topic": "list topics", "list group": "list groups",
     "describe topic": "describe topics", "describe group": "describe groups",
-    "describe config": "describe configs", "describe clusters": "describe cluster", "create topics": "create topic",
+    "describe config": "describe configs", "describe clusters": "describe cluster",
+    "describe log-dir": "describe log-dirs", "create topics": "create topic",
     "alter topic": "alter topics", "alter config": "alter configs",
     "delete topic": "delete topics", "delete group": "delete groups",
     "audit timestamp": "audit timestamps",
 }
 GROUPS = {
     "list": "List topics or consumer groups.",
-    "describe": "Describe topics, groups, configs or the cluster.",
+    "describe": "Topics, groups, configs, log-dirs, cluster.",
     "create": "Create a topic.",
     "alter": "Alter the partition count of topics, or configs.",
     "delete": "Delete topics or consumer groups.",

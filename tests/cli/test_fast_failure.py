@@ -19,7 +19,8 @@ from tests.support.run import run_kcli
 # Every command that talks to a cluster, with arguments that make it send requests.
 CASES = [
     ("list topics", []), ("list groups", []), ("describe topics", []), ("describe topics", ["t"]),
-    ("describe configs", ["--topic", "t"]), ("describe cluster", []), ("describe groups", ["g"]),
+    ("describe configs", ["--topic", "t"]), ("describe cluster", []),
+    ("describe log-dirs", []), ("describe groups", ["g"]),
     ("describe groups", ["g", "--state"]), ("describe groups", ["g", "--members"]),
     ("create topic", ["t"]), ("alter topics", ["t", "--partitions", "3"]),
     ("alter configs", ["--topic", "t", "--set", "retention.ms=1"]), ("delete topics", ["t"]),

@@ -24,7 +24,8 @@ LEAVES = sorted(set(COMMANDS) - HIDDEN)
 PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   # no cluster, or one of their own
                "lag serve"}                                                 # runs until stopped
 # The cluster commands' examples, in an order in which each finds what it needs.
-RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe cluster", "describe configs",
+RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe cluster",
+             "describe log-dirs", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
              "check broker", *sorted(DROPINS), "reset-offsets", "delete-records",
              "delete-offsets", "delete groups", "delete topics"]

@@ -69,6 +69,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("describe topics", "describe", "topics", "events"),
     ("describe configs", "describe", "configs", "--topic", "events"),
     ("describe cluster", "describe", "cluster"),
+    ("describe log-dirs", "describe", "log-dirs", "--topic", "events"),
     ("alter configs", "alter", "configs", "--topic", "events", "--set", "retention.ms=1000"),
     ("list-offsets", "list-offsets", "-t", "events"),
     ("list groups", "list", "groups"),

@@ -53,6 +53,7 @@ TOOL_CLASSES = {
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
     "kafka-delete-records": [("3.7.0", "org.apache.kafka.tools.DeleteRecordsCommand")],
     "kafka-features": [("3.7.0", "org.apache.kafka.tools.FeatureCommand")],
+    "kafka-log-dirs": [("3.7.0", "org.apache.kafka.tools.LogDirsCommand")],
 }
 
 
