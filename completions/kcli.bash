@@ -102,6 +102,7 @@ _kcli_spec() {
         'opts:kcli delete topics') echo '--topic -t --if-exists --execute' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli delete-records') echo '--topic -t --from-file --before --execute --allow-loss' ;;
+        'opts:kcli describe cluster') echo '--api-versions' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;

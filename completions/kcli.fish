@@ -203,6 +203,8 @@ function __kcli_spec
             echo '--group -g --topic -t'
         case 'opts:kcli delete-records'
             echo '--topic -t --from-file --before --execute --allow-loss'
+        case 'opts:kcli describe cluster'
+            echo '--api-versions'
         case 'opts:kcli describe configs'
             echo '--topic --broker --all'
         case 'opts:kcli describe groups'

@@ -101,6 +101,7 @@ $script:KcliSpec = @{
     'opts:kcli delete topics' = '--topic -t --if-exists --execute'
     'opts:kcli delete-offsets' = '--group -g --topic -t'
     'opts:kcli delete-records' = '--topic -t --from-file --before --execute --allow-loss'
+    'opts:kcli describe cluster' = '--api-versions'
     'opts:kcli describe configs' = '--topic --broker --all'
     'opts:kcli describe groups' = '--group -g --all-groups --offsets --members --state --time-lag'
     'opts:kcli describe log-dirs' = '--broker -B --topic -t'

@@ -118,6 +118,18 @@ class ReplicaLogDir:
 
 
 @datatype
+class ApiSupport:
+    """One API kcli sends, against each broker (describe cluster --api-versions): who sends it,
+    the version a kcli feature needs and what for (None: any), and per broker its (id, range or
+    None without the API, short of the need or not)."""
+    api_key: int
+    api: str
+    sent_by: str
+    needs: tuple[int, str] | None
+    brokers: list[tuple[int, tuple[int, int] | None, bool]]
+
+
+@datatype
 class ClusterDescription:
     """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
     cluster_id: str | None

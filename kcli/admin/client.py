@@ -367,6 +367,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
         return self.wire.describe_cluster()
 
+    def broker_api_versions(self, broker_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
+        """Each broker's ApiVersions answer, on kcli's own connection to it."""
+        return self.wire.broker_api_versions(broker_ids)
+
     def describe_log_dirs(self, broker_ids: list[int]) -> list[ReplicaLogDir]:
         """DescribeLogDirs to each broker on kcli's own connections (WireClient.describe_log_dirs:
         confluent-kafka has no call for it)."""

@@ -37,6 +37,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "describe cluster": [
         ("kcli describe cluster", "the cluster id, the controller and the brokers, fenced ones too"),
         ("kcli describe cluster -o json", "the same as a JSON document"),
+        ("kcli describe cluster --api-versions", "each broker's API versions beside the KIP versions kcli needs"),
     ],
     "describe log-dirs": [
         ("kcli describe log-dirs --topic orders", "the size of each replica of orders, per broker"),

@@ -5,7 +5,7 @@ kafka-cluster cluster-id and kafka-broker-api-versions name the parts (``Cluster
 
 from __future__ import annotations
 
-from kcli.model import ClusterDescription
+from kcli.model import ApiSupport, ClusterDescription
 from kcli.render.output import NULL, Output, Table, json_document, null
 
 COLUMNS = ["ID", "HOST", "PORT", "RACK", "FENCED", "CONTROLLER"]
@@ -43,3 +43,23 @@ def render_cluster(out: Output, c: ClusterDescription) -> None:
     if out.format == "table" and c.finalized_features:
         names = sorted({*c.supported_features, *c.finalized_features})
         out.prose("Finalized features: " + ", ".join(f"{name}={_level(c, name)}" for name in names))
+
+
+
+def render_api_versions(out: Output, apis: list[ApiSupport]) -> None:
+    """One row per API kcli sends: who sends it, the version a kcli feature needs (its KIP), and
+    each broker's range, ``!`` after one short of it (``-``: no such API there)."""
+    if out.format == "json":
+        out.json(json_document("api-versions", apis=[
+            {"apiKey": a.api_key, "api": a.api, "sentBy": a.sent_by,
+             "needs": None if a.needs is None else {"version": a.needs[0], "for": a.needs[1]},
+             "brokers": [{"id": b, "min": None if r is None else r[0], "max": None if r is None else r[1],
+                          "short": short} for b, r, short in a.brokers]} for a in apis]))
+        return
+    brokers = [b for b, _, _ in apis[0].brokers] if apis else []
+    table = Table(["API", "KEY", "SENT-BY", "NEEDS", *[f"BROKER-{b}" for b in brokers]])
+    for a in apis:
+        cells = ["-" if r is None else f"{r[0]}-{r[1]}" + (" !" if short else "") for _, r, short in a.brokers]
+        table.add([a.api, str(a.api_key), a.sent_by, NULL if a.needs is None else f"v{a.needs[0]} {a.needs[1]}",
+                   *cells])
+    out.view(table)

@@ -73,3 +73,32 @@ def test_kcli_describe_cluster_has_the_features_kafka_features_describes(apache_
         assert (str(ours[name]["supportedMin"]), str(ours[name]["supportedMax"])) == (
             row["SupportedMinVersion"], row["SupportedMaxVersion"]), name
         assert str(ours[name]["finalizedLevel"]) == row["FinalizedVersionLevel"], name
+
+
+def test_kcli_api_versions_are_what_kafka_broker_api_versions_says(apache_kafka3):
+    """Each of three 4.4 brokers' ranges for every API kcli sends equal what Apache's
+    kafka-broker-api-versions prints for it (``Name(key): min to max [usable: n]``, or ``N`` for
+    one version)."""
+    import re
+
+    from tests.support.apache_kafka import java_tool
+    from tests.support.run import run_kcli
+
+    b = apache_kafka3.bootstrap_servers
+    r = java_tool("kafka-broker-api-versions", "--bootstrap-server", b)
+    assert r.code == 0, r.err[-2000:]
+    java_ranges: dict[int, dict[int, tuple[int, int]]] = {}
+    for block in re.split(r"^(?=\S+ \(id: )", r.out.strip(), flags=re.M)[1:]:
+        broker = int(re.search(r"\(id: (\d+) ", block).group(1))
+        java_ranges[broker] = {int(k): (int(lo), int(hi or lo))          # one version: "N [usable: N]"
+                               for k, lo, hi in re.findall(r"\((\d+)\): (\d+)(?: to (\d+))?", block)}
+    ours = run_kcli(b, "describe", "cluster", "--api-versions", "-o", "json", timeout="30s")
+    assert ours.code == 0, ours.err
+    apis = json.loads(ours.out)["apis"]
+    assert sorted(java_ranges) == [1, 2, 3]
+    for api in apis:
+        for x in api["brokers"]:
+            expected = java_ranges[x["id"]].get(api["apiKey"])
+            assert ((x["min"], x["max"]) if x["min"] is not None else None) == expected, (api["api"], x)
+    short = {a["api"] for a in apis if any(x["short"] for x in a["brokers"])}
+    assert "DescribeTopicPartitions" in short and "DescribeCluster" not in short      # 4.4: no KIP-1327

@@ -42,3 +42,31 @@ def test_an_old_broker_cannot_say_which_are_fenced():
         doc = json.loads(run_kcli(b, "describe", "cluster", "-o", "json").out)
         assert doc["brokers"][0]["fenced"] is None and doc["clusterId"] == ec.cluster.cluster_id
         assert run_kcli(b, "describe", "cluster").out.splitlines()[3].split()[4] == "?"
+
+
+def _api_rows(b: str) -> dict[str, dict]:
+    r = run_kcli(b, "describe", "cluster", "--api-versions", "-o", "json")
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert doc["schema"] == "kcli.api-versions/v1"
+    return {a["api"]: a for a in doc["apis"]}
+
+
+def test_api_versions_mark_the_kip_versions_a_broker_lacks():
+    with EmbeddedCluster(nodes=2, pose_as="4.4") as ec:
+        rows = _api_rows(ec.bootstrap_servers)
+        short = {name for name, a in rows.items() if any(b["short"] for b in a["brokers"])}
+        assert short == {"Metadata", "ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "DescribeTopicPartitions",
+                         "StreamsGroupDescribe"}
+        dtp = rows["DescribeTopicPartitions"]
+        assert dtp["needs"] == {"version": 1, "for": "KIP-1327 CreationTimeMs"}
+        assert [(b["id"], b["min"], b["max"]) for b in dtp["brokers"]] == [(1, 0, 0), (2, 0, 0)]
+        table = run_kcli(ec.bootstrap_servers, "describe", "cluster", "--api-versions").out
+        line = next(row for row in table.splitlines() if row.split()[:1] == ["DescribeTopicPartitions"])
+        assert line.split()[-4:] == ["0-0", "!", "0-0", "!"]
+    with EmbeddedCluster(nodes=1) as ec:
+        rows = _api_rows(ec.bootstrap_servers)
+        assert not any(b["short"] for a in rows.values() for b in a["brokers"])
+    with EmbeddedCluster(nodes=1, pose_as="2.8") as ec:
+        rows = _api_rows(ec.bootstrap_servers)
+        assert rows["DescribeTopicPartitions"]["brokers"][0] == {"id": 1, "min": None, "max": None, "short": True}

@@ -54,6 +54,7 @@ TOOL_CLASSES = {
     "kafka-delete-records": [("3.7.0", "org.apache.kafka.tools.DeleteRecordsCommand")],
     "kafka-features": [("3.7.0", "org.apache.kafka.tools.FeatureCommand")],
     "kafka-log-dirs": [("3.7.0", "org.apache.kafka.tools.LogDirsCommand")],
+    "kafka-broker-api-versions": [("3.7.0", "org.apache.kafka.tools.BrokerApiVersionsCommand")],
 }
 
 

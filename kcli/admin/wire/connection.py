@@ -412,6 +412,10 @@ class Wire:
         self.cluster = ClusterPart(answer)
         self._addresses = {b.node_id: (b.host, b.port) for b in answer.brokers}
 
+    def node_api_versions(self, node_id: int) -> dict[int, tuple[int, int]]:
+        """What broker ``node_id`` answered to ApiVersions on its connection (opened if need be)."""
+        return self._node(node_id, self._deadline()).api_versions
+
     def _connection(self, node_id: int | None, deadline: float) -> Connection:
         """The open connection for ``node_id`` (None: the bootstrap broker's); one closed after a
         failure is opened again."""
