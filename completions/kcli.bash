@@ -13,6 +13,7 @@ _kcli_spec() {
         'java:kcli kafka-acls') echo '1' ;;
         'java:kcli kafka-configs') echo '1' ;;
         'java:kcli kafka-consumer-groups') echo '1' ;;
+        'java:kcli kafka-delete-records') echo '1' ;;
         'java:kcli kafka-get-offsets') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
@@ -57,9 +58,14 @@ _kcli_spec() {
         'kind:kcli delete-offsets --topic') echo 'topics' ;;
         'kind:kcli delete-offsets -g') echo 'groups' ;;
         'kind:kcli delete-offsets -t') echo 'topics' ;;
+        'kind:kcli delete-records --from-file') echo 'file' ;;
+        'kind:kcli delete-records --topic') echo 'topics' ;;
+        'kind:kcli delete-records -t') echo 'topics' ;;
         'kind:kcli describe configs --topic') echo 'topics' ;;
         'kind:kcli describe groups --group') echo 'groups' ;;
         'kind:kcli describe groups -g') echo 'groups' ;;
+        'kind:kcli describe log-dirs --topic') echo 'topics' ;;
+        'kind:kcli describe log-dirs -t') echo 'topics' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
         'kind:kcli kafka-acls --group') echo 'groups' ;;
@@ -73,6 +79,7 @@ _kcli_spec() {
         'kind:kcli kafka-consumer-groups --from-file') echo 'file' ;;
         'kind:kcli kafka-consumer-groups --group') echo 'groups' ;;
         'kind:kcli kafka-consumer-groups --topic') echo 'topics' ;;
+        'kind:kcli kafka-delete-records --command-config') echo 'file' ;;
         'kind:kcli kafka-get-offsets --command-config') echo 'file' ;;
         'kind:kcli kafka-get-offsets --topic') echo 'topics' ;;
         'kind:kcli kafka-streams-groups --command-config') echo 'file' ;;
@@ -118,14 +125,18 @@ _kcli_spec() {
         'opts:kcli create topic') echo '--topic -t --partitions --replication-factor --config --replica-assignment --if-not-exists' ;;
         'opts:kcli delete acls') echo '--topic -t --group -g --cluster --transactional-id --delegation-token --user-principal --resource-pattern-type --principal --host --operation --permission --execute' ;;
         'opts:kcli delete groups') echo '--group -g --all-groups' ;;
-        'opts:kcli delete topics') echo '--topic -t --if-exists' ;;
+        'opts:kcli delete topics') echo '--topic -t --if-exists --execute' ;;
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
+        'opts:kcli delete-records') echo '--topic -t --from-file --before --execute --allow-loss' ;;
+        'opts:kcli describe cluster') echo '--api-versions' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
+        'opts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
+        'opts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config --help --version' ;;
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
@@ -138,7 +149,7 @@ _kcli_spec() {
         'opts:kcli list transactions') echo '--older-than --pattern' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets' ;;
         'subs:kcli abort') echo 'transaction' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
@@ -146,7 +157,7 @@ _kcli_spec() {
         'subs:kcli check') echo 'broker expansions transactions' ;;
         'subs:kcli create') echo 'acl topic' ;;
         'subs:kcli delete') echo 'acls groups topics' ;;
-        'subs:kcli describe') echo 'configs groups topics transactions' ;;
+        'subs:kcli describe') echo 'cluster configs groups log-dirs topics transactions' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'acls groups topics transactions' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
@@ -164,12 +175,15 @@ _kcli_spec() {
         'vopts:kcli delete groups') echo '--group -g' ;;
         'vopts:kcli delete topics') echo '--topic -t' ;;
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
+        'vopts:kcli delete-records') echo '--topic -t --from-file --before' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
+        'vopts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
         'vopts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
+        'vopts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config' ;;
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
@@ -259,4 +273,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

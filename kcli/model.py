@@ -106,6 +106,45 @@ class BrokerInfo:
     host: str
     port: int
     rack: str | None = None
+    fenced: bool = False             # DescribeCluster v2 (KIP-1073): registered, not unfenced
+
+
+@datatype
+class ReplicaLogDir:
+    """One replica in one broker's log dir (DescribeLogDirs): its size in bytes, and for a future
+    replica (being moved between dirs) how far it lags the current one, in offsets."""
+    broker: int
+    log_dir: str
+    topic: str
+    partition: int
+    size_bytes: int
+    offset_lag: int
+    future: bool = False
+
+
+@datatype
+class ApiSupport:
+    """One API kcli sends, against each broker (describe cluster --api-versions): who sends it,
+    the version a kcli feature needs and what for (None: any), and per broker its (id, range or
+    None without the API, short of the need or not)."""
+    api_key: int
+    api: str
+    sent_by: str
+    needs: tuple[int, str] | None
+    brokers: list[tuple[int, tuple[int, int] | None, bool]]
+
+
+@datatype
+class ClusterDescription:
+    """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
+    cluster_id: str | None
+    controller_id: int | None        # None: no controller known (-1 on the wire)
+    brokers: list[BrokerInfo]
+    fenced_known: bool = True        # the answer says which brokers are fenced (DescribeCluster v2)
+    # ApiVersions v3+ (KIP-584) of the broker answering: the cluster's finalized feature levels,
+    # and the range of each feature that broker supports
+    finalized_features: dict[str, int] = field(default_factory=dict)
+    supported_features: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 
@@ -660,3 +699,27 @@ class AbortPlan:
     producer_id: int
     producer_epoch: int
     coordinator_epoch: int
+
+
+@datatype
+class RecordsDeletion:
+    """One partition of ``delete-records``: its log start offset moved up to ``offset`` deletes
+    the records below it. ``first_ms``/``last_ms``: the timestamps of the first and last record
+    that would go (None when none goes, or no record could be read there); ``unread_by``: each
+    group whose committed offset is below ``offset`` (it has not read what would go), with that
+    offset; ``low_watermark``: the log start offset the broker answered after an --execute."""
+    topic: str
+    partition: int
+    log_start: int
+    high_watermark: int
+    offset: int
+    first_ms: int | None = None
+    last_ms: int | None = None
+    unread_by: list[tuple[str, int]] = field(default_factory=list)
+    low_watermark: int | None = None
+    error: BrokerError | None = None        # the broker's, for this partition's DeleteRecords
+
+    @property
+    def records(self) -> int:
+        """The offsets that go (a compacted or transactional log holds fewer records)."""
+        return max(0, self.offset - self.log_start)

@@ -11,7 +11,7 @@ import re
 import warnings
 
 from kcli.errors import UsageError
-from kcli.inputs import INT16_MAX, INT32_MAX, parse_int, shown, topic_name_error
+from kcli.inputs import INT16_MAX, INT32_MAX, INT64_MAX, parse_int, shown, topic_name_error
 from kcli.datatypes import datatype
 from kcli.times import TimeParseError, TimeRangeError, parse_datetime_ms, parse_duration_ms
 
@@ -199,6 +199,62 @@ def parse_topic_spec(spec: str, regex: bool = False) -> tuple[str, list[int] | N
         return topic, sorted({parse_int(p, 0, INT32_MAX) for p in parts.split(",")})
     except ValueError:
         raise UsageError(f"Invalid partition specified in topic arg '{shown(spec)}'") from None
+
+
+def parse_records_spec(spec: str) -> tuple[str, int, int]:
+    """delete-records' ``-t TOPIC:PARTITION=OFFSET``: the records below OFFSET go (-1: up to the
+    high watermark, as Kafka's DeleteRecords takes it)."""
+    head, eq, offset = spec.strip().rpartition("=")
+    topic, colon, partition = head.rpartition(":")
+    if not eq or not colon or not topic:
+        raise UsageError(f"Invalid records spec '{shown(spec)}': expected TOPIC:PARTITION=OFFSET")
+    check_topic_name(topic)
+    try:
+        p = parse_int(partition, 0, INT32_MAX)
+    except ValueError as exc:
+        raise UsageError(f"Invalid partition in '{shown(spec)}': {exc}") from None
+    try:
+        return topic, p, parse_int(offset, -1, INT64_MAX)
+    except ValueError as exc:
+        raise UsageError(f"Invalid offset in '{shown(spec)}': {exc} (-1: the high watermark)") from None
+
+
+def records_offsets(entries: list[tuple[str, int, int]]) -> dict[tuple[str, int], int]:
+    """delete-records' (topic, partition, offset) entries by partition; a partition given twice
+    is refused (kafka-delete-records refuses duplicates too)."""
+    offsets: dict[tuple[str, int], int] = {}
+    for topic, partition, offset in entries:
+        if (topic, partition) in offsets:
+            raise UsageError(f"{shown(topic)}:{partition} is given twice")
+        offsets[(topic, partition)] = offset
+    return offsets
+
+
+def parse_records_json(text: str, what: str) -> dict[tuple[str, int], int]:
+    """kafka-delete-records' --offset-json-file (kcli delete-records --from-file): ``{"partitions":
+    [{"topic": T, "partition": P, "offset": O}, ...], "version": 1}``; ``what`` names the file."""
+    import json
+
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{what} is not JSON: {exc}") from None
+    except RecursionError:              # arrays or objects nested thousands deep
+        raise UsageError(f"{what} is nested too deep to be an offset file") from None
+    parts = doc.get("partitions") if isinstance(doc, dict) else None
+    if not isinstance(parts, list):
+        raise UsageError(f'{what}: expected {{"partitions": [{{"topic": ..., "partition": ..., "offset": ...}}]}}')
+    entries = []
+    for i, p in enumerate(parts):
+        ok = (isinstance(p, dict) and isinstance(p.get("topic"), str) and p["topic"] != ""
+              and all(type(p.get(k)) is int for k in ("partition", "offset"))
+              and 0 <= p["partition"] <= INT32_MAX and -1 <= p["offset"] <= INT64_MAX)
+        if not ok:
+            raise UsageError(f"{what}: partitions[{i}] needs a topic, a partition (0 or more) and an offset "
+                             "(-1: the high watermark)")
+        check_topic_name(p["topic"])
+        entries.append((p["topic"], p["partition"], p["offset"]))
+    return records_offsets(entries)
 
 
 TYPES = ("Classic", "Consumer")

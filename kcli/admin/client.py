@@ -17,9 +17,9 @@ from kcli.admin.settings import ClientSettings
 from kcli.datatypes import replace
 from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
                          not_authorized)
-from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, CommittedOffset, GroupDescription,
-                        GroupListing, GroupMember, OffsetInfo, RecordTime, ResourceConfig,
-                        StreamsGroupDescription, TopicInfo)
+from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset,
+                        GroupDescription, GroupListing, GroupMember, OffsetInfo, RecordTime, ReplicaLogDir,
+                        ResourceConfig, StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -339,6 +339,22 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         partitions = list(partitions)
         return self.wire.list_offsets(partitions, time) if partitions else []
 
+    def delete_records(self, offsets: dict[tuple[str, int], int]
+                       ) -> dict[tuple[str, int], tuple[int | None, BrokerError | None]]:
+        """DeleteRecords (a change: librdkafka sends it, one request per leader): each partition's
+        low watermark after it, or the broker's error."""
+        from confluent_kafka import TopicPartition
+
+        futures = self._admin.delete_records([TopicPartition(t, p, o) for (t, p), o in offsets.items()],
+                                             request_timeout=self._timeout(), operation_timeout=self._timeout())
+        result: dict[tuple[str, int], tuple[int | None, BrokerError | None]] = {}
+        for tp, fut in futures.items():
+            try:
+                result[(tp.topic, tp.partition)] = (self._result(fut).low_watermark, None)
+            except BrokerRejected as exc:
+                result[(tp.topic, tp.partition)] = (None, exc.error)
+        return result
+
     def record_times(self, wanted: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], RecordTime]:
         """The first record at or after each (topic, partition, offset): its timestamp, or a
         bound on it (see WireClient.record_times). One Metadata for the leaders, then one bounded
@@ -348,6 +364,21 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         leaders = self.partition_leaders(sorted({t for t, _, _ in wanted}))
         flat = {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()}
         return self.wire.record_times(list(wanted), flat)
+
+    @or_librdkafka("_lr_describe_cluster")
+    def describe_cluster(self) -> ClusterDescription:
+        """DescribeCluster on kcli's own connection (WireClient.describe_cluster: v2 names the
+        fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
+        return self.wire.describe_cluster()
+
+    def broker_api_versions(self, broker_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
+        """Each broker's ApiVersions answer, on kcli's own connection to it."""
+        return self.wire.broker_api_versions(broker_ids)
+
+    def describe_log_dirs(self, broker_ids: list[int]) -> list[ReplicaLogDir]:
+        """DescribeLogDirs to each broker on kcli's own connections (WireClient.describe_log_dirs:
+        confluent-kafka has no call for it)."""
+        return self.wire.describe_log_dirs(broker_ids) if broker_ids else []
 
     @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")

@@ -20,7 +20,8 @@ import functools
 import time
 
 from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker
-from kcli.model import BrokerError, CommittedOffset, ConfigEntry, OffsetInfo, PartitionInfo, ResourceConfig, TopicInfo
+from kcli.model import (BrokerError, BrokerInfo, ClusterDescription, CommittedOffset, ConfigEntry, OffsetInfo,
+                        PartitionInfo, ResourceConfig, TopicInfo)
 
 TYPE_CHECKING = False                 # typing's, without importing typing (start-up)
 if TYPE_CHECKING:
@@ -145,6 +146,12 @@ class LibrdkafkaReads:
 
     def _lr_broker_ids(self) -> list[int]:
         return sorted(self._lr_metadata().brokers)
+
+    def _lr_describe_cluster(self) -> ClusterDescription:
+        md = self._lr_metadata()
+        brokers = sorted((BrokerInfo(b.id, b.host, b.port) for b in md.brokers.values()), key=lambda b: b.node_id)
+        return ClusterDescription(md.cluster_id, md.controller_id if md.controller_id >= 0 else None, brokers,
+                                  fenced_known=False)
 
     def _lr_cluster_id(self) -> str | None:
         return self._lr_metadata().cluster_id

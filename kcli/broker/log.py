@@ -116,9 +116,14 @@ class PartitionLog:
                 batch = records.next_batch()
             except CorruptRecordError:
                 break
+            # the first batch may start anywhere: DeleteRecords rewrites the file from the batch
+            # holding the new log start offset (delete_records)
+            first = not self._batches
             if (batch is None or not isinstance(batch, DefaultRecordBatch)
-                    or batch.base_offset != self.log_end_offset or not batch.validate_crc()):
+                    or (not first and batch.base_offset != self.log_end_offset) or not batch.validate_crc()):
                 break
+            if first:                       # what precedes the file's first batch is gone
+                self.log_start_offset = max(self.log_start_offset, batch.base_offset)
             raw = bytes(data[valid:valid + batch.size_in_bytes])
             valid += len(raw)
             self._index(DefaultRecordBatch(raw), raw)
@@ -239,9 +244,33 @@ class PartitionLog:
         return chunks, size, [(pid, first) for pid, first, _ in self.aborted[i:] if first < end]
 
     def delete_records(self, offset: int) -> None:
-        """Advance the log start offset (DeleteRecords); the caller checks the bounds."""
+        """Advance the log start offset (DeleteRecords); the caller checks the bounds. The
+        batches wholly below it are dropped, from memory and, with a path, from the file: it is
+        rewritten from the batch holding the new log start offset (to a temporary file, fsynced,
+        then renamed over it), as Kafka frees the segments below it."""
         self.log_start_offset = max(self.log_start_offset, offset)
+        before = len(self._batches)
         self._drop_below(self.log_start_offset)
+        if self.path is not None and len(self._batches) != before:
+            self._rewrite(self.path)
+
+    def size_in_bytes(self) -> int:
+        """The bytes of the batches kept: what DescribeLogDirs reports as the partition's size
+        (Kafka's sum of its segments' sizes)."""
+        return sum(len(b.data) for b in self._batches)
+
+    def _rewrite(self, path: Path) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            for b in self._batches:
+                os.write(fd, b.data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.close()
+        os.replace(tmp, path)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def _drop_below(self, offset: int) -> None:
         self.aborted = [a for a in self.aborted if a[2] >= offset]

@@ -30,8 +30,18 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli alter topics orders --partitions 12", "grow a topic to 12 partitions"),
     ],
     "delete topics": [
-        ("kcli delete topics 'tmp-.*'", "every topic whose name starts with tmp-"),
+        ("kcli delete topics 'tmp-.*'", "list the topics whose names start with tmp- (a dry run when several match)"),
+        ("kcli delete topics 'tmp-.*' --execute", "delete them all"),
         ("kcli delete topics --topic old-orders --if-exists", "one topic, if it exists"),
+    ],
+    "describe cluster": [
+        ("kcli describe cluster", "the cluster id, the controller and the brokers, fenced ones too"),
+        ("kcli describe cluster -o json", "the same as a JSON document"),
+        ("kcli describe cluster --api-versions", "each broker's API versions beside the KIP versions kcli needs"),
+    ],
+    "describe log-dirs": [
+        ("kcli describe log-dirs --topic orders", "the size of each replica of orders, per broker"),
+        ("kcli describe log-dirs --broker 1 -o json", "every replica on broker 1, sizes in bytes"),
     ],
     "describe configs": [
         ("kcli describe configs --topic orders", "a topic's overrides and its KIP-937 timestamp bounds"),
@@ -61,6 +71,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "latest, but earliest for partitions younger than 1 h (KIP-1327)"),
         ("kcli reset-offsets --group billing --topic orders:0,1 --to-datetime 2025-01-15T10:30:00Z --execute",
          "commit the reset, after writing a rollback file"),
+    ],
+    "delete-records": [
+        ("kcli delete-records -t orders:0=1 -t orders:1=-1",
+         "what would go below offset 1 of partition 0, and all of 1: a dry run, naming unread groups"),
+        ("kcli delete-records --before 2025-01-15T00:00:00Z -t orders --execute", "delete the older records"),
+        ("kcli delete-records -t orders:2=-1 --execute --allow-loss", "all of partition 2, read or not"),
     ],
     "delete-offsets": [
         ("kcli delete-offsets --group billing --topic orders:0,1", "forget the group's offsets of two partitions"),
@@ -125,6 +141,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "kafka-configs": [
         ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
          "a topic's config overrides, as kafka-configs prints them"),
+    ],
+    "kafka-delete-records": [
+        ("kcli kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",
+         'the records below each offset of {"partitions": [{"topic", "partition", "offset"}]}, deleted at once'),
     ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",

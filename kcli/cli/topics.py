@@ -141,9 +141,16 @@ def delete_topic(
     patterns: Optional[List[str]] = TARGETS,
     topic: Optional[List[str]] = TOPICS,
     if_exists: bool = typer.Option(False, "--if-exists", help="No error when no topic matches."),
+    execute: bool = typer.Option(False, "--execute",
+                                 help="Delete them when the regexes match more than one topic (else a dry run)."),
 ):
-    """Delete every matching topic (kafka-topics --delete)."""
+    """Delete every matching topic (kafka-topics --delete). When the regexes match more than one
+    topic, they are listed and nothing is deleted without --execute."""
     from kcli.ops import topics as lib
     from kcli.render import topics as view
 
-    view.render_deleted(out(), lib.delete(state().admin(), _patterns(patterns, topic, True), if_exists))
+    names = lib.delete(state().admin(), _patterns(patterns, topic, True), if_exists, execute)
+    dry_run = lib.needs_execute(names, execute)
+    view.render_deleted(out(), names, executed=not dry_run)
+    if dry_run and out().format != "json":
+        out().note(f"Dry run: nothing was deleted ({len(names)} topics match; add --execute to delete them).")

@@ -181,10 +181,19 @@ def add_partitions(admin: Admin, patterns, total, assignment, if_exists) -> list
     return changed
 
 
-def delete(admin: Admin, patterns, if_exists) -> list[str]:
+def needs_execute(names: list[str], execute: bool) -> bool:
+    """Whether a deletion waits for --execute: a selection of more than one topic (a regex that
+    matched several) is listed first; one topic, named or matched, goes at once (kafka-topics'
+    behaviour, which its drop-in keeps by always executing)."""
+    return len(names) > 1 and not execute
+
+
+def delete(admin: Admin, patterns, if_exists, execute: bool = True) -> list[str]:
+    """The topics ``patterns`` select, deleted; the names alone, nothing deleted, when they are
+    more than one and not ``execute`` (``needs_execute``: a regex's dry run)."""
     names = select_topics(admin, patterns, False, if_exists)
-    if not names:
-        return []
+    if not names or needs_execute(names, execute):
+        return names
     results = admin.delete_topics(names)
     failed, unknown = per_item(results)
     if failed or unknown:

@@ -153,7 +153,8 @@ _ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
 #   ListOffsets, admin.configs' 8 for describe topics' DescribeConfigs. kafka-python's own
 #   classes stay as they are, for the broker and any kafka-python client in the process: these
 #   are the same messages.
-_STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets", "DescribeConfigs")
+_STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets", "DescribeConfigs", "DescribeCluster",
+          "DescribeLogDirs")
 _PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request,
             "DescribeTopicPartitionsResponse": _describe_topic_partitions_response,
             "ListOffsetsRequest": _list_offsets_request}

@@ -12,6 +12,8 @@ _PACKAGE = "org.apache.kafka.common."
 ERRORS: dict[int, tuple[str, str, str]] = {
     -1: ('UNKNOWN_SERVER_ERROR', 'errors.UnknownServerException',
          'The server experienced an unexpected error when processing the request.'),
+    1: ('OFFSET_OUT_OF_RANGE', 'errors.OffsetOutOfRangeException',
+        'The requested offset is not within the range of offsets maintained by the server.'),
     2: ('CORRUPT_MESSAGE', 'errors.CorruptRecordException',
          'This message has failed its CRC checksum, exceeds the valid size, has a null key for a compacted topic, or '
          'is otherwise corrupt.'),

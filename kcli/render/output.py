@@ -25,7 +25,7 @@ FORMATS = ("table", "plain", "json", "csv")
 SCHEMA_PREFIX = "kcli."
 # Each document's version: 1, unless its keys changed. Every key is camelCase; v2 of these four
 # renamed their snake_case keys (audit-timestamps also made its times key pairs, as elsewhere).
-SCHEMA_VERSIONS = {"audit-timestamps": 3, "topic-alter": 2, "config-alter": 2, "error": 2}
+SCHEMA_VERSIONS = {"audit-timestamps": 3, "topic-alter": 2, "topic-delete": 2, "config-alter": 2, "error": 2}
 OFF_TERMINAL_WIDTH = 4096        # off a terminal nothing is folded: scripts and pagers get whole cells
 
 

@@ -130,11 +130,15 @@ def render_altered(out: Output, changes: list[tuple[str, int]], partitions: int)
         out.line(f"Topic {name}: partitions {before} -> {partitions}")
 
 
-def render_deleted(out: Output, names: list[str]) -> None:
+def render_deleted(out: Output, names: list[str], executed: bool = True) -> None:
+    """The deleted topics, or with ``executed`` False those a dry run would delete."""
     if out.format == "json":
-        out.json(json_document("topic-delete", topics=names))
+        out.json(json_document("topic-delete", topics=names, executed=executed))
         return
     if out.format == "plain":
+        if not executed:                    # a dry run: the names, one a line
+            for name in names:
+                out.line(name)
         return                              # kafka-topics prints nothing on success
     for name in names:
-        out.line(f"Deleted topic {name}.")
+        out.line(f"Deleted topic {name}." if executed else f"Would delete topic {name}.")

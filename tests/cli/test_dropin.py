@@ -17,7 +17,7 @@ from tests.support.clients import commit, create_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
-         "kafka-acls", "kafka-transactions")
+         "kafka-acls", "kafka-transactions", "kafka-delete-records")
 
 
 dropin = run_dropin
@@ -177,3 +177,36 @@ def test_a_dropin_loads_no_cli_framework(cluster):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           cwd=ROOT, stdin=subprocess.DEVNULL)
     assert proc.stdout.splitlines()[-2:] == ["[0, 0, 0, 0] []", "[0, 0, 0] []"], proc
+
+
+def test_delete_records_the_java_way(cluster, tmp_path):
+    """kafka-delete-records deletes at once (no dry run, as the Java tool): the partitions sorted,
+    one that does not exist named at once (Java retries it for 60 s), exit 3 when others went;
+    a duplicate refused before any request, in the tool's words."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    from tests.support.clients import produce
+
+    b = cluster.bootstrap_servers
+    create_topic(b, "dr-java", partitions=3)
+    produce(b, "dr-java", [(p, f"{p}-{i}", 1_736_937_000_000) for p in range(3) for i in range(5)])   # the clock's
+    offsets = tmp_path / "offsets.json"
+    entries = [("dr-java", 2, 2), ("dr-java", 0, 1), ("dr-java", 1, -1), ("dr-java", 42, 42)]
+    offsets.write_text('{"partitions": [' + ", ".join(
+        f'{{"topic": "{t}", "partition": {p}, "offset": {o}}}' for t, p, o in entries) + "]}")
+    r = dropin("kafka-delete-records", "--bootstrap-server", b, "--offset-json-file", str(offsets))
+    assert (r.code, r.err) == (3, ""), r
+    assert r.out == ("Executing records delete operation\nRecords delete operation completed:\n"
+                     "partition: dr-java-0\tlow_watermark: 1\npartition: dr-java-1\tlow_watermark: 5\n"
+                     "partition: dr-java-2\tlow_watermark: 2\npartition: dr-java-42\terror: "
+                     "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host "
+                     "this topic-partition.\n")
+    c = Consumer({"bootstrap.servers": b, "group.id": "dr-java-wm"})
+    assert [c.get_watermark_offsets(TopicPartition("dr-java", p), timeout=10)[0] for p in range(3)] == [1, 5, 2]
+    c.close()
+    offsets.write_text('{"partitions": [{"topic": "t", "partition": 1, "offset": 1}, '
+                       '{"topic": "t", "partition": 1, "offset": 2}]}')
+    before = cluster.request_counts()
+    r = dropin("kafka-delete-records", "--bootstrap-server", b, "--offset-json-file", str(offsets))
+    assert r == Result(2, "", "Offset json file contains duplicate topic partitions: t-1\n")
+    assert cluster.request_counts() == before

@@ -21,14 +21,16 @@ CASES = [
     ("list transactions", []), ("describe transactions", ["tx"]), ("check transactions", []),
     ("abort transaction", ["--topic", "t", "--partition", "0", "--start-offset", "0"]),
     ("list topics", []), ("list groups", []), ("describe topics", []), ("describe topics", ["t"]),
-    ("describe configs", ["--topic", "t"]), ("describe groups", ["g"]),
+    ("describe configs", ["--topic", "t"]), ("describe cluster", []),
+    ("describe log-dirs", []), ("describe groups", ["g"]),
     ("describe groups", ["g", "--state"]), ("describe groups", ["g", "--members"]),
     ("create topic", ["t"]), ("alter topics", ["t", "--partitions", "3"]),
     ("alter configs", ["--topic", "t", "--set", "retention.ms=1"]), ("delete topics", ["t"]),
     ("delete groups", ["g"]), ("list-offsets", ["-t", "t"]),
     ("list-offsets", ["-t", "t", "--time", "max-timestamp"]),
     ("reset-offsets", ["-g", "g", "--all-topics", "--to-earliest"]),
-    ("delete-offsets", ["-g", "g", "-t", "t"]), ("check expansions", []), ("check broker", []),
+    ("delete-offsets", ["-g", "g", "-t", "t"]), ("delete-records", ["-t", "t:0=1"]),
+    ("check expansions", []), ("check broker", []),
     ("lag show", []), ("list acls", []), ("create acl", ["--topic", "t", "--allow-principal", "User:a", "--operation",
                                                         "read"]),
     ("delete acls", ["--topic", "t", "--execute"]),
@@ -58,13 +60,18 @@ DROPIN_CASES = {
     "kafka-acls": (["--list"], "Error while executing ACL command: {cause}\n", ""),
     "kafka-transactions": (["list"], "", "Failed to list transactions: {cause}. Enable debug logging for additional "
                                          "detail.\n"),
+    "kafka-delete-records": (["--offset-json-file", "{offsets}"], "Executing records delete operation\n",
+                             "Error: {cause}\n"),
 }
 
 
 @pytest.mark.parametrize("tool", sorted(DROPIN_CASES))
-def test_refused_connection_ends_a_dropin_at_once(tool, refused_port):
+def test_refused_connection_ends_a_dropin_at_once(tool, refused_port, tmp_path):
     bootstrap = f"127.0.0.1:{refused_port}"
     args, out, err = DROPIN_CASES[tool]
+    offsets = tmp_path / "offsets.json"
+    offsets.write_text('{"partitions": [{"topic": "t", "partition": 0, "offset": 1}]}')
+    args = [a.format(offsets=offsets) for a in args]
     cause = f"Cannot connect to the cluster at {bootstrap}: {bootstrap}: Connection refused"
     t0 = time.monotonic()
     out_, err_ = io.StringIO(), io.StringIO()

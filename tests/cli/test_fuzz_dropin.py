@@ -86,6 +86,7 @@ SKELETONS = {
     "kafka-configs": [["--describe", "--entity-type", V, "--entity-name", V], ["--describe", "--broker-defaults"],
                       ["--alter", "--topic", V, "--add-config", V], ["--alter", "--broker", V, "--delete-config", V],
                       ["--alter", "--topic", V, "--add-config-file", V]],
+    "kafka-delete-records": [["--offset-json-file", V], ["--offset-json-file", V, "--command-config", V]],
 }
 
 

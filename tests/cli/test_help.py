@@ -32,10 +32,11 @@ PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   #
                "kafka-transactions", "list transactions", "describe transactions", "check transactions",
                "abort transaction"}
 # The cluster commands' examples, in an order in which each finds what it needs.
-RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
+RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe cluster",
+             "describe log-dirs", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
-             "check broker", *sorted(DROPINS - PARSED_ONLY), "reset-offsets", "delete-offsets", "delete groups",
-             "delete topics"]
+             "check broker", *sorted(DROPINS - PARSED_ONLY), "reset-offsets", "delete-records", "delete-offsets",
+             "delete groups", "delete topics"]
 
 
 def _params():
@@ -107,6 +108,8 @@ def test_examples_without_a_cluster_parse(path):
 
 def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))       # reset-offsets --execute's rollback file
+    monkeypatch.chdir(tmp_path)                                # kafka-delete-records' offsets.json
+    (tmp_path / "offsets.json").write_text('{"partitions": [{"topic": "orders", "partition": 0, "offset": 0}]}')
     with EmbeddedCluster(nodes=3) as cluster:
         b = cluster.bootstrap_servers
 

@@ -146,7 +146,8 @@ def _alias_cases(b, topics, groups):
     return {
         "list topic": lambda: [], "list group": lambda: ["--state"],
         "describe topic": lambda: [t], "describe group": lambda: [g],
-        "describe config": lambda: ["--topic", t],
+        "describe config": lambda: ["--topic", t], "describe clusters": lambda: [],
+        "describe log-dir": lambda: ["--topic", t],
         "create topics": lambda: [unique("alias-new")],
         "alter topic": lambda: [fresh_topic(), "--partitions", "2"],
         "alter config": lambda: ["--topic", t, "--set", "retention.ms=86400000"],

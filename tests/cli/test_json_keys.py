@@ -56,6 +56,8 @@ def test_every_document_uses_camel_case_keys(made):
         ["reset-offsets", "-g", group, "-t", topic, "--compare"],
         ["check", "expansions"],                    # exit 4 when it finds something
         ["check", "broker"],
+        ["delete-records", "-t", f"{topic}:0=-1"],
+        ["describe", "cluster"], ["describe", "log-dirs", "--topic", topic],
     ]
     for args in commands:
         r = run_kcli(b, *args, "-o", "json")

@@ -27,7 +27,8 @@ NOT_HERE = {
     "audit timestamps": "needs Spark (tests/pipeline)",
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
-                    "kafka-streams-groups", "kafka-acls", "kafka-transactions")},
+                    "kafka-streams-groups", "kafka-acls", "kafka-transactions",
+                    "kafka-delete-records")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
     **{words: "ACLs: this test's embedded broker has no users (SECURITY_DISABLED); the documents on real "
               "Kafka (tests/apache/test_kcli_acls.py)" for words in ("list acls", "create acl", "delete acls")},
@@ -72,6 +73,8 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("list topics", "list", "topics"),
     ("describe topics", "describe", "topics", "events"),
     ("describe configs", "describe", "configs", "--topic", "events"),
+    ("describe cluster", "describe", "cluster"),
+    ("describe log-dirs", "describe", "log-dirs", "--topic", "events"),
     ("alter configs", "alter", "configs", "--topic", "events", "--set", "retention.ms=1000"),
     ("list-offsets", "list-offsets", "-t", "events"),
     ("list groups", "list", "groups"),
@@ -80,6 +83,7 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("check expansions", "check", "expansions"),
     ("check broker", "check", "broker"),
     ("lag show", "lag", "show", "scripted"),
+    ("delete-records", "delete-records", "-t", "events:0=0"),
     ("delete-offsets", "delete-offsets", "-g", "scripted", "-t", "events"),
     ("delete groups", "delete", "groups", "scripted"),
     ("delete topics", "delete", "topics", "scripted-t"),

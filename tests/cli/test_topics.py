@@ -92,6 +92,34 @@ def test_list_create_delete_and_their_errors(cluster):
     assert run_kcli(b, "delete", "topic", "nope", "--if-exists").code == 0
 
 
+def _deletes(cluster) -> int:
+    return sum(n.get("DeleteTopics", 0) for n in cluster.request_counts().values())
+
+
+def test_a_regex_matching_several_topics_is_a_dry_run_without_execute(cluster):
+    b = cluster.bootstrap_servers
+    for name in ("tmp-a", "tmp-b", "tmpkeep"):
+        cluster.create_topic(name)
+    before = _deletes(cluster)
+    r = run_kcli(b, "delete", "topics", "tmp-.*")
+    assert (r.code, r.out) == (0, "Would delete topic tmp-a.\nWould delete topic tmp-b.\n"), r
+    assert r.err == "Dry run: nothing was deleted (2 topics match; add --execute to delete them).\n"
+    plain = run_kcli(b, "delete", "topics", "tmp-.*", "-o", "plain")
+    assert (plain.code, plain.out) == (0, "tmp-a\ntmp-b\n")
+    doc = json.loads(run_kcli(b, "delete", "topics", "--topic", "tmp-a", "--topic", "tmp-b", "-o", "json").out)
+    assert (doc["schema"], doc["topics"], doc["executed"]) == ("kcli.topic-delete/v2", ["tmp-a", "tmp-b"], False)
+    assert _deletes(cluster) == before                      # no DeleteTopics sent
+    assert {"tmp-a", "tmp-b"} <= set(AdminClient({"bootstrap.servers": b}).list_topics(timeout=10).topics)
+
+    r = run_kcli(b, "delete", "topics", "tmp-.*", "--execute", "-o", "json")
+    assert r.code == 0 and json.loads(r.out)["executed"] is True, r
+    left = set(AdminClient({"bootstrap.servers": b}).list_topics(timeout=10).topics)
+    assert "tmpkeep" in left and not {"tmp-a", "tmp-b"} & left
+    # one match (a regex or a name) is deleted at once, as before
+    r = run_kcli(b, "delete", "topics", "tmpk.*")
+    assert (r.code, r.out, r.err) == (0, "Deleted topic tmpkeep.\n", "")
+
+
 def test_create_with_a_replica_assignment(cluster):
     """Regression: confluent-kafka refused NewTopic(replica_assignment=...) with its default
     partition count, so every such create failed (found against Apache Kafka)."""

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from kcli.specs import NAMED_TIMES, parse_time, parse_topic_spec
 from kcli.admin.settings import parse_jaas, parse_properties
-from kcli.specs import parse_config_pairs, parse_replica_assignment
+from kcli.specs import parse_config_pairs, parse_records_json, parse_records_spec, parse_replica_assignment
 from kcli.errors import UsageError
 from kcli.inputs import INT32_MAX, INT64_MAX, INT64_MIN, decode_utf8
 from kcli.model import GroupPlan, PartitionPlan
@@ -129,6 +129,49 @@ def test_time_arguments_never_become_a_special_timestamp_by_accident(text):
         assert ms == NAMED_TIMES[text]
     else:
         assert ms is None or 0 <= ms <= INT64_MAX
+
+
+# -- delete-records' specs and offset files -----------------------------------------------------
+RECORDS_PIECES = ["t", "orders", ":", "=", ",", "0", "1", "-1", "-2", " ", "2147483648", "9" * 19, "9" * 30]
+RECORDS_JSON_PIECES = ['{"partitions": [', '{"topic": "t", "partition": 0, "offset": 1}', ", ", "]", "}",
+                       '"version": 1', '"partition": -1', '"offset": -1', "1e3", "true", "null", '"', "[", "{"]
+
+
+@FUZZ
+@given(text_with(RECORDS_PIECES))
+def test_records_specs(text):
+    spec = attempt("records specs", lambda: parse_records_spec(text))
+    if spec is not None:
+        topic, partition, offset = spec
+        assert re.fullmatch(r"[a-zA-Z0-9._-]{1,249}", topic)
+        assert 0 <= partition <= INT32_MAX and -1 <= offset <= INT64_MAX
+
+
+@BUILT
+@given(st.from_regex(r"[a-zA-Z0-9._-]{1,40}", fullmatch=True).filter(lambda t: t not in (".", "..")),
+       st.integers(0, INT32_MAX), st.integers(-1, INT64_MAX))
+def test_records_specs_read_as_built(topic, partition, offset):
+    assert attempt("records specs", lambda: parse_records_spec(f"{topic}:{partition}={offset}")) == (
+        topic, partition, offset)
+
+
+@FUZZ
+@given(text_with(RECORDS_JSON_PIECES))
+def test_records_offset_files(text):
+    offsets = attempt("records offset files", lambda: parse_records_json(text, "f"))
+    if offsets is not None:
+        assert all(0 <= p <= INT32_MAX and -1 <= o <= INT64_MAX for (_, p), o in offsets.items())
+
+
+@BUILT
+@given(st.dictionaries(st.tuples(st.sampled_from(["t", "orders", "a.b-c_d"]), st.integers(0, INT32_MAX)),
+                       st.integers(-1, INT64_MAX), max_size=20))
+def test_records_offset_files_read_as_built(offsets):
+    import json
+
+    text = json.dumps({"partitions": [{"topic": t, "partition": p, "offset": o} for (t, p), o in offsets.items()],
+                       "version": 1})
+    assert attempt("records offset files", lambda: parse_records_json(text, "f")) == offsets
 
 
 # -- topic specs, config pairs, replica assignments ---------------------------------------------
@@ -318,6 +361,8 @@ PARSERS = {
     "datetimes": (parse_datetime_ms, DATETIME_PIECES),
     "--time": (parse_time, DATETIME_PIECES),
     "topic specs": (parse_topic_spec, TOPIC_SPEC_PIECES),
+    "records specs": (parse_records_spec, RECORDS_PIECES),
+    "records offset files": (lambda text: parse_records_json(text, "f"), RECORDS_JSON_PIECES),
     "config pairs": (lambda text: parse_config_pairs([text]), CONFIG_PAIR_PIECES),
     "replica assignments": (parse_replica_assignment, REPLICA_PIECES),
     "CSV plans": (lambda text: parse_csv(text, ["g"]), CSV_PIECES),

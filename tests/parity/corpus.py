@@ -245,6 +245,32 @@ CASES: list[Case] = [
 ]
 
 
+# kafka-delete-records' offset files: DeleteRecordsCommandTest's and its unit test's ({topic}: the
+# corpus's records topic).
+_ENTRY = '{{"topic": "{{topic}}", "partition": {}, "offset": {}}}'
+OFFSET_FILES = {
+    # one partition a file: the tool prints them in the order of an immutable Java map, which
+    # changes with each JVM (docs/dropins.md)
+    "one": '{"partitions": [' + _ENTRY.format(0, 1) + '], "version": 1}',
+    "high-watermark": '{"partitions": [' + _ENTRY.format(1, -1) + "]}",
+    "empty": '{"partitions": []}',
+    "out-of-range": '{"partitions": [' + _ENTRY.format(0, 99) + "]}",
+    "duplicates": '{"partitions": [' + ", ".join(_ENTRY.format(p, o) for p, o in ((0, 0), (1, 1), (0, 2), (1, 0)))
+                  + "]}",
+    "version-string": '{"version": "string"}',
+    "version-2": '{"version": 2}',
+    "version-only": '{"version": 1}',
+    "partitions-number": '{"partitions": 2}',
+    "partitions-object": '{"partitions": {}}',
+    "partition-empty": '{"partitions": [{}]}',
+    "partition-topic-only": '{"partitions": [{"topic": "t"}]}',
+    "partition-text": '{"partitions": [{"topic": "t", "partition": ""}]}',
+    "partition-no-offset": '{"partitions": [{"topic": "t", "partition": 0}]}',
+    "partition-no-partition": '{"partitions": [{"topic": "t", "offset": 0}]}',
+    "not-json": '{"partitions": [',
+}
+
+
 class State:
     """The cluster state the corpus runs on, on a cluster of its own (so `--list` and describe
     without a topic see only this): topics, records with known timestamps, groups of both
@@ -264,7 +290,7 @@ class State:
             "dotted": f"{p}.dotted_topic", "altered": f"{p}-altered", "deleted": f"{p}-deleted",
             "g_classic": f"{p}-classic", "g_consumer": f"{p}-consumer", "g_stable": f"{p}-stable",
             "g_stable848": f"{p}-stable-848", "g_simple": f"{p}-simple", "g_reset": f"{p}-reset",
-            "g_del": f"{p}-gone",
+            "g_del": f"{p}-gone", "records": f"{p}-records",
         }
         self.scratch = scratch
         self.admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -290,6 +316,10 @@ class State:
         props = self.scratch / "add.properties"
         props.write_text("segment.ms=3600000\n", encoding="utf-8")
         v["props"] = str(props)
+        for name, text in OFFSET_FILES.items():
+            path = self.scratch / f"records-{name}.json"
+            path.write_text(text.replace("{topic}", v["records"]))
+            v[f"records_{name.replace('-', '_')}"] = str(path)
         plan = self.scratch / "plan.csv"
         plan.write_text("".join(f"{v['orders']},{p},{p + 1}\n" for p in range(3)))
         v["plan"] = str(plan)
@@ -330,6 +360,12 @@ class State:
     def _deletable_topic(self) -> None:
         self._delete_topic(self.values["deleted"])
         create_topic(self.b, self.values["deleted"])
+
+    def _records_topic(self) -> None:
+        """Three partitions of 5 records each, for kafka-delete-records to delete from."""
+        self._delete_topic(self.values["records"])
+        create_topic(self.b, self.values["records"], partitions=3)
+        produce(self.b, self.values["records"], [(p, f"{p}-{i}") for p in range(3) for i in range(5)])
 
     def _reset_group_at_5(self) -> None:
         commit(self.b, self.values["g_reset"], {(self.values["orders"], p): 5 for p in range(3)})

@@ -33,6 +33,16 @@ def configs(*args, **kw):
     return dropin("kafka-configs", *args, **kw)
 
 
+def delete_records(*args, **kw):
+    return dropin("kafka-delete-records", *args, **kw)
+
+
+def records_file(name: str, **kw) -> Case:
+    """kafka-delete-records with one of the corpus's offset files (``corpus.OFFSET_FILES``)."""
+    return delete_records("--offset-json-file", f"{{records_{name.replace('-', '_')}}}",
+                          id=f"dropin-delete-records-{name}", **kw)
+
+
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
@@ -268,4 +278,21 @@ CASES: list[Case] = [
             id="dropin-configs-bad-broker-id"),
     configs("--describe", differs={EXIT: "usage-exit"}, id="dropin-configs-no-entity"),
     configs("--help", bootstrap=False, id="dropin-configs-help"),
+
+    # -- kafka-delete-records (DeleteRecordsCommandTest, DeleteRecordsCommandUnitTest) ----------
+    records_file("one", prepare="records-topic"),
+    records_file("high-watermark", prepare="records-topic"),
+    records_file("empty", prepare="records-topic"),
+    records_file("out-of-range", prepare="records-topic", differs={STDERR: "stack-trace", EXIT: "records-exit"}),
+    *(records_file(name, differs=PARSE) for name in (
+        "duplicates", "version-string", "version-2", "version-only", "partitions-number", "partitions-object",
+        "partition-empty", "partition-topic-only", "partition-text", "partition-no-offset", "partition-no-partition",
+        "not-json")),
+    delete_records("--offset-json-file", "/not/existing/file", differs=PARSE, id="dropin-delete-records-no-file"),
+    delete_records(differs=USAGE, id="dropin-delete-records-no-file-option"),
+    delete_records("--offset-json-file", "{records_one}", bootstrap=False, differs=USAGE,
+                   id="dropin-delete-records-no-bootstrap"),
+    delete_records(bootstrap=False, id="dropin-delete-records-no-arguments"),
+    delete_records("--help", bootstrap=False, id="dropin-delete-records-help"),
+    delete_records("--version", bootstrap=False, differs={STDOUT: "version"}, id="dropin-delete-records-version"),
 ]

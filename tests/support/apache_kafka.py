@@ -55,6 +55,10 @@ TOOL_CLASSES = {
     # AclCommand moved from kafka.admin (core) to org.apache.kafka.tools in 4.0 (3.9.1 still has it in core)
     "kafka-acls": [("4.0.0", "org.apache.kafka.tools.AclCommand"), ("0.0.0", "kafka.admin.AclCommand")],
     "kafka-transactions": [("3.0.0", "org.apache.kafka.tools.TransactionsCommand")],
+    "kafka-delete-records": [("3.7.0", "org.apache.kafka.tools.DeleteRecordsCommand")],
+    "kafka-features": [("3.7.0", "org.apache.kafka.tools.FeatureCommand")],
+    "kafka-log-dirs": [("3.7.0", "org.apache.kafka.tools.LogDirsCommand")],
+    "kafka-broker-api-versions": [("3.7.0", "org.apache.kafka.tools.BrokerApiVersionsCommand")],
 }
 
 

@@ -138,6 +138,11 @@ class WireBase:
         broker = self._wire.api_versions.get(api_key)
         return None if broker is None else broker[1]
 
+    def broker_api_versions(self, node_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
+        """Each broker's ApiVersions ranges, by API key: one connection to each."""
+        return {n: self._answered("ApiVersionsRequest", lambda n=n: self._wire.node_api_versions(n))
+                for n in node_ids}
+
     def advertised_range(self, api_key: int) -> tuple[int, int] | None:
         """The (lowest, highest) versions of ``api_key`` the broker advertises, None without it."""
         return self._wire.api_versions.get(api_key)

@@ -87,6 +87,8 @@ class Connection:
         self._sock: socket.socket | None = None
         self._raw_correlation_id = 1 << 30          # request_raw's, apart from KafkaProtocol's
         self._open(deadline)
+        self.finalized_features: dict[str, int] = {}       # ApiVersions v3+ (KIP-584): name -> level
+        self.supported_features: dict[str, tuple[int, int]] = {}
         try:
             self.api_versions = self._negotiate(deadline)
             if config.get("security_protocol", "").startswith("SASL_"):
@@ -255,6 +257,10 @@ class Connection:
             version = min(version, ranges[API_VERSIONS_KEY][1])
         if resp.error_code:
             raise WireError(f"{self.host}:{self.port}: ApiVersions failed with error {resp.error_code}")
+        if (getattr(resp, "finalized_features_epoch", -1) or -1) >= 0:
+            self.finalized_features = {f.name: f.max_version_level for f in resp.finalized_features or []}
+        self.supported_features = {f.name: (f.min_version, f.max_version)
+                                   for f in getattr(resp, "supported_features", None) or []}
         return ranges
 
     def _authenticate(self, deadline: float) -> None:
@@ -325,6 +331,8 @@ class Wire:
             kind = WireTimeout if all(isinstance(e, WireTimeout) for e in errors) else WireError
             raise kind("; ".join(map(str, errors)))
         self.api_versions = self._bootstrap.api_versions
+        self.finalized_features = self._bootstrap.finalized_features
+        self.supported_features = self._bootstrap.supported_features
 
     def close(self) -> None:
         for conn in {self._bootstrap, *self._nodes.values()}:
@@ -403,6 +411,10 @@ class Wire:
         one command (KafkaAdmin.wire): the cache never outlives it."""
         self.cluster = ClusterPart(answer)
         self._addresses = {b.node_id: (b.host, b.port) for b in answer.brokers}
+
+    def node_api_versions(self, node_id: int) -> dict[int, tuple[int, int]]:
+        """What broker ``node_id`` answered to ApiVersions on its connection (opened if need be)."""
+        return self._node(node_id, self._deadline()).api_versions
 
     def _connection(self, node_id: int | None, deadline: float) -> Connection:
         """The open connection for ``node_id`` (None: the bootstrap broker's); one closed after a

@@ -9,7 +9,8 @@ import base64
 
 from kcli.admin.wire.base import WireBase, error_name
 from kcli.errors import BrokerRejected, UnsupportedByBroker
-from kcli.model import INTERNAL_TOPICS, BrokerError, PartitionInfo, TopicInfo
+from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, ClusterDescription, PartitionInfo, ReplicaLogDir,
+                        TopicInfo)
 
 PARTITION_LIMIT = 2000
 UNKNOWN_TOPIC_OR_PARTITION = 3
@@ -20,6 +21,10 @@ def kafka_uuid(value) -> str | None:
     if value is None or value.int == 0:
         return None
     return base64.urlsafe_b64encode(value.bytes).decode().rstrip("=")
+
+
+def _node(node_id: int) -> int | None:
+    return None if node_id < 0 else node_id
 
 
 def topic_error(topic: str, code: int) -> BrokerRejected:
@@ -89,6 +94,52 @@ class MetadataRequests(WireBase):
         if self._wire.cluster is None:
             self._metadata([])                           # learned: Wire.learn_cluster
         return self._wire.cluster
+
+    def describe_cluster(self) -> ClusterDescription:
+        """DescribeCluster at the highest common version (v2: the fenced brokers too, KIP-1073);
+        a broker without it (before 2.8) answers from Metadata, which names only live brokers."""
+        Req = self.proto.DescribeClusterRequest
+        version = self.max_version(Req)
+        if version is None:
+            md = self.cluster_metadata()
+            return ClusterDescription(getattr(md, "cluster_id", None), _node(getattr(md, "controller_id", -1)),
+                                      sorted((BrokerInfo(b.node_id, b.host, b.port, b.rack) for b in md.brokers),
+                                             key=lambda b: b.node_id), fenced_known=False,
+                                      finalized_features=dict(self._wire.finalized_features),
+                                      supported_features=dict(self._wire.supported_features))
+        fields: dict[str, object] = dict(include_cluster_authorized_operations=False)
+        if version >= 1:
+            fields["endpoint_type"] = 1                  # brokers
+        if version >= 2:
+            fields["include_fenced_brokers"] = True
+        resp = self.send(Req(version=version, **fields))
+        if resp.error_code:
+            raise BrokerRejected(BrokerError(resp.error_code, error_name(resp.error_code),
+                                             resp.error_message or error_name(resp.error_code)))
+        brokers = [BrokerInfo(b.broker_id, b.host, b.port, b.rack, bool(getattr(b, "is_fenced", False)))
+                   for b in resp.brokers]
+        return ClusterDescription(resp.cluster_id, _node(resp.controller_id), sorted(brokers, key=lambda b: b.node_id),
+                                  fenced_known=version >= 2, finalized_features=dict(self._wire.finalized_features),
+                                  supported_features=dict(self._wire.supported_features))
+
+    def describe_log_dirs(self, node_ids: list[int]) -> list[ReplicaLogDir]:
+        """DescribeLogDirs for every topic to each of ``node_ids``, sent together (send_each), at
+        the highest common version: every replica of each broker's log dirs."""
+        Req = self.proto.DescribeLogDirsRequest
+        version = self._version(Req, "DescribeLogDirs")
+        answers = self.send_each([(n, Req(version=version, topics=None)) for n in node_ids])
+        rows = []
+        for node, resp in zip(node_ids, answers):
+            if getattr(resp, "error_code", 0):
+                raise BrokerRejected(BrokerError(resp.error_code, error_name(resp.error_code),
+                                                 f"DescribeLogDirs on broker {node}: {error_name(resp.error_code)}"))
+            for d in resp.results:
+                if d.error_code:
+                    raise BrokerRejected(BrokerError(d.error_code, error_name(d.error_code), f"Log dir {d.log_dir} "
+                                                     f"of broker {node}: {error_name(d.error_code)}"))
+                rows += [ReplicaLogDir(node, d.log_dir, t.name, p.partition_index, p.partition_size, p.offset_lag,
+                                       p.is_future_key) for t in d.topics for p in t.partitions]
+        return rows
 
     def topic_names(self) -> list[str]:
         return sorted(t.name for t in self._metadata(None).topics)

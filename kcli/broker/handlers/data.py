@@ -1,4 +1,5 @@
-"""Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, InitProducerId, DeleteRecords.
+"""Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, InitProducerId, DeleteRecords,
+DescribeLogDirs.
 
 Fetch and ListOffsets honour the isolation level: read_committed reads up to the last stable
 offset (the first offset of the earliest open transaction), and Fetch names the aborted
@@ -11,7 +12,7 @@ import struct
 
 from kafka.record.default_records import DefaultRecordBatch
 
-from kcli.broker.apikeys import (DELETE_RECORDS, FETCH, INIT_PRODUCER_ID, LIST_OFFSETS,
+from kcli.broker.apikeys import (DELETE_RECORDS, DESCRIBE_LOG_DIRS, FETCH, INIT_PRODUCER_ID, LIST_OFFSETS,
                                  OFFSET_FOR_LEADER_EPOCH, PRODUCE)
 from kcli.broker.cluster import Cluster, Partition, Topic
 from kcli.broker.configs import LONG_MAX, timestamp_bounds
@@ -482,6 +483,32 @@ async def delete_records(ctx: RequestContext, req):
     if changed:
         cluster.save()
     return R(version=v, throttle_time_ms=0, topics=topics)
+
+
+@handles(DESCRIBE_LOG_DIRS, 1, 4)
+async def describe_log_dirs(ctx: RequestContext, req):
+    """The node's one log dir and the size of each replica it holds: the bytes of the batches its
+    partition log keeps (every replica of a partition shares the one log: the same size on each
+    node, no future replicas, offset lag 0). No volume figures (TotalBytes, UsableBytes -1, as
+    Kafka answers when it cannot tell)."""
+    cluster, v = ctx.cluster, ctx.api_version
+    R = RESPONSES[DESCRIBE_LOG_DIRS]
+    D = R.DescribeLogDirsResult
+    T = D.DescribeLogDirsTopic
+    P = T.DescribeLogDirsPartition
+    wanted = None if req.topics is None else {t.topic: set(t.partitions) for t in req.topics}
+    topics = []
+    for name in sorted(cluster.topics):
+        if wanted is not None and name not in wanted:
+            continue
+        parts = [P(partition_index=p.index, partition_size=p.log.size_in_bytes(), offset_lag=0, is_future_key=False)
+                 for p in cluster.topics[name].partitions
+                 if ctx.node_id in p.replicas and (wanted is None or p.index in wanted[name])]
+        if parts:
+            topics.append(T(name=name, partitions=parts))
+    log_dir = str(cluster.data_dir / "logs") if cluster.data_dir is not None else f"/embedded/node-{ctx.node_id}"
+    return R(version=v, throttle_time_ms=0, error_code=0, results=[
+        D(error_code=0, log_dir=log_dir, topics=topics, total_bytes=-1, usable_bytes=-1)])
 
 
 @handles(INIT_PRODUCER_ID, 0, 6)

@@ -1,13 +1,13 @@
 """The drop-in commands: ``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-acls`` and ``kcli
-kafka-transactions`` take the Java tools' own command lines (Apache
+kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-acls``, ``kcli
+kafka-transactions`` and ``kcli kafka-delete-records`` take the Java tools' own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
 named like Apache's scripts.
 
 ``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions'),
-``topics``/``groups``/``offsets``/``configs``/``streams``/``acls``/``transactions`` each tool's options and
+``topics``/``groups``/``offsets``/``configs``/``streams``/``acls``/``transactions``/``records`` each tool's options and
 checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
 views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
 they share (the entry, kcli's global options, the connection). The
@@ -23,7 +23,7 @@ import sys
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
          "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
-         "kafka-transactions": "transactions"}
+         "kafka-transactions": "transactions", "kafka-delete-records": "records"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -58,3 +58,5 @@ def kafka_acls_main() -> None:
     _script("kafka-acls")
 def kafka_transactions_main() -> None:
     _script("kafka-transactions")
+def kafka_delete_records_main() -> None:
+    _script("kafka-delete-records")

@@ -41,6 +41,11 @@ def kafka_acls(ctx: typer.Context):
     return _run("kafka-acls", ctx.args)
 
 
+def kafka_delete_records(ctx: typer.Context):
+    """kafka-delete-records' own command line (--offset-json-file): deletes at once, as the Java tool."""
+    return _run("kafka-delete-records", ctx.args)
+
+
 def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""

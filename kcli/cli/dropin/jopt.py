@@ -183,7 +183,8 @@ def _description_display(spec: Opt) -> str:
 # Java's line BreakIterator, for printable ASCII: after a run of spaces; after a tab; after a
 # closing punctuation mark or a hyphen before the start of a word; never after an opening one;
 # a number (digits with inner ``,`` or ``.``, or a sign: a hyphen after a space or a closing mark)
-# stays whole, and a line may break after such a number before a symbol.
+# stays whole, and a line may break after such a number before a symbol; never next to a
+# quotation mark (``"``: UAX #14's QU).
 _CLOSE = set('!"%),.:;?]}')
 _NO_BREAK_AFTER = set("$'([{")
 _WORD_START = set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ#&(*+-/<=>@[\\^_`{|~")
@@ -218,7 +219,7 @@ def _can_break(text: str, i: int) -> bool:
         return True
     if a == " ":
         return b != " "
-    if b in " \t" or a in _NO_BREAK_AFTER:
+    if b in " \t" or a in _NO_BREAK_AFTER or '"' in (a, b):     # a quotation mark: no break either side
         return False
     if a == "-":
         if b in "$'- \t":

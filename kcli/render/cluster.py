@@ -1,0 +1,65 @@
+"""describe cluster's view: one row per broker (ID, HOST, PORT, RACK, FENCED, CONTROLLER) after
+the cluster id, then the finalized feature levels; JSON schema ``kcli.cluster/v1``; ``plain`` as
+kafka-cluster cluster-id and kafka-broker-api-versions name the parts (``Cluster ID: X``, then
+``host:port (id: N rack: R)``)."""
+
+from __future__ import annotations
+
+from kcli.model import ApiSupport, ClusterDescription
+from kcli.render.output import NULL, Output, Table, json_document, null
+
+COLUMNS = ["ID", "HOST", "PORT", "RACK", "FENCED", "CONTROLLER"]
+
+
+def _level(c: ClusterDescription, name: str) -> int | None:
+    """A feature's finalized level: 0 when the broker lists finalized features but not this one
+    (a feature finalized at 0 is left out, KIP-584); None when it lists none."""
+    return c.finalized_features.get(name, 0) if c.finalized_features else None
+
+
+def render_cluster(out: Output, c: ClusterDescription) -> None:
+    if out.format == "json":
+        out.json(json_document("cluster", clusterId=c.cluster_id, controllerId=c.controller_id, brokers=[
+            {"id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack,
+             "fenced": b.fenced if c.fenced_known else None} for b in c.brokers],
+            features=[{"name": name, "finalizedLevel": _level(c, name),
+                       "supportedMin": lo, "supportedMax": hi}
+                      for name, (lo, hi) in sorted(c.supported_features.items())]))
+        return
+    if out.format == "plain":
+        out.line(f"Cluster ID: {c.cluster_id}")
+        for b in c.brokers:
+            out.line(f"{b.host}:{b.port} (id: {b.node_id} rack: {b.rack if b.rack is not None else 'null'})")
+        return
+    table = Table(list(COLUMNS))
+    unknown = null("?")
+    table.rows = [[str(b.node_id), b.host, str(b.port), b.rack or NULL,
+                   ("yes" if b.fenced else "no") if c.fenced_known else unknown,
+                   "yes" if b.node_id == c.controller_id else "no"] for b in c.brokers]
+    if out.format == "table":
+        out.prose(f"Cluster ID: {c.cluster_id or '-'}   Controller: "
+                  f"{c.controller_id if c.controller_id is not None else 'none'}")
+    out.view(table)
+    if out.format == "table" and c.finalized_features:
+        names = sorted({*c.supported_features, *c.finalized_features})
+        out.prose("Finalized features: " + ", ".join(f"{name}={_level(c, name)}" for name in names))
+
+
+
+def render_api_versions(out: Output, apis: list[ApiSupport]) -> None:
+    """One row per API kcli sends: who sends it, the version a kcli feature needs (its KIP), and
+    each broker's range, ``!`` after one short of it (``-``: no such API there)."""
+    if out.format == "json":
+        out.json(json_document("api-versions", apis=[
+            {"apiKey": a.api_key, "api": a.api, "sentBy": a.sent_by,
+             "needs": None if a.needs is None else {"version": a.needs[0], "for": a.needs[1]},
+             "brokers": [{"id": b, "min": None if r is None else r[0], "max": None if r is None else r[1],
+                          "short": short} for b, r, short in a.brokers]} for a in apis]))
+        return
+    brokers = [b for b, _, _ in apis[0].brokers] if apis else []
+    table = Table(["API", "KEY", "SENT-BY", "NEEDS", *[f"BROKER-{b}" for b in brokers]])
+    for a in apis:
+        cells = ["-" if r is None else f"{r[0]}-{r[1]}" + (" !" if short else "") for _, r, short in a.brokers]
+        table.add([a.api, str(a.api_key), a.sent_by, NULL if a.needs is None else f"v{a.needs[0]} {a.needs[1]}",
+                   *cells])
+    out.view(table)
