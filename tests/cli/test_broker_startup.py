@@ -37,8 +37,8 @@ def test_broker_start_serves_a_first_ack_without_kafka_pythons_client():
 @pytest.mark.parametrize("level, traced", [("info", True), (None, False)])
 def test_log_level_info_leaves_a_trace_of_a_connection_closed_for_an_unserved_api(level, traced):
     """A request for an API the broker does not serve (here key 38, CreateDelegationToken, which
-    the broker's codec does not name, and an unknown key) closes the connection, as Kafka's; with --log-level info stderr names why, at
-    the default level (warning) nothing is printed."""
+    the broker's codec does not name, and an unknown key) closes the connection, as Kafka's;
+    with --log-level info stderr names why, at the default level (warning) nothing is printed."""
     import socket
     import struct
 
