@@ -547,3 +547,18 @@ class BrokerCheckReport:
 
     def failed(self) -> list[RuleResult]:
         return [r for r in self.rules if r.status == "FAIL"]
+
+
+@datatype
+class Reassignment:
+    """A partition reassignment in progress (ListPartitionReassignments): the replicas as the
+    controller holds them (the target followed by the ones being removed)."""
+    topic: str
+    partition: int
+    replicas: list[int]
+    adding: list[int]
+    removing: list[int]
+
+    @property
+    def target(self) -> list[int]:
+        return [r for r in self.replicas if r not in self.removing]

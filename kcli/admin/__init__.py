@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 
     from kcli.admin.settings import ClientSettings
     from kcli.model import (BrokerError, CommittedOffset, GroupDescription, GroupListing, HeartbeatAnswer,
-                            LayoutReading, OffsetInfo, ProduceOutcome, RecordTime, ResourceConfig,
+                            LayoutReading, OffsetInfo, ProduceOutcome, Reassignment, RecordTime,
+                            ResourceConfig,
                             StreamsGroupDescription, TopicInfo)
 else:
     Protocol = object                 # the interface is the type checkers'; at run time a plain class
@@ -112,6 +113,11 @@ class Admin(Protocol):
     def advertised_range(self, api_key: int) -> tuple[int, int] | None: ...
     def consumer_group_heartbeat_layouts(self, group_id: str, member_id: str,
                                          topics: list[str]) -> list["LayoutReading"]: ...
+
+    # -- replicas: reassignments (kcli's own connection: librdkafka has none), elections
+    def alter_reassignments(self, moves: dict[TP, list[int] | None]) -> dict[TP, "BrokerError | None"]: ...
+    def list_reassignments(self, partitions: list[TP] | None = None) -> list["Reassignment"]: ...
+    def elect_leaders(self, unclean: bool, partitions: list[TP] | None) -> dict[TP, "BrokerError | None"]: ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

@@ -251,6 +251,7 @@ class Broker:
     async def start(self) -> None:
         for server in self.nodes.values():
             await server.start()
+        self.cluster.resume_replication()
 
     async def stop(self) -> None:
         for server in self.nodes.values():
