@@ -48,6 +48,7 @@ _kcli_spec() {
         'kind:kcli describe groups -g') echo 'groups' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
+        'kind:kcli elect leaders --topic') echo 'topics' ;;
         'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
         'kind:kcli kafka-configs --command-config') echo 'file' ;;
         'kind:kcli kafka-configs --entity-type') echo '=topics brokers' ;;
@@ -77,6 +78,7 @@ _kcli_spec() {
         'kind:kcli list-offsets --time') echo '=latest earliest max-timestamp earliest-local latest-tiered earliest-pending-upload' ;;
         'kind:kcli list-offsets --topic') echo 'topics' ;;
         'kind:kcli list-offsets -t') echo 'topics' ;;
+        'kind:kcli reassign partitions --rollback-file') echo 'file' ;;
         'kind:kcli reset-offsets --from-file') echo 'file' ;;
         'kind:kcli reset-offsets --group') echo 'groups' ;;
         'kind:kcli reset-offsets --rollback-file') echo 'file' ;;
@@ -97,6 +99,7 @@ _kcli_spec() {
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
+        'opts:kcli elect leaders') echo '--preferred --unclean --topic --partition --execute --allow-data-loss' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
@@ -107,8 +110,9 @@ _kcli_spec() {
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
+        'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
@@ -116,8 +120,10 @@ _kcli_spec() {
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topics' ;;
         'subs:kcli describe') echo 'configs groups topics' ;;
+        'subs:kcli elect') echo 'leaders' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'groups topics' ;;
+        'subs:kcli reassign') echo 'partitions' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
@@ -132,6 +138,7 @@ _kcli_spec() {
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
+        'vopts:kcli elect leaders') echo '--topic --partition' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
@@ -142,6 +149,7 @@ _kcli_spec() {
         'vopts:kcli list groups') echo '--state --type' ;;
         'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
+        'vopts:kcli reassign partitions') echo '--topics --broker-list --reassignment-json-file --throttle --rollback-file' ;;
         'vopts:kcli reset-offsets') echo '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file' ;;
     esac
 }

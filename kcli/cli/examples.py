@@ -100,6 +100,18 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli lag show --by topic --min-time-lag 5m -o json",
          "the groups' topics 5 minutes or more behind, for a script"),
     ],
+    "reassign partitions": [
+        ("kcli reassign partitions --generate --topics orders --broker-list 1,2,3",
+         "a balanced plan for the topic's partitions over brokers 1 to 3; nothing moves"),
+        ("kcli reassign partitions --execute --reassignment-json-file plan.json --throttle 10000000",
+         "start the plan at 10 MB/s per replica, the current replicas saved first as a rollback plan"),
+        ("kcli reassign partitions --verify --wait --reassignment-json-file plan.json",
+         "progress until every move is done, then the throttles removed"),
+    ],
+    "elect leaders": [
+        ("kcli elect leaders --preferred", "the partitions whose preferred replica would lead again: a dry run"),
+        ("kcli elect leaders --preferred --topic orders --execute", "elect them, for one topic"),
+    ],
     "lag serve": [
         ("kcli lag serve", "exact lag for Prometheus on 127.0.0.1:8000/metrics, collected every 30s"),
         ("kcli lag serve --listen 0.0.0.0:9308 --interval 15s --group 'billing-.*' --exclude-group 'billing-test'",

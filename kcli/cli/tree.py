@@ -49,6 +49,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check broker": ("check", "broker"),
     "lag serve": ("lag", "serve"),
     "lag show": ("lag", "show"),
+    "reassign partitions": ("reassign", "reassign_partitions"),
+    "elect leaders": ("reassign", "elect_leaders"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -82,6 +84,8 @@ SHORT_HELP: dict[str, str] = {
     "check broker": "Check the cluster against the KIPs' rules.",
     "lag serve": "Export exact lag to Prometheus until stopped.",
     "lag show": "Lag in offsets and time, rolled up and filtered.",
+    "reassign partitions": "Move replicas: generate, execute, verify, cancel.",
+    "elect leaders": "Elect leaders; a dry run by default.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -98,6 +102,7 @@ ALIASES: dict[str, str] = {
     "alter topic": "alter topics", "alter config": "alter configs",
     "delete topic": "delete topics", "delete group": "delete groups",
     "audit timestamp": "audit timestamps",
+    "reassign partition": "reassign partitions", "elect leader": "elect leaders",
 }
 GROUPS = {
     "list": "List topics or consumer groups.",
@@ -109,6 +114,8 @@ GROUPS = {
     "audit": "Scan topic data on Spark (local or --master).",
     "check": "Check the cluster: exit non-zero on a problem.",
     "lag": "Lag of groups in offsets and in time.",
+    "reassign": "Move partitions between brokers.",
+    "elect": "Elect partition leaders.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "

@@ -22,11 +22,12 @@ from tests.support.clients import consume_and_commit, create_topic, produce
 
 LEAVES = sorted(set(COMMANDS) - HIDDEN)
 PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   # no cluster, or one of their own
-               "lag serve"}                                                 # runs until stopped
+               "lag serve",                                                 # runs until stopped
+               "reassign partitions"}        # plan files: tests/cli/test_reassign.py runs each action
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
-             "check broker", *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
+             "check broker", "elect leaders", *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
 
 
 def _params():
@@ -122,7 +123,7 @@ def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize("group", ["", "list", "describe", "create", "alter", "delete", "broker", "audit", "check",
-                                   "lag"])
+                                   "lag", "reassign", "elect"])
 def test_command_summaries_are_whole_sentences_at_80_columns(group, monkeypatch):
     """``kcli --help`` and each group's: every command's summary whole (click cuts a long one
     with "..."), one sentence ending with a full stop."""

@@ -153,6 +153,8 @@ def _alias_cases(b, topics, groups):
         "delete topic": lambda: ["--topic", fresh_topic()],
         "delete group": lambda: [fresh_group()],
         "audit timestamp": None,               # Spark: its help is compared in the test above
+        "reassign partition": lambda: ["--generate", "--topics", t, "--broker-list", "1"],
+        "elect leader": lambda: ["--preferred", "--topic", t],
     }
 
 
