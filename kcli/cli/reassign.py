@@ -91,8 +91,10 @@ def reassign_partitions(
     import time
 
     states = lib.progress(admin, plan)
-    while wait and any(s == "in progress" for s, _, _ in states.values()):
-        for line in view.progress_lines({tp: v for tp, v in states.items() if v[0] == "in progress"}):
+    # --wait: until every move is done; a replica set that differs with no move in progress is
+    # waited for too (a broker's metadata follows the controller's a moment later)
+    while wait and any(s != "complete" for s, _, _ in states.values()):
+        for line in view.progress_lines({tp: v for tp, v in states.items() if v[0] != "complete"}):
             out().note(line)
         if time.monotonic() + 0.5 > state().settings.until():
             break

@@ -51,6 +51,8 @@ TOOL_CLASSES = {
     "kafka-configs": [("4.4.0", "org.apache.kafka.tools.ConfigCommand"),
                       ("0.0.0", "kafka.admin.ConfigCommand")],
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
+    "kafka-reassign-partitions": [("3.5.0", "org.apache.kafka.tools.reassign.ReassignPartitionsCommand")],
+    "kafka-leader-election": [("3.5.0", "org.apache.kafka.tools.LeaderElectionCommand")],
 }
 
 
