@@ -87,6 +87,7 @@ _kcli_spec() {
         'kind:kcli reset-offsets -t') echo 'topics' ;;
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
+        'opts:kcli alter quotas') echo '--user --user-default --client --client-default --ip --ip-default --set --delete --execute' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
@@ -98,6 +99,7 @@ _kcli_spec() {
         'opts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
+        'opts:kcli describe quotas') echo '--user --user-default --client --client-default --ip --ip-default' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli elect leaders') echo '--preferred --unclean --topic --partition --execute --allow-data-loss' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
@@ -113,19 +115,20 @@ _kcli_spec() {
         'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
         'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets' ;;
-        'subs:kcli alter') echo 'configs topics' ;;
+        'subs:kcli alter') echo 'configs quotas topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
         'subs:kcli check') echo 'broker expansions' ;;
         'subs:kcli create') echo 'topic' ;;
         'subs:kcli delete') echo 'groups topics' ;;
-        'subs:kcli describe') echo 'configs groups topics' ;;
+        'subs:kcli describe') echo 'configs groups quotas topics' ;;
         'subs:kcli elect') echo 'leaders' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'groups topics' ;;
         'subs:kcli reassign') echo 'partitions' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
+        'vopts:kcli alter quotas') echo '--user --client --ip --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --log-level' ;;
@@ -137,6 +140,7 @@ _kcli_spec() {
         'vopts:kcli delete-offsets') echo '--group -g --topic -t' ;;
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
+        'vopts:kcli describe quotas') echo '--user --client --ip' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
         'vopts:kcli elect leaders') echo '--topic --partition' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;

@@ -562,3 +562,11 @@ class Reassignment:
     @property
     def target(self) -> list[int]:
         return [r for r in self.replicas if r not in self.removing]
+
+
+@datatype
+class QuotaEntity:
+    """A client-quota entity: its (type, name) parts, name None for the type's default (types
+    "user", "client-id", "ip"), and its quotas by key."""
+    parts: list[tuple[str, str | None]]
+    values: dict[str, float]

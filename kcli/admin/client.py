@@ -515,6 +515,16 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         deadline (rule (c))."""
         return self.wire.elect_leaders(unclean, partitions)
 
+    # -- client quotas: on kcli's own connection (confluent-kafka has no quota calls) ----------
+    def describe_client_quotas(self, components: list[tuple[str, str, str | None]], strict: bool):
+        """DescribeClientQuotas: QuotaEntity records (WireClient.describe_client_quotas)."""
+        return self.wire.describe_client_quotas(components, strict)
+
+    def alter_client_quotas(self, parts: list[tuple[str, str | None]], set_: dict[str, float],
+                            remove: list[str], validate_only: bool) -> BrokerError | None:
+        """AlterClientQuotas for one entity (WireClient.alter_client_quotas)."""
+        return self.wire.alter_client_quotas(parts, set_, remove, validate_only)
+
     # -- check broker: on kcli's own connection (no client library sends these as asked) ----
     def advertised_version(self, api_key: int) -> int | None:
         """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""

@@ -108,6 +108,15 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli reassign partitions --verify --wait --reassignment-json-file plan.json",
          "progress until every move is done, then the throttles removed"),
     ],
+    "describe quotas": [
+        ("kcli describe quotas", "every user's, client id's and IP's quotas"),
+        ("kcli describe quotas --user alice", "the quotas of user alice and of her clients"),
+    ],
+    "alter quotas": [
+        ("kcli alter quotas --user alice --set producer_byte_rate=1048576",
+         "check a 1 MiB/s produce quota for alice: the broker validates it, nothing changes"),
+        ("kcli alter quotas --user alice --set producer_byte_rate=1048576 --execute", "apply it"),
+    ],
     "elect leaders": [
         ("kcli elect leaders --preferred", "the partitions whose preferred replica would lead again: a dry run"),
         ("kcli elect leaders --preferred --topic orders --execute", "elect them, for one topic"),

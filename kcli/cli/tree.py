@@ -51,6 +51,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lag show": ("lag", "show"),
     "reassign partitions": ("reassign", "reassign_partitions"),
     "elect leaders": ("reassign", "elect_leaders"),
+    "describe quotas": ("quotas", "describe_quotas"),
+    "alter quotas": ("quotas", "alter_quotas"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -86,6 +88,8 @@ SHORT_HELP: dict[str, str] = {
     "lag show": "Lag in offsets and time, rolled up and filtered.",
     "reassign partitions": "Move replicas: generate, execute, verify, cancel.",
     "elect leaders": "Elect leaders; a dry run by default.",
+    "describe quotas": "Client quotas of users, client ids and IPs.",
+    "alter quotas": "Set or remove quotas; a dry run by default.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -103,12 +107,13 @@ ALIASES: dict[str, str] = {
     "delete topic": "delete topics", "delete group": "delete groups",
     "audit timestamp": "audit timestamps",
     "reassign partition": "reassign partitions", "elect leader": "elect leaders",
+    "describe quota": "describe quotas", "alter quota": "alter quotas",
 }
 GROUPS = {
     "list": "List topics or consumer groups.",
-    "describe": "Describe topics, consumer groups or configs.",
+    "describe": "Describe topics, groups, configs or quotas.",
     "create": "Create a topic.",
-    "alter": "Alter the partition count of topics, or configs.",
+    "alter": "Alter topics' partitions, configs or quotas.",
     "delete": "Delete topics or consumer groups.",
     "broker": "The embedded broker, for development and tests.",
     "audit": "Scan topic data on Spark (local or --master).",

@@ -155,6 +155,8 @@ def _alias_cases(b, topics, groups):
         "audit timestamp": None,               # Spark: its help is compared in the test above
         "reassign partition": lambda: ["--generate", "--topics", t, "--broker-list", "1"],
         "elect leader": lambda: ["--preferred", "--topic", t],
+        "describe quota": lambda: [],
+        "alter quota": lambda: ["--user", "alias-u", "--set", "producer_byte_rate=1000"],
     }
 
 
