@@ -87,3 +87,72 @@ def alter(admin: Admin, parts: list[tuple[str, str | None]], set_: dict[str, flo
     error = admin.alter_client_quotas(parts, set_, remove, validate_only=not execute)
     if error is not None:
         raise BrokerRejected(error)
+
+
+# -- kafka-configs --entity-type users|clients|ips (the drop-in's rules, ConfigCommand's words) ----
+
+TOOL_TYPES = {"users": USER, "clients": CLIENT_ID, "ips": IP}
+SCRAM_KEYS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
+
+
+def tool_components(types: list[str], names: list[str]) -> list[tuple[str, str, str | None]]:
+    """ConfigCommand.getAllClientQuotasConfigs' filter: each type with its name (exact), "" (the
+    default) or none given (any)."""
+    return [(TOOL_TYPES[t], "any" if i >= len(names) else "default" if names[i] == "" else "exact",
+             names[i] if i < len(names) and names[i] else None) for i, t in enumerate(types)]
+
+
+def tool_check_keys(types: list[str], adds: dict[str, str], deletes: list[str]) -> dict[str, float]:
+    """The quota values to set, parsed (Double.parseDouble), after ConfigCommand.alterConfig's
+    checks of the names; UsageError in its words. SCRAM credentials are not kcli's."""
+    from kcli.javaorder import strings
+
+    kind = types[0]
+    if kind == "ips":
+        unknown = [k for k in [*adds, *deletes] if k not in IP_KEYS]
+        if unknown:
+            raise UsageError("Only connection quota configs can be added for 'ips' using --bootstrap-server. "
+                             f"Unexpected config names: {', '.join(strings(dict.fromkeys(unknown)))}")
+    else:
+        for verb, names in (("added", list(adds)), ("deleted", deletes)):
+            unknown = [k for k in names if k not in CLIENT_KEYS and k not in SCRAM_KEYS]
+            scram = [k for k in names if k in SCRAM_KEYS]
+            if kind == "clients" or len(types) == 2:
+                if unknown or scram:
+                    raise UsageError(f"Only quota configs can be {verb} for 'clients' using --bootstrap-server. "
+                                     f"Unexpected config names: {','.join(strings(dict.fromkeys(unknown + scram)))}")
+            elif unknown:
+                raise UsageError(f"Only quota and SCRAM credential configs can be {verb} for 'users' using "
+                                 f"--bootstrap-server. Unexpected config names: "
+                                 f"{','.join(strings(dict.fromkeys(unknown)))}")
+            elif scram:
+                raise UsageError("kcli kafka-configs does not alter SCRAM credentials")
+    values = {}
+    for key, text in adds.items():
+        try:
+            values[key] = float(text.strip())
+        except ValueError:
+            raise UsageError(f"Cannot parse quota configuration value for {key}: {text}") from None
+    return values
+
+
+def tool_alter(admin: Admin, types: list[str], names: list[str], values: dict[str, float],
+               deletes: list[str]) -> None:
+    """ConfigCommand.alterQuotaConfigs: the entity's quotas now (a key to delete must be set),
+    then one AlterClientQuotas."""
+    from kcli.errors import OperationError
+
+    parts = [(TOOL_TYPES[t], n or None) for t, n in zip(types, names)]
+    now = admin.describe_client_quotas(tool_components(types, names), strict=True)
+    current = now[0].values if now else {}
+    missing = [k for k in deletes if k not in current]
+    if missing:
+        raise OperationError(f"Invalid config(s): {','.join(missing)}")
+    error = admin.alter_client_quotas(parts, values, deletes, validate_only=False)
+    if error is not None:
+        raise BrokerRejected(error)
+
+
+def tool_describe(admin: Admin, types: list[str], names: list[str]) -> list[QuotaEntity]:
+    """ConfigCommand.describeQuotaConfigs' entities, in the broker's order."""
+    return admin.describe_client_quotas(tool_components(types, names), strict=True)

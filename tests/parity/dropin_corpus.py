@@ -35,6 +35,7 @@ def configs(*args, **kw):
 
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
+BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
 TOPIC_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
 GROUP_FAILED = {STDERR: "stack-trace", EXIT: "honest-exit"}          # stdout line, trace, exit 0
@@ -268,4 +269,44 @@ CASES: list[Case] = [
             id="dropin-configs-bad-broker-id"),
     configs("--describe", differs={EXIT: "usage-exit"}, id="dropin-configs-no-entity"),
     configs("--help", bootstrap=False, id="dropin-configs-help"),
+    # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
+    # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
+    # embedded broker does not serve (on Kafka, a user without any prints nothing more).
+    configs("--describe", "--entity-type", "users", "--entity-default", prepare="quotas",
+            id="dropin-quotas-describe-user-default"),
+    configs("--describe", "--user-defaults", prepare="quotas", id="dropin-quotas-describe-user-defaults"),
+    configs("--describe", "--entity-type", "clients", prepare="quotas", id="dropin-quotas-describe-clients"),
+    configs("--describe", "--entity-type", "clients", "--entity-name", "app", prepare="quotas",
+            id="dropin-quotas-describe-client"),
+    configs("--describe", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
+            prepare="quotas", id="dropin-quotas-describe-user-clients"),
+    configs("--describe", "--user", "alice", "--client", "app", prepare="quotas",
+            id="dropin-quotas-describe-user-client"),
+    configs("--describe", "--entity-type", "users", "--entity-type", "clients", "--entity-default",
+            "--entity-default", prepare="quotas", id="dropin-quotas-describe-default-pair"),
+    configs("--describe", "--entity-type", "ips", prepare="quotas", id="dropin-quotas-describe-ips"),
+    configs("--describe", "--ip", "127.0.0.1", prepare="quotas", id="dropin-quotas-describe-ip"),
+    configs("--describe", "--ip-defaults", prepare="quotas", id="dropin-quotas-describe-ip-defaults"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "bob", "--add-config",
+            "producer_byte_rate=1048576,request_percentage=50", prepare="quotas", id="dropin-quotas-add-user"),
+    configs("--alter", "--user", "alice", "--client", "app", "--add-config", "consumer_byte_rate=20000000",
+            prepare="quotas", id="dropin-quotas-add-user-client"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--delete-config",
+            "consumer_byte_rate", prepare="quotas", id="dropin-quotas-delete"),
+    configs("--alter", "--client-defaults", "--add-config", "consumer_byte_rate=4096", prepare="quotas",
+            id="dropin-quotas-add-client-default"),
+    configs("--alter", "--entity-type", "ips", "--entity-name", "127.0.0.2", "--add-config",
+            "connection_creation_rate=10", prepare="quotas", id="dropin-quotas-add-ip"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--delete-config",
+            "request_percentage", prepare="quotas", id="dropin-quotas-delete-unset"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--add-config", "bogus=1",
+            prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-unknown-key"),
+    configs("--alter", "--entity-type", "clients", "--entity-name", "app", "--add-config",
+            "SCRAM-SHA-256=[password=x]", prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-client-scram"),
+    configs("--alter", "--ip-defaults", "--add-config", "producer_byte_rate=1", prepare="quotas", differs=BAD_QUOTA,
+            id="dropin-quotas-ip-key"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--add-config",
+            "producer_byte_rate=abc", prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-bad-value"),
+    configs("--describe", "--entity-type", "ips", "--entity-name", "[bad", differs={EXIT: "usage-exit"},
+            id="dropin-quotas-bad-ip"),
 ]
