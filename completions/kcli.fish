@@ -25,6 +25,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-get-offsets'
             echo '1'
+        case 'java:kcli kafka-leader-election'
+            echo '1'
         case 'java:kcli kafka-streams-groups'
             echo '1'
         case 'java:kcli kafka-topics'
@@ -119,6 +121,10 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-get-offsets --topic'
             echo 'topics'
+        case 'kind:kcli kafka-leader-election --command-config'
+            echo 'file'
+        case 'kind:kcli kafka-leader-election --topic'
+            echo 'topics'
         case 'kind:kcli kafka-streams-groups --command-config'
             echo 'file'
         case 'kind:kcli kafka-streams-groups --from-file'
@@ -209,6 +215,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
         case 'opts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+        case 'opts:kcli kafka-leader-election'
+            echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version'
         case 'opts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
         case 'opts:kcli kafka-topics'
@@ -228,7 +236,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-leader-election kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets'
         case 'subs:kcli alter'
             echo 'configs quotas topics'
         case 'subs:kcli audit'
@@ -291,6 +299,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
         case 'vopts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+        case 'vopts:kcli kafka-leader-election'
+            echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type'
         case 'vopts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
         case 'vopts:kcli kafka-topics'
@@ -373,6 +383,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-streams-groups kcli-kafka-topics
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -12,6 +12,7 @@ $script:KcliSpec = @{
     'java:kcli kafka-configs' = '1'
     'java:kcli kafka-consumer-groups' = '1'
     'java:kcli kafka-get-offsets' = '1'
+    'java:kcli kafka-leader-election' = '1'
     'java:kcli kafka-streams-groups' = '1'
     'java:kcli kafka-topics' = '1'
     'kind:global --command-config' = 'file'
@@ -59,6 +60,8 @@ $script:KcliSpec = @{
     'kind:kcli kafka-consumer-groups --topic' = 'topics'
     'kind:kcli kafka-get-offsets --command-config' = 'file'
     'kind:kcli kafka-get-offsets --topic' = 'topics'
+    'kind:kcli kafka-leader-election --command-config' = 'file'
+    'kind:kcli kafka-leader-election --topic' = 'topics'
     'kind:kcli kafka-streams-groups --command-config' = 'file'
     'kind:kcli kafka-streams-groups --from-file' = 'file'
     'kind:kcli kafka-streams-groups --group' = 'groups'
@@ -104,6 +107,7 @@ $script:KcliSpec = @{
     'opts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
     'opts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
     'opts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+    'opts:kcli kafka-leader-election' = '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version'
     'opts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
     'opts:kcli kafka-topics' = '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
     'opts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
@@ -113,7 +117,7 @@ $script:KcliSpec = @{
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reassign partitions' = '--generate --execute --verify --cancel --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --preserve-throttles'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets'
+    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-leader-election kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets'
     'subs:kcli alter' = 'configs quotas topics'
     'subs:kcli audit' = 'timestamps'
     'subs:kcli broker' = 'start'
@@ -145,6 +149,7 @@ $script:KcliSpec = @{
     'vopts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
     'vopts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
     'vopts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+    'vopts:kcli kafka-leader-election' = '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type'
     'vopts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
     'vopts:kcli kafka-topics' = '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
     'vopts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
@@ -156,7 +161,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-leader-election, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

@@ -146,6 +146,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "kafka-configs": [
         ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
          "a topic's config overrides, as kafka-configs prints them"),
+        ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type users --entity-default",
+         "the default quotas of users, as kafka-configs prints them"),
+    ],
+    "kafka-leader-election": [
+        ("kcli kafka-leader-election --bootstrap-server localhost:9092 --election-type preferred --all-topic-partitions",
+         "move every partition's leadership back to its preferred replica"),
     ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",

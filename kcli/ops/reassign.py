@@ -194,3 +194,9 @@ def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool
 
 def elect(admin: Admin, unclean: bool, partitions: list[TP]) -> dict[TP, BrokerError | None]:
     return admin.elect_leaders(unclean, partitions) if partitions else {}
+
+
+def elect_as_asked(admin: Admin, unclean: bool, partitions: list[TP] | None) -> dict[TP, BrokerError | None]:
+    """One ElectLeaders as kafka-leader-election sends it: the partitions named, or (None) every
+    partition, for which the controller answers only those it elected or failed to."""
+    return admin.elect_leaders(unclean, partitions)

@@ -82,3 +82,52 @@ def test_a_move_under_load_on_real_kafka_loses_no_acknowledged_record(apache_kaf
     # the preferred leaders are already leading: nothing to elect
     e = run_kcli(b, "elect", "leaders", "--preferred", "--topic", topic, timeout="30s")
     assert e.code == 0 and "No partition needs a preferred leader election." in e.out, e.out + e.err
+
+
+def test_preferred_elections_on_real_kafka_native_and_drop_in_as_the_java_tool(apache_kafka3, tmp_path, monkeypatch):
+    """A partition whose replicas are reordered keeps its leader, so its preferred replica does
+    not lead: kcli elect leaders shows it (dry run), then elects it; the drop-in prints what
+    kafka-leader-election prints for the same election."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    from confluent_kafka import TopicCollection
+
+    b = apache_kafka3.bootstrap_servers
+    topic = f"elect-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": b})
+    admin.create_topics([NewTopic(topic, 1, replica_assignment=[[1, 2]])])[topic].result(30)
+
+    def leader():
+        t = admin.describe_topics(TopicCollection([topic]))[topic].result(20)
+        return t.partitions[0].leader.id
+
+    def reorder(replicas):
+        plan = tmp_path / f"order-{replicas[0]}.json"
+        plan.write_text(json.dumps({"version": 1, "partitions": [
+            {"topic": topic, "partition": 0, "replicas": replicas}]}))
+        r = run_kcli(b, "reassign", "partitions", "--execute", "--reassignment-json-file", str(plan),
+                     "--rollback-file", str(tmp_path / f"rb-{replicas[0]}.json"), timeout="30s")
+        assert r.code == 0, r.err
+        w = run_kcli(b, "reassign", "partitions", "--verify", "--wait", "--reassignment-json-file", str(plan),
+                     timeout="30s")
+        assert w.code == 0, w.out + w.err
+
+    wait_until(lambda: leader() == 1, timeout=30)
+    reorder([2, 1])
+    assert leader() == 1
+    dry = run_kcli(b, "elect", "leaders", "--preferred", "--topic", topic, timeout="30s")
+    assert dry.code == 0 and f"{topic}-0: leader 1 -> 2" in dry.out and "Dry run" in dry.out, dry.out + dry.err
+    assert leader() == 1
+    done = run_kcli(b, "elect", "leaders", "--preferred", "--topic", topic, "--execute", timeout="30s")
+    assert done.code == 0 and f"{topic}-0: leader 1 -> 2 elected" in done.out, done.out + done.err
+    wait_until(lambda: leader() == 2, timeout=30)
+    reorder([1, 2])
+    line = ("--bootstrap-server", b.split(",")[0], "--election-type", "preferred", "--topic", topic, "--partition", "0")
+    java = java_tool("kafka-leader-election", *line)
+    assert java.code == 0 and java.out == f"Successfully completed leader election (PREFERRED) for partitions {topic}-0\n"
+    reorder([2, 1])
+    from tests.support.run import run_dropin
+
+    dropin = run_dropin("kafka-leader-election", *line)
+    assert (dropin.code, dropin.out) == (0, java.out)
+    again = run_dropin("kafka-leader-election", *line)
+    assert again.out == f"Valid replica already elected for partitions {topic}-0\n"

@@ -293,6 +293,14 @@ class State:
         plan = self.scratch / "plan.csv"
         plan.write_text("".join(f"{v['orders']},{p},{p + 1}\n" for p in range(3)))
         v["plan"] = str(plan)
+        import json
+
+        for name, entries in (("elect", [(v["orders"], 2), (v["orders"], 0), (v["payments"], 1)]),
+                              ("elect_dup", [(v["orders"], 1), (v["orders"], 1)]),
+                              ("elect_missing", [("nosuch-topic", 0), (v["orders"], 1)])):
+            path = self.scratch / f"{name}.json"
+            path.write_text(json.dumps({"partitions": [{"topic": t, "partition": n} for t, n in entries]}))
+            v[name] = str(path)
         self._stack.enter_context(active_member(b, v["g_stable"], [v["orders"]], "classic", partitions=3))
         self._stack.enter_context(active_member(b, v["g_stable848"], [v["payments"]], "consumer",
                                                 partitions=2))

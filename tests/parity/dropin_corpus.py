@@ -33,6 +33,10 @@ def configs(*args, **kw):
     return dropin("kafka-configs", *args, **kw)
 
 
+def election(*args, **kw):
+    return dropin("kafka-leader-election", *args, **kw)
+
+
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
 BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
@@ -309,4 +313,28 @@ CASES: list[Case] = [
             "producer_byte_rate=abc", prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-bad-value"),
     configs("--describe", "--entity-type", "ips", "--entity-name", "[bad", differs={EXIT: "usage-exit"},
             id="dropin-quotas-bad-ip"),
+    # -- kafka-leader-election (LeaderElectionCommandTest, LeaderElectionCommandErrorTest; docs:
+    # "Balancing leadership"): every leader is already the preferred one on the corpus's node
+    election("--election-type", "preferred", "--all-topic-partitions", id="dropin-elect-all"),
+    election("--election-type", "PREFERRED", "--topic", "{orders}", "--partition", "0", id="dropin-elect-one"),
+    election("--election-type", "unclean", "--topic", "{orders}", "--partition", "1", id="dropin-elect-unclean"),
+    election("--election-type", "unclean", "--all-topic-partitions", id="dropin-elect-unclean-all"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect}", id="dropin-elect-json-file"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect_missing}", differs={STDERR: "stack-trace"},
+             id="dropin-elect-unknown-topic"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect_dup}", differs=PARSE,
+             id="dropin-elect-duplicates"),
+    election("--election-type", "preferred", "--topic", "nosuch-topic", "--partition", "0",
+             differs={STDERR: "stack-trace"}, id="dropin-elect-missing-topic"),
+    election("--election-type", "bogus", "--all-topic-partitions", differs=PARSE, id="dropin-elect-bad-type"),
+    election("--all-topic-partitions", differs=PARSE, id="dropin-elect-no-type"),
+    election("--election-type", "preferred", differs=PARSE, id="dropin-elect-no-partitions"),
+    election("--election-type", "preferred", "--topic", "{orders}", differs=PARSE, id="dropin-elect-no-partition"),
+    election("--election-type", "preferred", "--partition", "1", "--all-topic-partitions", differs=PARSE,
+             id="dropin-elect-partition-without-topic"),
+    election("--election-type", "preferred", "--topic", "{orders}", "--all-topic-partitions", "--partition", "0",
+             differs=PARSE, id="dropin-elect-two-selections"),
+    election("--election-type", "preferred", "--topic", "{orders}", "--partition", "x", differs=PARSE,
+             id="dropin-elect-bad-partition"),
+    election("--help", bootstrap=False, id="dropin-elect-help"),
 ]

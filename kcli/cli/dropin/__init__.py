@@ -21,7 +21,7 @@ import sys
 # script) runs without the native CLI's framework (``kcli.cli.main.run`` dispatches it first).
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs", "kafka-streams-groups": "streams"}
+         "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-leader-election": "election"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -50,3 +50,7 @@ def kafka_configs_main() -> None:
 
 def kafka_streams_groups_main() -> None:
     _script("kafka-streams-groups")
+
+
+def kafka_leader_election_main() -> None:
+    _script("kafka-leader-election")
