@@ -150,7 +150,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "the default quotas of users, as kafka-configs prints them"),
     ],
     "kafka-leader-election": [
-        ("kcli kafka-leader-election --bootstrap-server localhost:9092 --election-type preferred --all-topic-partitions",
+        ("kcli kafka-leader-election --bootstrap-server localhost:9092 --election-type preferred "
+         "--all-topic-partitions",
          "move every partition's leadership back to its preferred replica"),
     ],
     "kafka-streams-groups": [

@@ -31,9 +31,12 @@ def describe_quotas(user: Optional[str] = USER, user_default: bool = USER_DEFAUL
 def alter_quotas(user: Optional[str] = USER, user_default: bool = USER_DEFAULT,
                  client: Optional[str] = CLIENT, client_default: bool = CLIENT_DEFAULT,
                  ip: Optional[str] = IP, ip_default: bool = IP_DEFAULT,
-                 set_: Optional[List[str]] = typer.Option(None, "--set", help="key=value[,key=value] (repeatable): producer_byte_rate, consumer_byte_rate, request_percentage, controller_mutation_rate; connection_creation_rate for --ip."),
+                 set_: Optional[List[str]] = typer.Option(None, "--set",
+                     help="key=value[,key=value] (repeatable): producer_byte_rate, consumer_byte_rate, "
+                          "request_percentage, controller_mutation_rate; connection_creation_rate for --ip."),
                  delete: Optional[List[str]] = typer.Option(None, "--delete", help="key[,key] to remove (repeatable)."),
-                 execute: bool = typer.Option(False, "--execute", help="Apply the change (default: the broker validates it only).")):
+                 execute: bool = typer.Option(False, "--execute",
+                     help="Apply the change (default: the broker validates it only).")):
     """Set or remove one entity's client quotas; a dry run (validated by the broker) unless
     --execute."""
     from kcli.ops import quotas as lib

@@ -38,15 +38,23 @@ def _plan(path: str | None, action: str) -> dict:
 def reassign_partitions(
     generate: bool = typer.Option(False, "--generate", help="Propose a balanced plan for --topics over --broker-list."),
     execute: bool = typer.Option(False, "--execute", help="Start the plan's moves; a rollback plan is written first."),
-    verify: bool = typer.Option(False, "--verify", help="Each planned partition's state; clears the throttles once all are done."),
-    cancel: bool = typer.Option(False, "--cancel", help="Cancel the plan's moves in progress (and clear the throttles)."),
-    topics: Optional[List[str]] = typer.Option(None, "--topics", help="Topics to move (--generate; repeatable or comma-separated)."),
-    broker_list: Optional[str] = typer.Option(None, "--broker-list", help="Broker ids to place replicas on, e.g. 1,2,3 (--generate)."),
+    verify: bool = typer.Option(False, "--verify",
+        help="Each planned partition's state; clears the throttles once all are done."),
+    cancel: bool = typer.Option(False, "--cancel",
+        help="Cancel the plan's moves in progress (and clear the throttles)."),
+    topics: Optional[List[str]] = typer.Option(None, "--topics",
+        help="Topics to move (--generate; repeatable or comma-separated)."),
+    broker_list: Optional[str] = typer.Option(None, "--broker-list",
+        help="Broker ids to place replicas on, e.g. 1,2,3 (--generate)."),
     plan_file: Optional[str] = PLAN,
-    throttle: Optional[int] = typer.Option(None, "--throttle", help="Replication throttle in bytes/s while replicas catch up (--execute)."),
-    rollback_file: Optional[str] = typer.Option(None, "--rollback-file", help="Where --execute writes the rollback plan (default: kcli's state dir)."),
-    wait: bool = typer.Option(False, "--wait", help="With --verify: show progress until every move is done (or --timeout)."),
-    preserve_throttles: bool = typer.Option(False, "--preserve-throttles", help="--verify and --cancel leave the throttles in place."),
+    throttle: Optional[int] = typer.Option(None, "--throttle",
+        help="Replication throttle in bytes/s while replicas catch up (--execute)."),
+    rollback_file: Optional[str] = typer.Option(None, "--rollback-file",
+        help="Where --execute writes the rollback plan (default: kcli's state dir)."),
+    wait: bool = typer.Option(False, "--wait",
+        help="With --verify: show progress until every move is done (or --timeout)."),
+    preserve_throttles: bool = typer.Option(False, "--preserve-throttles",
+        help="--verify and --cancel leave the throttles in place."),
 ):
     """Move partition replicas between brokers (kafka-reassign-partitions). --generate proposes
     a plan, --execute starts it (the current replicas saved first as a rollback plan), --verify
@@ -111,9 +119,12 @@ def reassign_partitions(
 
 def elect_leaders(
     preferred: bool = typer.Option(False, "--preferred", help="Elect each partition's preferred (first) replica."),
-    unclean: bool = typer.Option(False, "--unclean", help="Elect a live replica where a partition has no leader (may lose records)."),
-    topic: Optional[List[str]] = typer.Option(None, "--topic", help="Only these topics (repeatable; default every topic)."),
-    partition: Optional[List[int]] = typer.Option(None, "--partition", help="Only these partitions of the one --topic (repeatable)."),
+    unclean: bool = typer.Option(False, "--unclean",
+        help="Elect a live replica where a partition has no leader (may lose records)."),
+    topic: Optional[List[str]] = typer.Option(None, "--topic",
+        help="Only these topics (repeatable; default every topic)."),
+    partition: Optional[List[int]] = typer.Option(None, "--partition",
+        help="Only these partitions of the one --topic (repeatable)."),
     execute: bool = typer.Option(False, "--execute", help="Hold the elections (default: a dry run)."),
     allow_data_loss: bool = typer.Option(False, "--allow-data-loss", help="Required with --unclean --execute."),
 ):

@@ -9,7 +9,7 @@ import time
 
 from kcli.admin import Admin
 from kcli.errors import OperationError, UsageError
-from kcli.model import BrokerError, TopicInfo
+from kcli.model import BrokerError
 
 TP = tuple[str, int]
 THROTTLED_REPLICAS = ("leader.replication.throttled.replicas",
@@ -89,10 +89,6 @@ def current_assignment(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
     if missing:
         raise OperationError(f"Topic(s) not found: {', '.join(missing)}")
     return {(t.name, p.partition): list(p.replicas) for t in found.values() for p in t.partitions}
-
-
-def describe(admin: Admin, topics: list[str]) -> list[TopicInfo]:
-    return admin.describe_topics(sorted(set(topics)))
 
 
 def generate(admin: Admin, topics: list[str], brokers: list[int]) -> tuple[dict, dict]:
@@ -180,8 +176,8 @@ def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool
     """(topic, partition, leader now, leader it would get) of each partition an election would
     change: the preferred replica where it is in sync and not leading; for ``unclean``, a live
     replica where the partition has no leader (None: none is live)."""
-    names = topics if topics else [n for n in admin.topic_names()]
-    out = []
+    names = topics or admin.topic_names()
+    out: list[tuple[str, int, int | None, int | None]] = []
     for t in sorted(admin.describe_topics(sorted(set(names))), key=lambda t: t.name):
         for p in t.partitions:
             if unclean:

@@ -57,8 +57,6 @@ ERRORS: dict[int, tuple[str, str, str]] = {
          'Replication factor is below 1 or larger than the number of available brokers.'),
     39: ('INVALID_REPLICA_ASSIGNMENT', 'errors.InvalidReplicaAssignmentException',
          'Replica assignment is invalid.'),
-    39: ('INVALID_REPLICA_ASSIGNMENT', 'errors.InvalidReplicaAssignmentException',
-         'Replica assignment is invalid.'),
     40: ('INVALID_CONFIG', 'errors.InvalidConfigurationException',
          'Configuration is invalid.'),
     41: ('NOT_CONTROLLER', 'errors.NotControllerException',

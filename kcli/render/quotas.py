@@ -55,7 +55,7 @@ def java_double(value: float) -> str:
         return sign + "0.0"
     digits_tuple = Decimal(repr(a)).as_tuple()
     digits = "".join(map(str, digits_tuple.digits)).rstrip("0") or "0"
-    exponent = len(digits_tuple.digits) - 1 + digits_tuple.exponent   # of the first digit
+    exponent = len(digits_tuple.digits) - 1 + int(digits_tuple.exponent)   # of the first digit
     if 1e-3 <= a < 1e7:
         if exponent >= 0:
             whole = (digits + "0" * exponent)[:exponent + 1]

@@ -86,9 +86,9 @@ def render_cancelled(out: Output, results: dict) -> None:
 def render_election(out: Output, candidates: list, results: dict | None, unclean: bool) -> None:
     kind = "unclean" if unclean else "preferred"
     if out.format == "json":
+        errors = {tp: e.message for tp, e in (results or {}).items() if e is not None}
         out.json(json_document("elect", election=kind, executed=results is not None, partitions=[
-            {"partition": f"{t}-{p}", "leader": now, "proposedLeader": new,
-             "error": (results.get((t, p)).message if results and results.get((t, p)) else None)}
+            {"partition": f"{t}-{p}", "leader": now, "proposedLeader": new, "error": errors.get((t, p))}
             for t, p, now, new in candidates]))
         return
     if not candidates:

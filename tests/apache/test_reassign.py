@@ -123,7 +123,8 @@ def test_preferred_elections_on_real_kafka_native_and_drop_in_as_the_java_tool(a
     reorder([1, 2])
     line = ("--bootstrap-server", b.split(",")[0], "--election-type", "preferred", "--topic", topic, "--partition", "0")
     java = java_tool("kafka-leader-election", *line)
-    assert java.code == 0 and java.out == f"Successfully completed leader election (PREFERRED) for partitions {topic}-0\n"
+    assert java.code == 0
+    assert java.out == f"Successfully completed leader election (PREFERRED) for partitions {topic}-0\n"
     reorder([2, 1])
     from tests.support.run import run_dropin
 

@@ -3,7 +3,6 @@ clients (kafka-python's KafkaAdminClient, confluent-kafka) and at the wire."""
 
 from __future__ import annotations
 
-import pytest
 from confluent_kafka import Producer
 from tests.support.broker_wire import req
 from tests.support.waits import wait_until
@@ -16,7 +15,7 @@ from kcli.broker.apikeys import (ALTER_CLIENT_QUOTAS, ALTER_PARTITION_REASSIGNME
 
 def _produce(ec, topic, n, size=1000):
     p = Producer({"bootstrap.servers": ec.bootstrap_servers, "linger.ms": 0})
-    for i in range(n):
+    for _ in range(n):
         p.produce(topic, b"x" * size, partition=0)
         p.poll(0)
     assert p.flush(20) == 0

@@ -27,7 +27,8 @@ PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   #
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
-             "check broker", "elect leaders", "alter quotas", "describe quotas", *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
+             "check broker", "elect leaders", "alter quotas", "describe quotas",
+             *sorted(DROPINS), "reset-offsets", "delete-offsets", "delete groups", "delete topics"]
 
 
 def _params():

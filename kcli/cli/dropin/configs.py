@@ -1,6 +1,7 @@
 """kafka-configs' command line (Apache Kafka 4.4's ConfigCommand, Java since 4.4) for topics, brokers, the
-broker defaults and the client quotas of users, clients and ips: every option the tool has (its help lists them all), its checks in the tool's
-order, and the ``--add-config`` / ``--delete-config`` grammars (``kcli.specs``). Pure."""
+broker defaults and the client quotas of users, clients and ips: every option the tool has (its help
+lists them all), its checks in the tool's order, and the ``--add-config`` / ``--delete-config``
+grammars (``kcli.specs``). Pure."""
 
 from __future__ import annotations
 

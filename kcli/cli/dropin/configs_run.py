@@ -54,16 +54,6 @@ def execute(req, console: Console) -> int:
                 else:
                     out.line(f"Completed updating default config for {req.entity_type} in the cluster.")
                 return 0
-                qlib.tool_alter(admin, list(req.types), list(req.names), values, deletes)
-            if req.action == "alter":
-                from kcli.ops.configs import alter
-
-                alter(admin, rtype, req.entity_name, adds, deletes)
-                if req.entity_name:
-                    out.line(f"Completed updating config for {req.entity_type[:-1]} {req.entity_name}.")
-                else:
-                    out.line(f"Completed updating default config for {req.entity_type} in the cluster.")
-                return 0
             _describe_configs(admin, out, req, rtype, p.has("all"))
     except KcliError as exc:
         console.write("stderr", f"{exc.message}\n")
