@@ -102,7 +102,7 @@ def reassign_partitions(
     # --wait: until every move is done; a replica set that differs with no move in progress is
     # waited for too (a broker's metadata follows the controller's a moment later)
     while wait and any(s != "complete" for s, _, _ in states.values()):
-        for line in view.progress_lines({tp: v for tp, v in states.items() if v[0] != "complete"}):
+        for line in view.progress_lines({tp: v for tp, v in states.items() if v[0] != "complete"}, plan):
             out().note(line)
         if time.monotonic() + 0.5 > state().settings.until():
             break
@@ -110,7 +110,7 @@ def reassign_partitions(
         states = lib.progress(admin, plan)
     done = all(s == "complete" for s, _, _ in states.values())
     cleared = lib.clear_throttles(admin, [t for t, _ in plan]) if done and not preserve_throttles else None
-    view.render_verify(out(), states, cleared, [t for t, _ in plan])
+    view.render_verify(out(), states, plan, cleared, [t for t, _ in plan])
     if any(s == "failed" for s, _, _ in states.values()):
         raise OperationError("Some partitions are not where the plan puts them")
     if not done:

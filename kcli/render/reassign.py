@@ -41,33 +41,41 @@ def render_started(out: Output, rollback: str, results: dict, throttle: int | No
             out.line(f"Error reassigning partition {_tp(tp)}: {e.name}: {e.message}")
 
 
-def progress_lines(states: dict) -> list[str]:
+def progress_lines(states: dict, plan: dict, java: bool = False) -> list[str]:
+    """A line per planned partition: kafka-reassign-partitions --verify's sentence (``java``), or
+    with the replicas now and which adding ones are in sync yet."""
     lines = []
     for tp, (state, replicas, in_sync) in sorted(states.items()):
         if state == "in progress":
-            lines.append(f"Reassignment of partition {_tp(tp)} is still in progress "
-                         f"(replicas {replicas}, adding in sync: {in_sync or 'none yet'}).")
+            detail = "" if java else f" (replicas {','.join(map(str, replicas))}, adding in sync: " \
+                                     f"{','.join(map(str, in_sync)) or 'none yet'})"
+            lines.append(f"Reassignment of partition {_tp(tp)} is still in progress{detail}.")
         elif state == "complete":
             lines.append(f"Reassignment of partition {_tp(tp)} is completed.")
         else:
-            lines.append(f"There is no active reassignment of partition {_tp(tp)}, but replica "
-                         f"set is {replicas} rather than the planned one.")
+            lines.append(f"There is no active reassignment of partition {_tp(tp)}, but replica set is "
+                         f"{','.join(map(str, replicas))} rather than {','.join(map(str, plan[tp]))}.")
     return lines
 
 
-def render_verify(out: Output, states: dict, cleared: list[int] | None, topics: list[str]) -> None:
+def render_verify(out: Output, states: dict, plan: dict, cleared: list[int] | None, topics: list[str]) -> None:
+    """--verify's report; ``-o plain`` is kafka-reassign-partitions --verify's text."""
     if out.format == "json":
         out.json(json_document("reassign-verify", partitions=[
             {"partition": _tp(tp), "state": s, "replicas": r, "addingInSync": a}
             for tp, (s, r, a) in sorted(states.items())], throttlesCleared=cleared is not None))
         return
+    from kcli.javaorder import strings
+
     out.line("Status of partition reassignment:")
-    for line in progress_lines(states):
+    for line in progress_lines(states, plan, java=out.format == "plain"):
         out.line(line)
+    out.line()
     if cleared is not None:
-        out.line()
-        out.line("Clearing broker-level throttles on brokers " + ",".join(map(str, cleared)))
-        out.line("Clearing topic-level throttles on topic(s) " + ",".join(sorted(set(topics))))
+        names = strings(dict.fromkeys(topics))
+        out.line(f"Clearing broker-level throttles on broker{'' if len(cleared) == 1 else 's'} "
+                 + ",".join(map(str, cleared)))
+        out.line(f"Clearing topic-level throttles on topic{'' if len(names) == 1 else 's'} " + ",".join(names))
 
 
 def render_cancelled(out: Output, results: dict) -> None:

@@ -8,7 +8,7 @@ import json
 import threading
 import uuid
 
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.support.apache_kafka import java_tool
@@ -17,7 +17,9 @@ from tests.support.waits import wait_until
 
 
 def _replicas(admin, topic):
-    t = admin.describe_topics(__import__("confluent_kafka").TopicCollection([topic]))[topic].result(20)
+    from confluent_kafka import TopicCollection
+
+    t = admin.describe_topics(TopicCollection([topic]))[topic].result(20)
     return [[r.id for r in p.replicas] for p in sorted(t.partitions, key=lambda p: p.id)]
 
 
@@ -62,6 +64,9 @@ def test_a_move_under_load_on_real_kafka_loses_no_acknowledged_record(apache_kaf
         java = java_tool("kafka-reassign-partitions", "--bootstrap-server", b.split(",")[0], "--verify",
                          "--reassignment-json-file", str(plan))
         assert java.code == 0 and "is completed" in java.out and "in progress" not in java.out, java.out
+        plain = run_kcli(b, "-o", "plain", "reassign", "partitions", "--verify", "--reassignment-json-file",
+                         str(plan), timeout="30s")
+        assert (plain.code, plain.out) == (0, java.out)                 # kafka-reassign-partitions' text
         moved_at = len(acked)
         wait_until(lambda: len(acked) > moved_at + 500, timeout=30)
     finally:
@@ -75,8 +80,9 @@ def test_a_move_under_load_on_real_kafka_loses_no_acknowledged_record(apache_kaf
     finally:
         consumer.close()
     assert acked and set(acked) <= seen
-    configs = admin.describe_configs([__import__("confluent_kafka.admin", fromlist=["ConfigResource"])
-                                      .ConfigResource("topic", topic)])
+    from confluent_kafka.admin import ConfigResource
+
+    configs = admin.describe_configs([ConfigResource("topic", topic)])
     values = {k: v.value for k, v in list(configs.values())[0].result(20).items()}
     assert not values.get("leader.replication.throttled.replicas")
     # the preferred leaders are already leading: nothing to elect
@@ -97,7 +103,10 @@ def test_preferred_elections_on_real_kafka_native_and_drop_in_as_the_java_tool(a
     admin.create_topics([NewTopic(topic, 1, replica_assignment=[[1, 2]])])[topic].result(30)
 
     def leader():
-        t = admin.describe_topics(TopicCollection([topic]))[topic].result(20)
+        try:
+            t = admin.describe_topics(TopicCollection([topic]))[topic].result(20)
+        except KafkaException:              # a broker that does not know the new topic yet
+            return None
         return t.partitions[0].leader.id
 
     def reorder(replicas):
