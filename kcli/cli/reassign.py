@@ -42,6 +42,7 @@ def reassign_partitions(
         help="Each planned partition's state; clears the throttles once all are done."),
     cancel: bool = typer.Option(False, "--cancel",
         help="Cancel the plan's moves in progress (and clear the throttles)."),
+    list_: bool = typer.Option(False, "--list", help="The reassignments in progress in the cluster."),
     topics: Optional[List[str]] = typer.Option(None, "--topics",
         help="Topics to move (--generate; repeatable or comma-separated)."),
     broker_list: Optional[str] = typer.Option(None, "--broker-list",
@@ -59,15 +60,15 @@ def reassign_partitions(
     """Move partition replicas between brokers (kafka-reassign-partitions). --generate proposes
     a plan, --execute starts it (the current replicas saved first as a rollback plan), --verify
     shows progress (exit 0 when every move is done, 4 while one is in progress, 1 when one
-    failed), --cancel stops moves in progress."""
+    failed), --cancel stops moves in progress, --list shows every move in progress."""
     from kcli.errors import CheckFound, OperationError
     from kcli.ops import reassign as lib
     from kcli.render import reassign as view
 
     actions = [n for n, on in (("--generate", generate), ("--execute", execute), ("--verify", verify),
-                               ("--cancel", cancel)) if on]
+                               ("--cancel", cancel), ("--list", list_)) if on]
     if len(actions) != 1:
-        raise UsageError("Give exactly one of --generate, --execute, --verify or --cancel")
+        raise UsageError("Give exactly one of --generate, --execute, --verify, --cancel or --list")
     if throttle is not None and (not execute or throttle < 1):
         raise UsageError("--throttle takes a positive number of bytes/s, with --execute")
     if wait and not verify:
@@ -79,6 +80,9 @@ def reassign_partitions(
         brokers = _ids(broker_list, "--broker-list")
         current, proposed = lib.generate(state().admin(), names, brokers)
         view.render_generate(out(), lib.plan_json(current), lib.plan_json(proposed))
+        return
+    if list_:
+        view.render_list(out(), lib.ongoing(state().admin()))
         return
     plan = _plan(plan_file, actions[0])
     admin = state().admin()

@@ -9,7 +9,7 @@ import time
 
 from kcli.admin import Admin
 from kcli.errors import OperationError, UsageError
-from kcli.model import BrokerError
+from kcli.model import BrokerError, Reassignment
 
 TP = tuple[str, int]
 THROTTLED_REPLICAS = ("leader.replication.throttled.replicas",
@@ -163,6 +163,11 @@ def clear_throttles(admin: Admin, topics: list[str]) -> list[int]:
     for broker in brokers:
         admin.alter_configs("broker", str(broker), {}, list(THROTTLE_RATES))
     return sorted(brokers)
+
+
+def ongoing(admin: Admin) -> list[Reassignment]:
+    """Every reassignment in progress in the cluster."""
+    return admin.list_reassignments()
 
 
 def cancel(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, BrokerError | None]:

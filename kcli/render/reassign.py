@@ -78,6 +78,23 @@ def render_verify(out: Output, states: dict, plan: dict, cleared: list[int] | No
         out.line(f"Clearing topic-level throttles on topic{'' if len(names) == 1 else 's'} " + ",".join(names))
 
 
+def render_list(out: Output, ongoing: list) -> None:
+    """--list: kafka-reassign-partitions --list's lines (every format but JSON)."""
+    if out.format == "json":
+        out.json(json_document("reassign-list", reassignments=[
+            {"partition": f"{r.topic}-{r.partition}", "replicas": r.replicas, "adding": r.adding,
+             "removing": r.removing} for r in ongoing]))
+        return
+    if not ongoing:
+        out.line("No partition reassignments found.")
+        return
+    out.line("Current partition reassignments:")
+    for r in sorted(ongoing, key=lambda r: (r.topic, r.partition)):
+        out.line(f"{r.topic}-{r.partition}: replicas: {','.join(map(str, r.replicas))}."
+                 + (f" adding: {','.join(map(str, r.adding))}." if r.adding else "")
+                 + (f" removing: {','.join(map(str, r.removing))}." if r.removing else ""))
+
+
 def render_cancelled(out: Output, results: dict) -> None:
     if out.format == "json":
         out.json(json_document("reassign-cancel", partitions=[

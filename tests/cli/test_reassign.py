@@ -85,6 +85,12 @@ def test_execute_writes_the_rollback_plan_first_throttles_and_verify_clears_them
     assert v.code == 4, v.err
     assert "is still in progress" in v.out
     assert "leader.replication.throttled.replicas" in _configs(ec, "t")
+    listed = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--list")
+    assert listed.code == 0, listed.err
+    assert before == [[1], [2]]                         # a new cluster's first topic
+    assert listed.out.splitlines() == ["Current partition reassignments:",
+                                       "t-0: replicas: 3,2,1. adding: 3,2. removing: 1.",
+                                       "t-1: replicas: 2,3. adding: 3."]
     # the throttle raised, verify --wait shows progress until done, then clears every throttle
     for b in ("1", "2", "3"):
         ec.call(lambda b=b: ec.cluster.broker_configs.dynamic[b].update(
@@ -97,6 +103,8 @@ def test_execute_writes_the_rollback_plan_first_throttles_and_verify_clears_them
     assert _replicas(ec, "t") == [target[0], target[1]]
     assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "t"))
     assert not any(k.endswith("throttled.rate") for v in _broker_dynamic(ec).values() for k in v)
+    listed = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--list")
+    assert listed.out == "No partition reassignments found.\n"
     # the rollback plan moves them back
     back = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute",
                     "--reassignment-json-file", str(rollback), "--rollback-file", str(tmp_path / "r2"))

@@ -275,22 +275,23 @@ CASES: list[Case] = [
     configs("--help", bootstrap=False, id="dropin-configs-help"),
     # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
     # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
-    # embedded broker does not serve (on Kafka, a user without any prints nothing more).
+    # embedded broker does not serve (on Kafka, a user without any prints nothing more). The
+    # describe cases read the state the first one prepares.
     configs("--describe", "--entity-type", "users", "--entity-default", prepare="quotas",
             id="dropin-quotas-describe-user-default"),
-    configs("--describe", "--user-defaults", prepare="quotas", id="dropin-quotas-describe-user-defaults"),
-    configs("--describe", "--entity-type", "clients", prepare="quotas", id="dropin-quotas-describe-clients"),
-    configs("--describe", "--entity-type", "clients", "--entity-name", "app", prepare="quotas",
+    configs("--describe", "--user-defaults", id="dropin-quotas-describe-user-defaults"),
+    configs("--describe", "--entity-type", "clients", id="dropin-quotas-describe-clients"),
+    configs("--describe", "--entity-type", "clients", "--entity-name", "app",
             id="dropin-quotas-describe-client"),
     configs("--describe", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
-            prepare="quotas", id="dropin-quotas-describe-user-clients"),
-    configs("--describe", "--user", "alice", "--client", "app", prepare="quotas",
+            id="dropin-quotas-describe-user-clients"),
+    configs("--describe", "--user", "alice", "--client", "app",
             id="dropin-quotas-describe-user-client"),
     configs("--describe", "--entity-type", "users", "--entity-type", "clients", "--entity-default",
-            "--entity-default", prepare="quotas", id="dropin-quotas-describe-default-pair"),
-    configs("--describe", "--entity-type", "ips", prepare="quotas", id="dropin-quotas-describe-ips"),
-    configs("--describe", "--ip", "127.0.0.1", prepare="quotas", id="dropin-quotas-describe-ip"),
-    configs("--describe", "--ip-defaults", prepare="quotas", id="dropin-quotas-describe-ip-defaults"),
+            "--entity-default", id="dropin-quotas-describe-default-pair"),
+    configs("--describe", "--entity-type", "ips", id="dropin-quotas-describe-ips"),
+    configs("--describe", "--ip", "127.0.0.1", id="dropin-quotas-describe-ip"),
+    configs("--describe", "--ip-defaults", id="dropin-quotas-describe-ip-defaults"),
     configs("--alter", "--entity-type", "users", "--entity-name", "bob", "--add-config",
             "producer_byte_rate=1048576,request_percentage=50", prepare="quotas", id="dropin-quotas-add-user"),
     configs("--alter", "--user", "alice", "--client", "app", "--add-config", "consumer_byte_rate=20000000",
