@@ -116,7 +116,7 @@ _kcli_spec() {
         'opts:kcli list groups') echo '--state --type' ;;
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
-        'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --preserve-throttles' ;;
+        'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
         'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe elect kafka-configs kafka-consumer-groups kafka-get-offsets kafka-leader-election kafka-streams-groups kafka-topics lag list list-offsets reassign reset-offsets' ;;
         'subs:kcli alter') echo 'configs quotas topics' ;;

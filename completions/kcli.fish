@@ -232,7 +232,7 @@ function __kcli_spec
         case 'opts:kcli list-offsets'
             echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
         case 'opts:kcli reassign partitions'
-            echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --preserve-throttles'
+            echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles'
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'

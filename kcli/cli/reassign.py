@@ -54,6 +54,8 @@ def reassign_partitions(
         help="Where --execute writes the rollback plan (default: kcli's state dir)."),
     wait: bool = typer.Option(False, "--wait",
         help="With --verify: show progress until every move is done (or --timeout)."),
+    additional: bool = typer.Option(False, "--additional",
+        help="--execute while other reassignments are in progress (else refused)."),
     preserve_throttles: bool = typer.Option(False, "--preserve-throttles",
         help="--verify and --cancel leave the throttles in place."),
 ):
@@ -73,6 +75,8 @@ def reassign_partitions(
         raise UsageError("--throttle takes a positive number of bytes/s, with --execute")
     if wait and not verify:
         raise UsageError("--wait goes with --verify")
+    if additional and not execute:
+        raise UsageError("--additional goes with --execute")
     if generate:
         names = [t for value in topics or [] for t in value.split(",") if t]
         if not names or not broker_list:
@@ -87,7 +91,7 @@ def reassign_partitions(
     plan = _plan(plan_file, actions[0])
     admin = state().admin()
     if execute:
-        path, results = lib.execute(admin, plan, throttle, rollback_file)
+        path, results = lib.execute(admin, plan, throttle, rollback_file, additional)
         view.render_started(out(), path, results, throttle)
         if any(results.values()):
             raise OperationError("Some partition reassignments could not be started")

@@ -110,9 +110,17 @@ def rollback_path(now_s: float | None = None) -> str:
 
 
 def execute(admin: Admin, plan: dict[TP, list[int]], throttle: int | None,
-            rollback_file: str | None = None) -> tuple[str, dict[TP, BrokerError | None]]:
+            rollback_file: str | None = None, additional: bool = False
+            ) -> tuple[str, dict[TP, BrokerError | None]]:
     """Write the rollback plan (the current replicas), set the throttles (``throttle`` bytes/s)
-    and start the moves: (rollback file, each partition's outcome)."""
+    and start the moves: (rollback file, each partition's outcome). Refused while a reassignment
+    is in progress, unless ``additional`` (as kafka-reassign-partitions refuses it)."""
+    if not additional:
+        moving = admin.list_reassignments()
+        if moving:
+            shown = ", ".join(f"{r.topic}-{r.partition}" for r in moving[:5]) + (" ..." if len(moving) > 5 else "")
+            raise OperationError(f"Reassignments are in progress ({shown}): wait for them (--verify --wait), "
+                                 "cancel them, or add --additional to start this plan beside them")
     current = current_assignment(admin, [t for t, _ in plan])
     missing = sorted(tp for tp in plan if tp not in current)
     if missing:

@@ -122,6 +122,13 @@ def test_cancel_puts_the_replicas_back_and_clears_the_throttles(ec, tmp_path):
     r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute", "--reassignment-json-file",
                  str(plan), "--throttle", "1")
     assert r.code == 0, r.err
+    # a second plan while one moves: refused, nothing changed, unless --additional
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"version": 1, "partitions": [{"topic": "c", "partition": 0, "replicas": [3]}]}))
+    again = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute", "--reassignment-json-file",
+                     str(other), "--rollback-file", str(tmp_path / "other-rollback.json"))
+    assert again.code == 1 and "Reassignments are in progress (c-0)" in again.err, again.err
+    assert _replicas(ec, "c") == [[2, *before[0]]] and not (tmp_path / "other-rollback.json").exists()
     c = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--cancel", "--reassignment-json-file", str(plan))
     assert c.code == 0, c.err
     assert "Successfully cancelled partition reassignment(s) for: c-0" in c.out
