@@ -163,6 +163,7 @@ class Cluster:
         self._replicating: asyncio.Task | None = None
         # client quotas: entity ((type, name or None for the default), ... sorted) -> {key: value}
         self.quotas: dict[tuple[tuple[str, str | None], ...], dict[str, float]] = {}
+        self._quota_windows: dict[tuple[str, str], tuple[float, float]] = {}  # (key, client): (start, bytes)
         # Tests' refusals (EmbeddedCluster.refuse): {API name: [error code, group keys left to
         # refuse (None: every one)]}, as a real coordinator answers while __consumer_offsets is
         # not there yet or loads, or after its group moved.
@@ -508,6 +509,37 @@ class Cluster:
         self._next_producer_id += 1
         self.save()
         return pid
+
+    # -- client quotas, as throttles -------------------------------------------------------
+
+    QUOTA_WINDOW_S = 10.0                  # Kafka's quota window: 11 samples of 1 s, about this
+
+    def client_quota(self, key: str, client_id: str | None) -> float | None:
+        """The ``key`` quota (producer_byte_rate, consumer_byte_rate) of a client id: its own
+        entity's, else the client-id default's; None: no quota. (Quotas of users and of a user's
+        clients are stored, not enforced: the broker keeps no principal per connection.)"""
+        for entity in ((("client-id", client_id),), (("client-id", None),)):
+            value = self.quotas.get(entity, {}).get(key)
+            if value is not None:
+                return value
+        return None
+
+    def throttle_ms(self, key: str, client_id: str | None, size: int) -> int:
+        """Record ``size`` bytes of ``client_id`` against its ``key`` quota; the throttle time
+        Kafka's quota manager would answer with: how long until the window's bytes fit the rate
+        (0 within it). Responses carry it (throttle_time_ms): clients back off themselves
+        (KIP-219); the broker does not mute the connection."""
+        rate = self.client_quota(key, client_id)
+        if rate is None or rate <= 0:
+            return 0
+        now = time.monotonic()
+        start, used = self._quota_windows.get((key, client_id or ""), (now, 0.0))
+        if now - start > self.QUOTA_WINDOW_S:
+            start, used = now, 0.0
+        used += size
+        self._quota_windows[(key, client_id or "")] = (start, used)
+        elapsed = max(now - start, 1.0)
+        return max(0, int((used - rate * elapsed) / rate * 1000))
 
     # -- data notifications ----------------------------------------------------------------
 

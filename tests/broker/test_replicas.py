@@ -196,3 +196,27 @@ def test_client_quotas_are_stored_filtered_and_validated(wire):
         # removing the last key removes the entity
         assert _alter(w, [("user", "alice")], [("producer_byte_rate", None)]) == (0, None)
         assert _describe(w, [("user", 0, "alice")], strict=True) == []
+
+
+def test_a_client_id_over_its_produce_quota_is_told_to_back_off(wire):
+    """producer_byte_rate of a client id (or the client-id default) answers Produce with a
+    throttle time; librdkafka reports it (throttle_cb); a client without a quota gets none."""
+    with EmbeddedCluster(nodes=1) as ec:
+        ec.create_topic("q", 1, 1)
+        w = wire(ec)
+        assert _alter(w, [("client-id", "slow")], [("producer_byte_rate", 1000.0)]) == (0, None)
+        events = {"slow": [], "fast": []}
+        for client in events:
+            # one Produce of 5 kB (one batch, lingered): over the 1 kB/s quota, and nothing after it
+            # for librdkafka to hold back
+            p = Producer({"bootstrap.servers": ec.bootstrap_servers, "client.id": client, "linger.ms": 200,
+                          "throttle_cb": lambda e, client=client: events[client].append(e.throttle_time)})
+            for _ in range(5):
+                p.produce("q", b"x" * 1000)
+            assert p.flush(20) == 0
+            for _ in range(20 if client == "slow" else 3):    # throttle events are served by poll
+                if events[client]:
+                    break
+                p.poll(0.1)
+        assert events["slow"] and max(events["slow"]) > 0
+        assert not any(t > 0 for t in events["fast"])

@@ -1,6 +1,7 @@
 """DescribeClientQuotas, AlterClientQuotas: client quotas stored per entity (user, client-id, ip
-and their defaults), validated as Kafka's controller does (ClientQuotaControlManager); they are
-not enforced (no request is throttled)."""
+and their defaults), validated as Kafka's controller does (ClientQuotaControlManager); a client
+id's producer_byte_rate is enforced as Produce throttle times (Cluster.throttle_ms), the rest is
+stored only."""
 
 from __future__ import annotations
 
