@@ -104,18 +104,11 @@ def reassign_partitions(
         if any(e is not None and e.code != 85 for e in results.values()):
             raise OperationError("Some partition reassignments could not be cancelled")
         return
-    import time
-
-    states = lib.progress(admin, plan)
-    # --wait: until every move is done; a replica set that differs with no move in progress is
-    # waited for too (a broker's metadata follows the controller's a moment later)
-    while wait and any(s != "complete" for s, _, _ in states.values()):
-        for line in view.progress_lines({tp: v for tp, v in states.items() if v[0] != "complete"}, plan):
+    def show(pending: dict) -> None:             # --wait's progress, on stderr
+        for line in view.progress_lines(pending, plan):
             out().note(line)
-        if time.monotonic() + 0.5 > state().settings.until():
-            break
-        time.sleep(0.5)
-        states = lib.progress(admin, plan)
+
+    states = lib.verify(admin, plan, state().settings.until() if wait else None, show)
     done = all(s == "complete" for s, _, _ in states.values())
     cleared = lib.clear_throttles(admin, [t for t, _ in plan]) if done and not preserve_throttles else None
     view.render_verify(out(), states, plan, cleared, [t for t, _ in plan])

@@ -162,6 +162,23 @@ def progress(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, tuple[str, lis
     return out
 
 
+def verify(admin: Admin, plan: dict[TP, list[int]], until: float | None = None, on_progress=None
+           ) -> dict[TP, tuple[str, list[int], list[int]]]:
+    """Each planned partition's state (``progress``); with ``until`` (a monotonic deadline), asked
+    again every half second until every one is complete, ``on_progress`` given the others each
+    time. A replica set that differs with no move in progress is waited for too: a broker's
+    metadata follows the controller's a moment later."""
+    states = progress(admin, plan)
+    while until is not None and any(s != "complete" for s, _, _ in states.values()):
+        if on_progress is not None:
+            on_progress({tp: v for tp, v in states.items() if v[0] != "complete"})
+        if time.monotonic() + 0.5 > until:
+            break
+        time.sleep(0.5)
+        states = progress(admin, plan)
+    return states
+
+
 def clear_throttles(admin: Admin, topics: list[str]) -> list[int]:
     """Remove the reassignment throttles: the topics' throttled-replica lists and every broker's
     throttle rates (as kafka-reassign-partitions --verify does once every move is done)."""
