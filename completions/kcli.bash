@@ -15,6 +15,7 @@ _kcli_spec() {
         'java:kcli kafka-consumer-groups') echo '1' ;;
         'java:kcli kafka-delete-records') echo '1' ;;
         'java:kcli kafka-get-offsets') echo '1' ;;
+        'java:kcli kafka-leader-election') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
         'java:kcli kafka-transactions') echo '1' ;;
@@ -68,6 +69,7 @@ _kcli_spec() {
         'kind:kcli describe log-dirs -t') echo 'topics' ;;
         'kind:kcli describe topics --topic') echo 'topics' ;;
         'kind:kcli describe topics -t') echo 'topics' ;;
+        'kind:kcli elect leaders --topic') echo 'topics' ;;
         'kind:kcli kafka-acls --group') echo 'groups' ;;
         'kind:kcli kafka-acls --topic') echo 'topics' ;;
         'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
@@ -82,6 +84,8 @@ _kcli_spec() {
         'kind:kcli kafka-delete-records --command-config') echo 'file' ;;
         'kind:kcli kafka-get-offsets --command-config') echo 'file' ;;
         'kind:kcli kafka-get-offsets --topic') echo 'topics' ;;
+        'kind:kcli kafka-leader-election --command-config') echo 'file' ;;
+        'kind:kcli kafka-leader-election --topic') echo 'topics' ;;
         'kind:kcli kafka-streams-groups --command-config') echo 'file' ;;
         'kind:kcli kafka-streams-groups --from-file') echo 'file' ;;
         'kind:kcli kafka-streams-groups --group') echo 'groups' ;;
@@ -106,6 +110,7 @@ _kcli_spec() {
         'kind:kcli list-offsets --time') echo '=latest earliest max-timestamp earliest-local latest-tiered earliest-pending-upload' ;;
         'kind:kcli list-offsets --topic') echo 'topics' ;;
         'kind:kcli list-offsets -t') echo 'topics' ;;
+        'kind:kcli reassign partitions --rollback-file') echo 'file' ;;
         'kind:kcli reset-offsets --from-file') echo 'file' ;;
         'kind:kcli reset-offsets --group') echo 'groups' ;;
         'kind:kcli reset-offsets --rollback-file') echo 'file' ;;
@@ -115,6 +120,7 @@ _kcli_spec() {
         'opts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --verbose --profile --version --help' ;;
         'opts:kcli abort transaction') echo '--topic -t --partition -p --start-offset --execute' ;;
         'opts:kcli alter configs') echo '--topic --broker --set --delete' ;;
+        'opts:kcli alter quotas') echo '--user --user-default --client --client-default --ip --ip-default --set --delete --execute' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level' ;;
@@ -132,12 +138,15 @@ _kcli_spec() {
         'opts:kcli describe configs') echo '--topic --broker --all' ;;
         'opts:kcli describe groups') echo '--group -g --all-groups --offsets --members --state --time-lag' ;;
         'opts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
+        'opts:kcli describe quotas') echo '--user --user-default --client --client-default --ip --ip-default' ;;
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
+        'opts:kcli elect leaders') echo '--preferred --unclean --topic --partition --execute --allow-data-loss' ;;
         'opts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
         'opts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config --help --version' ;;
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
+        'opts:kcli kafka-leader-election') echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
         'opts:kcli kafka-transactions') echo '--help --version --command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
@@ -148,21 +157,25 @@ _kcli_spec() {
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list transactions') echo '--older-than --pattern' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
+        'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets' ;;
         'subs:kcli abort') echo 'transaction' ;;
-        'subs:kcli alter') echo 'configs topics' ;;
+        'subs:kcli alter') echo 'configs quotas topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
         'subs:kcli check') echo 'broker expansions transactions' ;;
         'subs:kcli create') echo 'acl topic' ;;
         'subs:kcli delete') echo 'acls groups topics' ;;
-        'subs:kcli describe') echo 'cluster configs groups log-dirs topics transactions' ;;
+        'subs:kcli describe') echo 'cluster configs groups log-dirs quotas topics transactions' ;;
+        'subs:kcli elect') echo 'leaders' ;;
         'subs:kcli lag') echo 'serve show' ;;
         'subs:kcli list') echo 'acls groups topics transactions' ;;
+        'subs:kcli reassign') echo 'partitions' ;;
         'vopts:global') echo '--bootstrap-server -b --command-config --output -o --timeout --profile' ;;
         'vopts:kcli abort transaction') echo '--topic -t --partition -p --start-offset' ;;
         'vopts:kcli alter configs') echo '--topic --broker --set --delete' ;;
+        'vopts:kcli alter quotas') echo '--user --client --ip --set --delete' ;;
         'vopts:kcli alter topics') echo '--topic -t --partitions --replica-assignment' ;;
         'vopts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
         'vopts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --log-level' ;;
@@ -179,12 +192,15 @@ _kcli_spec() {
         'vopts:kcli describe configs') echo '--topic --broker' ;;
         'vopts:kcli describe groups') echo '--group -g' ;;
         'vopts:kcli describe log-dirs') echo '--broker -B --topic -t' ;;
+        'vopts:kcli describe quotas') echo '--user --client --ip' ;;
         'vopts:kcli describe topics') echo '--topic -t' ;;
+        'vopts:kcli elect leaders') echo '--topic --partition' ;;
         'vopts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
         'vopts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config' ;;
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
+        'vopts:kcli kafka-leader-election') echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
         'vopts:kcli kafka-transactions') echo '--command-config --bootstrap-server --duration-filter --transactional-id-pattern --transactional-id --broker-id --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --max-transaction-timeout --transactionalId' ;;
@@ -195,6 +211,7 @@ _kcli_spec() {
         'vopts:kcli list topics') echo '--topic -t' ;;
         'vopts:kcli list transactions') echo '--older-than --pattern' ;;
         'vopts:kcli list-offsets') echo '--topic -t --time --topic-partitions --partitions' ;;
+        'vopts:kcli reassign partitions') echo '--topics --broker-list --reassignment-json-file --throttle --rollback-file' ;;
         'vopts:kcli reset-offsets') echo '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file' ;;
     esac
 }
@@ -273,4 +290,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

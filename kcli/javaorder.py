@@ -339,3 +339,22 @@ def reset_warnings(partitions: list[tuple[str, int]], clamped: dict[tuple[str, i
 def deleted_groups(group_ids: list[str]) -> list[str]:
     """kafka-consumer-groups --delete: results collected in default HashMaps."""
     return strings(group_ids)
+
+
+def quota_entity_hash(parts: Iterable[tuple[str, str | None]]) -> int:
+    """ClientQuotaEntity.hashCode: ``Objects.hash(entries)``, 31 plus its map's hashCode (the sum
+    of each entry's key hash XOR value hash, a null name 0)."""
+    total = 0
+    for kind, name in parts:
+        total += string_hash(kind) ^ (0 if name is None else string_hash(name))
+    return _int32(31 + total)
+
+
+def quota_entities(entities: list[V], parts: Callable[[V], Iterable[tuple[str, str | None]]]) -> list[V]:
+    """The admin client's describeClientQuotas map (DescribeClientQuotasResponse.complete: a
+    ``new HashMap<>(n)`` of entities, put in the broker's order), in its iteration order."""
+    keyed = {tuple(parts(e)): e for e in entities}
+    table = HashMapModel(quota_entity_hash, len(keyed))
+    for key in keyed:
+        table.put(key)
+    return [keyed[k] for k in table.keys()]

@@ -723,3 +723,26 @@ class RecordsDeletion:
     def records(self) -> int:
         """The offsets that go (a compacted or transactional log holds fewer records)."""
         return max(0, self.offset - self.log_start)
+
+
+@datatype
+class Reassignment:
+    """A partition reassignment in progress (ListPartitionReassignments): the replicas as the
+    controller holds them (the target followed by the ones being removed)."""
+    topic: str
+    partition: int
+    replicas: list[int]
+    adding: list[int]
+    removing: list[int]
+
+    @property
+    def target(self) -> list[int]:
+        return [r for r in self.replicas if r not in self.removing]
+
+
+@datatype
+class QuotaEntity:
+    """A client-quota entity: its (type, name) parts, name None for the type's default (types
+    "user", "client-id", "ip"), and its quotas by key."""
+    parts: list[tuple[str, str | None]]
+    values: dict[str, float]

@@ -29,12 +29,14 @@ librdkafka cannot when kcli needs
       OffsetDelete, every config synonym, one Produce batch and one heartbeat as ``check broker``
       sends them, the ACLs of delegation tokens and users and the CreateTokens, DescribeTokens and
       TwoPhaseCommit operations (librdkafka reads them as UNKNOWN: DescribeAcls, CreateAcls and
-      DeleteAcls go over ``wire``);
+      DeleteAcls go over ``wire``); the partition reassignment
+      and client-quota APIs;
   (b) one request per leader or coordinator whatever the number of groups or partitions, where
       librdkafka's requests grow faster (ListOffsets, OffsetFetch v8, OffsetCommit batches,
       ConsumerGroupDescribe and DescribeGroups, FindCoordinator v4);
   (c) a deadline of the call's own (an OffsetCommit by ``until``, leaving time to read back what
-      got no answer) and request counts kcli decides, which the tests assert exactly;
+      got no answer; ElectLeaders, whose confluent-kafka 2.16 call refuses any timeout) and
+      request counts kcli decides, which the tests assert exactly;
   (d) a request it will not send as asked: Metadata for no topic (cluster id, brokers), a config
       resource named "" (the cluster-wide broker defaults); and one connection for a command
       that only reads (``describe topics`` never loads librdkafka: start-up, bench/cli_latency.py).
@@ -53,9 +55,9 @@ if TYPE_CHECKING:
 
     from kcli.admin.settings import ClientSettings
     from kcli.model import (AclFilter, AclRule, BrokerError, ClusterDescription, CommittedOffset, GroupDescription,
-                            GroupListing, HeartbeatAnswer, LayoutReading, OffsetInfo, ProduceOutcome, RecordTime,
-                            ReplicaLogDir, ResourceConfig, StreamsGroupDescription, TopicInfo, ProducerState,
-                            TransactionDescription, TransactionListing)
+                            GroupListing, HeartbeatAnswer, LayoutReading, OffsetInfo, ProduceOutcome, QuotaEntity,
+                            Reassignment, RecordTime, ReplicaLogDir, ResourceConfig, StreamsGroupDescription, TopicInfo,
+                            ProducerState, TransactionDescription, TransactionListing)
 else:
     Protocol = object                 # the interface is the type checkers'; at run time a plain class
 
@@ -134,6 +136,17 @@ class Admin(Protocol):
                           coordinator_epoch: int) -> None: ...
     def fence_producer(self, transactional_id: str) -> None: ...
     def last_stable_offsets(self, partitions: list[TP]) -> dict[TP, int]: ...
+
+    # -- replicas: reassignments (kcli's own connection: librdkafka has none), elections
+    def alter_reassignments(self, moves: dict[TP, list[int] | None]) -> dict[TP, "BrokerError | None"]: ...
+    def list_reassignments(self, partitions: list[TP] | None = None) -> list["Reassignment"]: ...
+    def elect_leaders(self, unclean: bool, partitions: list[TP] | None) -> dict[TP, "BrokerError | None"]: ...
+
+    # -- client quotas (kcli's own connection: confluent-kafka has none)
+    def describe_client_quotas(self, components: list[tuple[str, str, str | None]],
+                               strict: bool) -> list["QuotaEntity"]: ...
+    def alter_client_quotas(self, parts: list[tuple[str, str | None]], set_: dict[str, float],
+                            remove: list[str], validate_only: bool) -> "BrokerError | None": ...
 
     def warn(self, text: str) -> None: ...     # one ``Warn:`` line for the command's stderr
 

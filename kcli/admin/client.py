@@ -534,6 +534,33 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.wire.delete_offsets(group_id, partitions)
 
+    # -- replicas -------------------------------------------------------------------------
+    def alter_reassignments(self, moves: dict[tuple[str, int], list[int] | None]
+                            ) -> dict[tuple[str, int], BrokerError | None]:
+        """AlterPartitionReassignments on kcli's own connection (librdkafka has no such call)."""
+        return self.wire.alter_reassignments(moves)
+
+    def list_reassignments(self, partitions: list[tuple[str, int]] | None = None):
+        """ListPartitionReassignments on kcli's own connection: Reassignment records."""
+        return self.wire.list_reassignments(partitions)
+
+    def elect_leaders(self, unclean: bool, partitions: list[tuple[str, int]] | None
+                      ) -> dict[tuple[str, int], BrokerError | None]:
+        """ElectLeaders on kcli's own connection: confluent-kafka 2.16's elect_leaders refuses
+        every timeout argument (a SystemError), so librdkafka's would not hold the command's
+        deadline (rule (c))."""
+        return self.wire.elect_leaders(unclean, partitions)
+
+    # -- client quotas: on kcli's own connection (confluent-kafka has no quota calls) ----------
+    def describe_client_quotas(self, components: list[tuple[str, str, str | None]], strict: bool):
+        """DescribeClientQuotas: QuotaEntity records (WireClient.describe_client_quotas)."""
+        return self.wire.describe_client_quotas(components, strict)
+
+    def alter_client_quotas(self, parts: list[tuple[str, str | None]], set_: dict[str, float],
+                            remove: list[str], validate_only: bool) -> BrokerError | None:
+        """AlterClientQuotas for one entity (WireClient.alter_client_quotas)."""
+        return self.wire.alter_client_quotas(parts, set_, remove, validate_only)
+
     # -- check broker: on kcli's own connection (no client library sends these as asked) ----
     def advertised_version(self, api_key: int) -> int | None:
         """The highest version of ``api_key`` the broker advertises (ApiVersions), None without it."""

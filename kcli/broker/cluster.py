@@ -3,9 +3,20 @@
 Everything here runs on the broker's event loop thread. Handlers (ours and the group
 coordinators') read and change it through this interface.
 
-Leadership: a partition's leader is its first replica; while that node is stopped the partition
-has no leader (-1) and its ISR holds only the replicas that are up. Each leader change (stop or
-start of the leader's node) bumps the partition's leader epoch, as KRaft does.
+Leadership: a partition's leader is its elected replica, the first (preferred) one unless an
+election (ElectLeaders) or a reassignment chose another; while that node is stopped the partition
+has no leader (-1): there is no automatic failover, an election moves it. The ISR holds the
+replicas that are up and caught up. Each leader change (stop or start of the leader's node, an
+election) bumps the partition's leader epoch, as KRaft does.
+
+Reassignment (AlterPartitionReassignments): the partition's replicas become the target followed by
+the replicas being removed, as KRaft writes them; each adding replica copies the log (its bytes,
+``PartitionLog.size_bytes``) at ``REPLICA_COPY_BYTES_PER_S``, or at the replication throttle where
+the topic's ``*.replication.throttled.replicas`` name it (``*.replication.throttled.rate`` of its
+broker, per replica: the rate is not shared between a broker's partitions), and joins the ISR when
+it has caught up with the log end; when every adding replica has, the removed replicas leave and,
+if the leader was one of them, the first live target replica leads. Every replica shares the one
+log: a copy is a counter, not a second file.
 
 Group coordinator placement: Kafka hashes the group id onto a ``__consumer_offsets`` partition
 (Java ``String.hashCode``, 50 partitions) and uses that partition's leader. Here partition ``p``
@@ -39,6 +50,8 @@ from kcli.broker.log import PartitionLog
 OMITTED = -2      # a test refusal (EmbeddedCluster.refuse "OMIT"): no answer for the key
 
 OFFSETS_TOPIC_PARTITIONS = 50
+REPLICA_COPY_BYTES_PER_S = 64 << 20   # an unthrottled replica's copy rate while it catches up
+REPLICATION_TICK_S = 0.05             # how often catching-up replicas advance
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
 
 
@@ -70,14 +83,32 @@ class Partition:
     log: PartitionLog
     leader_epoch: int = 0
     _cluster: "Cluster" = field(default=None, repr=False)  # type: ignore[assignment]  # set by its Cluster
+    elected_id: int | None = None      # None: the preferred replica (replicas[0])
+    adding: list[int] = field(default_factory=list)      # a reassignment's new replicas
+    removing: list[int] = field(default_factory=list)    # and the ones it removes
+    copying: dict[int, float] = field(default_factory=dict)  # adding replica -> bytes copied
+
+    @property
+    def elected(self) -> int:
+        return self.replicas[0] if self.elected_id is None else self.elected_id
 
     @property
     def leader(self) -> int:
-        return self.replicas[0] if self._cluster.is_up(self.replicas[0]) else -1
+        return self.elected if self._cluster.is_up(self.elected) else -1
 
     @property
     def isr(self) -> list[int]:
-        return [r for r in self.replicas if self._cluster.is_up(r)]
+        return [r for r in self.replicas if self._cluster.is_up(r) and r not in self.copying]
+
+    @property
+    def target(self) -> list[int]:
+        """The replicas once the reassignment in progress (if any) completes."""
+        return [r for r in self.replicas if r not in self.removing]
+
+    def elect(self, node_id: int) -> None:
+        if node_id != self.elected:
+            self.leader_epoch += 1
+        self.elected_id = None if node_id == self.replicas[0] and not self.adding else node_id
 
     @property
     def offline_replicas(self) -> list[int]:
@@ -136,6 +167,10 @@ class Cluster:
         self._up: set[int] = set()
         self._next_producer_id = 1000
         self._appended = asyncio.Event()
+        self._replicating: asyncio.Task | None = None
+        # client quotas: entity ((type, name or None for the default), ... sorted) -> {key: value}
+        self.quotas: dict[tuple[tuple[str, str | None], ...], dict[str, float]] = {}
+        self._quota_windows: dict[tuple[str, str], tuple[float, float]] = {}  # (key, client): (start, bytes)
         # Tests' refusals (EmbeddedCluster.refuse): {API name: [error code, group keys left to
         # refuse (None: every one)]}, as a real coordinator answers while __consumer_offsets is
         # not there yet or loads, or after its group moved.
@@ -234,7 +269,7 @@ class Cluster:
         (self._up.add if up else self._up.discard)(node_id)
         for t in self.topics.values():
             for p in t.partitions:
-                if p.replicas[0] == node_id:
+                if p.elected == node_id:
                     p.leader_epoch += 1
         self.save()
         for listener in list(self.node_listeners):
@@ -376,11 +411,178 @@ class Cluster:
         self.topics[name].configs = dict(configs)
         self.save()
 
+    # -- reassignment and elections ----------------------------------------------------------
+
+    def partition(self, name: str, index: int) -> Partition:
+        topic = self.topics.get(name)
+        if topic is None or not 0 <= index < len(topic.partitions):
+            raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION,
+                              "This server does not host this topic-partition.")
+        return topic.partitions[index]
+
+    def reassign(self, name: str, index: int, target: list[int] | None) -> None:
+        """Start (or replace) a reassignment of one partition to ``target``; None cancels the
+        one in progress (the original replicas back, the added ones dropped)."""
+        p = self.partition(name, index)
+        original = [r for r in p.replicas if r not in p.adding]
+        if target is None:
+            if not p.adding and not p.removing:
+                raise BrokerError(Err.NO_REASSIGNMENT_IN_PROGRESS,
+                                  f"No ongoing reassignment for {name}-{index}.")
+            p.replicas, p.adding, p.removing, p.copying = original, [], [], {}
+            if p.elected not in original:
+                p.elect(next((r for r in original if self.is_up(r)), original[0]))
+            self._settle_leader(p)
+            self.save()
+            self.notify_append()
+            return
+        if not target or len(set(target)) != len(target):
+            raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT,
+                              f"Duplicate replica assignment for {name}-{index}: {target}")
+        unknown = [r for r in target if r not in self.node_ids]
+        if unknown:
+            raise BrokerError(Err.INVALID_REPLICA_ASSIGNMENT, f"The manual partition "
+                              f"assignment includes broker(s) that are not registered: {unknown}")
+        if target == original and not p.adding and not p.removing:
+            return                                          # nothing to move
+        leader = p.elected
+        p.adding = [r for r in target if r not in original]
+        p.removing = [r for r in original if r not in target]
+        p.copying = {r: p.copying.get(r, 0) for r in p.adding}
+        p.replicas = list(target) + p.removing
+        p.elected_id = leader                               # the leader stays while replicas copy
+        self._complete_if_copied(p)
+        self.save()
+        self._start_replicating()
+
+    def reassignments(self) -> list[tuple[str, Partition]]:
+        return [(t.name, p) for t in self.topics.values() for p in t.partitions
+                if p.adding or p.removing]
+
+    def elect_leader(self, name: str, index: int, unclean: bool) -> None:
+        """ElectLeaders for one partition: the preferred replica, or (``unclean``) where the
+        partition has no leader, an in-sync live replica, else any live one (records it has not
+        copied would be lost on a real broker)."""
+        p = self.partition(name, index)
+        if unclean:
+            if p.leader != -1:
+                raise BrokerError(Err.ELECTION_NOT_NEEDED, "Leader election not needed for topic "
+                                  "partition.")
+            live = [r for r in p.replicas if self.is_up(r) and r not in p.removing]
+            chosen = next((r for r in live if r not in p.copying), live[0] if live else None)
+            if chosen is None:
+                raise BrokerError(Err.ELIGIBLE_LEADERS_NOT_AVAILABLE, "Unable to perform unclean "
+                                  f"leader election for partition {name}-{index}: no live replica.")
+        else:
+            chosen = p.replicas[0]
+            if p.leader == chosen:
+                raise BrokerError(Err.ELECTION_NOT_NEEDED, "Leader election not needed for topic "
+                                  "partition.")
+            if chosen not in p.isr:
+                raise BrokerError(Err.PREFERRED_LEADER_NOT_AVAILABLE, "Failed to elect leader for "
+                                  f"partition {name}-{index} under strategy "
+                                  "PreferredReplicaPartitionLeaderElectionStrategy")
+        p.elect(chosen)
+        self.save()
+        self.notify_append()
+
+    def _settle_leader(self, p: Partition) -> None:
+        if p.elected_id is not None and p.elected_id == p.replicas[0] and not p.adding:
+            p.elected_id = None
+
+    def _complete_if_copied(self, p: Partition) -> bool:
+        """Finish a reassignment whose adding replicas have all caught up."""
+        if p.copying or not (p.adding or p.removing):
+            return False
+        target = p.target
+        p.replicas, p.adding, p.removing = target, [], []
+        if p.elected not in target:
+            p.elect(next((r for r in target if self.is_up(r)), target[0]))
+        self._settle_leader(p)
+        return True
+
+    def copy_rate(self, topic: Topic, p: Partition, replica: int) -> float:
+        """Bytes per second ``replica`` copies at: the lower of the throttles that apply."""
+        rate = float(REPLICA_COPY_BYTES_PER_S)
+        for role, node in (("follower", replica), ("leader", p.elected)):
+            listed = topic.config(f"{role}.replication.throttled.replicas")
+            if listed.strip() == "*" or f"{p.index}:{node}" in {x.strip() for x in listed.split(",")}:
+                rate = min(rate, float(self.broker_configs.required(
+                    f"{role}.replication.throttled.rate", node)))
+        return rate
+
+    def advance_replicas(self, elapsed_s: float) -> None:
+        """Every adding replica whose broker (and its partition's leader) is up copies
+        ``elapsed_s`` worth of bytes; a caught-up one joins the ISR; a reassignment whose
+        replicas all have completes."""
+        changed = False
+        for t in self.topics.values():
+            for p in t.partitions:
+                if not p.copying:
+                    continue
+                for r in list(p.copying):
+                    if not self.is_up(r) or p.leader == -1:
+                        continue
+                    p.copying[r] += self.copy_rate(t, p, r) * elapsed_s
+                    if p.copying[r] >= p.log.size_bytes:
+                        del p.copying[r]
+                        changed = True
+                changed |= self._complete_if_copied(p)
+        if changed:
+            self.save()
+            self.notify_append()
+
+    def _start_replicating(self) -> None:
+        if self._replicating is None and any(p.copying or p.removing for _, p in self.reassignments()):
+            self._replicating = asyncio.get_running_loop().create_task(self._replicate())
+
+    async def _replicate(self) -> None:
+        try:
+            last = time.monotonic()
+            while self.reassignments():
+                await asyncio.sleep(REPLICATION_TICK_S)
+                now = time.monotonic()
+                self.advance_replicas(now - last)
+                last = now
+        finally:
+            self._replicating = None
+
     def allocate_producer_id(self) -> int:
         pid = self._next_producer_id
         self._next_producer_id += 1
         self.save()
         return pid
+
+    # -- client quotas, as throttles -------------------------------------------------------
+
+    QUOTA_WINDOW_S = 10.0                  # Kafka's quota window: 11 samples of 1 s, about this
+
+    def client_quota(self, key: str, client_id: str | None) -> float | None:
+        """The ``key`` quota (producer_byte_rate, consumer_byte_rate) of a client id: its own
+        entity's, else the client-id default's; None: no quota. (Quotas of users and of a user's
+        clients are stored, not enforced: the broker keeps no principal per connection.)"""
+        for entity in ((("client-id", client_id),), (("client-id", None),)):
+            value = self.quotas.get(entity, {}).get(key)
+            if value is not None:
+                return value
+        return None
+
+    def throttle_ms(self, key: str, client_id: str | None, size: int) -> int:
+        """Record ``size`` bytes of ``client_id`` against its ``key`` quota; the throttle time
+        Kafka's quota manager would answer with: how long until the window's bytes fit the rate
+        (0 within it). Responses carry it (throttle_time_ms): clients back off themselves
+        (KIP-219); the broker does not mute the connection."""
+        rate = self.client_quota(key, client_id)
+        if rate is None or rate <= 0:
+            return 0
+        now = time.monotonic()
+        start, used = self._quota_windows.get((key, client_id or ""), (now, 0.0))
+        if now - start > self.QUOTA_WINDOW_S:
+            start, used = now, 0.0
+        used += size
+        self._quota_windows[(key, client_id or "")] = (start, used)
+        elapsed = max(now - start, 1.0)
+        return max(0, int((used - rate * elapsed) / rate * 1000))
 
     # -- data notifications ----------------------------------------------------------------
 
@@ -413,12 +615,15 @@ class Cluster:
             "sasl": self.sasl, "authorize": self.authorize,
             "acls": [b.to_json() for b in self.authorizer.acls],
             "users": {u: {m: c.to_json() for m, c in ms.items()} for u, ms in self.users.items()},
+            "quotas": [{"entity": [list(c) for c in e], "values": q} for e, q in self.quotas.items()],
             "topics": [{
                 "name": t.name, "topic_id": str(t.topic_id), "configs": t.configs,
                 "partitions": [{"index": p.index, "replicas": p.replicas,
                                 "creation_time_ms": p.creation_time_ms,
                                 "leader_epoch": p.leader_epoch,
-                                "log_start_offset": p.log.log_start_offset}
+                                "log_start_offset": p.log.log_start_offset,
+                                "elected": p.elected_id, "adding": p.adding,
+                                "removing": p.removing}
                                for p in t.partitions],
             } for t in self.topics.values()],
         }
@@ -452,18 +657,29 @@ class Cluster:
         self.authorizer.acls = [acl.AclBinding(*b) for b in state.get("acls", [])]
         self.users = {u: {m: scram.Credential.from_json(m, c) for m, c in ms.items()}
                       for u, ms in state.get("users", {}).items()}
+        self.quotas = {tuple((c[0], c[1]) for c in q["entity"]): q["values"]
+                       for q in state.get("quotas", [])}
         for t in state["topics"]:
             topic = Topic(t["name"], uuid.UUID(t["topic_id"]), [], t["configs"], self)
             for p in t["partitions"]:
                 log = self._open_log(topic.topic_id, p["index"], p["log_start_offset"])
-                topic.partitions.append(Partition(p["index"], p["replicas"], p["creation_time_ms"],
-                                                  log, p["leader_epoch"], self))
+                topic.partitions.append(Partition(
+                    p["index"], p["replicas"], p["creation_time_ms"], log, p["leader_epoch"], self,
+                    p.get("elected"), p.get("adding", []), p.get("removing", []),
+                    {r: 0 for r in p.get("adding", [])}))
                 self._next_producer_id = max([self._next_producer_id,
                                               *(pid + 1 for pid in log.producers)])
             self.topics[topic.name] = topic
         return True
 
+    def resume_replication(self) -> None:
+        """Once the loop runs: a loaded reassignment's replicas copy again (from the start)."""
+        self._start_replicating()
+
     def close(self) -> None:
+        if self._replicating is not None:
+            self._replicating.cancel()
+            self._replicating = None
         for t in self.topics.values():
             for p in t.partitions:
                 p.log.close()

@@ -169,6 +169,11 @@ BROKER_CONFIGS.update(dict([
     _d("offsets.retention.minutes", INT, "10080", minimum=1, read_only=True),
     _d("transaction.max.timeout.ms", INT, "900000", minimum=1, read_only=True),
     _d("log.cleaner.threads", INT, "1", minimum=0),       # dynamic, per broker or cluster-wide
+    # replication throttles (kafka-reassign-partitions --throttle sets them per broker): bytes/s
+    # a throttled replica is copied at while it catches up (Cluster.advance_replicas)
+    _d("leader.replication.throttled.rate", LONG, str(LONG_MAX), minimum=0),
+    _d("follower.replication.throttled.rate", LONG, str(LONG_MAX), minimum=0),
+    _d("replica.alter.log.dirs.io.max.bytes.per.second", LONG, str(LONG_MAX), minimum=0),
 ]))
 
 

@@ -41,6 +41,8 @@ HANDLERS: dict[int, Handler] = {}
 
 def handles(api_key: int, min_version: int, max_version: int):
     def register(fn):
+        if api_key in HANDLERS:             # one handler per API: a second would silently win
+            raise RuntimeError(f"API key {api_key} already has a handler: {HANDLERS[api_key].fn.__qualname__}")
         HANDLERS[api_key] = Handler(api_key, min_version, max_version, fn)
         return fn
     return register

@@ -96,6 +96,7 @@ class PartitionLog:
         self._batches: list[BatchInfo] = []
         self._bases: list[int] = []
         self._prefix_max: list[int] = []   # running max of batch max timestamps (time index)
+        self.size_bytes = 0                # the stored batches' bytes (what a new replica copies)
         self.producers: dict[int, ProducerEntry] = {}
         self.aborted: list[tuple[int, int, int]] = []  # (producer id, first offset, marker offset)
         self._open: dict[int, int] = {}    # producer id -> its open transaction's first offset
@@ -191,6 +192,7 @@ class PartitionLog:
         info = BatchInfo(batch.base_offset, batch.last_offset, batch.max_timestamp,
                          batch.leader_epoch, raw)
         self._batches.append(info)
+        self.size_bytes += len(raw)
         self._bases.append(info.base_offset)
         prev = self._prefix_max[-1] if self._prefix_max else -1
         self._prefix_max.append(max(prev, info.max_timestamp))
@@ -277,6 +279,7 @@ class PartitionLog:
         keep = [b for b in self._batches if b.last_offset >= offset]
         if len(keep) != len(self._batches):
             self._batches = keep
+            self.size_bytes = sum(len(b.data) for b in keep)
             self._bases = [b.base_offset for b in keep]
             self._prefix_max = []
             for b in keep:

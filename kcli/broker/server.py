@@ -253,6 +253,7 @@ class Broker:
         transactions_for(self.cluster)      # a restart's open transactions time out again
         for server in self.nodes.values():
             await server.start()
+        self.cluster.resume_replication()
 
     async def stop(self) -> None:
         for server in self.nodes.values():

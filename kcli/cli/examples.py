@@ -116,6 +116,27 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli lag show --by topic --min-time-lag 5m -o json",
          "the groups' topics 5 minutes or more behind, for a script"),
     ],
+    "reassign partitions": [
+        ("kcli reassign partitions --generate --topics orders --broker-list 1,2,3",
+         "a balanced plan for the topic's partitions over brokers 1 to 3; nothing moves"),
+        ("kcli reassign partitions --execute --reassignment-json-file plan.json --throttle 10000000",
+         "start the plan at 10 MB/s per replica, the current replicas saved first as a rollback plan"),
+        ("kcli reassign partitions --verify --wait --reassignment-json-file plan.json",
+         "progress until every move is done, then the throttles removed"),
+    ],
+    "describe quotas": [
+        ("kcli describe quotas", "every user's, client id's and IP's quotas"),
+        ("kcli describe quotas --user alice", "the quotas of user alice and of her clients"),
+    ],
+    "alter quotas": [
+        ("kcli alter quotas --user alice --set producer_byte_rate=1048576",
+         "check a 1 MiB/s produce quota for alice: the broker validates it, nothing changes"),
+        ("kcli alter quotas --user alice --set producer_byte_rate=1048576 --execute", "apply it"),
+    ],
+    "elect leaders": [
+        ("kcli elect leaders --preferred", "the partitions whose preferred replica would lead again: a dry run"),
+        ("kcli elect leaders --preferred --topic orders --execute", "elect them, for one topic"),
+    ],
     "lag serve": [
         ("kcli lag serve", "exact lag for Prometheus on 127.0.0.1:8000/metrics, collected every 30s"),
         ("kcli lag serve --listen 0.0.0.0:9308 --interval 15s --group 'billing-.*' --exclude-group 'billing-test'",
@@ -141,6 +162,13 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "kafka-configs": [
         ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name orders",
          "a topic's config overrides, as kafka-configs prints them"),
+        ("kcli kafka-configs --bootstrap-server localhost:9092 --describe --entity-type users --entity-default",
+         "the default quotas of users, as kafka-configs prints them"),
+    ],
+    "kafka-leader-election": [
+        ("kcli kafka-leader-election --bootstrap-server localhost:9092 --election-type preferred "
+         "--all-topic-partitions",
+         "move every partition's leadership back to its preferred replica"),
     ],
     "kafka-delete-records": [
         ("kcli kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",

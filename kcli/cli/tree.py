@@ -53,6 +53,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-acls": ("dropin.commands", "kafka_acls"),
     "kafka-transactions": ("dropin.commands", "kafka_transactions"),
     "kafka-delete-records": ("dropin.commands", "kafka_delete_records"),
+    "kafka-leader-election": ("dropin.commands", "kafka_leader_election"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
     "check broker": ("check", "broker"),
@@ -62,6 +63,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "abort transaction": ("transactions", "abort_transaction"),
     "lag serve": ("lag", "serve"),
     "lag show": ("lag", "show"),
+    "reassign partitions": ("reassign", "reassign_partitions"),
+    "elect leaders": ("reassign", "elect_leaders"),
+    "describe quotas": ("quotas", "describe_quotas"),
+    "alter quotas": ("quotas", "alter_quotas"),
 }
 # Each command's summary in ``kcli --help`` (and its group's help): one whole sentence of at most
 # SHORT_MAX characters, so that click never cuts it at 80 columns (78 - 6 - the longest name,
@@ -99,6 +104,7 @@ SHORT_HELP: dict[str, str] = {
     "kafka-acls": "kafka-acls' own command line, ACLs linted.",
     "kafka-transactions": "kafka-transactions' own command line.",
     "kafka-delete-records": "kafka-delete-records' own command line.",
+    "kafka-leader-election": "kafka-leader-election's own command line.",
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
     "check broker": "Check the cluster against the KIPs' rules.",
@@ -108,6 +114,10 @@ SHORT_HELP: dict[str, str] = {
     "abort transaction": "Abort an open transaction; a dry run by default.",
     "lag serve": "Export exact lag to Prometheus until stopped.",
     "lag show": "Lag in offsets and time, rolled up and filtered.",
+    "reassign partitions": "Move replicas: generate, execute, verify, cancel.",
+    "elect leaders": "Elect leaders; a dry run by default.",
+    "describe quotas": "Client quotas of users, client ids and IPs.",
+    "alter quotas": "Set or remove quotas; a dry run by default.",
 }
 HIDDEN = frozenset({COMPLETE_COMMAND})
 # The drop-in commands take the Java tools' command lines as they are: ``kcli.cli.main.run``
@@ -128,18 +138,23 @@ ALIASES: dict[str, str] = {
     "list acl": "list acls", "create acls": "create acl", "delete acl": "delete acls",
     "list transaction": "list transactions", "describe transaction": "describe transactions",
     "check transaction": "check transactions", "abort transactions": "abort transaction",
+    "reassign partition": "reassign partitions", "elect leader": "elect leaders",
+    "describe quota": "describe quotas", "alter quota": "alter quotas",
 }
 GROUPS = {
     "list": "List topics, consumer groups, ACLs or transactions.",
-    "describe": "Describe what the cluster holds. Topics, groups, configs, log-dirs, the cluster, transactions.",
+    "describe": "Describe what the cluster holds. Topics, groups, configs, log-dirs, the cluster, transactions, "
+                "quotas.",
     "abort": "Abort an open transaction.",
     "create": "Create a topic or ACLs.",
-    "alter": "Alter the partition count of topics, or configs.",
+    "alter": "Alter topics' partitions, configs or quotas.",
     "delete": "Delete topics, consumer groups or ACLs.",
     "broker": "The embedded broker, for development and tests.",
     "audit": "Scan topic data on Spark (local or --master).",
     "check": "Check the cluster: exit non-zero on a problem.",
     "lag": "Lag of groups in offsets and in time.",
+    "reassign": "Move partitions between brokers.",
+    "elect": "Elect partition leaders.",
 }
 ROOT_HELP = ("Operate Apache Kafka: topics, consumer groups and offsets, with partition and group "
              "creation times (KIP-1327, KIP-1282), max-timestamp offsets (KIP-734) and timestamp "

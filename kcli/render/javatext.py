@@ -74,11 +74,26 @@ ERRORS: dict[int, tuple[str, str, str]] = {
          'The group is not empty.'),
     69: ('GROUP_ID_NOT_FOUND', 'errors.GroupIdNotFoundException',
          'The group id does not exist.'),
+    80: ('PREFERRED_LEADER_NOT_AVAILABLE', 'errors.PreferredLeaderNotAvailableException',
+         'The preferred leader was not available.'),
+    83: ('ELIGIBLE_LEADERS_NOT_AVAILABLE', 'errors.EligibleLeadersNotAvailableException',
+         'Eligible topic partition leaders are not available.'),
+    84: ('ELECTION_NOT_NEEDED', 'errors.ElectionNotNeededException',
+         'Leader election not needed for topic partition.'),
+    85: ('NO_REASSIGNMENT_IN_PROGRESS', 'errors.NoReassignmentInProgressException',
+         'No partition reassignment is in progress.'),
     86: ('GROUP_SUBSCRIBED_TO_TOPIC', 'errors.GroupSubscribedToTopicException',
          'Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.'),
     87: ('INVALID_RECORD', 'InvalidRecordException',
          'This record has failed the validation on broker and hence will be rejected.'),
 }
+
+
+def exception_with(code: int, message: str | None, fallback: str) -> str:
+    """The Java exception's ``toString()`` for ``code`` made with the broker's ``message`` (its
+    default message where none came), as ``Errors.exception(message)`` makes it."""
+    known = ERRORS.get(code)
+    return f"{_PACKAGE}{known[1]}: {message or known[2]}" if known else fallback
 
 
 def exception_text(code: int, fallback: str) -> str:

@@ -179,6 +179,13 @@ def test_a_dropin_loads_no_cli_framework(cluster):
     assert proc.stdout.splitlines()[-2:] == ["[0, 0, 0, 0] []", "[0, 0, 0] []"], proc
 
 
+def test_an_offset_file_that_cannot_be_read_is_named_on_one_line():
+    """The name as given, control characters escaped (hypothesis found a newline printed raw)."""
+    r = run_dropin("kafka-delete-records", "--bootstrap-server", "127.0.0.1:1", "--offset-json-file",
+                   "no\nsuch\x00file")
+    assert (r.code, r.out, r.err) == (2, "", "Unable to read file no\\nsuch\\x00file\n"), r
+
+
 def test_delete_records_the_java_way(cluster, tmp_path):
     """kafka-delete-records deletes at once (no dry run, as the Java tool): the partitions sorted,
     one that does not exist named at once (Java retries it for 60 s), exit 3 when others went;

@@ -34,6 +34,8 @@ CASES = [
     ("lag show", []), ("list acls", []), ("create acl", ["--topic", "t", "--allow-principal", "User:a", "--operation",
                                                         "read"]),
     ("delete acls", ["--topic", "t", "--execute"]),
+    ("reassign partitions", ["--list"]), ("elect leaders", ["--preferred"]), ("describe quotas", []),
+    ("alter quotas", ["--user", "u", "--set", "producer_byte_rate=1"]),
 ]
 # audit: tests/cli/test_audit_cli.py; lag serve serves on through failed collections:
 # tests/cli/test_lag_serve.py
@@ -62,6 +64,9 @@ DROPIN_CASES = {
                                          "detail.\n"),
     "kafka-delete-records": (["--offset-json-file", "{offsets}"], "Executing records delete operation\n",
                              "Error: {cause}\n"),
+    # the Java tool waits out its timeout ("Timeout waiting for election results" on stdout, a stack
+    # trace on stderr); kcli names the cause at once, on stderr
+    "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
 }
 
 

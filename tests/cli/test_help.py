@@ -30,13 +30,15 @@ PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   #
                # the transaction commands' examples name transactions this run does not open
                # (tests/apache/test_kcli_transactions.py runs them)
                "kafka-transactions", "list transactions", "describe transactions", "check transactions",
-               "abort transaction"}
+               "abort transaction",
+               "reassign partitions"}        # plan files: tests/cli/test_reassign.py runs each action
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe cluster",
              "describe log-dirs", "describe configs",
              "alter configs", "list-offsets", "list groups", "describe groups", "lag show", "check expansions",
-             "check broker", *sorted(DROPINS - PARSED_ONLY), "reset-offsets", "delete-records", "delete-offsets",
-             "delete groups", "delete topics"]
+             "check broker", "elect leaders", "alter quotas", "describe quotas",
+             *sorted(DROPINS - PARSED_ONLY), "reset-offsets", "delete-records", "delete-offsets", "delete groups",
+             "delete topics"]
 
 
 def _params():
@@ -134,7 +136,7 @@ def test_cluster_examples_run_against_the_embedded_broker(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize("group", ["", "list", "describe", "create", "alter", "delete", "broker", "audit", "check",
-                                   "lag"])
+                                   "lag", "reassign", "elect"])
 def test_command_summaries_are_whole_sentences_at_80_columns(group, monkeypatch):
     """``kcli --help`` and each group's: every command's summary whole (click cuts a long one
     with "..."), one sentence ending with a full stop."""

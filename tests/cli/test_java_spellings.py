@@ -159,6 +159,10 @@ def _alias_cases(b, topics, groups):
         "list acl": None, "create acls": None, "delete acl": None,
         "list transaction": None, "describe transaction": None, "check transaction": None,
         "abort transactions": None,
+        "reassign partition": lambda: ["--generate", "--topics", t, "--broker-list", "1"],
+        "elect leader": lambda: ["--preferred", "--topic", t],
+        "describe quota": lambda: [],
+        "alter quota": lambda: ["--user", "alias-u", "--set", "producer_byte_rate=1000"],
     }
 
 

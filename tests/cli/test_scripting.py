@@ -28,7 +28,7 @@ NOT_HERE = {
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
                     "kafka-streams-groups", "kafka-acls", "kafka-transactions",
-                    "kafka-delete-records")},
+                    "kafka-delete-records", "kafka-leader-election")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
     **{words: "ACLs: this test's embedded broker has no users (SECURITY_DISABLED); the documents on real "
               "Kafka (tests/apache/test_kcli_acls.py)" for words in ("list acls", "create acl", "delete acls")},
@@ -75,6 +75,10 @@ JSON_RUNS = [  # (command, args...) in an order that works on one cluster
     ("describe configs", "describe", "configs", "--topic", "events"),
     ("describe cluster", "describe", "cluster"),
     ("describe log-dirs", "describe", "log-dirs", "--topic", "events"),
+    ("describe quotas", "describe", "quotas"),
+    ("alter quotas", "alter", "quotas", "--user", "scripted-u", "--set", "producer_byte_rate=1000"),
+    ("elect leaders", "elect", "leaders", "--preferred", "--topic", "events"),
+    ("reassign partitions", "reassign", "partitions", "--list"),
     ("alter configs", "alter", "configs", "--topic", "events", "--set", "retention.ms=1000"),
     ("list-offsets", "list-offsets", "-t", "events"),
     ("list groups", "list", "groups"),

@@ -323,6 +323,14 @@ class State:
         plan = self.scratch / "plan.csv"
         plan.write_text("".join(f"{v['orders']},{p},{p + 1}\n" for p in range(3)))
         v["plan"] = str(plan)
+        import json
+
+        for name, entries in (("elect", [(v["orders"], 2), (v["orders"], 0), (v["payments"], 1)]),
+                              ("elect_dup", [(v["orders"], 1), (v["orders"], 1)]),
+                              ("elect_missing", [("nosuch-topic", 0), (v["orders"], 1)])):
+            path = self.scratch / f"{name}.json"
+            path.write_text(json.dumps({"partitions": [{"topic": t, "partition": n} for t, n in entries]}))
+            v[name] = str(path)
         self._stack.enter_context(active_member(b, v["g_stable"], [v["orders"]], "classic", partitions=3))
         self._stack.enter_context(active_member(b, v["g_stable848"], [v["payments"]], "consumer",
                                                 partitions=2))
@@ -387,6 +395,31 @@ class State:
 
     def _broker_default(self) -> None:
         self._java_configs("--entity-default", "--add-config", "log.cleaner.threads=2")
+
+    # the quota state the kafka-configs quota cases run on: users, clients, their defaults, an IP
+    QUOTAS = [([("user", "alice")], {"producer_byte_rate": 1048576.0, "consumer_byte_rate": 2048.0}),
+              ([("user", "alice"), ("client-id", "app")], {"request_percentage": 12.5}),
+              ([("user", None)], {"producer_byte_rate": 10000000.0}),
+              ([("client-id", None)], {"consumer_byte_rate": 7.0}),
+              ([("client-id", "app")], {"producer_byte_rate": 512.0, "controller_mutation_rate": 1.5}),
+              ([("user", None), ("client-id", None)], {"request_percentage": 80.0}),
+              ([("ip", "127.0.0.1")], {"connection_creation_rate": 5.0}),
+              ([("ip", None)], {"connection_creation_rate": 100.0})]
+
+    def _quotas(self) -> None:
+        """Every quota removed, then QUOTAS set, on kcli's own connection (confluent-kafka has no
+        quota calls)."""
+        from kcli.admin.client import KafkaAdmin
+        from kcli.admin.settings import ClientSettings
+
+        admin = KafkaAdmin(ClientSettings(self.b, {}, 15_000))
+        try:
+            for e in admin.describe_client_quotas([], strict=False):
+                assert admin.alter_client_quotas(e.parts, {}, list(e.values), validate_only=False) is None
+            for parts, values in self.QUOTAS:
+                assert admin.alter_client_quotas(parts, values, [], validate_only=False) is None
+        finally:
+            admin.close()
 
     def _java_configs(self, *args: str) -> None:
         """The cluster-wide broker defaults (confluent-kafka cannot name them): Apache's tool."""

@@ -43,8 +43,13 @@ def records_file(name: str, **kw) -> Case:
                           id=f"dropin-delete-records-{name}", **kw)
 
 
+def election(*args, **kw):
+    return dropin("kafka-leader-election", *args, **kw)
+
+
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
+BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
 TOPIC_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
 GROUP_FAILED = {STDERR: "stack-trace", EXIT: "honest-exit"}          # stdout line, trace, exit 0
@@ -295,4 +300,69 @@ CASES: list[Case] = [
     delete_records(bootstrap=False, id="dropin-delete-records-no-arguments"),
     delete_records("--help", bootstrap=False, id="dropin-delete-records-help"),
     delete_records("--version", bootstrap=False, differs={STDOUT: "version"}, id="dropin-delete-records-version"),
+    # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
+    # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
+    # embedded broker does not serve (on Kafka, a user without any prints nothing more). The
+    # describe cases read the state the first one prepares.
+    configs("--describe", "--entity-type", "users", "--entity-default", prepare="quotas",
+            id="dropin-quotas-describe-user-default"),
+    configs("--describe", "--user-defaults", id="dropin-quotas-describe-user-defaults"),
+    configs("--describe", "--entity-type", "clients", id="dropin-quotas-describe-clients"),
+    configs("--describe", "--entity-type", "clients", "--entity-name", "app",
+            id="dropin-quotas-describe-client"),
+    configs("--describe", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
+            id="dropin-quotas-describe-user-clients"),
+    configs("--describe", "--user", "alice", "--client", "app",
+            id="dropin-quotas-describe-user-client"),
+    configs("--describe", "--entity-type", "users", "--entity-type", "clients", "--entity-default",
+            "--entity-default", id="dropin-quotas-describe-default-pair"),
+    configs("--describe", "--entity-type", "ips", id="dropin-quotas-describe-ips"),
+    configs("--describe", "--ip", "127.0.0.1", id="dropin-quotas-describe-ip"),
+    configs("--describe", "--ip-defaults", id="dropin-quotas-describe-ip-defaults"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "bob", "--add-config",
+            "producer_byte_rate=1048576,request_percentage=50", prepare="quotas", id="dropin-quotas-add-user"),
+    configs("--alter", "--user", "alice", "--client", "app", "--add-config", "consumer_byte_rate=20000000",
+            prepare="quotas", id="dropin-quotas-add-user-client"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--delete-config",
+            "consumer_byte_rate", prepare="quotas", id="dropin-quotas-delete"),
+    configs("--alter", "--client-defaults", "--add-config", "consumer_byte_rate=4096", prepare="quotas",
+            id="dropin-quotas-add-client-default"),
+    configs("--alter", "--entity-type", "ips", "--entity-name", "127.0.0.2", "--add-config",
+            "connection_creation_rate=10", prepare="quotas", id="dropin-quotas-add-ip"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--delete-config",
+            "request_percentage", prepare="quotas", id="dropin-quotas-delete-unset"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--add-config", "bogus=1",
+            prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-unknown-key"),
+    configs("--alter", "--entity-type", "clients", "--entity-name", "app", "--add-config",
+            "SCRAM-SHA-256=[password=x]", prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-client-scram"),
+    configs("--alter", "--ip-defaults", "--add-config", "producer_byte_rate=1", prepare="quotas", differs=BAD_QUOTA,
+            id="dropin-quotas-ip-key"),
+    configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--add-config",
+            "producer_byte_rate=abc", prepare="quotas", differs=BAD_QUOTA, id="dropin-quotas-bad-value"),
+    configs("--describe", "--entity-type", "ips", "--entity-name", "[bad", differs={EXIT: "usage-exit"},
+            id="dropin-quotas-bad-ip"),
+    # -- kafka-leader-election (LeaderElectionCommandTest, LeaderElectionCommandErrorTest; docs:
+    # "Balancing leadership"): every leader is already the preferred one on the corpus's node
+    election("--election-type", "preferred", "--all-topic-partitions", id="dropin-elect-all"),
+    election("--election-type", "PREFERRED", "--topic", "{orders}", "--partition", "0", id="dropin-elect-one"),
+    election("--election-type", "unclean", "--topic", "{orders}", "--partition", "1", id="dropin-elect-unclean"),
+    election("--election-type", "unclean", "--all-topic-partitions", id="dropin-elect-unclean-all"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect}", id="dropin-elect-json-file"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect_missing}", differs={STDERR: "stack-trace"},
+             id="dropin-elect-unknown-topic"),
+    election("--election-type", "preferred", "--path-to-json-file", "{elect_dup}", differs=PARSE,
+             id="dropin-elect-duplicates"),
+    election("--election-type", "preferred", "--topic", "nosuch-topic", "--partition", "0",
+             differs={STDERR: "stack-trace"}, id="dropin-elect-missing-topic"),
+    election("--election-type", "bogus", "--all-topic-partitions", differs=PARSE, id="dropin-elect-bad-type"),
+    election("--all-topic-partitions", differs=PARSE, id="dropin-elect-no-type"),
+    election("--election-type", "preferred", differs=PARSE, id="dropin-elect-no-partitions"),
+    election("--election-type", "preferred", "--topic", "{orders}", differs=PARSE, id="dropin-elect-no-partition"),
+    election("--election-type", "preferred", "--partition", "1", "--all-topic-partitions", differs=PARSE,
+             id="dropin-elect-partition-without-topic"),
+    election("--election-type", "preferred", "--topic", "{orders}", "--all-topic-partitions", "--partition", "0",
+             differs=PARSE, id="dropin-elect-two-selections"),
+    election("--election-type", "preferred", "--topic", "{orders}", "--partition", "x", differs=PARSE,
+             id="dropin-elect-bad-partition"),
+    election("--help", bootstrap=False, id="dropin-elect-help"),
 ]

@@ -51,7 +51,8 @@ def test_the_corpus_covers_every_tool():
     native, dropins = [c for c in CASES if not c.dropin], [c for c in CASES if c.dropin]
     assert len(native) >= 40 and len(dropins) >= 60 and len({c.id for c in CASES}) == len(CASES)
     tools = {"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"}
-    assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools | {"kafka-delete-records"}
+    assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools | {"kafka-delete-records",
+                                                                                      "kafka-leader-election"}
 
 
 def test_every_difference_is_declared_and_happens(outcomes):

@@ -291,7 +291,9 @@ async def produce(ctx: RequestContext, req):
         await asyncio.get_running_loop().run_in_executor(None, _sync, set(written))
     if req.acks == 0:
         return None
-    return R(version=v, responses=topics, throttle_time_ms=0)
+    size = sum(len(pd.records or b"") for td in req.topic_data for pd in td.partition_data)
+    return R(version=v, responses=topics,
+             throttle_time_ms=cluster.throttle_ms("producer_byte_rate", ctx.client_id, size))
 
 
 # -- Fetch ------------------------------------------------------------------------------------

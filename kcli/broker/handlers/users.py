@@ -10,8 +10,7 @@ from collections import Counter
 
 from kcli.broker import scram
 from kcli.broker.acl import Op
-from kcli.broker.apikeys import (ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_CLIENT_QUOTAS,
-                                 DESCRIBE_USER_SCRAM_CREDENTIALS)
+from kcli.broker.apikeys import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.protocol import RESPONSES
@@ -102,12 +101,3 @@ async def alter_user_scram_credentials(ctx: RequestContext, req):
                 mech, u.salted_password, u.salt, u.iterations), mech)
         results.append(Res(user=name, error_code=0, error_message=None))
     return R(version=0, throttle_time_ms=0, results=results)
-
-
-@handles(DESCRIBE_CLIENT_QUOTAS, 0, 1)
-async def describe_client_quotas(ctx: RequestContext, req):
-    R = RESPONSES[DESCRIBE_CLIENT_QUOTAS]
-    if not ctx.allowed(Op.DESCRIBE_CONFIGS):
-        return R(version=ctx.api_version, throttle_time_ms=0, error_code=Err.CLUSTER_AUTHORIZATION_FAILED,
-                 error_message=NOT_AUTHORIZED, entries=None)
-    return R(version=ctx.api_version, throttle_time_ms=0, error_code=0, error_message=None, entries=[])

@@ -23,7 +23,8 @@ import sys
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
          "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
-         "kafka-transactions": "transactions", "kafka-delete-records": "records"}
+         "kafka-transactions": "transactions", "kafka-delete-records": "records",
+         "kafka-leader-election": "election"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -60,3 +61,5 @@ def kafka_transactions_main() -> None:
     _script("kafka-transactions")
 def kafka_delete_records_main() -> None:
     _script("kafka-delete-records")
+def kafka_leader_election_main() -> None:
+    _script("kafka-leader-election")

@@ -32,7 +32,8 @@ def kafka_get_offsets(ctx: typer.Context):
 
 
 def kafka_configs(ctx: typer.Context):
-    """kafka-configs' own command line for topics, brokers and the broker defaults."""
+    """kafka-configs' own command line for topics, brokers and the broker defaults, and the client
+    quotas of users, clients and ips."""
     return _run("kafka-configs", ctx.args)
 
 
@@ -56,3 +57,9 @@ def kafka_transactions(ctx: typer.Context):
     """kafka-transactions' own command line (list, describe, describe-producers, find-hanging,
     abort, forceTerminateTransaction)."""
     return _run("kafka-transactions", ctx.args)
+
+
+def kafka_leader_election(ctx: typer.Context):
+    """kafka-leader-election's own command line (--election-type preferred|unclean, --topic and
+    --partition, --all-topic-partitions, --path-to-json-file)."""
+    return _run("kafka-leader-election", ctx.args)

@@ -1,6 +1,7 @@
-"""kafka-configs' command line (Apache Kafka 4.4's ConfigCommand, Java since 4.4) for topics, brokers and the
-broker defaults: every option the tool has (its help lists them all), its checks in the tool's
-order, and the ``--add-config`` / ``--delete-config`` grammars (``kcli.specs``). Pure."""
+"""kafka-configs' command line (Apache Kafka 4.4's ConfigCommand, Java since 4.4) for topics, brokers, the
+broker defaults and the client quotas of users, clients and ips: every option the tool has (its help
+lists them all), its checks in the tool's order, and the ``--add-config`` / ``--delete-config``
+grammars (``kcli.specs``). Pure."""
 
 from __future__ import annotations
 
@@ -60,16 +61,19 @@ ENTITY_FLAGS = {"topic": "topics", "client": "clients", "user": "users", "broker
 DEFAULT_FLAGS = {"client-defaults": "clients", "user-defaults": "users", "broker-defaults": "brokers",
                  "ip-defaults": "ips"}
 ALLOWED = ("topics", "clients", "users", "brokers", "ips", "client-metrics", "groups", "broker-loggers")
-SUPPORTED = ("topics", "brokers")
+SUPPORTED = ("topics", "brokers", "users", "clients", "ips")
+QUOTA_TYPES = ("users", "clients", "ips")
 
 
 @datatype
 class ConfigsRequest:
     action: str                  # describe or alter
-    entity_type: str             # topics or brokers
+    entity_type: str             # topics, brokers, users, clients or ips (the first given)
     entity_name: str | None      # None: every entity (describe); "": the broker defaults
     parsed: jopt.Parsed
     bootstrap: str
+    types: tuple = ()            # every entity type, in the tool's order (users and clients)
+    names: tuple = ()            # their names ("": the default), as many as were given
 
 
 def _entities(parsed: jopt.Parsed) -> tuple[list[str], list[str]]:
@@ -122,6 +126,12 @@ def read(args: list[str]) -> ConfigsRequest:
                 if not (value.lstrip("+-").isdigit() and value.isascii()):
                     raise Usage(f"The entity name for {types[0]} must be a valid integer broker id, but it is: "
                                 f"{printable(value)}")
+    if named and "ips" in types:
+        for flag in ("entity-name", "ip"):
+            for value in parsed.texts(flag)[:1]:
+                if not _ip_literal(value):
+                    raise Usage(f"The entity name for {types[0]} must be a valid IP or resolvable host, "
+                                f"but it is: {printable(value)}")
     if has("describe") and has("entity-default") and types[0] not in ("users", "clients", "brokers", "ips"):
         raise Usage(f"--entity-default must not be specified with --describe of {','.join(types)}")
     if has("alter"):
@@ -139,8 +149,8 @@ def read(args: list[str]) -> ConfigsRequest:
         if len(types) != len(names):
             raise Usage("An entity name must be specified for every entity type")
     if types[0] not in SUPPORTED:
-        raise Usage(f"kcli kafka-configs supports the entity types topics and brokers (and the broker "
-                    f"defaults), not {types[0]}")
+        raise Usage(f"kcli kafka-configs supports the entity types topics, brokers (and the broker "
+                    f"defaults), users, clients and ips, not {types[0]}")
     if has("bootstrap-controller"):
         raise Usage("kcli kafka-configs connects to brokers: use --bootstrap-server")
     try:
@@ -148,4 +158,17 @@ def read(args: list[str]) -> ConfigsRequest:
     except jopt.JoptError as exc:
         raise Usage(str(exc)) from None
     name = names[0] if names else None
-    return ConfigsRequest("alter" if has("alter") else "describe", types[0], name, parsed, bootstrap)
+    return ConfigsRequest("alter" if has("alter") else "describe", types[0], name, parsed, bootstrap,
+                          tuple(types), tuple(names))
+
+
+def _ip_literal(value: str) -> bool:
+    """An IP address as written (kcli resolves no host name: Java's tool accepts one it can
+    resolve, docs/dropins.md)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True

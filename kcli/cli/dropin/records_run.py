@@ -15,12 +15,12 @@ from kcli.errors import EXIT_USAGE, KcliError, UsageError
 def execute(req, console: Console) -> int:
     from kcli import javaorder
     from kcli.cli.dropin.records import parse_offsets
-    from kcli.inputs import read_text
+    from kcli.inputs import printable, read_text
 
     try:
         text = read_text(req.offset_file, "--offset-json-file")
-    except UsageError:
-        console.write("stderr", f"Unable to read file {req.offset_file}\n")
+    except UsageError:                  # the tool's words, the name on one line
+        console.write("stderr", f"Unable to read file {printable(req.offset_file)}\n")
         return EXIT_USAGE
     try:
         entries = parse_offsets(text)

@@ -1,0 +1,228 @@
+"""Partition reassignment and leader elections: plans (Java's reassignment JSON), a balanced
+plan, the rollback file written before any move, throttles set and cleared, verify and cancel."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from kcli.admin import Admin
+from kcli.errors import OperationError, UsageError
+from kcli.model import BrokerError, Reassignment
+
+TP = tuple[str, int]
+THROTTLED_REPLICAS = ("leader.replication.throttled.replicas",
+                      "follower.replication.throttled.replicas")
+THROTTLE_RATES = ("leader.replication.throttled.rate", "follower.replication.throttled.rate")
+
+
+# -- plans (pure) -------------------------------------------------------------------------------
+
+def parse_plan(text: str, source: str) -> dict[TP, list[int]]:
+    """A reassignment JSON (``{"version":1,"partitions":[{"topic","partition","replicas"}]}``) as
+    {(topic, partition): replicas}; UsageError naming what is wrong."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{source} is not JSON: {exc}") from None
+    parts = doc.get("partitions") if isinstance(doc, dict) else None
+    if not isinstance(parts, list) or not parts:
+        raise UsageError(f"{source} has no \"partitions\" to reassign")
+    plan: dict[TP, list[int]] = {}
+    for entry in parts:
+        topic = entry.get("topic") if isinstance(entry, dict) else None
+        partition, replicas = (entry.get("partition"), entry.get("replicas")) if topic else (None, None)
+        if (not isinstance(topic, str) or not isinstance(partition, int) or partition < 0
+                or not isinstance(replicas, list) or not replicas
+                or not all(isinstance(r, int) and r >= 0 for r in replicas)):
+            raise UsageError(f"{source}: each partition needs a \"topic\", a \"partition\" and "
+                             f"\"replicas\" (broker ids): {json.dumps(entry)}")
+        if len(set(replicas)) != len(replicas):
+            raise UsageError(f"{source}: duplicate replica in {topic}-{partition}: {replicas}")
+        if (topic, partition) in plan:
+            raise UsageError(f"{source}: {topic}-{partition} appears more than once")
+        plan[(topic, partition)] = list(replicas)
+    return plan
+
+
+def plan_json(plan: dict[TP, list[int]]) -> str:
+    """The plan as kafka-reassign-partitions writes one."""
+    return json.dumps({"version": 1, "partitions": [
+        {"topic": t, "partition": p, "replicas": r, "log_dirs": ["any"] * len(r)}
+        for (t, p), r in sorted(plan.items())]}, separators=(",", ":"))
+
+
+def balanced(current: dict[TP, list[int]], brokers: list[int]) -> dict[TP, list[int]]:
+    """Each partition on ``brokers`` with its replication factor, round robin over the partitions
+    in order: leaders (first replicas) and replicas spread evenly."""
+    brokers = sorted(set(brokers))
+    plan: dict[TP, list[int]] = {}
+    for c, (tp, replicas) in enumerate(sorted(current.items())):
+        if len(replicas) > len(brokers):
+            raise UsageError(f"{tp[0]}-{tp[1]} has {len(replicas)} replicas, more than the "
+                             f"{len(brokers)} brokers in --broker-list")
+        plan[tp] = [brokers[(c + k) % len(brokers)] for k in range(len(replicas))]
+    return plan
+
+
+def throttled_replicas(plan: dict[TP, list[int]], current: dict[TP, list[int]]
+                       ) -> dict[str, dict[str, str]]:
+    """Per topic, the two throttled-replica lists as kafka-reassign-partitions sets them: the
+    leader list names the current replicas (which send), the follower list the moving ones."""
+    out: dict[str, dict[str, str]] = {}
+    for (t, p), target in sorted(plan.items()):
+        now = current[(t, p)]
+        moving = [r for r in target if r not in now]
+        lists = out.setdefault(t, {THROTTLED_REPLICAS[0]: "", THROTTLED_REPLICAS[1]: ""})
+        for name, ids in ((THROTTLED_REPLICAS[0], now), (THROTTLED_REPLICAS[1], moving)):
+            items = [x for x in lists[name].split(",") if x] + [f"{p}:{r}" for r in ids]
+            lists[name] = ",".join(items)
+    return out
+
+
+# -- the cluster ----------------------------------------------------------------------------------
+
+def current_assignment(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
+    found = {t.name: t for t in admin.describe_topics(sorted(set(topics)))}
+    missing = sorted(set(topics) - set(found))
+    if missing:
+        raise OperationError(f"Topic(s) not found: {', '.join(missing)}")
+    return {(t.name, p.partition): list(p.replicas) for t in found.values() for p in t.partitions}
+
+
+def generate(admin: Admin, topics: list[str], brokers: list[int]) -> tuple[dict, dict]:
+    """(current, proposed) for every partition of ``topics`` over ``brokers``."""
+    known = set(admin.broker_ids())
+    unknown = sorted(set(brokers) - known)
+    if unknown:
+        raise OperationError(f"Broker(s) {unknown} in --broker-list are not in the cluster "
+                             f"(brokers: {sorted(known)})")
+    current = current_assignment(admin, topics)
+    return current, balanced(current, brokers)
+
+
+def rollback_path(now_s: float | None = None) -> str:
+    from kcli.xdg import state_dir
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now_s if now_s is not None else time.time()))
+    return os.path.join(state_dir("reassign"), f"rollback-{stamp}-{os.getpid()}.json")
+
+
+def execute(admin: Admin, plan: dict[TP, list[int]], throttle: int | None,
+            rollback_file: str | None = None, additional: bool = False
+            ) -> tuple[str, dict[TP, BrokerError | None]]:
+    """Write the rollback plan (the current replicas), set the throttles (``throttle`` bytes/s)
+    and start the moves: (rollback file, each partition's outcome). Refused while a reassignment
+    is in progress, unless ``additional`` (as kafka-reassign-partitions refuses it)."""
+    if not additional:
+        moving = admin.list_reassignments()
+        if moving:
+            shown = ", ".join(f"{r.topic}-{r.partition}" for r in moving[:5]) + (" ..." if len(moving) > 5 else "")
+            raise OperationError(f"Reassignments are in progress ({shown}): wait for them (--verify --wait), "
+                                 "cancel them, or add --additional to start this plan beside them")
+    current = current_assignment(admin, [t for t, _ in plan])
+    missing = sorted(tp for tp in plan if tp not in current)
+    if missing:
+        raise OperationError("Partition(s) not found: " + ", ".join(f"{t}-{p}" for t, p in missing))
+    known = set(admin.broker_ids())
+    unknown = sorted({r for rs in plan.values() for r in rs} - known)
+    if unknown:
+        raise OperationError(f"Broker(s) {unknown} in the plan are not in the cluster")
+    path = rollback_file or rollback_path()
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(plan_json({tp: current[tp] for tp in plan}) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(path + ".tmp", path)
+    if throttle is not None:
+        for topic, lists in throttled_replicas(plan, current).items():
+            admin.alter_configs("topic", topic, {k: v for k, v in lists.items() if v}, [])
+        involved = sorted({r for tp in plan for r in (*plan[tp], *current[tp])})
+        for broker in involved:
+            admin.alter_configs("broker", str(broker), {k: str(throttle) for k in THROTTLE_RATES}, [])
+    return path, admin.alter_reassignments(dict(plan))
+
+
+def progress(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, tuple[str, list[int], list[int]]]:
+    """Each planned partition: ("complete" | "in progress" | "failed", its replicas now, the
+    adding replicas in sync)."""
+    ongoing = {(r.topic, r.partition): r for r in admin.list_reassignments(sorted(plan))}
+    topics = {t.name: t for t in admin.describe_topics(sorted({t for t, _ in plan}))}
+    out = {}
+    for (t, p), target in sorted(plan.items()):
+        info = next((x for x in topics[t].partitions if x.partition == p), None) if t in topics else None
+        replicas = list(info.replicas) if info else []
+        if (t, p) in ongoing:
+            adding = ongoing[(t, p)].adding
+            out[(t, p)] = ("in progress", replicas, [r for r in adding if info and r in info.isr])
+        else:
+            out[(t, p)] = ("complete" if replicas == target else "failed", replicas, [])
+    return out
+
+
+def verify(admin: Admin, plan: dict[TP, list[int]], until: float | None = None, on_progress=None
+           ) -> dict[TP, tuple[str, list[int], list[int]]]:
+    """Each planned partition's state (``progress``); with ``until`` (a monotonic deadline), asked
+    again every half second until every one is complete, ``on_progress`` given the others each
+    time. A replica set that differs with no move in progress is waited for too: a broker's
+    metadata follows the controller's a moment later."""
+    states = progress(admin, plan)
+    while until is not None and any(s != "complete" for s, _, _ in states.values()):
+        if on_progress is not None:
+            on_progress({tp: v for tp, v in states.items() if v[0] != "complete"})
+        if time.monotonic() + 0.5 > until:
+            break
+        time.sleep(0.5)
+        states = progress(admin, plan)
+    return states
+
+
+def clear_throttles(admin: Admin, topics: list[str]) -> list[int]:
+    """Remove the reassignment throttles: the topics' throttled-replica lists and every broker's
+    throttle rates (as kafka-reassign-partitions --verify does once every move is done)."""
+    for topic in sorted(set(topics)):
+        admin.alter_configs("topic", topic, {}, list(THROTTLED_REPLICAS))
+    brokers = admin.broker_ids()
+    for broker in brokers:
+        admin.alter_configs("broker", str(broker), {}, list(THROTTLE_RATES))
+    return sorted(brokers)
+
+
+def ongoing(admin: Admin) -> list[Reassignment]:
+    """Every reassignment in progress in the cluster."""
+    return admin.list_reassignments()
+
+
+def cancel(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, BrokerError | None]:
+    return admin.alter_reassignments({tp: None for tp in plan})
+
+
+# -- leader elections ---------------------------------------------------------------------------
+
+def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool
+                        ) -> list[tuple[str, int, int | None, int | None]]:
+    """(topic, partition, leader now, leader it would get) of each partition an election would
+    change: the preferred replica where it is in sync and not leading; for ``unclean``, a live
+    replica where the partition has no leader (None: none is live)."""
+    names = topics or admin.topic_names()
+    out: list[tuple[str, int, int | None, int | None]] = []
+    for t in sorted(admin.describe_topics(sorted(set(names))), key=lambda t: t.name):
+        for p in t.partitions:
+            if unclean:
+                if p.leader is None or p.leader < 0:
+                    out.append((t.name, p.partition, None, p.isr[0] if p.isr else None))
+            elif p.replicas and p.leader != p.replicas[0] and p.replicas[0] in p.isr:
+                out.append((t.name, p.partition, p.leader, p.replicas[0]))
+    return out
+
+
+def elect(admin: Admin, unclean: bool, partitions: list[TP]) -> dict[TP, BrokerError | None]:
+    return admin.elect_leaders(unclean, partitions) if partitions else {}
+
+
+def elect_as_asked(admin: Admin, unclean: bool, partitions: list[TP] | None) -> dict[TP, BrokerError | None]:
+    """One ElectLeaders as kafka-leader-election sends it: the partitions named, or (None) every
+    partition, for which the controller answers only those it elected or failed to."""
+    return admin.elect_leaders(unclean, partitions)

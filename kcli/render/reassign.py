@@ -1,0 +1,131 @@
+"""Reassignment and election views: the Java tool's sentences (plain and table), or JSON
+(schema kcli.reassign/v1, kcli.elect/v1)."""
+
+from __future__ import annotations
+
+from kcli.render.output import Output, json_document
+
+
+def _tp(tp) -> str:
+    return f"{tp[0]}-{tp[1]}"
+
+
+def render_generate(out: Output, current_json: str, proposed_json: str) -> None:
+    if out.format == "json":
+        import json
+
+        out.json(json_document("reassign-generate", current=json.loads(current_json),
+                               proposed=json.loads(proposed_json)))
+        return
+    out.line("Current partition replica assignment")
+    out.line(current_json)
+    out.line()
+    out.line("Proposed partition reassignment configuration")
+    out.line(proposed_json)
+
+
+def render_started(out: Output, rollback: str, results: dict, throttle: int | None) -> None:
+    if out.format == "json":
+        out.json(json_document("reassign-execute", rollbackFile=rollback, throttle=throttle,
+                               partitions=[{"partition": _tp(tp), "error": e.message if e else None}
+                                           for tp, e in sorted(results.items())]))
+        return
+    out.line(f"Save this to use as the --reassignment-json-file option during rollback: {rollback}")
+    if throttle is not None:
+        out.line(f"The inter-broker throttle limit was set to {throttle} B/s")
+    started = [tp for tp, e in sorted(results.items()) if e is None]
+    if started:
+        out.line("Successfully started partition reassignment(s) for " + ",".join(map(_tp, started)))
+    for tp, e in sorted(results.items()):
+        if e is not None:
+            out.line(f"Error reassigning partition {_tp(tp)}: {e.name}: {e.message}")
+
+
+def progress_lines(states: dict, plan: dict, java: bool = False) -> list[str]:
+    """A line per planned partition: kafka-reassign-partitions --verify's sentence (``java``), or
+    with the replicas now and which adding ones are in sync yet."""
+    lines = []
+    for tp, (state, replicas, in_sync) in sorted(states.items()):
+        if state == "in progress":
+            detail = "" if java else f" (replicas {','.join(map(str, replicas))}, adding in sync: " \
+                                     f"{','.join(map(str, in_sync)) or 'none yet'})"
+            lines.append(f"Reassignment of partition {_tp(tp)} is still in progress{detail}.")
+        elif state == "complete":
+            lines.append(f"Reassignment of partition {_tp(tp)} is completed.")
+        else:
+            lines.append(f"There is no active reassignment of partition {_tp(tp)}, but replica set is "
+                         f"{','.join(map(str, replicas))} rather than {','.join(map(str, plan[tp]))}.")
+    return lines
+
+
+def render_verify(out: Output, states: dict, plan: dict, cleared: list[int] | None, topics: list[str]) -> None:
+    """--verify's report; ``-o plain`` is kafka-reassign-partitions --verify's text."""
+    if out.format == "json":
+        out.json(json_document("reassign-verify", partitions=[
+            {"partition": _tp(tp), "state": s, "replicas": r, "addingInSync": a}
+            for tp, (s, r, a) in sorted(states.items())], throttlesCleared=cleared is not None))
+        return
+    from kcli.javaorder import strings
+
+    out.line("Status of partition reassignment:")
+    for line in progress_lines(states, plan, java=out.format == "plain"):
+        out.line(line)
+    out.line()
+    if cleared is not None:
+        names = strings(dict.fromkeys(topics))
+        out.line(f"Clearing broker-level throttles on broker{'' if len(cleared) == 1 else 's'} "
+                 + ",".join(map(str, cleared)))
+        out.line(f"Clearing topic-level throttles on topic{'' if len(names) == 1 else 's'} " + ",".join(names))
+
+
+def render_list(out: Output, ongoing: list) -> None:
+    """--list: kafka-reassign-partitions --list's lines (every format but JSON)."""
+    if out.format == "json":
+        out.json(json_document("reassign-list", reassignments=[
+            {"partition": f"{r.topic}-{r.partition}", "replicas": r.replicas, "adding": r.adding,
+             "removing": r.removing} for r in ongoing]))
+        return
+    if not ongoing:
+        out.line("No partition reassignments found.")
+        return
+    out.line("Current partition reassignments:")
+    for r in sorted(ongoing, key=lambda r: (r.topic, r.partition)):
+        out.line(f"{r.topic}-{r.partition}: replicas: {','.join(map(str, r.replicas))}."
+                 + (f" adding: {','.join(map(str, r.adding))}." if r.adding else "")
+                 + (f" removing: {','.join(map(str, r.removing))}." if r.removing else ""))
+
+
+def render_cancelled(out: Output, results: dict) -> None:
+    if out.format == "json":
+        out.json(json_document("reassign-cancel", partitions=[
+            {"partition": _tp(tp), "error": e.message if e else None} for tp, e in sorted(results.items())]))
+        return
+    done = [tp for tp, e in sorted(results.items()) if e is None]
+    if done:
+        out.line("Successfully cancelled partition reassignment(s) for: " + ",".join(map(_tp, done)))
+    for tp, e in sorted(results.items()):
+        if e is not None:
+            out.line(f"Could not cancel the reassignment of {_tp(tp)}: {e.name}: {e.message}")
+
+
+def render_election(out: Output, candidates: list, results: dict | None, unclean: bool) -> None:
+    kind = "unclean" if unclean else "preferred"
+    if out.format == "json":
+        errors = {tp: e.message for tp, e in (results or {}).items() if e is not None}
+        out.json(json_document("elect", election=kind, executed=results is not None, partitions=[
+            {"partition": f"{t}-{p}", "leader": now, "proposedLeader": new, "error": errors.get((t, p))}
+            for t, p, now, new in candidates]))
+        return
+    if not candidates:
+        out.line(f"No partition needs a {kind} leader election.")
+        return
+    for t, p, now, new in candidates:
+        fmt = lambda n: "none" if n is None else str(n)  # noqa: E731
+        line = f"{t}-{p}: leader {fmt(now)} -> {'a live replica' if new is None else new}"
+        if results is not None:
+            e = results.get((t, p))
+            line += " elected" if e is None else f" not elected: {e.name}: {e.message}"
+        out.line(line)
+    if results is None:
+        out.line(f"Dry run: {len(candidates)} partition(s) would get a {kind} leader; "
+                 "add --execute to elect them.")

@@ -1,0 +1,232 @@
+"""kcli reassign partitions and kcli elect leaders, end to end on the embedded broker (3 nodes):
+plans, the rollback file, throttles set and cleared, progress, cancel, a move under load, and
+elections with their dry run and refusals."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from confluent_kafka import Consumer, Producer
+
+from kcli.broker import EmbeddedCluster
+from tests.support.run import run_kcli
+from tests.support.waits import wait_until
+
+
+@pytest.fixture
+def ec(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    with EmbeddedCluster(nodes=3) as c:
+        yield c
+
+
+def _replicas(ec, topic):
+    return ec.call(lambda: [list(p.replicas) for p in ec.cluster.topics[topic].partitions])
+
+
+def _configs(ec, topic):
+    return ec.call(lambda: dict(ec.cluster.topics[topic].configs))
+
+
+def _broker_dynamic(ec):
+    return ec.call(lambda: {k: dict(v) for k, v in ec.cluster.broker_configs.dynamic.items() if k})
+
+
+def _fill(ec, topic, n, size=1000):
+    p = Producer({"bootstrap.servers": ec.bootstrap_servers})
+    for i in range(n):
+        p.produce(topic, b"x" * size, partition=i % 2)
+    assert p.flush(20) == 0
+
+
+def test_generate_proposes_a_balanced_plan_and_changes_nothing(ec):
+    ec.create_topic("a", 4, 2)
+    before = _replicas(ec, "a")
+    r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--generate", "--topics", "a",
+                 "--broker-list", "2,3")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "Current partition replica assignment"
+    assert json.loads(lines[1])["partitions"][0]["replicas"] == before[0]
+    assert lines[3] == "Proposed partition reassignment configuration"
+    proposed = {p["partition"]: p["replicas"] for p in json.loads(lines[4])["partitions"]}
+    assert proposed == {0: [2, 3], 1: [3, 2], 2: [2, 3], 3: [3, 2]}
+    assert _replicas(ec, "a") == before
+
+
+def test_execute_writes_the_rollback_plan_first_throttles_and_verify_clears_them(ec, tmp_path):
+    ec.create_topic("t", 2, 1)
+    _fill(ec, "t", 40)                                  # 20 kB per partition to copy
+    before = _replicas(ec, "t")
+    plan = tmp_path / "plan.json"
+    target = {0: [3, 2], 1: [2, 3]}
+    plan.write_text(json.dumps({"version": 1, "partitions": [
+        {"topic": "t", "partition": p, "replicas": r} for p, r in target.items()]}))
+    rollback = tmp_path / "rollback.json"
+    r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute",
+                 "--reassignment-json-file", str(plan), "--throttle", "2000",
+                 "--rollback-file", str(rollback))
+    assert r.code == 0, r.err
+    assert f"rollback: {rollback}" in r.out
+    saved = json.loads(rollback.read_text())["partitions"]
+    assert [(p["partition"], p["replicas"]) for p in saved] == [(0, before[0]), (1, before[1])]
+    # the throttles as kafka-reassign-partitions sets them: leaders' current replicas, followers'
+    # moving ones, the rate on every broker involved
+    configs = _configs(ec, "t")
+    assert configs["leader.replication.throttled.replicas"] == f"0:{before[0][0]},1:{before[1][0]}"
+    assert set(configs["follower.replication.throttled.replicas"].split(",")) == \
+        {f"{p}:{b}" for p, rs in target.items() for b in rs if b not in before[p]}
+    assert _broker_dynamic(ec)["2"]["follower.replication.throttled.rate"] == "2000"
+    # at 2 kB/s a 20 kB copy is still running: verify says so (exit 4) and keeps the throttles
+    v = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--verify",
+                 "--reassignment-json-file", str(plan))
+    assert v.code == 4, v.err
+    assert "is still in progress" in v.out
+    assert "leader.replication.throttled.replicas" in _configs(ec, "t")
+    listed = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--list")
+    assert listed.code == 0, listed.err
+    assert before == [[1], [2]]                         # a new cluster's first topic
+    assert listed.out.splitlines() == ["Current partition reassignments:",
+                                       "t-0: replicas: 3,2,1. adding: 3,2. removing: 1.",
+                                       "t-1: replicas: 2,3. adding: 3."]
+    # the throttle raised, verify --wait shows progress until done, then clears every throttle
+    for b in ("1", "2", "3"):
+        ec.call(lambda b=b: ec.cluster.broker_configs.dynamic[b].update(
+            {"leader.replication.throttled.rate": "1000000", "follower.replication.throttled.rate": "1000000"}))
+    w = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--verify", "--wait",
+                 "--reassignment-json-file", str(plan), timeout="20s")
+    assert w.code == 0, w.err
+    assert "Reassignment of partition t-0 is completed." in w.out
+    assert "Clearing broker-level throttles on brokers 1,2,3" in w.out
+    assert _replicas(ec, "t") == [target[0], target[1]]
+    assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "t"))
+    assert not any(k.endswith("throttled.rate") for v in _broker_dynamic(ec).values() for k in v)
+    listed = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--list")
+    assert listed.out == "No partition reassignments found.\n"
+    # the rollback plan moves them back
+    back = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute",
+                    "--reassignment-json-file", str(rollback), "--rollback-file", str(tmp_path / "r2"))
+    assert back.code == 0, back.err
+    wait_until(lambda: _replicas(ec, "t") == before, timeout=10)
+
+
+def test_cancel_puts_the_replicas_back_and_clears_the_throttles(ec, tmp_path):
+    ec.create_topic("c", 1, 1)
+    _fill(ec, "c", 10)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"version": 1, "partitions": [{"topic": "c", "partition": 0, "replicas": [2]}]}))
+    before = _replicas(ec, "c")
+    assert before != [[2]]
+    r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute", "--reassignment-json-file",
+                 str(plan), "--throttle", "1")
+    assert r.code == 0, r.err
+    # a second plan while one moves: refused, nothing changed, unless --additional
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"version": 1, "partitions": [{"topic": "c", "partition": 0, "replicas": [3]}]}))
+    again = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute", "--reassignment-json-file",
+                     str(other), "--rollback-file", str(tmp_path / "other-rollback.json"))
+    assert again.code == 1 and "Reassignments are in progress (c-0)" in again.err, again.err
+    assert _replicas(ec, "c") == [[2, *before[0]]] and not (tmp_path / "other-rollback.json").exists()
+    c = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--cancel", "--reassignment-json-file", str(plan))
+    assert c.code == 0, c.err
+    assert "Successfully cancelled partition reassignment(s) for: c-0" in c.out
+    assert _replicas(ec, "c") == before
+    assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "c"))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "is not JSON"),
+    ('{"partitions": []}', 'has no "partitions"'),
+    ('{"partitions": [{"topic": "t", "partition": 0, "replicas": [1, 1]}]}', "duplicate replica"),
+    ('{"partitions": [{"topic": "t", "partition": 0}]}', 'needs a "topic"'),
+])
+def test_a_bad_plan_is_refused_before_any_request(ec, tmp_path, content, message):
+    plan = tmp_path / "plan.json"
+    plan.write_text(content)
+    before = ec.request_counts()
+    r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute", "--reassignment-json-file", str(plan))
+    assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1
+    assert ec.request_counts() == before
+
+
+def test_a_move_under_load_loses_no_acknowledged_record(ec, tmp_path):
+    ec.create_topic("load", 2, 1)
+    acked, stop = [], threading.Event()
+
+    def produce():
+        p = Producer({"bootstrap.servers": ec.bootstrap_servers, "acks": "all", "linger.ms": 5,
+                      "enable.idempotence": True})
+        i = 0
+        while not stop.is_set() and i < 100_000:
+            p.produce("load", str(i).encode(), partition=i % 2,
+                      on_delivery=lambda err, m: err is None and acked.append(m.value()))
+            p.poll(0.001)
+            i += 1
+        assert p.flush(20) == 0
+
+    producer = threading.Thread(target=produce)
+    producer.start()
+    consumer = Consumer({"bootstrap.servers": ec.bootstrap_servers, "group.id": "load-reader",
+                         "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    consumer.subscribe(["load"])
+    seen, errors = set(), []
+    try:
+        wait_until(lambda: len(acked) > 200, timeout=20)
+        plan = tmp_path / "plan.json"
+        plan.write_text(json.dumps({"version": 1, "partitions": [
+            {"topic": "load", "partition": 0, "replicas": [2, 3]},
+            {"topic": "load", "partition": 1, "replicas": [3, 1]}]}))
+        r = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--execute",
+                     "--reassignment-json-file", str(plan))
+        assert r.code == 0, r.err
+        w = run_kcli(ec.bootstrap_servers, "reassign", "partitions", "--verify", "--wait",
+                     "--reassignment-json-file", str(plan), timeout="20s")
+        assert w.code == 0, w.out + w.err
+        assert _replicas(ec, "load") == [[2, 3], [3, 1]]
+        moved_at = len(acked)
+        wait_until(lambda: len(acked) > moved_at + 200, timeout=20)   # still producing after
+    finally:
+        stop.set()
+        producer.join(30)
+    try:
+        for _ in range(120):                             # bounded: 120 reads of at most 0.5 s
+            for m in consumer.consume(1000, 0.5):
+                if m.error() is None:
+                    seen.add(m.value())
+                else:
+                    errors.append(m.error())
+            if seen >= set(acked):
+                break
+    finally:
+        consumer.close()
+    missing = set(acked) - seen
+    assert acked and not missing, (len(missing), errors[:5])
+
+
+def test_elect_leaders_dry_run_then_execute_and_unclean_needs_allow_data_loss(ec):
+    ec.create_topic("e", 1, 2)
+    first = _replicas(ec, "e")[0]
+    ec.stop_node(first[0])
+    dry = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "e")
+    assert dry.code == 0, dry.err
+    assert "e-0: leader none -> " in dry.out and "Dry run" in dry.out
+    before = ec.request_counts()
+    refused = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "e", "--execute")
+    assert refused.code == 2 and "--allow-data-loss" in refused.err
+    assert ec.request_counts() == before
+    done = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "e", "--execute",
+                    "--allow-data-loss")
+    assert done.code == 0, done.err
+    assert ec.call(lambda: ec.cluster.topics["e"].partitions[0].leader) == first[1]
+    ec.start_node(first[0])
+    pref = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--preferred", "--topic", "e")
+    assert f"e-0: leader {first[1]} -> {first[0]}" in pref.out
+    assert ec.call(lambda: ec.cluster.topics["e"].partitions[0].leader) == first[1]   # dry run
+    run = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--preferred", "--execute")
+    assert run.code == 0, run.err
+    assert f"e-0: leader {first[1]} -> {first[0]} elected" in run.out
+    assert ec.call(lambda: ec.cluster.topics["e"].partitions[0].leader) == first[0]
+    again = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--preferred")
+    assert "No partition needs a preferred leader election." in again.out
