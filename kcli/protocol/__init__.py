@@ -13,6 +13,9 @@ KIP versions (as the seeds state them, docs/kips.md, "What each KIP feature need
   description, AssignorName), v2 adds GroupCreationTimeMs (KIP-1282, which numbered it v1).
 - StreamsGroupHeartbeat (key 88) v0-v2: v0-v1 as Apache Kafka 4.4.0's own JSON (v1: KIP-1331's
   TopologyDescriptionRequired, AcceptableRecoveryLag), v2 adds GroupCreationTimeMs (KIP-1282).
+- Share groups (KIP-932): ShareGroupDescribe (77) v1, DescribeShareGroupOffsets (90) v0-v1 (v1:
+  Lag, KIP-1226), AlterShareGroupOffsets (91) v0, DeleteShareGroupOffsets (92) v0, Apache Kafka
+  4.4.0's own JSON.
 
 Besides, a few of kafka-python's own messages (``_STOCK``), declared here from kafka-python's own
 schemas so that a command loads the messages it sends and no others.
@@ -133,12 +136,14 @@ def _list_offsets_request(json):
 # Each request/response pair below is declared on first use (module ``__getattr__``), on
 # ApiMessage from the schema its class name loads, patched by ``_PATCHES``: parsing a spec is
 # start-up time a command that never sends the message would pay.
-# - The group APIs kafka-python lacks (keys 68, 69, 88, 89: no stock class can take their keys),
+# - The group APIs kafka-python lacks (keys 68, 69, 88, 89, and the share groups' 77, 90, 91, 92:
+#   no stock class can take their keys),
 #   from ``kcli/protocol/schemas``; DescribeTopicPartitions v1 (KIP-1327), from kafka-python's
 #   schema, not as subclasses of kafka.protocol.admin.topics' classes: that module builds 16
 #   message classes kcli does not send.
 _OWN_SCHEMAS = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescribe",
-                "StreamsGroupHeartbeat")
+                "StreamsGroupHeartbeat", "ShareGroupDescribe", "DescribeShareGroupOffsets",
+                "AlterShareGroupOffsets", "DeleteShareGroupOffsets")
 _ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
 # - _STOCK: kafka-python's messages as kafka-python declares them (its patches are _PATCHES'),
 #   where its module declares many more than kcli sends: kafka.protocol.consumer.group's 14
@@ -229,5 +234,9 @@ __all__ = [
     "ConsumerGroupDescribeRequest", "ConsumerGroupDescribeResponse",
     "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse",
     "StreamsGroupHeartbeatRequest", "StreamsGroupHeartbeatResponse",
+    "ShareGroupDescribeRequest", "ShareGroupDescribeResponse",
+    "DescribeShareGroupOffsetsRequest", "DescribeShareGroupOffsetsResponse",
+    "AlterShareGroupOffsetsRequest", "AlterShareGroupOffsetsResponse",
+    "DeleteShareGroupOffsetsRequest", "DeleteShareGroupOffsetsResponse",
     *(f"{api}{kind}" for api in _STOCK for kind in ("Request", "Response")),
 ]
