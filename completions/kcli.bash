@@ -13,6 +13,7 @@ _kcli_spec() {
         'java:kcli kafka-configs') echo '1' ;;
         'java:kcli kafka-consumer-groups') echo '1' ;;
         'java:kcli kafka-get-offsets') echo '1' ;;
+        'java:kcli kafka-share-groups') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
         'kind:global --command-config') echo 'file' ;;
@@ -59,6 +60,10 @@ _kcli_spec() {
         'kind:kcli kafka-consumer-groups --topic') echo 'topics' ;;
         'kind:kcli kafka-get-offsets --command-config') echo 'file' ;;
         'kind:kcli kafka-get-offsets --topic') echo 'topics' ;;
+        'kind:kcli kafka-share-groups --command-config') echo 'file' ;;
+        'kind:kcli kafka-share-groups --from-file') echo 'file' ;;
+        'kind:kcli kafka-share-groups --group') echo 'groups' ;;
+        'kind:kcli kafka-share-groups --topic') echo 'topics' ;;
         'kind:kcli kafka-streams-groups --command-config') echo 'file' ;;
         'kind:kcli kafka-streams-groups --from-file') echo 'file' ;;
         'kind:kcli kafka-streams-groups --group') echo 'groups' ;;
@@ -100,6 +105,7 @@ _kcli_spec() {
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
         'opts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version' ;;
+        'opts:kcli kafka-share-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
         'opts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
@@ -108,7 +114,7 @@ _kcli_spec() {
         'opts:kcli list topics') echo '--topic -t --exclude-internal' ;;
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
+        'subs:kcli') echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-share-groups kafka-streams-groups kafka-topics lag list list-offsets reset-offsets' ;;
         'subs:kcli alter') echo 'configs topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
         'subs:kcli broker') echo 'start' ;;
@@ -135,6 +141,7 @@ _kcli_spec() {
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
         'vopts:kcli kafka-get-offsets') echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config' ;;
+        'vopts:kcli kafka-share-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
         'vopts:kcli lag serve') echo '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file' ;;
@@ -220,4 +227,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+complete -o default -F _kcli_completion kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics

@@ -25,6 +25,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-get-offsets'
             echo '1'
+        case 'java:kcli kafka-share-groups'
+            echo '1'
         case 'java:kcli kafka-streams-groups'
             echo '1'
         case 'java:kcli kafka-topics'
@@ -117,6 +119,14 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-get-offsets --topic'
             echo 'topics'
+        case 'kind:kcli kafka-share-groups --command-config'
+            echo 'file'
+        case 'kind:kcli kafka-share-groups --from-file'
+            echo 'file'
+        case 'kind:kcli kafka-share-groups --group'
+            echo 'groups'
+        case 'kind:kcli kafka-share-groups --topic'
+            echo 'topics'
         case 'kind:kcli kafka-streams-groups --command-config'
             echo 'file'
         case 'kind:kcli kafka-streams-groups --from-file'
@@ -199,6 +209,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
         case 'opts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+        case 'opts:kcli kafka-share-groups'
+            echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version'
         case 'opts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
         case 'opts:kcli kafka-topics'
@@ -216,7 +228,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+            echo 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-share-groups kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
         case 'subs:kcli alter'
             echo 'configs topics'
         case 'subs:kcli audit'
@@ -269,6 +281,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
         case 'vopts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+        case 'vopts:kcli kafka-share-groups'
+            echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime'
         case 'vopts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
         case 'vopts:kcli kafka-topics'
@@ -349,6 +363,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-streams-groups kcli-kafka-topics
+for command in kcli kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-get-offsets kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -12,6 +12,7 @@ $script:KcliSpec = @{
     'java:kcli kafka-configs' = '1'
     'java:kcli kafka-consumer-groups' = '1'
     'java:kcli kafka-get-offsets' = '1'
+    'java:kcli kafka-share-groups' = '1'
     'java:kcli kafka-streams-groups' = '1'
     'java:kcli kafka-topics' = '1'
     'kind:global --command-config' = 'file'
@@ -58,6 +59,10 @@ $script:KcliSpec = @{
     'kind:kcli kafka-consumer-groups --topic' = 'topics'
     'kind:kcli kafka-get-offsets --command-config' = 'file'
     'kind:kcli kafka-get-offsets --topic' = 'topics'
+    'kind:kcli kafka-share-groups --command-config' = 'file'
+    'kind:kcli kafka-share-groups --from-file' = 'file'
+    'kind:kcli kafka-share-groups --group' = 'groups'
+    'kind:kcli kafka-share-groups --topic' = 'topics'
     'kind:kcli kafka-streams-groups --command-config' = 'file'
     'kind:kcli kafka-streams-groups --from-file' = 'file'
     'kind:kcli kafka-streams-groups --group' = 'groups'
@@ -99,6 +104,7 @@ $script:KcliSpec = @{
     'opts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
     'opts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
     'opts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
+    'opts:kcli kafka-share-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version'
     'opts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
     'opts:kcli kafka-topics' = '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
     'opts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
@@ -107,7 +113,7 @@ $script:KcliSpec = @{
     'opts:kcli list topics' = '--topic -t --exclude-internal'
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
+    'subs:kcli' = 'alter audit broker check completion create delete delete-offsets demo describe kafka-configs kafka-consumer-groups kafka-get-offsets kafka-share-groups kafka-streams-groups kafka-topics lag list list-offsets reset-offsets'
     'subs:kcli alter' = 'configs topics'
     'subs:kcli audit' = 'timestamps'
     'subs:kcli broker' = 'start'
@@ -134,6 +140,7 @@ $script:KcliSpec = @{
     'vopts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
     'vopts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
     'vopts:kcli kafka-get-offsets' = '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
+    'vopts:kcli kafka-share-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime'
     'vopts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
     'vopts:kcli kafka-topics' = '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
     'vopts:kcli lag serve' = '--listen --interval --group -g --topic -t --exclude-group --cluster-name --granularity --tls-cert-file --tls-key-file --basic-auth-user --basic-auth-password-file'
@@ -144,7 +151,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-get-offsets, kcli-kafka-share-groups, kcli-kafka-streams-groups, kcli-kafka-topics -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

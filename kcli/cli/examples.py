@@ -134,6 +134,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --reset-offsets --all-groups "
          "--all-input-topics --to-earliest --dry-run", "plan the stopped applications' reprocessing from the start"),
     ],
+    "kafka-share-groups": [
+        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --list --state",
+         "every share group, with its state"),
+        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --describe --group orders-workers",
+         "a share group's start offsets and lag per partition"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

@@ -83,3 +83,19 @@ def exception_text(code: int, fallback: str) -> str:
     """The Java exception's ``toString()`` for ``code``; ``fallback`` for an error not listed."""
     known = ERRORS.get(code)
     return f"{_PACKAGE}{known[1]}: {known[2]}" if known else fallback
+
+
+def message_of(code: int, message: str) -> str:
+    """The message of the exception Apache's client raises for ``code`` with the broker's
+    ``message`` (Errors.exception(message)): that message, else the error's default one."""
+    known = ERRORS.get(code)
+    return message or (known[2] if known else "")
+
+
+def exception_with(code: int, message: str) -> str:
+    """The Java exception's ``toString()`` for ``code`` carrying the broker's ``message`` (its
+    default message when the broker gave none)."""
+    known = ERRORS.get(code)
+    if known is None:
+        return message
+    return f"{_PACKAGE}{known[1]}: {message_of(code, message)}"

@@ -51,6 +51,7 @@ DROPIN_CASES = {
     "kafka-get-offsets": ([], "", "Error occurred: {cause}\n"),
     "kafka-configs": (["--describe", "--entity-type", "topics"], "", "{cause}\n"),
     "kafka-streams-groups": (["--list"], "\nError: Executing streams group command failed due to {cause}\n", ""),
+    "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
 }
 
 

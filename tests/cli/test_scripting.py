@@ -27,7 +27,7 @@ NOT_HERE = {
     "audit timestamps": "needs Spark (tests/pipeline)",
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
-                    "kafka-streams-groups")},
+                    "kafka-streams-groups", "kafka-share-groups")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
     "lag serve": "long-running; serves Prometheus' formats, not a document (tests/cli/test_lag_serve.py)",
 }

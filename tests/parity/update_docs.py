@@ -6,6 +6,7 @@ harness sees on Apache Kafka)."""
 from __future__ import annotations
 
 from tests.parity.corpus import CASES
+from tests.parity.share_corpus import SHARE_CASES
 from tests.parity.streams_corpus import STREAMS_CASES
 from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, DOCS, dropin_table, table
 
@@ -19,7 +20,7 @@ def _replace(text: str, begin: str, end: str, body: str) -> str:
 def main() -> None:
     text = DOCS.read_text(encoding="utf-8")
     text = _replace(text, BEGIN, END, table(CASES))
-    DOCS.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropin_table(CASES + STREAMS_CASES)), encoding="utf-8")
+    DOCS.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropin_table(CASES + STREAMS_CASES + SHARE_CASES)), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ TOOL_CLASSES = {
     "kafka-configs": [("4.4.0", "org.apache.kafka.tools.ConfigCommand"),
                       ("0.0.0", "kafka.admin.ConfigCommand")],
     "kafka-streams-groups": [("4.1.0", "org.apache.kafka.tools.streams.StreamsGroupCommand")],
+    "kafka-share-groups": [("4.1.0", "org.apache.kafka.tools.consumer.group.ShareGroupCommand")],
 }
 
 

@@ -10,7 +10,9 @@ needs them (the rule: ``kcli.admin``). ``client.WireClient`` composes one class 
 - ``groups``: ConsumerGroupDescribe, DescribeGroups, the streams groups, ConsumerGroupHeartbeat;
 - ``group_offsets``: OffsetFetch, OffsetCommit, OffsetDelete;
 - ``configs``: DescribeConfigs, IncrementalAlterConfigs;
-- ``produce``: one Produce of a record batch.
+- ``produce``: one Produce of a record batch;
+- ``share``: the share groups (KIP-932): ShareGroupDescribe, DescribeShareGroupOffsets,
+  AlterShareGroupOffsets, DeleteShareGroupOffsets.
 
 kafka-python loads only when a client is built or a request sent, never on import: a command that
 sends nothing here (``kcli --help``) pays nothing for it.

@@ -1,6 +1,6 @@
 """``WireClient``: kcli's own Kafka-protocol client, one class composed of the request families
 (``metadata``, ``offsets``, ``coordinators``, ``groups``, ``group_offsets``, ``configs``,
-``produce``), all on one ``WireBase``: one set of connections, negotiated versions, known
+``produce``, ``share``), all on one ``WireBase``: one set of connections, negotiated versions, known
 leaders and coordinators for the client's life."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from kcli.admin.wire.group_offsets import GroupOffsetRequests
 from kcli.admin.wire.groups import GroupRequests
 from kcli.admin.wire.offsets import OffsetRequests
 from kcli.admin.wire.produce import ProduceRequests
+from kcli.admin.wire.share import ShareRequests
 
 
-class WireClient(GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests, ProduceRequests):
+class WireClient(ShareRequests, GroupRequests, GroupOffsetRequests, OffsetRequests, ConfigRequests, ProduceRequests):
     """Every request kcli sends itself, over ``kcli.admin.wire.connection``; see the package."""

@@ -1,12 +1,13 @@
 """The drop-in commands: ``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets``, ``kcli kafka-configs`` and ``kcli kafka-streams-groups`` take the Java tools'
+kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups`` and ``kcli
+kafka-share-groups`` take the Java tools'
 own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
 named like Apache's scripts.
 
-``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs``/``streams`` each tool's
+``kcli.cli.dropin.jopt`` is the grammar, ``topics``/``groups``/``offsets``/``configs``/``streams``/``share`` each tool's
 options and checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
 views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
 they share (the entry, kcli's global options, the connection). The
@@ -21,7 +22,7 @@ import sys
 # script) runs without the native CLI's framework (``kcli.cli.main.run`` dispatches it first).
 # Each tool's name and its grammar module (kcli.cli.dropin.<module>).
 TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get-offsets": "offsets",
-         "kafka-configs": "configs", "kafka-streams-groups": "streams"}
+         "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-share-groups": "share"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -50,3 +51,7 @@ def kafka_configs_main() -> None:
 
 def kafka_streams_groups_main() -> None:
     _script("kafka-streams-groups")
+
+
+def kafka_share_groups_main() -> None:
+    _script("kafka-share-groups")

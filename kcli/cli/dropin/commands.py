@@ -40,3 +40,9 @@ def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
     return _run("kafka-streams-groups", ctx.args)
+
+
+def kafka_share_groups(ctx: typer.Context):
+    """kafka-share-groups' own command line (share groups, KIP-932: --list, --describe,
+    --reset-offsets, --delete-offsets, --delete)."""
+    return _run("kafka-share-groups", ctx.args)
