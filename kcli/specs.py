@@ -173,8 +173,8 @@ def parse_topic_spec(spec: str, regex: bool = False) -> tuple[str, list[int] | N
 
 
 TYPES = ("Classic", "Consumer")
-# kcli list groups --type also takes streams groups (kafka-consumer-groups does not list them).
-NATIVE_TYPES = (*TYPES, "Streams")
+# kcli list groups --type also takes streams and share groups (kafka-consumer-groups lists neither).
+NATIVE_TYPES = (*TYPES, "Streams", "Share")
 
 
 def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> set[str]:

@@ -137,8 +137,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "kafka-share-groups": [
         ("kcli kafka-share-groups --bootstrap-server localhost:9092 --list --state",
          "every share group, with its state"),
-        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --describe --group orders-workers",
-         "a share group's start offsets and lag per partition"),
+        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --describe --all-groups",
+         "each share group's start offsets and lag per partition"),
     ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),

@@ -110,3 +110,80 @@ def check_offsets_deleted(group: str, error: BrokerError | None, per: dict[str, 
     if failed:
         raise PartialFailure(f"{len(failed)} of {len(per)} topics' offsets of share group '{group}' were not "
                              "deleted")
+
+
+def among(admin: Admin, missing: list[str]) -> dict[str, ShareGroupDescription]:
+    """The share groups among ``missing`` (groups the consumer-group describe did not find):
+    one ShareGroupDescribe per coordinator, none where the broker hosts no share groups."""
+    return admin.describe_share_groups(missing) if missing else {}
+
+
+def offset_views(admin: Admin, groups: list[ShareGroupDescription]):
+    """Each share group's share-partitions as offsets rows (kcli.model.GroupOffsetRow: the start
+    offset as ``current``, the log end from one ListOffsets per leader, the member assigned the
+    partition), each beside its ShareOffset (the broker's lag, KIP-1226), so that the lag in time
+    of the record at the start offset is filled in as for a consumer group (kcli.ops.lag)."""
+    from kcli.model import GroupOffsetRow
+
+    per = {d.group_id: offsets(admin, d.group_id) for d in groups}
+    every = sorted({(r.topic, r.partition) for rows in per.values() for r in rows})
+    ends = {(o.topic, o.partition): o.offset for o in admin.list_offsets(every, -1)
+            if o.error is None and o.offset >= 0} if every else {}
+    views = []
+    for d in groups:
+        owner = {tp: m for m in d.members for tp in m.assignment}
+        pairs = []
+        for r in per[d.group_id]:
+            m = owner.get((r.topic, r.partition))
+            pairs.append((r, GroupOffsetRow(d.group_id, r.topic, r.partition, r.start_offset,
+                                            ends.get((r.topic, r.partition)), r.leader_epoch,
+                                            m.member_id if m else None, m.host if m else None,
+                                            m.client_id if m else None)))
+        views.append((d, pairs))
+    return views
+
+
+def describe_every_type(admin: Admin, ids: list[str]):
+    """``kcli describe groups``: the consumer groups, the streams groups and the share groups
+    among ``ids``, each sorted by id (a share group is asked for only where the consumer and
+    streams describes did not find it). A group none of them knows fails the command."""
+    from kcli.ops.groups import not_found_text
+    from kcli.ops.streams import describe_any
+
+    descs, streams = describe_any(admin, ids)
+    shares = among(admin, [d.group_id for d in descs if not d.exists])
+    for d in descs:
+        if not d.exists and d.group_id not in shares:
+            raise OperationError(not_found_text(d))
+    return (sorted((d for d in descs if d.exists and d.group_id not in streams), key=lambda d: d.group_id),
+            [streams[g] for g in sorted(streams)], [shares[g] for g in sorted(shares)])
+
+
+def every_group_id(admin: Admin, ids: list[str], all_groups: bool) -> list[str]:
+    """``kcli describe groups``' ids: ``ids``, or with ``all_groups`` every consumer and share
+    group."""
+    from kcli.ops.groups import group_ids
+
+    found = group_ids(admin, ids, all_groups)
+    return sorted({*found, *(g.group_id for g in admin.list_share_groups())}) if all_groups else found
+
+
+def is_share_group(admin: Admin, group: str) -> bool:
+    """Whether ``group`` is a share group (one ShareGroupDescribe; none, and False, where the
+    broker hosts no share groups)."""
+    return group in admin.describe_share_groups([group])
+
+
+def delete_offsets_rows(admin: Admin, group: str, specs: list[str]):
+    """``kcli delete-offsets`` for a share group: DeleteShareGroupOffsets, whole topics only (the
+    request names topics; a TOPIC:P spec is refused before it). The shape of
+    kcli.ops.groups.delete_offsets: (group-level error, [(topic, -1, error)]) sorted by topic."""
+    from kcli.errors import UsageError
+    from kcli.specs import parse_topic_spec
+
+    parsed = [parse_topic_spec(s) for s in specs]
+    if any(parts is not None for _, parts in parsed):
+        raise UsageError(f"'{group}' is a share group: its offsets are deleted per topic; give TOPIC without "
+                         "partitions")
+    error, per = delete_offsets(admin, group, [t for t, _ in parsed])
+    return error, sorted(((t, -1, e) for t, e in per.items()), key=lambda r: r[0])

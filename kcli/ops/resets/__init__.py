@@ -44,6 +44,8 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     manager yielding a progress callback (done, total), or None."""
     stage = stage or _no_stage
     ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool, and_streams=not req.consumer_tool)
+    if not req.all_groups and not req.streams_tool and not req.consumer_tool:
+        admin = share_view(admin, ids)               # share groups: their start offsets stand for commits
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
