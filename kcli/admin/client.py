@@ -507,6 +507,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """DescribeShareGroupOffsets: (group-level BrokerError or None, [ShareOffset])."""
         return self.wire.share_group_offsets(group_id)
 
+    def share_group_offsets_of_groups(self, group_ids: list[str]) -> dict:
+        """DescribeShareGroupOffsets of many groups, one request per coordinator."""
+        return self.wire.share_group_offsets_of_groups(group_ids)
+
     def alter_share_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int]):
         """AlterShareGroupOffsets: (top-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.wire.alter_share_group_offsets(group_id, offsets)

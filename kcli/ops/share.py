@@ -62,11 +62,11 @@ def group_ids(admin: Admin, ids: list[str], all_groups: bool) -> list[str]:
     return [g.group_id for g in listed(admin)] if all_groups else ids
 
 
-def offsets(admin: Admin, group: str) -> list[ShareOffset]:
-    """A share group's share-partitions (DescribeShareGroupOffsets), sorted by topic and
-    partition; those answered with an error are left out (as Java's admin client does). The
-    group's error fails the command."""
-    error, rows = admin.share_group_offsets(group)
+def offsets(admin: Admin, group: str, answer: tuple | None = None) -> list[ShareOffset]:
+    """A share group's share-partitions (DescribeShareGroupOffsets, or its ``answer`` from
+    ``share_group_offsets_of_groups``), sorted by topic and partition; those answered with an
+    error are left out (as Java's admin client does). The group's error fails the command."""
+    error, rows = answer if answer is not None else admin.share_group_offsets(group)
     if error is not None:
         raise OperationError(not_found(group, error))
     return sorted((r for r in rows if r.error is None), key=lambda r: (r.topic, r.partition))
@@ -121,11 +121,13 @@ def among(admin: Admin, missing: list[str]) -> dict[str, ShareGroupDescription]:
 def offset_views(admin: Admin, groups: list[ShareGroupDescription]):
     """Each share group's share-partitions as offsets rows (kcli.model.GroupOffsetRow: the start
     offset as ``current``, the log end from one ListOffsets per leader, the member assigned the
-    partition), each beside its ShareOffset (the broker's lag, KIP-1226), so that the lag in time
+    partition: one DescribeShareGroupOffsets per coordinator for all the groups), each beside its
+    ShareOffset (the broker's lag, KIP-1226), so that the lag in time
     of the record at the start offset is filled in as for a consumer group (kcli.ops.lag)."""
     from kcli.model import GroupOffsetRow
 
-    per = {d.group_id: offsets(admin, d.group_id) for d in groups}
+    answers = admin.share_group_offsets_of_groups([d.group_id for d in groups]) if groups else {}
+    per = {d.group_id: offsets(admin, d.group_id, answers[d.group_id]) for d in groups}
     every = sorted({(r.topic, r.partition) for rows in per.values() for r in rows})
     ends = {(o.topic, o.partition): o.offset for o in admin.list_offsets(every, -1)
             if o.error is None and o.offset >= 0} if every else {}

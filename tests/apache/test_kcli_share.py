@@ -89,7 +89,12 @@ def test_describe_all_groups_covers_share_groups(share):
 
 
 def test_a_share_group_reset_is_a_dry_run_then_an_exact_undo(share, tmp_path):
-    b, topic, idle, _ = share
+    """The rollback file restores the start offsets exactly (the state of the records past them,
+    their acknowledgements, is no offset and is not restored). A group of its own: the other
+    tests read ``idle``'s lag."""
+    b, topic, _, _ = share
+    idle = "native-share-reset"
+    stopped_member(b, topic, idle, 2, 4)
     before = start_offsets(b, idle)
     dry = run_kcli(b, "-o", "csv", "reset-offsets", "--group", idle, "--topic", topic, "--to-latest")
     assert dry.code == 0, dry
@@ -129,3 +134,37 @@ def test_delete_offsets_and_delete_a_share_group(share):
     assert gone.code == 0, gone
     listed = kcli_json(b, "list", "groups", "--type", "share")
     assert group not in {x["group"] for x in listed["groups"]}
+
+
+def test_the_lag_views_cover_share_groups(share):
+    """kcli lag (the lag service's collection): a share group is a group of type share, its lag
+    the log end minus the start offset, its lag in time that of the record at the start offset."""
+    b, topic, idle, busy = share
+    r = run_kcli(b, "-o", "json", "lag", "--by", "partition", idle, busy)
+    assert r.code == 0, r
+    got = {(x["group"], x["partition"]): x for x in json.loads(r.out)["lines"]}
+    assert set(got) == {(g, p) for g in (idle, busy) for p in (0, 1)}
+    by_group = run_kcli(b, "-o", "json", "lag", idle, busy)
+    assert by_group.code == 0, by_group
+    assert {(x["group"], x["type"], x["state"]) for x in json.loads(by_group.out)["lines"]} == {
+        (idle, "share", "Empty"), (busy, "share", "Stable")}
+    starts = start_offsets(b, idle)
+    for p in (0, 1):
+        assert got[(idle, p)]["lag"] == 5 - starts[(topic, p)]
+        if starts[(topic, p)] < 5:
+            assert got[(idle, p)]["timeLagMs"] > 0
+
+
+def test_lag_serve_exports_share_groups(share):
+    """kcli lag serve: a share group's series, group_type share, its lag per share-partition."""
+    from tests.support.lag_serve import LagServe
+
+    b, topic, idle, busy = share
+    starts = start_offsets(b, idle)
+    with LagServe(b, "--interval", "500ms", "--group", "native-share-(idle|busy)", timeout="10s") as s:
+        found = s.wait_collections(1)
+        assert s.value("kcli_consumergroup_group_members", found, group=busy, group_type="share") == 1
+        assert s.value("kcli_consumergroup_group_members", found, group=idle, group_type="share") == 0
+        for p in (0, 1):
+            assert s.value("kafka_consumergroup_group_lag", found, group=idle, topic=topic,
+                           partition=str(p)) == 5 - starts[(topic, p)]

@@ -55,19 +55,18 @@ class ShareRequests(GroupRequests):
                                 if node in brokers else None)
                 for g, (node, answer) in answered.items()}
 
-    def _share_request(self, group_id: str, build, what: str):
-        """``build(version)`` to the group's coordinator at the highest common version, asked
-        again (Backoff) while the answer's top-level error is a retriable coordinator error."""
-        version = self.max_version(build.request_class)
+    def _share_request(self, group_id: str, Req, build, what: str):
+        """``build(version)``, a ``Req`` (AlterShareGroupOffsets, DeleteShareGroupOffsets) to the group's
+        coordinator at the highest common version, asked again (Backoff) while the answer's
+        top-level error is a retriable coordinator error."""
+        version = self.max_version(Req)
         if version is None:
             raise UnsupportedByBroker(f"The broker does not support {what} (share groups, KIP-932)")
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
             node = self.find_coordinators([group_id])[group_id]
             resp = self.send(build(version), node)
-            code = resp.groups[0].error_code if hasattr(resp, "groups") and resp.groups else getattr(
-                resp, "error_code", 0)
-            if not self._retriable(group_id, code) or not backoff.wait():
+            if not self._retriable(group_id, resp.error_code) or not backoff.wait():
                 return version, resp
 
     def share_group_offsets(self, group_id: str) -> tuple[BrokerError | None, list[ShareOffset]]:
@@ -75,25 +74,36 @@ class ShareRequests(GroupRequests):
         error (then no partitions), else each partition's start offset (None where the broker
         says there is none), leader epoch and lag (v1+; None where unknown), in the answer's
         order. Partitions answered with an error keep it (``ShareOffset.error``)."""
-        Req = self.proto.DescribeShareGroupOffsetsRequest
+        return self.share_group_offsets_of_groups([group_id])[group_id]
 
-        def build(version):
-            return Req(version=version, groups=[Req.DescribeShareGroupOffsetsRequestGroup(group_id=group_id,
-                                                                                          topics=None)])
-        build.request_class = Req
-        version, resp = self._share_request(group_id, build, "DescribeShareGroupOffsets")
-        (g,) = resp.groups
-        if g.error_code:
-            return broker_error(g.error_code, g.error_message), []
-        rows = []
-        for t in g.topics:
-            for p in t.partitions:
-                lag = p.lag if version >= 1 else -1
-                rows.append(ShareOffset(
-                    t.topic_name, p.partition_index, p.start_offset if p.start_offset >= 0 else None,
-                    p.leader_epoch if p.leader_epoch >= 0 and p.start_offset >= 0 else None,
-                    lag if lag >= 0 and p.start_offset >= 0 else None, broker_error(p.error_code, p.error_message)))
-        return None, rows
+    def share_group_offsets_of_groups(self, group_ids: list[str]
+                                      ) -> dict[str, tuple[BrokerError | None, list[ShareOffset]]]:
+        """``share_group_offsets`` of many groups: one DescribeShareGroupOffsets per coordinator
+        (its Groups array), whatever the number of groups; groups answered with a retriable
+        coordinator error are asked again until the deadline (Backoff)."""
+        Req = self.proto.DescribeShareGroupOffsetsRequest
+        version = self.max_version(Req)
+        if version is None:
+            raise UnsupportedByBroker("The broker does not support DescribeShareGroupOffsets (share groups, KIP-932)")
+        out: dict[str, tuple[BrokerError | None, list[ShareOffset]]] = {}
+        pending = list(dict.fromkeys(group_ids))
+        backoff = Backoff(self.settings.until())
+        while pending:                             # bounded by the deadline (Backoff)
+            moved = []
+            for node, groups in self._by_coordinator(pending).items():
+                resp = self.send(Req(version=version, groups=[
+                    Req.DescribeShareGroupOffsetsRequestGroup(group_id=g, topics=None) for g in groups]), node)
+                for g in resp.groups:
+                    if g.error_code and self._retriable(g.group_id, g.error_code) and g.group_id in groups:
+                        moved.append(g.group_id)
+                    else:
+                        out[g.group_id] = _offsets(g, version)
+            if not moved or not backoff.wait():
+                for g in moved:
+                    out.setdefault(g, (broker_error(15, None), []))
+                break
+            pending = moved
+        return out
 
     def alter_share_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int]
                                   ) -> tuple[BrokerError | None, dict[tuple[str, int], BrokerError | None]]:
@@ -109,8 +119,7 @@ class ShareRequests(GroupRequests):
         def build(version):
             return Req(version=version, group_id=group_id, topics=[
                 Req.AlterShareGroupOffsetsRequestTopic(topic_name=t, partitions=ps) for t, ps in by_topic.items()])
-        build.request_class = Req
-        _, resp = self._share_request(group_id, build, "AlterShareGroupOffsets")
+        _, resp = self._share_request(group_id, Req, build, "AlterShareGroupOffsets")
         parts = {(t.topic_name, p.partition_index): broker_error(p.error_code, p.error_message)
                  for t in resp.responses for p in t.partitions}
         return broker_error(resp.error_code, resp.error_message), parts
@@ -124,10 +133,24 @@ class ShareRequests(GroupRequests):
         def build(version):
             return Req(version=version, group_id=group_id,
                        topics=[Req.DeleteShareGroupOffsetsRequestTopic(topic_name=t) for t in topics])
-        build.request_class = Req
-        _, resp = self._share_request(group_id, build, "DeleteShareGroupOffsets")
+        _, resp = self._share_request(group_id, Req, build, "DeleteShareGroupOffsets")
         return (broker_error(resp.error_code, resp.error_message),
                 {t.topic_name: broker_error(t.error_code, t.error_message) for t in resp.responses})
+
+
+def _offsets(g, version: int) -> tuple[BrokerError | None, list[ShareOffset]]:
+    """One group of a DescribeShareGroupOffsets answer."""
+    if g.error_code:
+        return broker_error(g.error_code, g.error_message), []
+    rows = []
+    for t in g.topics:
+        for p in t.partitions:
+            known = p.start_offset >= 0
+            lag = p.lag if version >= 1 else -1
+            rows.append(ShareOffset(t.topic_name, p.partition_index, p.start_offset if known else None,
+                                    p.leader_epoch if known and p.leader_epoch >= 0 else None,
+                                    lag if known and lag >= 0 else None, broker_error(p.error_code, p.error_message)))
+    return None, rows
 
 
 def _description(g, coordinator: BrokerInfo | None) -> ShareGroupDescription:
