@@ -50,7 +50,7 @@ def start_offsets(b, group) -> dict[tuple[str, int], int | None]:
 def test_list_groups_type_share_names_the_share_groups(share):
     b, _, idle, busy = share
     listed = kcli_json(b, "list", "groups", "--type", "share", "--state")
-    rows = {g["group"]: (g["type"], g["state"]) for g in listed["groups"] if g["group"].startswith("native-share")}
+    rows = {g["group"]: (g["type"], g["state"]) for g in listed["groups"] if g["group"] in (idle, busy)}
     assert rows == {idle: ("Share", "Empty"), busy: ("Share", "Stable")}
     consumer_only = kcli_json(b, "list", "groups", "--type", "consumer")
     assert not {idle, busy} & {g["group"] for g in consumer_only["groups"]}

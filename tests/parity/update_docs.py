@@ -20,7 +20,8 @@ def _replace(text: str, begin: str, end: str, body: str) -> str:
 def main() -> None:
     text = DOCS.read_text(encoding="utf-8")
     text = _replace(text, BEGIN, END, table(CASES))
-    DOCS.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropin_table(CASES + STREAMS_CASES + SHARE_CASES)), encoding="utf-8")
+    dropins = dropin_table(CASES + STREAMS_CASES + SHARE_CASES)
+    DOCS.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropins), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ class _Describe:
                     console.write(*notice)
                 out.write(view.plain_state(d, verbose))
             else:
-                if notice and (d.state == "Dead" or not d.members):
+                if notice:
                     console.write(*notice)
                 out.write(view.plain_members(d, verbose))
         return 0
@@ -78,10 +78,20 @@ class _Delete:
         return 1 if failed else 0
 
 
+def _one_group(p) -> str:
+    """The tool's valueOf(group): a second --group is its runtime error line (stdout)."""
+    from kcli.cli.dropin import jopt
+
+    try:
+        return p.value("group")
+    except jopt.JoptError as exc:
+        raise Usage(f"{SHARE_ERROR}{exc}", "stdout") from None
+
+
 class _DeleteOffsets:
     @staticmethod
     def prepare(p):
-        return p.value("group"), p.values("topic")
+        return _one_group(p), p.values("topic")
 
     @staticmethod
     def execute(admin, p, prepared, out, console) -> int:
@@ -116,10 +126,14 @@ class _ShareReset(Reset):
         return view.plain_plan([plan for plan in plans if plan.partitions])
 
     @classmethod
+    def prepare(cls, p):
+        return _one_group(p), super().prepare(p)
+
+    @classmethod
     def execute(cls, admin, p, prepared, out, console) -> int:
         from kcli.ops.resets import share_view
 
-        group = p.value("group")
+        group, prepared = prepared
         store = share_view(admin, [group], share_tool=True)
         d = store.describe_groups([group])[0]
         if d.exists and d.state not in ("Empty", "Dead"):
@@ -128,4 +142,5 @@ class _ShareReset(Reset):
         return super().execute(store, p, prepared, out, console)
 
 
-_SHARE_ACTIONS = {"reset-offsets": _ShareReset, "list": _List, "describe": _Describe, "delete": _Delete, "delete-offsets": _DeleteOffsets}
+_SHARE_ACTIONS = {"list": _List, "describe": _Describe, "delete": _Delete, "delete-offsets": _DeleteOffsets,
+                  "reset-offsets": _ShareReset}

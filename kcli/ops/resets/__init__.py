@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BROKER_TOO_OLD", "CLASSIC_GROUP", "GROUP_MISSING", "NOT_RECORDED", "NO_CREATION_TIME",
            "TOO_OLD_FOR_START_TIME", "InputsOfMissingGroup", "MissingPartitions", "ResetFlags", "ResetRequest",
-           "ResetResult", "ScenarioFlags", "ShareStore", "StartTimeUnavailable", "StartTimeUnsupported", "committed_counts",
-           "execute", "finish", "group_start_time", "request", "reset", "share_view"]
+           "ResetResult", "ScenarioFlags", "ShareStore", "StartTimeUnavailable", "StartTimeUnsupported",
+           "committed_counts", "execute", "finish", "group_start_time", "request", "reset", "share_view"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:

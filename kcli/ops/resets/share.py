@@ -6,7 +6,7 @@ read-back and the exit codes are the consumer groups' own."""
 
 from __future__ import annotations
 
-from kcli.errors import UsageError
+from kcli.errors import OperationError
 from kcli.model import BrokerError, CommittedOffset, GroupDescription, GroupMember, ShareGroupDescription
 
 TYPE_CHECKING = False
@@ -99,6 +99,6 @@ def share_view(admin: Admin, ids: list[str], share_tool: bool = False):
     if share_tool or (found and len(found) == len(ids)):
         return ShareStore(admin, found)
     if found:
-        raise UsageError(f"'{next(iter(found))}' is a share group: reset share groups apart from groups of other "
-                         "types")
+        raise OperationError(f"'{next(iter(found))}' is a share group: reset share groups apart from groups of "
+                             "other types")
     return admin
