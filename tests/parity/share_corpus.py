@@ -148,7 +148,7 @@ class ShareState:
         create_topic(b, v["topic"], partitions=2)
         create_topic(b, v["other"], partitions=1)
         produce(b, v["topic"], [(p, f"v{p}-{i}") for p in range(2) for i in range(5)])
-        self._stopped_again()
+        stopped_member(b, v["topic"], v["stopped"], 3, 6)
         self._stack.enter_context(_stopping(ShareMember(b, v["topic"], v["running"], 5, 10)))
         self._stack.enter_context(_stopping(ShareMember(b, v["other"], v["fresh"], 0, 0)))
         commit(b, v["consumer"], {(v["topic"], 0): 1})
@@ -157,6 +157,9 @@ class ShareState:
         plan = self.scratch / "share-plan.csv"
         plan.write_text(f"{v['topic']},0,0\n{v['topic']},1,0\n")
         v["plan"] = str(plan)
+        at_3 = self.scratch / "share-at-3.csv"
+        at_3.write_text(f"{v['topic']},0,3\n{v['topic']},1,3\n")
+        self.at_3 = str(at_3)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -166,17 +169,19 @@ class ShareState:
         getattr(self, "_" + step.replace("-", "_"))()
 
     def _stopped_again(self) -> None:
-        """The stopped group with offsets 0-2 of each partition accepted from the start (its state deleted first, by
-        kcli: the member then starts at the earliest offset again)."""
-        from tests.parity.harness import run_dropin
-
-        v = self.values
-        run_dropin(("kafka-share-groups", "--bootstrap-server", self.b, "--delete-offsets", "--group", v["stopped"],
-                    "--topic", v["topic"]))
-        stopped_member(self.b, v["topic"], v["stopped"], 3, 6)
+        """The stopped group's start offsets back at 3 and 3 (kcli's reset from a file: no JVM)."""
+        self._share_reset(self.values["stopped"], "--from-file", self.at_3)
 
     def _deletable(self) -> None:
-        stopped_member(self.b, self.values["topic"], self.values["deletable"], 1, 2)
+        """An Empty share group to delete, made by a reset (AlterShareGroupOffsets makes it)."""
+        self._share_reset(self.values["deletable"], "--topic", self.values["topic"], "--to-earliest")
+
+    def _share_reset(self, group: str, *args: str) -> None:
+        from tests.parity.harness import run_dropin
+
+        r = run_dropin(("kafka-share-groups", "--bootstrap-server", self.b, "--reset-offsets", "--group", group,
+                        *args, "--execute"))
+        assert r.code == 0, r
 
 
 class _stopping:
