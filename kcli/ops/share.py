@@ -112,12 +112,6 @@ def check_offsets_deleted(group: str, error: BrokerError | None, per: dict[str, 
                              "deleted")
 
 
-def among(admin: Admin, missing: list[str]) -> dict[str, ShareGroupDescription]:
-    """The share groups among ``missing`` (groups the consumer-group describe did not find):
-    one ShareGroupDescribe per coordinator, none where the broker hosts no share groups."""
-    return admin.describe_share_groups(missing) if missing else {}
-
-
 def offset_views(admin: Admin, groups: list[ShareGroupDescription]):
     """Each share group's share-partitions as offsets rows (kcli.model.GroupOffsetRow: the start
     offset as ``current``, the log end from one ListOffsets per leader, the member assigned the
@@ -153,7 +147,8 @@ def describe_every_type(admin: Admin, ids: list[str]):
     from kcli.ops.streams import describe_any
 
     descs, streams = describe_any(admin, ids)
-    shares = among(admin, [d.group_id for d in descs if not d.exists])
+    missing = [d.group_id for d in descs if not d.exists]
+    shares = admin.describe_share_groups(missing) if missing else {}
     for d in descs:
         if not d.exists and d.group_id not in shares:
             raise OperationError(not_found_text(d))

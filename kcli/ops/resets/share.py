@@ -31,8 +31,6 @@ class ShareStore:
     described ones; any other id is a share group that does not exist yet). Every other call
     goes to ``admin``."""
 
-    share_groups = True
-
     def __init__(self, admin: Admin, groups: dict[str, ShareGroupDescription]):
         self._admin, self._groups = admin, groups
 
