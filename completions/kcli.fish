@@ -31,6 +31,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-leader-election'
             echo '1'
+        case 'java:kcli kafka-share-groups'
+            echo '1'
         case 'java:kcli kafka-streams-groups'
             echo '1'
         case 'java:kcli kafka-topics'
@@ -171,6 +173,14 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-leader-election --topic'
             echo 'topics'
+        case 'kind:kcli kafka-share-groups --command-config'
+            echo 'file'
+        case 'kind:kcli kafka-share-groups --from-file'
+            echo 'file'
+        case 'kind:kcli kafka-share-groups --group'
+            echo 'groups'
+        case 'kind:kcli kafka-share-groups --topic'
+            echo 'topics'
         case 'kind:kcli kafka-streams-groups --command-config'
             echo 'file'
         case 'kind:kcli kafka-streams-groups --from-file'
@@ -293,6 +303,8 @@ function __kcli_spec
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
         case 'opts:kcli kafka-leader-election'
             echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version'
+        case 'opts:kcli kafka-share-groups'
+            echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version'
         case 'opts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
         case 'opts:kcli kafka-topics'
@@ -318,7 +330,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
         case 'subs:kcli abort'
             echo 'transaction'
         case 'subs:kcli alter'
@@ -401,6 +413,8 @@ function __kcli_spec
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
         case 'vopts:kcli kafka-leader-election'
             echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type'
+        case 'vopts:kcli kafka-share-groups'
+            echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime'
         case 'vopts:kcli kafka-streams-groups'
             echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
         case 'vopts:kcli kafka-topics'
@@ -489,6 +503,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
     complete -c $command -f -a '(__kcli_complete)'
 end

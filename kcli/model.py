@@ -522,6 +522,43 @@ class StreamsGroupDescription:
     internal_topics: list[str] = field(default_factory=list)
 
 
+# -- share groups (KIP-932: kafka-share-groups) ---------------------------------------------------
+@datatype
+class ShareMember:
+    """A member of a share group; ``assignment``: (topic, partition) pairs, sorted."""
+    member_id: str
+    client_id: str
+    host: str
+    member_epoch: int
+    rack: str | None = None
+    subscribed: list[str] = field(default_factory=list)
+    assignment: list[tuple[str, int]] = field(default_factory=list)
+
+
+@datatype
+class ShareGroupDescription:
+    """ShareGroupDescribe's view of a group (v1, KIP-932)."""
+    group_id: str
+    state: str                                          # Empty, Stable, Dead (ShareGroupState)
+    coordinator: BrokerInfo | None
+    group_epoch: int
+    assignment_epoch: int
+    assignor: str
+    members: list[ShareMember] = field(default_factory=list)
+
+
+@datatype
+class ShareOffset:
+    """A share-partition's state (DescribeShareGroupOffsets): its start offset (None: the group
+    has not initialized the partition), leader epoch and lag (v1+, KIP-1226; None: not known)."""
+    topic: str
+    partition: int
+    start_offset: int | None
+    leader_epoch: int | None = None
+    lag: int | None = None
+    error: BrokerError | None = None
+
+
 @datatype
 class TopicSize:
     """A topic's size as the streams state view shows an application's internal topics:

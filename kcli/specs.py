@@ -258,8 +258,8 @@ def parse_records_json(text: str, what: str) -> dict[tuple[str, int], int]:
 
 
 TYPES = ("Classic", "Consumer")
-# kcli list groups --type also takes streams groups (kafka-consumer-groups does not list them).
-NATIVE_TYPES = (*TYPES, "Streams")
+# kcli list groups --type also takes streams and share groups (kafka-consumer-groups lists neither).
+NATIVE_TYPES = (*TYPES, "Streams", "Share")
 
 
 def _parse_list(text: str, valid: tuple[str, ...], what: str, plural: str) -> set[str]:

@@ -530,6 +530,31 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """KIP-1331's TopologyDescriptionStatus of one streams group (WireClient.streams_topology_status)."""
         return self.wire.streams_topology_status(group_id)
 
+    # -- share groups (KIP-932) ------------------------------------------------------------
+    def list_share_groups(self) -> list[GroupListing]:
+        """ListGroups (types ["share"]) to every broker, on kcli's own connection."""
+        return self.wire.list_share_groups()
+
+    def describe_share_groups(self, group_ids: list[str], errors: dict | None = None) -> dict:
+        """ShareGroupDescribe per coordinator (WireClient.describe_share_groups)."""
+        return self.wire.describe_share_groups(group_ids, errors)
+
+    def share_group_offsets(self, group_id: str):
+        """DescribeShareGroupOffsets: (group-level BrokerError or None, [ShareOffset])."""
+        return self.wire.share_group_offsets(group_id)
+
+    def share_group_offsets_of_groups(self, group_ids: list[str]) -> dict:
+        """DescribeShareGroupOffsets of many groups, one request per coordinator."""
+        return self.wire.share_group_offsets_of_groups(group_ids)
+
+    def alter_share_group_offsets(self, group_id: str, offsets: dict[tuple[str, int], int]):
+        """AlterShareGroupOffsets: (top-level BrokerError or None, {(topic, partition): BrokerError or None})."""
+        return self.wire.alter_share_group_offsets(group_id, offsets)
+
+    def delete_share_group_offsets(self, group_id: str, topics: list[str]):
+        """DeleteShareGroupOffsets: (top-level BrokerError or None, {topic: BrokerError or None})."""
+        return self.wire.delete_share_group_offsets(group_id, topics)
+
     def delete_group_offsets(self, group_id: str, partitions: list[tuple[str, int]]):
         """OffsetDelete: (group-level BrokerError or None, {(topic, partition): BrokerError or None})."""
         return self.wire.delete_offsets(group_id, partitions)

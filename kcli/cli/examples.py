@@ -228,6 +228,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-transactions --bootstrap-server localhost:9092 abort --topic orders --partition 0 "
          "--start-offset 42", "write the abort marker of the transaction open at offset 42"),
     ],
+    "kafka-share-groups": [
+        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --list --state",
+         "every share group, with its state"),
+        ("kcli kafka-share-groups --bootstrap-server localhost:9092 --describe --all-groups",
+         "each share group's start offsets and lag per partition"),
+    ],
     "completion": [
         ("kcli completion bash", "the bash script: add 'source <(kcli completion bash)' to ~/.bashrc"),
         ("kcli completion fish", "the fish script, for ~/.config/fish/conf.d/kcli.fish"),

@@ -28,9 +28,9 @@ def list_groups(
     types: Optional[str] = typer.Option(None, "--type",
                                         help="Show each group's type; with a value, only groups of these types: "
                                              "classic, consumer, streams (Kafka Streams applications, "
-                                             "group.protocol=streams)."),
+                                             "group.protocol=streams), share (share groups, KIP-932)."),
 ):
-    """List consumer and streams groups (kafka-consumer-groups --list lists the consumer groups only)."""
+    """List consumer, streams and share groups (kafka-consumer-groups --list lists the consumer groups only)."""
     from kcli import specs
     from kcli.ops import groups as lib
     from kcli.render import groups as view
@@ -44,7 +44,7 @@ def list_groups(
 def describe_groups(
     groups: Optional[List[str]] = GROUPS,
     group: Optional[List[str]] = GROUP_OPTIONS,
-    all_groups: bool = ALL_GROUPS,
+    all_groups: bool = typer.Option(False, "--all-groups", help="Every consumer and share group."),
     offsets: bool = typer.Option(False, "--offsets",
                                  help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
@@ -57,22 +57,27 @@ def describe_groups(
                                        "after now) after kafka-consumer-groups' columns; table, json and csv always "
                                        "show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
-    """Describe consumer and streams groups (kafka-consumer-groups / kafka-streams-groups
-    --describe); --verbose adds columns."""
+    """Describe consumer, streams and share groups (kafka-consumer-groups / kafka-streams-groups /
+    kafka-share-groups --describe); --verbose adds columns."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
     if offsets + members + show_state > 1:
         raise UsageError("Option [describe] takes at most one of these options: [members], [offsets], [state]")
-    from kcli.ops import streams as streams_lib
+    from kcli.ops import share as share_lib
 
     st = state()
     admin = st.admin()
-    descs, streams = streams_lib.describe(admin, lib.group_ids(admin, [*(groups or []), *(group or [])], all_groups))
-    if descs and streams and out().format == "json":
-        raise OperationError("Consumer groups and streams groups have different JSON documents: "
+    descs, streams, shares = share_lib.describe_every_type(
+        admin, share_lib.every_group_id(admin, [*(groups or []), *(group or [])], all_groups))
+    if sum(map(bool, (descs, streams, shares))) > 1 and out().format == "json":
+        raise OperationError("Consumer, streams and share groups have different JSON documents: "
                              "describe them in separate commands with --output json")
     each = _notices_by_group(descs, streams, per_group=members or not show_state or out().format == "plain")
+    if shares:
+        _describe_share(shares, members, show_state, st.verbose, time_lag)
+        if not descs and not streams:
+            return
     if streams:
         _describe_streams(streams, members, show_state, st.verbose, time_lag, each)
         if not descs:
@@ -130,6 +135,22 @@ def _with_time_lag(admin, groups, time_lag: bool) -> bool:
             if out().format != "json":
                 out().note(note)
     return with_time
+
+
+def _describe_share(shares, members: bool, show_state: bool, verbose: bool, time_lag: bool) -> None:
+    """The share groups' view (kcli.render.share): state, members, or their share-partitions'
+    start offsets, lag and the lag in time of the record at the start offset."""
+    from kcli.ops import share as lib
+    from kcli.render import share as view
+
+    if members:
+        view.render_members(out(), shares, verbose)
+    elif show_state:
+        view.render_state(out(), shares, verbose)
+    else:
+        views = lib.offset_views(state().admin(), shares)
+        with_time = _with_time_lag(state().admin(), [(d, [r for _, r in pairs]) for d, pairs in views], time_lag)
+        view.render_offsets(out(), views, verbose, time_lag=with_time)
 
 
 def _describe_streams(streams, members: bool, show_state: bool, verbose: bool, time_lag: bool, each) -> None:
@@ -253,7 +274,8 @@ def reset_offsets(
 
 def delete_groups(groups: Optional[List[str]] = GROUPS, group: Optional[List[str]] = GROUP_OPTIONS,
                   all_groups: bool = ALL_GROUPS):
-    """Delete consumer or streams groups (kafka-consumer-groups / kafka-streams-groups --delete)."""
+    """Delete consumer, streams or share groups (kafka-consumer-groups / kafka-streams-groups /
+    kafka-share-groups --delete)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
 
@@ -268,8 +290,8 @@ def delete_offsets(
                                     help="The group id: one (a second --group is refused, exit 2)."),
     topic: List[str] = typer.Option(..., "--topic", "-t", help="TOPIC[:P,P...] (repeatable)."),
 ):
-    """Delete committed offsets of a consumer or streams group (kafka-consumer-groups /
-    kafka-streams-groups --delete-offsets)."""
+    """Delete committed offsets of a consumer or streams group, or a share group's offsets of
+    whole topics (kafka-consumer-groups / kafka-streams-groups / kafka-share-groups --delete-offsets)."""
     from kcli.ops import groups as lib
     from kcli.render import groups as view
     from kcli.specs import parse_topic_spec
@@ -279,6 +301,12 @@ def delete_offsets(
     group_id = group[0]
     for spec in topic:
         parse_topic_spec(spec)
-    group_error, rows = lib.delete_offsets(state().admin(), group_id, topic)
+    from kcli.ops import share
+
+    admin = state().admin()
+    if share.is_share_group(admin, group_id):          # a share group's state goes per topic
+        group_error, rows = share.delete_offsets_rows(admin, group_id, topic)
+    else:
+        group_error, rows = lib.delete_offsets(admin, group_id, topic)
     view.render_delete_offsets(out(), group_id, group_error, rows)
     lib.check_offsets_deleted(group_id, group_error, rows)

@@ -40,12 +40,15 @@ def classic_creation_note(descs: list[GroupDescription]) -> str | None:
 
 def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None, streams: bool = False):
     """The groups in the given states and of the given types, in kafka-consumer-groups' order.
-    Streams groups when the types name them or, with no types asked, when ``streams`` (kcli list
-    groups lists every group; kafka-consumer-groups --list never lists them)."""
+    Streams and share groups when the types name them or, with no types asked, when ``streams``
+    (kcli list groups lists every group; kafka-consumer-groups --list never lists them)."""
     with_streams = "Streams" in types if types else streams
-    groups = {g.group_id: g for g in admin.list_groups()} if not types or types - {"Streams"} else {}
+    with_share = "Share" in types if types else streams
+    groups = {g.group_id: g for g in admin.list_groups()} if not types or types - {"Streams", "Share"} else {}
     if with_streams:
         groups.update((g.group_id, g) for g in admin.list_streams_groups())
+    if with_share:
+        groups.update((g.group_id, g) for g in admin.list_share_groups())
     return [groups[gid] for gid in javaorder.group_listing(list(groups))
             if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
 

@@ -79,7 +79,7 @@ def selection(groups: list[str], topics: list[str], exclude_groups: list[str]) -
 
 @datatype
 class GroupLag:
-    """One group as a collection found it: its type (classic, consumer, streams), state, member
+    """One group as a collection found it: its type (classic, consumer, streams, share), state, member
     count and offsets view rows (``GroupOffsetRow``, lag in time filled in) of selected topics.
     ``simple``: a classic group without members or protocol, whose offsets are only committed
     (assign() consumers, offset resets): kafka-lag-exporter's ``is_simple_consumer``."""
@@ -161,7 +161,7 @@ def exposures(admin: Admin, chosen: Selection, within_ms: int, now_ms: int, topi
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
             cluster_name: str | None = None, expansion_within_ms: int | None = None,
             topics: Topics | None = None) -> LagSnapshot:
-    """One collection: ListGroups (consumer and streams), the groups' descriptions, committed
+    """One collection: ListGroups (consumer, streams and share), the groups' descriptions, committed
     offsets and log ends as ``describe groups`` reads them (streams groups' too, batched: one
     OffsetFetch per coordinator and one ListOffsets per leader for all of them), the log starts
     (one ListOffsets per leader), and the lag in time of each row, the cache asked first. With
@@ -189,6 +189,7 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
         groups.append(GroupLag(gid, "streams", streams[gid].state, len(streams[gid].members), rows))
     if streams_rows:
         fill_log_ends(admin, streams_rows)
+    groups += _share_groups(admin, chosen)
     partitions = sorted({(r.topic, r.partition) for g in groups for r in g.rows})
     starts = {(o.topic, o.partition): o.offset for o in admin.list_offsets(partitions, -2)
               if o.error is None and o.offset is not None and o.offset >= 0}
@@ -199,6 +200,21 @@ def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int
     name = cluster_name if cluster_name is not None else (admin.cluster_id() or "")
     found = exposures(admin, chosen, expansion_within_ms, now_ms, topics or Topics()) if expansion_within_ms else []
     return LagSnapshot(name, now_ms, groups, starts, ends, notes, found)
+
+
+def _share_groups(admin: Admin, chosen: Selection) -> list[GroupLag]:
+    """The share groups (KIP-932) chosen, each row a share-partition: its start offset as the
+    committed offset, so the lag is the log end minus the start offset (the records from the
+    oldest one not yet acknowledged on: the broker's own lag, which leaves out records already
+    acknowledged past it, is describe groups') and the lag in time that of the record at the
+    start offset. A broker without share groups: none, and no request but the ListGroups."""
+    from kcli.ops import share
+
+    ids = [g.group_id for g in admin.list_share_groups() if chosen.wants_group(g.group_id)]
+    found = admin.describe_share_groups(ids) if ids else {}
+    return [GroupLag(d.group_id, "share", d.state, len(d.members),
+                     [r for _, r in pairs if chosen.wants_topic(r.topic)])
+            for d, pairs in share.offset_views(admin, [found[g] for g in sorted(found)])]
 
 
 BY = ("group", "topic", "partition")

@@ -89,14 +89,25 @@ ERRORS: dict[int, tuple[str, str, str]] = {
 }
 
 
-def exception_with(code: int, message: str | None, fallback: str) -> str:
+def exception_with(code: int, message: str | None, fallback: str | None = None) -> str:
     """The Java exception's ``toString()`` for ``code`` made with the broker's ``message`` (its
-    default message where none came), as ``Errors.exception(message)`` makes it."""
+    default message where none came), as ``Errors.exception(message)`` makes it; for an error not
+    listed, ``fallback`` (default: the message)."""
     known = ERRORS.get(code)
-    return f"{_PACKAGE}{known[1]}: {message or known[2]}" if known else fallback
+    if known is None:
+        return fallback if fallback is not None else message or ""
+    return f"{_PACKAGE}{known[1]}: {message or known[2]}"
 
 
 def exception_text(code: int, fallback: str) -> str:
     """The Java exception's ``toString()`` for ``code``; ``fallback`` for an error not listed."""
     known = ERRORS.get(code)
     return f"{_PACKAGE}{known[1]}: {known[2]}" if known else fallback
+
+
+def message_of(code: int, message: str) -> str:
+    """The message of the exception Apache's client raises for ``code`` with the broker's
+    ``message`` (Errors.exception(message)): that message, else the error's default one."""
+    known = ERRORS.get(code)
+    return message or (known[2] if known else "")
+

@@ -17,7 +17,8 @@ from tests.support.clients import commit, create_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
-         "kafka-acls", "kafka-transactions", "kafka-delete-records")
+         "kafka-acls", "kafka-transactions", "kafka-delete-records",
+         "kafka-share-groups")
 
 
 dropin = run_dropin
@@ -63,6 +64,17 @@ def test_streams_groups_on_a_cluster_without_any(cluster):
     r = dropin("kafka-streams-groups", "--bootstrap-server", b, "--reset-offsets", "--all-groups", "--all-input-topics",
                "--to-earliest", "--dry-run")
     assert (r.code, r.out, r.err) == (0, "\n", ""), r
+
+
+def test_share_groups_on_a_broker_without_them(cluster):
+    """kafka-share-groups on a broker that hosts no share groups (no ShareGroupDescribe): nothing
+    to list, a group is not found (the tool's line, exit 1), and a reset plans nothing."""
+    b = cluster.bootstrap_servers
+    assert dropin("kafka-share-groups", "--bootstrap-server", b, "--list") == Result(0, "", "")
+    assert dropin("kafka-share-groups", "--bootstrap-server", b, "--describe", "--all-groups") == Result(0, "", "")
+    r = dropin("kafka-share-groups", "--bootstrap-server", b, "--describe", "--group", "nosuch")
+    assert (r.code, r.out) == (1, "\nError: Executing share group command failed due to org.apache.kafka.common."
+                                  "errors.GroupIdNotFoundException: Group nosuch not found.\n"), r
 
 
 def test_create_with_a_replica_assignment_the_java_way(cluster):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tests.parity.acls_corpus import ACL_CASES
 from tests.parity.corpus import CASES
+from tests.parity.share_corpus import SHARE_CASES
 from tests.parity.streams_corpus import STREAMS_CASES
 from tests.parity.transactions_corpus import TXN_CASES
 from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, DOCS, dropin_table, table
@@ -21,8 +22,8 @@ def _replace(text: str, begin: str, end: str, body: str) -> str:
 def main() -> None:
     text = DOCS.read_text(encoding="utf-8")
     text = _replace(text, BEGIN, END, table(CASES))
-    text = _replace(text, DROPIN_BEGIN, DROPIN_END, dropin_table(CASES + STREAMS_CASES + ACL_CASES + TXN_CASES))
-    DOCS.write_text(text, encoding="utf-8")
+    dropins = dropin_table(CASES + STREAMS_CASES + SHARE_CASES + ACL_CASES + TXN_CASES)
+    DOCS.write_text(_replace(text, DROPIN_BEGIN, DROPIN_END, dropins), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ TOOL_CLASSES = {
     "kafka-broker-api-versions": [("3.7.0", "org.apache.kafka.tools.BrokerApiVersionsCommand")],
     "kafka-reassign-partitions": [("3.5.0", "org.apache.kafka.tools.reassign.ReassignPartitionsCommand")],
     "kafka-leader-election": [("3.5.0", "org.apache.kafka.tools.LeaderElectionCommand")],
+    "kafka-share-groups": [("4.1.0", "org.apache.kafka.tools.consumer.group.ShareGroupCommand")],
 }
 
 

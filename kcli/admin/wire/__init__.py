@@ -12,6 +12,8 @@ needs them (the rule: ``kcli.admin``). ``client.WireClient`` composes one class 
 - ``configs``: DescribeConfigs, IncrementalAlterConfigs;
 - ``produce``: one Produce of a record batch;
 - ``acls``: DescribeAcls, CreateAcls, DeleteAcls.
+- ``share``: the share groups (KIP-932): ShareGroupDescribe, DescribeShareGroupOffsets,
+  AlterShareGroupOffsets, DeleteShareGroupOffsets.
 
 kafka-python loads only when a client is built or a request sent, never on import: a command that
 sends nothing here (``kcli --help``) pays nothing for it.

@@ -63,3 +63,9 @@ def kafka_leader_election(ctx: typer.Context):
     """kafka-leader-election's own command line (--election-type preferred|unclean, --topic and
     --partition, --all-topic-partitions, --path-to-json-file)."""
     return _run("kafka-leader-election", ctx.args)
+
+
+def kafka_share_groups(ctx: typer.Context):
+    """kafka-share-groups' own command line (share groups, KIP-932: --list, --describe,
+    --reset-offsets, --delete-offsets, --delete)."""
+    return _run("kafka-share-groups", ctx.args)

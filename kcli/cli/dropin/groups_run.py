@@ -299,10 +299,13 @@ class Reset:
 def _reset_flags(p, first):
     from kcli.ops.resets import ScenarioFlags
 
+    def value(name):                        # kafka-share-groups has no --shift-by, --by-duration
+        return p.value(name) if name in p.specs else None
+
     return ScenarioFlags(to_earliest=p.has("to-earliest"), to_latest=p.has("to-latest"),
                          to_current=p.has("to-current"), to_offset=first("to-offset"),
-                         shift_by=p.value("shift-by"), to_datetime=first("to-datetime"),
-                         by_duration=p.value("by-duration"), from_file=first("from-file"),
+                         shift_by=value("shift-by"), to_datetime=first("to-datetime"),
+                         by_duration=value("by-duration"), from_file=first("from-file"),
                          to_start_time=p.has("to-start-time"))
 
 

@@ -5,6 +5,7 @@
   offsets, time lookups, next records), shared with ``--compare`` (``kcli.ops.compare``);
 - ``planning``: those answers handed to the pure planner (``kcli.offsets.plan``);
 - ``rollback``: the rollback file, the exact undo, written before any commit;
+- ``share``: a share group's start offsets as the reset's committed offsets (``ShareStore``);
 - ``execution``: the commits, the read-back of unanswered ones, each partition's outcome and the
   exit code (``report``, ``finish``).
 
@@ -25,6 +26,7 @@ from kcli.ops.resets.gather import (BROKER_TOO_OLD, CLASSIC_GROUP, GROUP_MISSING
 from kcli.ops.resets.planning import plan_reset
 from kcli.ops.resets.request import ResetFlags, ResetRequest, ScenarioFlags, request
 from kcli.ops.resets.rollback import rollback_path
+from kcli.ops.resets.share import ShareStore, share_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BROKER_TOO_OLD", "CLASSIC_GROUP", "GROUP_MISSING", "NOT_RECORDED", "NO_CREATION_TIME",
            "TOO_OLD_FOR_START_TIME", "InputsOfMissingGroup", "MissingPartitions", "ResetFlags", "ResetRequest",
-           "ResetResult", "ScenarioFlags", "StartTimeUnavailable", "StartTimeUnsupported", "committed_counts",
-           "execute", "finish", "group_start_time", "request", "reset"]
+           "ResetResult", "ScenarioFlags", "ShareStore", "StartTimeUnavailable", "StartTimeUnsupported",
+           "committed_counts", "execute", "finish", "group_start_time", "request", "reset", "share_view"]
 
 
 def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResult:
@@ -42,6 +44,8 @@ def reset(admin: Admin, req: ResetRequest, now_ms: int, stage=None) -> ResetResu
     manager yielding a progress callback (done, total), or None."""
     stage = stage or _no_stage
     ids = group_ids(admin, req.groups, req.all_groups, streams=req.streams_tool, and_streams=not req.consumer_tool)
+    if not req.all_groups and not req.streams_tool and not req.consumer_tool:
+        admin = share_view(admin, ids)               # share groups: their start offsets stand for commits
     with stage("Planning the reset") as progress:
         plans = plan_reset(admin, ids, req.topics, req.all_topics, req.scenario, now_ms,
                            req.file_offsets, progress, execute=req.execute, committed_only=req.streams_tool)
