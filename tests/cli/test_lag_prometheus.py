@@ -204,3 +204,59 @@ def test_every_metric_the_dashboard_and_the_rules_name_is_exported():
     exported = {name for fam in text_string_to_metric_families(body)
                 for name in (fam.name, fam.name + "_total" if fam.type == "counter" else fam.name)}
     assert names - exported == set(), names - exported
+
+
+def test_prometheus_reads_a_running_then_stopped_kafka_streams_application(tmp_path):
+    """An unmodified Kafka Streams 4.4 application on the embedded broker: while it runs, its
+    streams group is Stable with a member and no lag; stopped, the group is Empty and records
+    produced after it, stamped known times, are its lag, in offsets and in time, read back
+    through Prometheus' API."""
+    from kcli.broker import EmbeddedCluster
+    from tests.support.clients import create_topic, unique
+    from tests.support.streams_app import group_members, run_until_caught_up
+
+    streams = {"group.streams.initial.rebalance.delay.ms": "0", "group.streams.heartbeat.interval.ms": "300"}
+    with EmbeddedCluster(nodes=1, configs=streams) as ec:
+        b = ec.bootstrap_servers
+        app_id, source, sink = unique("lag-app"), unique("lag-in"), unique("lag-out")
+        create_topic(b, source, partitions=2)
+        create_topic(b, sink, partitions=1)
+        produce(b, source, [(p, f"v{p}") for p in range(2)])
+        app = run_until_caught_up(b, app_id, source, sink, 2, stop=False)
+        with LagServe(b, "--interval", "500ms", "--group", app_id, "--cluster-name", "embedded", timeout="10s") as s:
+            prom = Prometheus(tmp_path, s.url.removeprefix("http://"))
+            try:
+                wait_until(prom.ready, timeout=60, interval=0.2, what="Prometheus ready")
+                group = f'{{job="kcli-lag",group="{app_id}"}}'
+
+                def running():
+                    states = prom.query("kcli_consumergroup_group_state" + group)
+                    members = prom.query("kcli_consumergroup_group_members" + group)
+                    lag = prom.query("kafka_consumergroup_group_sum_lag" + group)
+                    return (states and members and lag and states[0]["metric"]["state"] == "Stable"
+                            and float(members[0]["value"][1]) >= 1 and float(lag[0]["value"][1]) == 0)
+
+                wait_until(running, timeout=60, interval=0.2, what="the running application's series")
+                (st,) = prom.query("kcli_consumergroup_group_state" + group)
+                assert st["metric"]["group_type"] == "streams"
+                app.stop()
+                wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group left empty")
+                stamp = int(time.time() * 1000) - 60_000
+                produce(b, source, [(0, f"late{i}", stamp + i * 1000) for i in range(3)])
+
+                def stopped():
+                    lag = prom.query(f'kafka_consumergroup_group_lag{{group="{app_id}",partition="0"}}')
+                    states = prom.query("kcli_consumergroup_group_state" + group)
+                    return (lag and states and float(lag[0]["value"][1]) == 3
+                            and states[0]["metric"]["state"] == "Empty")
+
+                wait_until(stopped, timeout=60, interval=0.2, what="the stopped application's lag")
+                asked_ms = time.time() * 1000
+                (seconds,) = prom.query(f'kafka_consumergroup_group_lag_seconds{{group="{app_id}",partition="0"}}')
+                lag_ms = float(seconds["value"][1]) * 1000
+                assert 0 <= asked_ms - stamp - lag_ms <= 30_000, (lag_ms, asked_ms - stamp)  # a scrape or a few old
+                assert lag_ms >= 60_000 - 1000, lag_ms     # at least the age of the next record when produced
+            finally:
+                prom.stop()
+                app.stop()
+        assert s.code == 0, s.err
