@@ -108,7 +108,9 @@ def apache_kafka_streams_parity():
                         configs=STREAMS_CONFIGS)
 
 
-STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0"}
+# no initial rebalance delay; a group may lower its own session timeout to 6 s (the default stays
+# Kafka's 45 s: tests/broker/test_txns_streams.py sets it for its group)
+STREAMS_CONFIGS = {"group.streams.initial.rebalance.delay.ms": "0", "group.streams.min.session.timeout.ms": "6000"}
 
 
 @pytest.fixture(scope="session")
