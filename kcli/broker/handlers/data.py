@@ -223,8 +223,7 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         code, duplicate_of = p.log.check_producer(batch)
         if code:
             raise BrokerError(Err(code))
-        if (batch.is_transactional and duplicate_of is None     # KIP-890 part 1's verification
-                and ctx.cluster.broker_config("transaction.partition.verification.enable", ctx.node_id) == "true"):
+        if batch.is_transactional and duplicate_of is None and _verifies(ctx):     # KIP-890 part 1
             code = transactions_for(ctx.cluster).verify(batch.producer_id, batch.producer_epoch,
                                                         topic.name, p.index)
             if code:
@@ -239,6 +238,12 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         return duplicate_of, log_append_time or -1, p
     base = p.log.append(data, p.leader_epoch, log_append_time)
     return base, log_append_time or -1, p
+
+
+def _verifies(ctx: RequestContext) -> bool:
+    """transaction.partition.verification.enable on this node (a boolean in any case, as Kafka's)."""
+    value = ctx.cluster.broker_config("transaction.partition.verification.enable", ctx.node_id)
+    return value.strip().lower() == "true"
 
 
 def _sync(logs) -> None:
