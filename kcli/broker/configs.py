@@ -168,6 +168,10 @@ BROKER_CONFIGS.update(dict([
     _d("group.streams.num.standby.replicas", INT, "0", minimum=0, read_only=True),
     _d("offsets.retention.minutes", INT, "10080", minimum=1, read_only=True),
     _d("transaction.max.timeout.ms", INT, "900000", minimum=1, read_only=True),
+    # KIP-890 part 1: a transactional batch must belong to a transaction that holds its
+    # partition (kcli.broker.txns.verify); false, a leader appends it unverified, as brokers
+    # before 3.6 did. Dynamic, per broker or cluster-wide, as Kafka's.
+    _d("transaction.partition.verification.enable", BOOLEAN, "true"),
     _d("log.cleaner.threads", INT, "1", minimum=0),       # dynamic, per broker or cluster-wide
     # replication throttles (kafka-reassign-partitions --throttle sets them per broker): bytes/s
     # a throttled replica is copied at while it catches up (Cluster.advance_replicas)

@@ -1,5 +1,6 @@
-"""Producers killed mid-transaction, end to end on real Apache Kafka 4.4 (``apache_kafka_txn``:
-transactional produce unverified, as brokers before 3.6), through kcli's own entry point:
+"""Producers killed mid-transaction, end to end on real Apache Kafka 4.4 (``apache_kafka_txn``) and
+the embedded broker (both with transactional produce unverified, as brokers before 3.6), through
+kcli's own entry point:
 
 - a producer that wrote to a partition it never added to its transaction, killed with SIGKILL
   (tests/support/hanging_producer.py): its transaction hangs. kafka-transactions find-hanging
@@ -11,8 +12,7 @@ transactional produce unverified, as brokers before 3.6), through kcli's own ent
 - the group held back says so where the operator looks: ``kcli describe groups`` and ``kcli lag``
   name the transaction in a note, and the lag service exports the LSO-held series.
 
-The cluster is a fixture parameter (``txn_bootstrap``): the embedded broker joins it once it is
-a transaction coordinator."""
+The cluster is a fixture parameter (``txn_bootstrap``)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import time
 import pytest
 
 from tests.support.clients import commit, committed, consumer, create_topic, produce, unique
+from tests.support.groups import fast_cluster
 from tests.support.hanging_producer import killed
 from tests.support.run import run_dropin, run_kcli
 from tests.support.waits import wait_until
@@ -30,7 +31,14 @@ from tests.support.waits import wait_until
 CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 
 
-@pytest.fixture(params=["apache_kafka_txn"])
+@pytest.fixture(scope="module")
+def embedded_txn():
+    """The embedded broker, transactional produce unverified as ``apache_kafka_txn``."""
+    with fast_cluster(1, {"transaction.partition.verification.enable": "false"}) as c:
+        yield c
+
+
+@pytest.fixture(params=["apache_kafka_txn", "embedded_txn"])
 def txn_bootstrap(request) -> str:
     """The bootstrap servers of a cluster that lets a producer leave a hanging transaction."""
     return request.getfixturevalue(request.param).bootstrap_servers

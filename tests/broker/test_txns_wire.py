@@ -122,6 +122,30 @@ def test_add_partitions_client_form_and_kip890_verification(b):
     assert produce_txn(b, pid, 0).error_code == NONE
 
 
+def test_verification_off_appends_a_batch_its_transaction_never_added(b):
+    """transaction.partition.verification.enable (default true, dynamic as Kafka's): false, the
+    leader appends a transactional batch unverified, as brokers before 3.6 did, and its open
+    transaction holds the LSO; true again, the next such batch is refused."""
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource
+
+    a = AdminClient({"bootstrap.servers": b})
+
+    def set_verification(value):
+        res = ConfigResource(ConfigResource.Type.BROKER, "1", incremental_configs=[ConfigEntry(
+            "transaction.partition.verification.enable", value, incremental_operation=AlterConfigOpType.SET)])
+        a.incremental_alter_configs([res])[res].result(15)
+        entry = a.describe_configs([ConfigResource("BROKER", "1")])
+        return next(iter(entry.values())).result(15)["transaction.partition.verification.enable"].value
+
+    pid = init(b, "tx").producer_id
+    assert produce_txn(b, pid, 0).error_code == INVALID_TXN_STATE
+    assert set_verification("false") == "false"
+    assert produce_txn(b, pid, 0, count=2).error_code == NONE           # never added: appended
+    assert fetch(b, 0, 0, isolation=1).last_stable_offset == 0
+    assert set_verification("true") == "true"
+    assert produce_txn(b, pid, 1).error_code == INVALID_TXN_STATE
+
+
 def test_end_txn_v5_bumps_the_epoch_and_a_retry_gets_the_same_answer(b):
     pid = init(b, "tx").producer_id
     assert end(b, "tx", pid, 0, True).error_code == INVALID_TXN_STATE   # v4: nothing to end

@@ -12,6 +12,9 @@ cannot print and kcli must print exactly as the KIP texts show them:
   creation time; ``-`` for a classic group); ``--reset-offsets --to-start-time`` resets to the
   first record at or after it (the KIP's own command line, below), or fails with the KIP's
   error and resets nothing. Kafka 4.4's tool does not know the option: no comparison there.
+
+The kafka-transactions corpus (``transactions_corpus``) runs there too, on a broker of its own
+with transactional produce unverified (as ``apache_kafka_txn``), judged as on real Kafka.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import pytest
 from tests.support.groups import fast_cluster
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import Outcome, run_case, run_dropin
+from tests.parity.transactions_corpus import TXN_CASES, TxnState
 from tests.support.apache_kafka import ToolSession
 from tests.support.clients import consume_and_commit, create_topic, produce
 
@@ -60,6 +64,16 @@ def embedded(tmp_path_factory):
             yield ec.bootstrap_servers, state.values, outcomes, (start, int(time.time() * 1000))
     finally:
         os.chdir(cwd)
+
+
+@pytest.fixture(scope="module")
+def txn_outcomes(tmp_path_factory):
+    """The kafka-transactions corpus on an embedded broker set up as ``apache_kafka_txn`` is
+    (transactional produce unverified), each line through Kafka 4.4's tool and kcli's drop-in."""
+    scratch = tmp_path_factory.mktemp("txn-embedded")
+    with fast_cluster(1, {"transaction.partition.verification.enable": "false"}) as ec:
+        with TxnState(ec.bootstrap_servers, scratch) as state, ToolSession() as tools:
+            return {c.id: run_case(c, state.values, state.prepare, tools.run) for c in TXN_CASES}
 
 
 def test_the_corpus_runs_on_the_embedded_broker():
@@ -138,3 +152,14 @@ def test_to_start_time_as_the_kip_shows_it(embedded, tmp_path, monkeypatch):
     assert reset.out.split("\n")[2].split() == [group, topic, "0", "3"]
     described = tool("--describe", "--group", group)
     assert described.code == 0 and described.out.split("\n")[2].split()[3:6] == ["3", "5", "2"], described
+
+
+def test_the_transactions_corpus_on_the_embedded_broker(txn_outcomes):
+    """As on real Kafka (test_parity.py): the declared differences and no others, the hanging
+    transaction found (partition 1, offset 0) and the open one not."""
+    findings = [f for o in txn_outcomes.values() for f in o.findings()]
+    assert not findings, "\n".join(findings)
+    rows = txn_outcomes["txn-find-hanging-topic"].java.out.splitlines()[1:]
+    assert [r.split("\t")[:2] + r.split("\t")[5:6] for r in rows] == [["tparity-t", "1        ", "0          "]]
+    assert txn_outcomes["txn-find-hanging-open-not-hanging"].java.out.count("\n") == 1
+    assert "Ongoing" in txn_outcomes["txn-list"].java.out and "tparity-hanging" in txn_outcomes["txn-list"].java.out

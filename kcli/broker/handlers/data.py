@@ -71,7 +71,8 @@ def _leader_partition(ctx: RequestContext, topic: Topic | None, index: int,
 # timestamp), then the producer's sequence. Kafka sends an error message only with the record
 # errors (KIP-467) (this broker also explains NOT_ENOUGH_REPLICAS), and a log start offset of -1
 # before the log is reached or for a corrupt or too large batch. A transactional batch must
-# belong to a transaction that holds the partition (kcli.broker.txns.verify).
+# belong to a transaction that holds the partition (kcli.broker.txns.verify) unless
+# transaction.partition.verification.enable is false.
 #
 # Unlike Kafka, records are decoded only where a record rule needs them (a compacted topic, a
 # finite KIP-937 before-bound, a LogAppendTime batch, a header beyond the after-bound): decoding
@@ -222,7 +223,7 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         code, duplicate_of = p.log.check_producer(batch)
         if code:
             raise BrokerError(Err(code))
-        if batch.is_transactional and duplicate_of is None:     # KIP-890 part 1's verification
+        if batch.is_transactional and duplicate_of is None and _verifies(ctx):     # KIP-890 part 1
             code = transactions_for(ctx.cluster).verify(batch.producer_id, batch.producer_epoch,
                                                         topic.name, p.index)
             if code:
@@ -237,6 +238,12 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         return duplicate_of, log_append_time or -1, p
     base = p.log.append(data, p.leader_epoch, log_append_time)
     return base, log_append_time or -1, p
+
+
+def _verifies(ctx: RequestContext) -> bool:
+    """transaction.partition.verification.enable on this node (a boolean in any case, as Kafka's)."""
+    value = ctx.cluster.broker_config("transaction.partition.verification.enable", ctx.node_id)
+    return value.strip().lower() == "true"
 
 
 def _sync(logs) -> None:
