@@ -239,6 +239,7 @@ def test_log_dirs_the_java_way(cluster):
     import json
 
     from tests.support.clients import produce
+    from tests.support.run import run_kcli
 
     b = cluster.bootstrap_servers
     create_topic(b, "ld-java", partitions=2, replication_factor=2)
@@ -257,10 +258,9 @@ def test_log_dirs_the_java_way(cluster):
                for x in doc["brokers"] for d in x["logDirs"]) and all(len(x["logDirs"]) == 1 for x in doc["brokers"])
     got = sorted((x["broker"], p["partition"], p["size"], p["offsetLag"], p["isFuture"])
                  for x in doc["brokers"] for d in x["logDirs"] for p in d["partitions"])
-    ours = run_dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe")
-    assert "ld-other-0" in ours.out and "ld-other" not in line
-    native = json.loads(__import__("tests.support.run", fromlist=["run_kcli"]).run_kcli(
-        b, "describe", "log-dirs", "--topic", "ld-java", "-o", "json").out)["replicas"]
+    every = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe")
+    assert "ld-other-0" in every.out and "ld-other" not in line
+    native = json.loads(run_kcli(b, "describe", "log-dirs", "--topic", "ld-java", "-o", "json").out)["replicas"]
     assert got == sorted((x["broker"], f"ld-java-{x['partition']}", x["sizeBytes"], 0, False) for x in native)
     assert len(got) == 4 and all(size > 0 for _, _, size, _, _ in got)
 
