@@ -291,6 +291,19 @@ def topic_partitions(keys: Iterable[tuple[str, int]], initial: int | None = None
     return table.keys()
 
 
+def integers(keys: Iterable[int], initial: int | None = None) -> list[int]:
+    """``strings`` for Integer keys (their own hash codes)."""
+    table = HashMapModel(_int32, initial, lambda a, b: (a > b) - (a < b))
+    for key in keys:
+        table.put(key)
+    return table.keys()
+
+
+def hash_set_copy(n: int) -> int:
+    """The initial capacity ``new HashSet<>(collection)`` of ``n`` elements sizes its map for."""
+    return max(int(_float32(n / _float32(0.75))) + 1, 16)
+
+
 # -- the orders the Java tools print ---------------------------------------------------------
 
 def described_topics(names: list[str]) -> list[str]:

@@ -123,6 +123,16 @@ class ReplicaLogDir:
 
 
 @datatype
+class LogDirInfo:
+    """One log dir of one broker (DescribeLogDirs), as the broker answered: its error code (0:
+    none; a dir that failed, KAFKA_STORAGE_ERROR) and its replicas in the answer's order."""
+    broker: int
+    log_dir: str
+    error_code: int
+    replicas: list[ReplicaLogDir]
+
+
+@datatype
 class ApiSupport:
     """One API kcli sends, against each broker (describe cluster --api-versions): who sends it,
     the version a kcli feature needs and what for (None: any), and per broker its (id, range or

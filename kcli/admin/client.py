@@ -18,7 +18,7 @@ from kcli.datatypes import replace
 from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
                          not_authorized)
 from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset,
-                        GroupDescription, GroupListing, GroupMember, OffsetInfo, RecordTime, ReplicaLogDir,
+                        GroupDescription, GroupListing, GroupMember, LogDirInfo, OffsetInfo, RecordTime, ReplicaLogDir,
                         ResourceConfig, StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False
@@ -379,6 +379,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """DescribeLogDirs to each broker on kcli's own connections (WireClient.describe_log_dirs:
         confluent-kafka has no call for it)."""
         return self.wire.describe_log_dirs(broker_ids) if broker_ids else []
+
+    def log_dirs(self, broker_ids: list[int]) -> list[LogDirInfo]:
+        """Each broker's log dirs with their errors and replicas (WireClient.log_dirs)."""
+        return self.wire.log_dirs(broker_ids) if broker_ids else []
 
     @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")

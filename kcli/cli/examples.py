@@ -174,6 +174,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",
          'the records below each offset of {"partitions": [{"topic", "partition", "offset"}]}, deleted at once'),
     ],
+    "kafka-log-dirs": [
+        ("kcli kafka-log-dirs --bootstrap-server localhost:9092 --describe --topic-list payments",
+         "each broker's log dirs with the size of each replica of payments, as one JSON line"),
+    ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
          "every Kafka Streams application's group, with its state"),

@@ -9,7 +9,7 @@ from kcli.specs import check_topic_name
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
-    from kcli.model import ReplicaLogDir
+    from kcli.model import LogDirInfo, ReplicaLogDir
 
 
 def check_topics(topics: list[str]) -> None:
@@ -29,3 +29,13 @@ def describe(admin: Admin, brokers: list[int], topics: list[str]) -> list[Replic
         rows = [r for r in rows if r.topic in topics]
     return sorted(rows, key=lambda r: (r.topic, r.partition, r.broker, r.future))
 
+
+
+def live_brokers(admin: Admin) -> list[int]:
+    """The brokers DescribeLogDirs can be sent to."""
+    return admin.broker_ids()
+
+
+def log_dirs(admin: Admin, brokers: list[int]) -> list[LogDirInfo]:
+    """Each log dir of ``brokers`` with its error and replicas, in the brokers' answers' order."""
+    return admin.log_dirs(brokers)

@@ -68,6 +68,7 @@ ERRORS: dict[int, tuple[str, str, str]] = {
          'to an incompatible broker. See the broker logs for more details.'),
     44: ('POLICY_VIOLATION', 'errors.PolicyViolationException',
          'Request parameters do not satisfy the configured policy.'),
+    56: ('KAFKA_STORAGE_ERROR', 'errors.KafkaStorageException', 'Disk error when trying to access log file on the disk.'),
     58: ('SASL_AUTHENTICATION_FAILED', 'errors.SaslAuthenticationException',
          'SASL Authentication failed.'),
     68: ('NON_EMPTY_GROUP', 'errors.GroupNotEmptyException',
@@ -103,6 +104,14 @@ def exception_text(code: int, fallback: str) -> str:
     """The Java exception's ``toString()`` for ``code``; ``fallback`` for an error not listed."""
     known = ERRORS.get(code)
     return f"{_PACKAGE}{known[1]}: {known[2]}" if known else fallback
+
+
+def exception_class(code: int) -> str | None:
+    """The class of the exception ``Errors.forCode(code).exception()`` is (None for 0, NONE; an
+    error not listed: UnknownServerException's, as Errors names an unknown code)."""
+    if not code:
+        return None
+    return _PACKAGE + ERRORS.get(code, ERRORS[-1])[1]
 
 
 def message_of(code: int, message: str) -> str:

@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups")
+         "kafka-share-groups", "kafka-log-dirs")
 
 
 dropin = run_dropin
@@ -229,3 +229,47 @@ def test_delete_records_the_java_way(cluster, tmp_path):
     r = dropin("kafka-delete-records", "--bootstrap-server", b, "--offset-json-file", str(offsets))
     assert r == Result(2, "", "Offset json file contains duplicate topic partitions: t-1\n")
     assert cluster.request_counts() == before
+
+
+def test_log_dirs_the_java_way(cluster):
+    """kafka-log-dirs --describe: the tool's two lines, then one JSON line with every log dir of
+    each broker asked and, with --topic-list, only those topics' replicas (sizes as describe
+    log-dirs reports them); a broker that is not live refused in the tool's words before any
+    DescribeLogDirs; a broker id that is not a number refused before any request."""
+    import json
+
+    from tests.support.clients import produce
+    from tests.support.run import run_kcli
+
+    b = cluster.bootstrap_servers
+    create_topic(b, "ld-java", partitions=2, replication_factor=2)
+    create_topic(b, "ld-other", partitions=1)
+    produce(b, "ld-java", [(p, "x" * 100, 1_736_937_000_000) for p in (0, 1) for _ in range(3 + p)])  # the clock
+    r = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe", "--topic-list", "ld-java", "--broker-list",
+               "3,1,2")
+    assert (r.code, r.err) == (0, ""), r
+    first, second, line, *rest = r.out.split("\n")
+    assert (first, second, rest) == ("Querying brokers for log directories information",
+                                     "Received log directory information from brokers 1,2,3", [""])
+    doc = json.loads(line)
+    assert list(doc) == ["brokers", "version"] and doc["version"] == 1
+    assert [x["broker"] for x in doc["brokers"]] == [1, 2, 3]
+    assert all(list(d) == ["partitions", "error", "logDir"] and d["error"] is None
+               for x in doc["brokers"] for d in x["logDirs"]) and all(len(x["logDirs"]) == 1 for x in doc["brokers"])
+    got = sorted((x["broker"], p["partition"], p["size"], p["offsetLag"], p["isFuture"])
+                 for x in doc["brokers"] for d in x["logDirs"] for p in d["partitions"])
+    every = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe")
+    assert "ld-other-0" in every.out and "ld-other" not in line
+    native = json.loads(run_kcli(b, "describe", "log-dirs", "--topic", "ld-java", "-o", "json").out)["replicas"]
+    assert got == sorted((x["broker"], f"ld-java-{x['partition']}", x["sizeBytes"], 0, False) for x in native)
+    assert len(got) == 4 and all(size > 0 for _, _, size, _, _ in got)
+
+    before = cluster.request_counts()
+    r = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe", "--broker-list", "1,7")
+    assert r == Result(1, "", "ERROR: The given brokers do not exist from --broker-list: 7. Current existent "
+                              "brokers: 1,2,3\n")
+    assert not any(counts.get("DescribeLogDirs") != before[node].get("DescribeLogDirs")
+                   for node, counts in cluster.request_counts().items())
+    before = cluster.request_counts()
+    r = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe", "--broker-list", "1,x")
+    assert r == Result(2, "", 'For input string: "x"\n') and cluster.request_counts() == before

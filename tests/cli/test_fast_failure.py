@@ -67,6 +67,7 @@ DROPIN_CASES = {
     # the Java tool waits out its timeout ("Timeout waiting for election results" on stdout, a stack
     # trace on stderr); kcli names the cause at once, on stderr
     "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
+    "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
 }
 

@@ -93,6 +93,7 @@ SKELETONS = {
                       ["--alter", "--topic", V, "--add-config", V], ["--alter", "--broker", V, "--delete-config", V],
                       ["--alter", "--topic", V, "--add-config-file", V]],
     "kafka-delete-records": [["--offset-json-file", V], ["--offset-json-file", V, "--command-config", V]],
+    "kafka-log-dirs": [["--describe", "--broker-list", V], ["--describe", "--topic-list", V, "--command-config", V]],
     "kafka-leader-election": [["--election-type", V, "--all-topic-partitions"],
                               ["--election-type", V, "--topic", V, "--partition", V],
                               ["--election-type", V, "--path-to-json-file", V]],

@@ -53,7 +53,8 @@ def test_the_corpus_covers_every_tool():
     assert len(native) >= 40 and len(dropins) >= 60 and len({c.id for c in CASES}) == len(CASES)
     tools = {"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"}
     assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools | {"kafka-delete-records",
-                                                                                      "kafka-leader-election"}
+                                                                                      "kafka-leader-election",
+                                                                                      "kafka-log-dirs"}
 
 
 def test_every_difference_is_declared_and_happens(outcomes):

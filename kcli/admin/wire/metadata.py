@@ -9,8 +9,8 @@ import base64
 
 from kcli.admin.wire.base import WireBase, error_name
 from kcli.errors import BrokerRejected, UnsupportedByBroker
-from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, ClusterDescription, PartitionInfo, ReplicaLogDir,
-                        TopicInfo)
+from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, ClusterDescription, LogDirInfo, PartitionInfo,
+                        ReplicaLogDir, TopicInfo)
 
 PARTITION_LIMIT = 2000
 UNKNOWN_TOPIC_OR_PARTITION = 3
@@ -122,23 +122,31 @@ class MetadataRequests(WireBase):
                                   fenced_known=version >= 2, finalized_features=dict(self._wire.finalized_features),
                                   supported_features=dict(self._wire.supported_features))
 
-    def describe_log_dirs(self, node_ids: list[int]) -> list[ReplicaLogDir]:
+    def log_dirs(self, node_ids: list[int]) -> list[LogDirInfo]:
         """DescribeLogDirs for every topic to each of ``node_ids``, sent together (send_each), at
-        the highest common version: every replica of each broker's log dirs."""
+        the highest common version: each broker's log dirs, in its answer's order, each with its
+        error code and replicas; a broker that refused the request raises."""
         Req = self.proto.DescribeLogDirsRequest
         version = self._version(Req, "DescribeLogDirs")
         answers = self.send_each([(n, Req(version=version, topics=None)) for n in node_ids])
-        rows = []
+        dirs = []
         for node, resp in zip(node_ids, answers):
             if getattr(resp, "error_code", 0):
                 raise BrokerRejected(BrokerError(resp.error_code, error_name(resp.error_code),
                                                  f"DescribeLogDirs on broker {node}: {error_name(resp.error_code)}"))
-            for d in resp.results:
-                if d.error_code:
-                    raise BrokerRejected(BrokerError(d.error_code, error_name(d.error_code), f"Log dir {d.log_dir} "
-                                                     f"of broker {node}: {error_name(d.error_code)}"))
-                rows += [ReplicaLogDir(node, d.log_dir, t.name, p.partition_index, p.partition_size, p.offset_lag,
-                                       p.is_future_key) for t in d.topics for p in t.partitions]
+            dirs += [LogDirInfo(node, d.log_dir, d.error_code, [
+                ReplicaLogDir(node, d.log_dir, t.name, p.partition_index, p.partition_size, p.offset_lag,
+                              p.is_future_key) for t in d.topics for p in t.partitions]) for d in resp.results]
+        return dirs
+
+    def describe_log_dirs(self, node_ids: list[int]) -> list[ReplicaLogDir]:
+        """Every replica of each broker's log dirs (``log_dirs``); a log dir that failed raises."""
+        rows = []
+        for d in self.log_dirs(node_ids):
+            if d.error_code:
+                raise BrokerRejected(BrokerError(d.error_code, error_name(d.error_code), f"Log dir {d.log_dir} "
+                                                 f"of broker {d.broker}: {error_name(d.error_code)}"))
+            rows += d.replicas
         return rows
 
     def topic_names(self) -> list[str]:

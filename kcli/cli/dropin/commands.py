@@ -47,6 +47,11 @@ def kafka_delete_records(ctx: typer.Context):
     return _run("kafka-delete-records", ctx.args)
 
 
+def kafka_log_dirs(ctx: typer.Context):
+    """kafka-log-dirs' own command line (--describe): each broker's log dirs and replica sizes as JSON."""
+    return _run("kafka-log-dirs", ctx.args)
+
+
 def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
