@@ -299,6 +299,7 @@ def delete_offsets(
     if len(group) > 1:      # typer would keep the last one and act on it
         raise UsageError(f"delete-offsets takes one --group; given {len(group)}: {', '.join(group)}")
     group_id = group[0]
+    lib.check_group_ids([group_id])                     # before any request: the share lookup too
     for spec in topic:
         parse_topic_spec(spec)
     from kcli.ops import share

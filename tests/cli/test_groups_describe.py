@@ -90,8 +90,9 @@ def test_missing_group_and_bad_input(ec):
     b = ec.bootstrap_servers
     r = run_kcli(b, "describe", "groups", "missing.group", "--state")
     assert (r.code, r.err) == (1, "Error: Group missing.group not found.\n")
-    r = run_kcli(b, "list", "groups", "--type", "share")
-    assert (r.code, r.err) == (2, "Error: Invalid types list 'share'. Valid types are: Classic, Consumer, Streams\n")
+    r = run_kcli(b, "list", "groups", "--type", "queue")
+    assert (r.code, r.err) == (2, "Error: Invalid types list 'queue'. Valid types are: Classic, Consumer, Streams, "
+                                  "Share\n")
 
 
 def test_delete_offsets_and_groups(ec):
