@@ -16,7 +16,7 @@ from tests.support.clients import create_topic, produce
 from tests.support.run import run_kcli
 from tests.support.share_app import ShareMember, stopped_member
 
-BOOTSTRAPS = ["apache_kafka"]
+BOOTSTRAPS = ["apache_kafka", "embedded_share"]
 
 
 @pytest.fixture(scope="module", params=BOOTSTRAPS)

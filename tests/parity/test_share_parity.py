@@ -14,7 +14,7 @@ from tests.parity.harness import run_case
 from tests.parity.share_corpus import SHARE_CASES, ShareState
 from tests.support.apache_kafka import ToolSession
 
-BOOTSTRAPS = ["apache_kafka"]
+BOOTSTRAPS = ["apache_kafka", "embedded_share"]
 
 
 @pytest.fixture(scope="module", params=BOOTSTRAPS)
