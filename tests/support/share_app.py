@@ -34,8 +34,8 @@ def compiled() -> Path:
 
 class ShareMember:
     """One member of ``group`` on ``topic``: it accepts the records below offset ``below`` on
-    every partition (``expected`` of them; it releases the others) and stays in the group until
-    ``stop()``."""
+    every partition (``expected`` of them; it releases the others) and stays in the group, polling
+    no more, until ``stop()``."""
 
     def __init__(self, bootstrap: str, topic: str, group: str, below: int, expected: int, timeout: float = 60):
         self.proc = subprocess.Popen(
