@@ -73,6 +73,17 @@ def apache_kafka():
 
 
 @pytest.fixture(scope="session")
+def embedded_share():
+    """The embedded broker, one node, with group and share-group timings short enough for the
+    share-group tools' tests (the members are Java: tests/support/share_app.py)."""
+    from tests.support.groups import fast_cluster
+    from tests.support.share_app import SHARE_CONFIGS
+
+    with fast_cluster(nodes=1, configs=SHARE_CONFIGS) as ec:
+        yield ec
+
+
+@pytest.fixture(scope="session")
 def apache_kafka3():
     """Apache Kafka (``KAFKA_VERSION``), three combined nodes (leaders, replicas and coordinators
     spread)."""

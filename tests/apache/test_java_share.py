@@ -16,12 +16,9 @@ from kcli.broker import EmbeddedCluster
 from tests.support.apache_kafka import RealKafkaUnavailable, java, kafka_libs
 from tests.support.clients import create_topic, unique
 from tests.support.groups import FAST_GROUPS, fast_cluster
+from tests.support.share_app import LOCK_MS, SHARE_CONFIGS
 
 JAVA = Path(__file__).parent / "java"
-LOCK_MS = 1000      # the shortest lock a group may set here (group.share.min.record.lock.duration.ms)
-# Share-group timings for a test: 1 s heartbeats and locks
-SHARE_CONFIGS = {"group.share.heartbeat.interval.ms": "1000",
-                 "group.share.min.record.lock.duration.ms": str(LOCK_MS)}
 
 pytestmark = pytest.mark.apache
 

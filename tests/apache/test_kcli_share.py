@@ -1,9 +1,9 @@
-"""kcli's native group commands on share groups (KIP-932) on real Apache Kafka 4.4, with members
+"""kcli's native group commands on share groups (KIP-932) on real Apache Kafka 4.4 and the embedded broker, with members
 from an unmodified KafkaShareConsumer (tests/support/share_app.py): list groups --type share,
 describe groups (start offsets, the broker's lag, the lag in time of the record at the start
 offset; members; state; --all-groups), reset-offsets (a dry run by default, a rollback file
-that is an exact undo, a group with members refused), delete-offsets and delete groups.
-``BOOTSTRAPS`` names the clusters: add the embedded broker's fixture once it hosts share groups."""
+that is an exact undo, a group with members refused), delete-offsets and delete groups, kcli lag
+and kcli lag serve. ``BOOTSTRAPS`` names the clusters: real Kafka 4.4 and the embedded broker."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.support.clients import create_topic, produce
 from tests.support.run import run_kcli
 from tests.support.share_app import ShareMember, stopped_member
 
-BOOTSTRAPS = ["apache_kafka"]
+BOOTSTRAPS = ["apache_kafka", "embedded_share"]
 
 
 @pytest.fixture(scope="module", params=BOOTSTRAPS)

@@ -6,7 +6,7 @@ group with a running member, one stopped with records left, one made again befor
 The differences each case declares are part of the drop-in table of docs/dropins.md.
 
 ``ShareState`` takes any bootstrap: the cases run the same on every broker that hosts share
-groups (real Apache Kafka 4.4; the embedded broker once it does)."""
+groups (real Apache Kafka 4.4 and the embedded broker)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Byte parity of ``kcli kafka-share-groups`` with Apache Kafka 4.4's kafka-share-groups on real
-Kafka 4.4 (share groups are on by default there): the corpus (``share_corpus.py``) runs through
-both on the same state; every difference is declared with its reason (the drop-in table of
-docs/dropins.md). ``BOOTSTRAPS`` names the clusters it runs on: add the embedded broker's
-fixture there once it hosts share groups."""
+"""Byte parity of ``kcli kafka-share-groups`` with Apache Kafka 4.4's kafka-share-groups, on real
+Kafka 4.4 (share groups are on by default there) and on the embedded broker: the corpus
+(``share_corpus.py``) runs through both tools on the same state; every difference is declared
+with its reason (the drop-in table of docs/dropins.md), the same on either cluster.
+``BOOTSTRAPS`` names the clusters it runs on."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.parity.harness import run_case
 from tests.parity.share_corpus import SHARE_CASES, ShareState
 from tests.support.apache_kafka import ToolSession
 
-BOOTSTRAPS = ["apache_kafka"]
+BOOTSTRAPS = ["apache_kafka", "embedded_share"]
 
 
 @pytest.fixture(scope="module", params=BOOTSTRAPS)

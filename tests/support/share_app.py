@@ -16,6 +16,10 @@ from tests.support.apache_kafka import KAFKA_VERSION, _die_with_parent, _tools_l
 
 SOURCE = Path(__file__).parents[1] / "apache" / "java" / "ShareMember.java"
 _CLASSES: dict[str, Path] = {}
+LOCK_MS = 1000      # the shortest lock a group may set here (group.share.min.record.lock.duration.ms)
+# Share-group timings for an embedded broker in tests: 1 s heartbeats and locks
+SHARE_CONFIGS = {"group.share.heartbeat.interval.ms": "1000",
+                 "group.share.min.record.lock.duration.ms": str(LOCK_MS)}
 
 
 def compiled() -> Path:
@@ -30,8 +34,8 @@ def compiled() -> Path:
 
 class ShareMember:
     """One member of ``group`` on ``topic``: it accepts the records below offset ``below`` on
-    every partition (``expected`` of them; it releases the others) and stays in the group until
-    ``stop()``."""
+    every partition (``expected`` of them; it releases the others) and stays in the group, polling
+    no more, until ``stop()``."""
 
     def __init__(self, bootstrap: str, topic: str, group: str, below: int, expected: int, timeout: float = 60):
         self.proc = subprocess.Popen(

@@ -373,10 +373,14 @@ async def describe_share_group_offsets(ctx: RequestContext, req):
     return _response(ctx, groups=out)
 
 
-def _empty_share_group(ctx: RequestContext, group_id: str) -> ShareGroup:
+def _empty_share_group(ctx: RequestContext, group_id: str, create: bool = False) -> ShareGroup:
+    """The share group ``group_id`` if it has no member; with ``create`` (as Kafka's alter of the
+    offsets of an unknown group) created when absent."""
     if _not_coordinator(ctx, group_id):
         raise BrokerError(Err.NOT_COORDINATOR)
     group = coordinator_for(ctx.cluster).group(group_id)
+    if group is None and create:
+        group = coordinator_for(ctx.cluster).share_group(group_id, create=True)
     if group is None:
         raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
     if not isinstance(group, ShareGroup):
@@ -392,7 +396,7 @@ async def alter_share_group_offsets(ctx: RequestContext, req):
     T = R.AlterShareGroupOffsetsResponseTopic
     P = T.AlterShareGroupOffsetsResponsePartition
     try:
-        group = _empty_share_group(ctx, req.group_id)
+        group = _empty_share_group(ctx, req.group_id, create=True)
     except BrokerError as exc:
         return _response(ctx, error_code=exc.code, error_message=exc.message, responses=[])
     coordinator = coordinator_for(ctx.cluster)
@@ -433,7 +437,12 @@ async def delete_share_group_offsets(ctx: RequestContext, req):
             out.append(T(topic_name=t.topic_name, topic_id=_ZERO, error_code=Err.UNKNOWN_TOPIC_OR_PARTITION,
                          error_message="This server does not host this topic-partition."))
             continue
-        for tp in [tp for tp in group.partitions if tp[0] == topic.topic_id]:
+        held = [tp for tp in group.partitions if tp[0] == topic.topic_id]
+        if not held:                                    # as Kafka: the group has no state on it
+            out.append(T(topic_name=t.topic_name, topic_id=_ZERO, error_code=Err.UNKNOWN_TOPIC_OR_PARTITION,
+                         error_message="There is no offset information to delete."))
+            continue
+        for tp in held:
             del group.partitions[tp]
             coordinator.save_share_partition(group, tp)
         out.append(T(topic_name=t.topic_name, topic_id=topic.topic_id, error_code=0, error_message=None))

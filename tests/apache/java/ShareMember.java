@@ -7,9 +7,11 @@
 // GROUP), so the member reads the records already there. It accepts every record at an offset
 // below `below` (on every partition) and releases the others (so they stay for the group's next
 // member), committing the acknowledgements after each poll; once it has accepted `expected`
-// records it prints {"accepted": n}. It then stays a member, polling (and releasing what it
-// gets: nothing when `below` covers the topic), until its stdin closes; then it leaves the group
-// (close) and prints {"closed": true}. Bounded by a deadline.
+// records it prints {"accepted": n}. It then stays a member without polling again (the consumer's
+// background thread heartbeats), until its stdin closes; then it leaves the group (close) and
+// prints {"closed": true}. Bounded by a deadline. Polling on would release the records at or past
+// `below` again and again: at the delivery count limit they are archived and the group's start
+// offset moves past them.
 //
 // stdout: one JSON object per line.
 
@@ -64,6 +66,10 @@ public class ShareMember {
         try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
             while (!stop.get() && System.currentTimeMillis() < DEADLINE_MS) {
+                if (told) {
+                    Thread.sleep(100);
+                    continue;
+                }
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() < below) {
                         consumer.acknowledge(r, AcknowledgeType.ACCEPT);
