@@ -156,8 +156,11 @@ def session(master: str = "local[*]", conf: dict[str, str] | None = None,
     # the user names another interpreter in PYSPARK_PYTHON.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = SparkSession.builder.master(master).appName(app_name)
+    # before the first session of the process starts Spark's JVM, which keeps its SPARK_HOME
+    # for the later ones, local or not (the driver's own Python workers plan the reads on a
+    # cluster too)
+    workers_import_installed_pyspark()
     if master.startswith("local"):
-        workers_import_installed_pyspark()
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # the JVM's own address: loopback too
         builder = (builder.config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.bindAddress", "127.0.0.1")
