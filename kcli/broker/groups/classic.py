@@ -14,6 +14,7 @@ import asyncio
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from kafka.protocol.consumer.metadata import ConsumerProtocolSubscription
 
@@ -59,7 +60,7 @@ class ClassicMember:
 
 
 class ClassicGroup:
-    kind = "classic"
+    kind: Literal["classic"] = "classic"
 
     def __init__(self, group_id: str, config: GroupConfig, timers: Timers, protocol_type: str | None = None):
         self.group_id = group_id

@@ -61,7 +61,7 @@ class GroupCoordinator:
         creation times; pass -1 to create such a group explicitly."""
         existing = self.groups.get(group_id)
         if existing is not None:
-            if isinstance(existing, ConsumerGroup) and existing.kind == "consumer":
+            if isinstance(existing, ConsumerGroup):
                 return existing
             if not existing.is_empty:
                 raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
@@ -168,7 +168,7 @@ class GroupCoordinator:
 
     def consumer_group(self, group_id: str, create: bool) -> ConsumerGroup:
         existing = self.groups.get(group_id)
-        if isinstance(existing, ConsumerGroup) and existing.kind == "consumer":
+        if isinstance(existing, ConsumerGroup):
             return existing
         if existing is None and not create:
             raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
@@ -245,7 +245,7 @@ class GroupCoordinator:
     def _persist(self, group: Group) -> None:
         if isinstance(group, ShareGroup):
             record = GroupRecord("share", "share", group.creation_time_ms, group.group_epoch, group.group_epoch)
-        elif isinstance(group, ConsumerGroup):              # a StreamsGroup too
+        elif isinstance(group, (ConsumerGroup, StreamsGroup)):
             topology = group.topology.to_json() if isinstance(group, StreamsGroup) and group.topology else None
             record = GroupRecord(group.kind, group.protocol_type, group.creation_time_ms, group.group_epoch,
                                  group.assignment_epoch, topology)

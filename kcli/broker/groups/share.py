@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable, Literal, Mapping
 
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.assignors import TopicPartition
@@ -248,7 +248,7 @@ class SharePartition:
 
 
 class ShareGroup:
-    kind = "share"
+    kind: Literal["share"] = "share"
     protocol_type = "share"
 
     def __init__(self, group_id: str, timers: Timers, topics: TopicsView, settings: Callable[[], ShareSettings],
@@ -381,11 +381,9 @@ class ShareGroup:
             raise BrokerError(Err.NON_EMPTY_GROUP)
 
     def validate_commit(self, *_args) -> None:
-        """OffsetCommit and OffsetDelete: a share group has no committed offsets (its state is
+        """OffsetCommit: a share group has no committed offsets (its state is
         DescribeShareGroupOffsets', and AlterShareGroupOffsets changes it)."""
         raise BrokerError(Err.GROUP_ID_NOT_FOUND, f"Group {self.group_id} is not a consumer group.")
-
-    validate_offset_delete = validate_commit
 
     # ---- share-partitions ----------------------------------------------------------------
     def share_partition(self, tp: TopicPartition, log, now_ms: int) -> SharePartition:

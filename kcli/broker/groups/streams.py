@@ -34,11 +34,11 @@ used for lag, the topology description (KIP-1331, never required here), Shutdown
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Literal
 
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups.assignors import uniform
-from kcli.broker.groups.consumer import (STABLE, ConsumerGroup, ConsumerMember, HeartbeatResult, LEAVE_EPOCH,
+from kcli.broker.groups.consumer import (STABLE, HeartbeatResult, LEAVE_EPOCH, ModernGroup, ModernMember,
                                          STATIC_LEAVE_EPOCH)
 
 Task = tuple[str, int]                      # (subtopology id, partition)
@@ -129,6 +129,11 @@ def configure(topology: Topology, partition_count: Callable[[str], int | None]) 
         known = partition_count(topic)
         return known if known is not None else decided.get(topic)
 
+    def resolved(topic: str) -> int:
+        """``count`` once every topic a subtopology reads has one (past the checks below)."""
+        known = partition_count(topic)
+        return known if known is not None else decided[topic]
+
     # Repartition topics without a fixed count take the largest partition count of the source
     # topics of the subtopologies that write to them (RepartitionTopics.setup).
     for s in topology.subtopologies:
@@ -144,20 +149,21 @@ def configure(topology: Topology, partition_count: Callable[[str], int | None]) 
                     continue
                 upstream = [count(t) for w in topology.subtopologies if info.name in w.repartition_sink_topics
                             for t in (*w.source_topics, *(r.name for r in w.repartition_source_topics))]
-                if upstream and all(c is not None for c in upstream):
-                    decided[info.name], progress = max(upstream), True
+                known = [c for c in upstream if c is not None]
+                if upstream and len(known) == len(upstream):
+                    decided[info.name], progress = max(known), True
     unresolved = sorted(i.name for s in topology.subtopologies for i in s.repartition_source_topics
                         if count(i.name) is None)
     if unresolved:
         return Configured({}, {}, (INCORRECTLY_PARTITIONED_TOPICS,
                                    f"Unable to decide the number of partitions of {_summary(unresolved)}."))
-    tasks = {s.subtopology_id: max([count(t) for t in (*s.source_topics,
-                                                       *(r.name for r in s.repartition_source_topics))],
+    tasks = {s.subtopology_id: max([resolved(t) for t in (*s.source_topics,
+                                                          *(r.name for r in s.repartition_source_topics))],
                                    default=0) for s in topology.subtopologies}
     internal: dict[str, tuple[TopicInfo, int]] = {}
     for s in topology.subtopologies:
         for info in s.repartition_source_topics:
-            internal[info.name] = (info, count(info.name))
+            internal[info.name] = (info, resolved(info.name))
         for info in s.state_changelog_topics:       # as many partitions as the subtopology has tasks
             internal[info.name] = (info, info.partitions or tasks[s.subtopology_id])
     wrong = [(name, n, partition_count(name)) for name, (_, n) in sorted(internal.items())
@@ -179,7 +185,7 @@ def _summary(topics) -> str:
 
 
 @dataclass
-class StreamsMember(ConsumerMember):
+class StreamsMember(ModernMember[Task]):
     topology_epoch: int = -1
     process_id: str = ""
     user_endpoint: tuple[str, int] | None = None
@@ -194,13 +200,13 @@ class StreamsMember(ConsumerMember):
 
 
 @dataclass
-class StreamsHeartbeatResult(HeartbeatResult):
+class StreamsHeartbeatResult(HeartbeatResult[Task]):
     standby: list[Task] | None = None
     status: list[tuple[int, str]] = field(default_factory=list)
 
 
-class StreamsGroup(ConsumerGroup):
-    kind = "streams"
+class StreamsGroup(ModernGroup[StreamsMember, Task]):
+    kind: Literal["streams"] = "streams"
     protocol_type = "streams"
 
     def __init__(self, *args, create_topic: Callable[[TopicInfo, int], str | None] = lambda info, n: None,
@@ -316,12 +322,18 @@ class StreamsGroup(ConsumerGroup):
                 pass
             elif self.topology != topology:
                 raise BrokerError(Err.INVALID_REQUEST, "Topology updates are not supported yet.")
+        epoch = self._joined_topology.epoch
+        if member.topology_epoch < epoch:
+            status.append((STALE_TOPOLOGY, f"The member's topology epoch {member.topology_epoch} is behind "
+                                           f"the group's topology epoch {epoch}."))
+        return changed
+
+    @property
+    def _joined_topology(self) -> Topology:
+        """The topology its first member gave the group (none yet: INVALID_REQUEST)."""
         if self.topology is None:
             raise BrokerError(Err.INVALID_REQUEST, "Topology must be non-null when (re-)joining.")
-        if member.topology_epoch < self.topology.epoch:
-            status.append((STALE_TOPOLOGY, f"The member's topology epoch {member.topology_epoch} is behind "
-                                           f"the group's topology epoch {self.topology.epoch}."))
-        return changed
+        return self.topology
 
     def _revalidate(self, configured: Configured, owned_active: list[Task] | None) -> bool:
         """The topology checked against the cluster's topics (``configured``): True when that,
@@ -329,11 +341,11 @@ class StreamsGroup(ConsumerGroup):
         once the topology is ready."""
         changed = self._metadata_changed() or configured != self.configured
         self.configured = configured
-        validated = self.topology.epoch if configured.ready else -1
+        validated = self._joined_topology.epoch if configured.ready else -1
         if validated != self.validated_epoch:
             self.validated_epoch, changed = validated, True
         if configured.ready and owned_active:
-            self._check_tasks(owned_active)
+            self._check_tasks(owned_active, configured.tasks)
         return changed
 
     def _advance_assignment(self, changed: bool, was_empty: bool, status: list[tuple[int, str]]) -> None:
@@ -366,7 +378,7 @@ class StreamsGroup(ConsumerGroup):
 
     def _configure(self) -> Configured:
         existing = self.topics()
-        return configure(self.topology, lambda t: existing[t][1] if t in existing else None)
+        return configure(self._joined_topology, lambda t: existing[t][1] if t in existing else None)
 
     def _create_internal(self, configured: Configured) -> list[tuple[str, str]]:
         """Creates the missing internal topics; (topic, why) for those that could not be."""
@@ -378,9 +390,10 @@ class StreamsGroup(ConsumerGroup):
                 failures.append((name, why))
         return failures
 
-    def _check_tasks(self, tasks: list[Task]) -> None:
+    @staticmethod
+    def _check_tasks(tasks: list[Task], counts: dict[str, int]) -> None:
         for sub, partition in tasks:
-            count = self.configured.tasks.get(sub)
+            count = counts.get(sub)
             if count is None:
                 raise BrokerError(Err.INVALID_REQUEST, f"Subtopology {sub} does not exist in the topology.")
             if not 0 <= partition < count:
@@ -441,7 +454,7 @@ class StreamsGroup(ConsumerGroup):
         if api_version < 9:
             raise BrokerError(Err.UNSUPPORTED_VERSION, "OffsetCommit version 9 or above must be used "
                                                       "by members using the streams group protocol")
-        tasks = []
+        tasks: list[Task] = []
         for topic, partition in topic_partitions:
             tasks.extend((s.subtopology_id, partition) for s in (self.topology.subtopologies if self.topology else ())
                          if topic in self.source_topics_of(s.subtopology_id))

@@ -19,6 +19,7 @@ from kcli.broker.cluster import OMITTED
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.groups import coordinator_for
+from kcli.broker.groups.classic import ClassicGroup
 from kcli.broker.groups.store import Committed
 from kcli.broker.txns import transactions_for
 from kcli.protocol import RESPONSES
@@ -110,13 +111,12 @@ async def join_group(ctx: RequestContext, req):
 
 @handles(SYNC_GROUP, 0, 5)
 async def sync_group(ctx: RequestContext, req):
-    def answer(code: Err, assignment: bytes = b""):
-        named = code == Err.NONE and ctx.api_version >= 5
+    def answer(code: Err, assignment: bytes = b"", group: ClassicGroup | None = None):
+        named = group if code == Err.NONE and ctx.api_version >= 5 else None
         return _response(ctx, error_code=code, assignment=assignment,
-                         protocol_type=group.protocol_type if named else None,
-                         protocol_name=group.protocol_name if named else None)
+                         protocol_type=named.protocol_type if named is not None else None,
+                         protocol_name=named.protocol_name if named is not None else None)
 
-    group = None
     if not _may(ctx, Op.READ, req.group_id):
         return answer(Err.GROUP_AUTHORIZATION_FAILED)
     if _not_coordinator(ctx, req.group_id):
@@ -128,7 +128,7 @@ async def sync_group(ctx: RequestContext, req):
         member_id=req.member_id, instance_id=req.group_instance_id, generation=req.generation_id,
         protocol_type=req.protocol_type, protocol_name=req.protocol_name,
         assignments={a.member_id: a.assignment for a in req.assignments})
-    return answer(code, assignment)
+    return answer(code, assignment, group)
 
 
 @handles(HEARTBEAT, 0, 4)
@@ -146,8 +146,9 @@ async def heartbeat(ctx: RequestContext, req):
 @handles(LEAVE_GROUP, 0, 5)
 async def leave_group(ctx: RequestContext, req):
     cls = RESPONSES[LEAVE_GROUP]
-    identities = ([(m.member_id, m.group_instance_id) for m in req.members] if ctx.api_version >= 3
-                  else [(req.member_id, None)])
+    identities: list[tuple[str, str | None]] = (
+        [(m.member_id, m.group_instance_id) for m in req.members] if ctx.api_version >= 3
+        else [(req.member_id, None)])
     if not _may(ctx, Op.READ, req.group_id):
         return _response(ctx, error_code=Err.GROUP_AUTHORIZATION_FAILED, members=[])
     if _not_coordinator(ctx, req.group_id):
@@ -473,13 +474,14 @@ async def offset_delete(ctx: RequestContext, req):
         return fail(Err.NOT_COORDINATOR)
     coordinator = coordinator_for(ctx.cluster)
     group = coordinator.group(req.group_id)
-    if group is None:
+    if group is None or group.kind == "share":     # a share group has no committed offsets
         return fail(Err.GROUP_ID_NOT_FOUND)
     try:
         group.validate_offset_delete()
     except BrokerError as exc:
         return fail(exc.code)
-    topics, deleted = [], []
+    topics = []
+    deleted: list[tuple[str, int]] = []
     for t in req.topics:
         if not ctx.may(Op.READ, t.name):
             topics.append(topic_cls(name=t.name, partitions=[

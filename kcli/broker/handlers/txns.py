@@ -172,7 +172,7 @@ async def txn_offset_commit(ctx: RequestContext, req):
         if group is not None and (member_id or generation >= 0):      # KIP-447: a group member's
             if isinstance(group, ClassicGroup):
                 group.validate_commit(member_id, req.group_instance_id, generation)
-            elif isinstance(group, ConsumerGroup) and group.kind == "consumer":
+            elif isinstance(group, ConsumerGroup):
                 group.validate_commit(member_id, generation, [
                     (topic.topic_id, p.partition_index) for t in req.topics
                     if (topic := cluster.topics.get(t.name)) for p in t.partitions])
