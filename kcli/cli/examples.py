@@ -181,8 +181,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "kafka-cluster": [
         ("kcli kafka-cluster list-endpoints --bootstrap-server localhost:9092 --include-fenced-brokers",
          "every broker's id, host, port, rack and whether it is fenced"),
-        ("kcli kafka-cluster unregister --bootstrap-server localhost:9092 --id 3",
-         "remove stopped broker 3's registration"),
+        ("kcli kafka-cluster cluster-id --bootstrap-server localhost:9092", "the cluster's id"),
     ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
