@@ -79,8 +79,19 @@ def test_unregister_of_an_id_never_registered_is_refused(ec):
                               "currently registered\n")
 
 
-def test_unregister_controller_where_the_cluster_lacks_the_api(ec):
-    r = dropin("kafka-cluster", "unregister-controller", "--bootstrap-server", ec.bootstrap_servers, "--id", "1")
+def test_unregister_controller_refuses_the_voter_and_an_unknown_id(ec):
+    """The embedded cluster's controller is its one voter (Kafka refuses to unregister a voter);
+    no other controller is registered. A broker posing as Kafka 4.1 has no UnregisterController."""
+    controller = ec.cluster.controller_id()
+    r = dropin("kafka-cluster", "unregister-controller", "--bootstrap-server", ec.bootstrap_servers, "--id",
+               str(controller))
+    assert r == Result(1, "", f"org.apache.kafka.common.errors.InvalidRequestException: Cannot unregister controller "
+                              f"{controller} because it is part of the voter set.\n")
+    r = dropin("kafka-cluster", "unregister-controller", "--bootstrap-server", ec.bootstrap_servers, "-i", "99")
+    assert r == Result(1, "", "org.apache.kafka.common.errors.ControllerIdNotRegisteredException: Controller ID 99 is "
+                              "not currently registered.\n")
+    with EmbeddedCluster(nodes=1, pose_as="4.1") as old:
+        r = dropin("kafka-cluster", "unregister-controller", "--bootstrap-server", old.bootstrap_servers, "--id", "1")
     assert r == Result(0, "The target cluster does not support the controller unregistration API.\n", "")
 
 
@@ -102,7 +113,7 @@ def test_api_versions_are_each_nodes_ranges_beside_the_java_clients(ec):
         assert all(line.startswith("\t") for line in lines) and lines[-1][-1] != ","
         assert f"\tMetadata(3): {served[3][0]} to {served[3][1]} [usable: 13]," in lines
         assert "\tUnregisterBroker(64): 0 [usable: 0]," in lines
-        assert "\tUnregisterController(94): UNSUPPORTED" == lines[-1]
+        assert "\tUnregisterController(94): 0 [usable: 0]" == lines[-1]
         keys = [int(line.split("(", 1)[1].split(")", 1)[0]) for line in lines]
         assert keys == sorted(set(served) | {k for k, (_, _, _, client) in JAVA_API_KEYS.items() if client})
 

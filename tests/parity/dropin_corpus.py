@@ -63,10 +63,11 @@ def election(*args, **kw):
 
 
 def cluster(*words: str, bootstrap: bool = True, differs=None, id: str) -> Case:
-    """kafka-cluster: its command first (argparse4j), then the connection options."""
+    """kafka-cluster: its command first (argparse4j), then the connection options; in a JVM of its
+    own (``Case.own_jvm``)."""
     command, args = (words[0], words[1:]) if words else ((), ())
     return Case(id, ("kafka-cluster", *((command,) if command else ()), *(B if bootstrap and command else ()), *args),
-                (), differs or {}, dropin=True)
+                (), differs or {}, dropin=True, own_jvm=True)
 
 
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
@@ -348,7 +349,8 @@ CASES: list[Case] = [
             differs=PARSE, id="dropin-cluster-list-endpoints-fenced-controller"),
     cluster("api-versions", id="dropin-cluster-api-versions"),
     cluster("unregister", "--id", "99", differs={STDERR: "stack-trace"}, id="dropin-cluster-unregister-unknown"),
-    cluster("unregister-controller", "-i", "99", id="dropin-cluster-unregister-controller"),
+    cluster("unregister-controller", "-i", "99", differs={STDERR: "stack-trace"},
+            id="dropin-cluster-unregister-controller"),
     cluster("unregister", differs=ARGPARSE, id="dropin-cluster-unregister-no-id"),
     cluster("unregister", "--id", "x", differs=ARGPARSE, id="dropin-cluster-unregister-bad-id"),
     cluster("cluster-id", bootstrap=False, differs=ARGPARSE, id="dropin-cluster-no-connection"),

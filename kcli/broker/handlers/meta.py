@@ -1,4 +1,5 @@
-"""ApiVersions, Metadata, DescribeCluster, DescribeTopicPartitions, UnregisterBroker."""
+"""ApiVersions, Metadata, DescribeCluster, DescribeTopicPartitions, UnregisterBroker,
+UnregisterController."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import re
 import uuid
 
 from kcli.broker.acl import Op, ResourceType
-from kcli.broker.apikeys import API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA, UNREGISTER_BROKER
+from kcli.broker.apikeys import (API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA, UNREGISTER_BROKER,
+                                 UNREGISTER_CONTROLLER)
 from kcli.broker.cluster import Topic, validate_topic_name
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -144,6 +146,22 @@ async def unregister_broker(ctx: RequestContext, req):
     except BrokerError as exc:
         return R(version=ctx.api_version, throttle_time_ms=0, error_code=exc.code, error_message=exc.message)
     return R(version=ctx.api_version, throttle_time_ms=0, error_code=0, error_message=None)
+
+
+@handles(UNREGISTER_CONTROLLER, 0, 0)
+async def unregister_controller(ctx: RequestContext, req):
+    """The embedded cluster's one controller is its only voter, which Kafka's controller refuses
+    to unregister (INVALID_REQUEST); no other controller is registered."""
+    R = RESPONSES[UNREGISTER_CONTROLLER]
+    controller = ctx.cluster.controller_id()
+    if not ctx.allowed(Op.ALTER):
+        code, message = Err.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed."
+    elif req.controller_id == controller:
+        code, message = Err.INVALID_REQUEST, (f"Cannot unregister controller {controller} because it is part of the "
+                                              "voter set.")
+    else:
+        code, message = Err.CONTROLLER_ID_NOT_REGISTERED, f"Controller ID {req.controller_id} is not currently registered."
+    return R(version=ctx.api_version, throttle_time_ms=0, error_code=code, error_message=message)
 
 
 MAX_DESCRIBE_PARTITIONS = 2000   # max.request.partition.size.limit
