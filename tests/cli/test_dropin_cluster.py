@@ -1,7 +1,7 @@
 """kcli kafka-cluster (Apache Kafka 4.4's ClusterTool's command line) on the embedded broker, 3
 nodes of its own (nodes are stopped and unregistered here): cluster-id, list-endpoints with and
 without the fenced brokers, unregister of a stopped node (UnregisterBroker, served by the embedded
-broker as Kafka's controller does), unregister-controller where the cluster has no such API,
+broker as Kafka's controller does), unregister-controller of the voter and of an unknown id,
 api-versions against what each node advertises, and the checks made before any request. The byte
 parity with the Java tool on real Kafka 4.4 is the parity corpus's (tests/parity/dropin_corpus.py)."""
 
@@ -35,6 +35,9 @@ def test_cluster_id_is_the_clusters(ec):
     short = dropin("kafka-cluster", "cluster-id", "-b", ec.bootstrap_servers.split(",")[1])
     before = run_dropin("--bootstrap-server", ec.bootstrap_servers, "kafka-cluster", "cluster-id")
     assert short == before == r
+    twice = run_dropin("-b", ec.bootstrap_servers, "kafka-cluster", "cluster-id", "-b", ec.bootstrap_servers)
+    assert twice == Result(2, "", "--bootstrap-server is given both before kafka-cluster and in its line: give it "
+                                  "once\n")
 
 
 def test_the_deprecated_config_option_is_read_with_the_tools_notice(ec, tmp_path):
