@@ -113,18 +113,14 @@ def _s(value) -> str:
     return "null" if value is None else str(value)
 
 
-def endpoints(brokers: list[BrokerInfo], controllers: bool = False) -> str:
-    """ClusterTool.listEndpoints' table: ID, HOST, PORT, RACK, (STATE,) ENDPOINT_TYPE."""
+def endpoints(brokers: list[BrokerInfo]) -> str:
+    """ClusterTool.listEndpoints' table of brokers: ID, HOST, PORT, RACK, STATE, ENDPOINT_TYPE."""
     host = max((len(b.host) for b in brokers), default=100)
     rack = max((len(b.rack) for b in brokers if b.rack is not None), default=10)
 
     def row(*cells) -> str:
-        widths = [10, host, 10, rack] + ([15] if controllers else [10, 15])
-        return " ".join(f"{c:<{w}}" for c, w in zip(cells, widths)) + "\n"
+        return " ".join(f"{c:<{w}}" for c, w in zip(cells, (10, host, 10, rack, 10, 15))) + "\n"
 
-    if controllers:
-        return row("ID", "HOST", "PORT", "RACK", "ENDPOINT_TYPE") + "".join(
-            row(str(b.node_id), b.host, str(b.port), _s(b.rack), "controller") for b in brokers)
     return row("ID", "HOST", "PORT", "RACK", "STATE", "ENDPOINT_TYPE") + "".join(
         row(str(b.node_id), b.host, str(b.port), _s(b.rack), "fenced" if b.fenced else "unfenced", "broker")
         for b in brokers)

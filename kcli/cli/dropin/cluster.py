@@ -5,7 +5,7 @@ texts and checks in the tool's order. Pure."""
 from __future__ import annotations
 
 from kcli.cli.dropin import argparse4j as ap
-from kcli.cli.dropin.common import HelpScreen, ShowVersion, Usage
+from kcli.cli.dropin.common import HelpScreen, Usage
 from kcli.datatypes import datatype, field
 
 PROG = "kafka-cluster"
@@ -60,8 +60,6 @@ def read(args: list[str]) -> ClusterRequest:
         values = parser().parse(args)
     except ap.HelpRequested as exc:
         raise HelpScreen(exc.parser.help_text()) from None
-    except ap.VersionRequested:                        # kafka-cluster has no --version
-        raise ShowVersion() from None
     except ap.ArgparseError as exc:
         raise Usage(f"{PROG}: error: {exc.message}") from None
     config, command_config = values.get("config"), values.get("command_config")
