@@ -156,3 +156,20 @@ def test_help_is_argparse4js_screen_on_stdout():
         "                     ...\n\nThe Kafka cluster tool.\n\npositional arguments:\n")
     r = dropin("kafka-cluster", "unregister", "--help")
     assert r.code == 1 and "  --id ID, -i ID         The ID of the broker to unregister.\n" in r.out
+
+
+def test_unregister_of_a_running_broker_takes_it_out_as_kafka_does(ec):
+    """Kafka's controller does not refuse a running broker (ReplicationControlManager.unregisterBroker;
+    a 3-node Kafka 4.4 cluster lists it no more, seen by hand): it is out of the cluster until it
+    starts again and registers again."""
+    b = ec.bootstrap_servers.split(",")[0]
+    r = dropin("kafka-cluster", "unregister", "--bootstrap-server", b, "--id", "2")
+    assert r == Result(0, "Broker 2 is no longer registered.\n", "")
+    try:
+        listed = dropin("kafka-cluster", "list-endpoints", "-b", b, "--include-fenced-brokers")
+        assert listed == Result(0, _endpoints(ec, [(1, "unfenced"), (3, "unfenced")]), "")
+    finally:
+        ec.stop_node(2)
+        ec.start_node(2)
+    listed = dropin("kafka-cluster", "list-endpoints", "-b", b, "--include-fenced-brokers")
+    assert listed == Result(0, _endpoints(ec, [(1, "unfenced"), (2, "unfenced"), (3, "unfenced")]), "")
