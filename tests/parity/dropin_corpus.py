@@ -65,9 +65,8 @@ def election(*args, **kw):
 def cluster(*words: str, bootstrap: bool = True, differs=None, id: str) -> Case:
     """kafka-cluster: its command first (argparse4j), then the connection options; in a JVM of its
     own (``Case.own_jvm``)."""
-    command, args = (words[0], words[1:]) if words else ((), ())
-    return Case(id, ("kafka-cluster", *((command,) if command else ()), *(B if bootstrap and command else ()), *args),
-                (), differs or {}, dropin=True, own_jvm=True)
+    connect = B if bootstrap and words else ()
+    return Case(id, ("kafka-cluster", *words[:1], *connect, *words[1:]), (), differs or {}, dropin=True, own_jvm=True)
 
 
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
