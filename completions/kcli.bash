@@ -11,6 +11,7 @@ _kcli_spec() {
         'arg:kcli lag show') echo 'groups' ;;
         'arg:kcli list topics') echo 'topics' ;;
         'java:kcli kafka-acls') echo '1' ;;
+        'java:kcli kafka-cluster') echo '1' ;;
         'java:kcli kafka-configs') echo '1' ;;
         'java:kcli kafka-consumer-groups') echo '1' ;;
         'java:kcli kafka-delete-records') echo '1' ;;
@@ -74,6 +75,7 @@ _kcli_spec() {
         'kind:kcli elect leaders --topic') echo 'topics' ;;
         'kind:kcli kafka-acls --group') echo 'groups' ;;
         'kind:kcli kafka-acls --topic') echo 'topics' ;;
+        'kind:kcli kafka-cluster --command-config') echo 'file' ;;
         'kind:kcli kafka-configs --add-config-file') echo 'file' ;;
         'kind:kcli kafka-configs --command-config') echo 'file' ;;
         'kind:kcli kafka-configs --entity-type') echo '=topics brokers' ;;
@@ -149,6 +151,7 @@ _kcli_spec() {
         'opts:kcli describe topics') echo '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists' ;;
         'opts:kcli elect leaders') echo '--preferred --unclean --topic --partition --execute --allow-data-loss' ;;
         'opts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version' ;;
+        'opts:kcli kafka-cluster') echo '--help --bootstrap-server --bootstrap-controller --config --command-config --id --include-fenced-brokers' ;;
         'opts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version' ;;
         'opts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version' ;;
         'opts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config --help --version' ;;
@@ -168,7 +171,7 @@ _kcli_spec() {
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets' ;;
+        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets' ;;
         'subs:kcli abort') echo 'transaction' ;;
         'subs:kcli alter') echo 'configs quotas topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
@@ -205,6 +208,7 @@ _kcli_spec() {
         'vopts:kcli describe topics') echo '--topic -t' ;;
         'vopts:kcli elect leaders') echo '--topic --partition' ;;
         'vopts:kcli kafka-acls') echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal' ;;
+        'vopts:kcli kafka-cluster') echo '--bootstrap-server --bootstrap-controller --config --command-config --id' ;;
         'vopts:kcli kafka-configs') echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics' ;;
         'vopts:kcli kafka-consumer-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex' ;;
         'vopts:kcli kafka-delete-records') echo '--bootstrap-server --offset-json-file --command-config' ;;
@@ -301,4 +305,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

@@ -21,6 +21,8 @@ function __kcli_spec
             echo 'topics'
         case 'java:kcli kafka-acls'
             echo '1'
+        case 'java:kcli kafka-cluster'
+            echo '1'
         case 'java:kcli kafka-configs'
             echo '1'
         case 'java:kcli kafka-consumer-groups'
@@ -147,6 +149,8 @@ function __kcli_spec
             echo 'groups'
         case 'kind:kcli kafka-acls --topic'
             echo 'topics'
+        case 'kind:kcli kafka-cluster --command-config'
+            echo 'file'
         case 'kind:kcli kafka-configs --add-config-file'
             echo 'file'
         case 'kind:kcli kafka-configs --command-config'
@@ -297,6 +301,8 @@ function __kcli_spec
             echo '--preferred --unclean --topic --partition --execute --allow-data-loss'
         case 'opts:kcli kafka-acls'
             echo '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version'
+        case 'opts:kcli kafka-cluster'
+            echo '--help --bootstrap-server --bootstrap-controller --config --command-config --id --include-fenced-brokers'
         case 'opts:kcli kafka-configs'
             echo '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
         case 'opts:kcli kafka-consumer-groups'
@@ -336,7 +342,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
         case 'subs:kcli abort'
             echo 'transaction'
         case 'subs:kcli alter'
@@ -409,6 +415,8 @@ function __kcli_spec
             echo '--topic --partition'
         case 'vopts:kcli kafka-acls'
             echo '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal'
+        case 'vopts:kcli kafka-cluster'
+            echo '--bootstrap-server --bootstrap-controller --config --command-config --id'
         case 'vopts:kcli kafka-configs'
             echo '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
         case 'vopts:kcli kafka-consumer-groups'
@@ -511,6 +519,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+for command in kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -10,6 +10,7 @@ $script:KcliSpec = @{
     'arg:kcli lag show' = 'groups'
     'arg:kcli list topics' = 'topics'
     'java:kcli kafka-acls' = '1'
+    'java:kcli kafka-cluster' = '1'
     'java:kcli kafka-configs' = '1'
     'java:kcli kafka-consumer-groups' = '1'
     'java:kcli kafka-delete-records' = '1'
@@ -73,6 +74,7 @@ $script:KcliSpec = @{
     'kind:kcli elect leaders --topic' = 'topics'
     'kind:kcli kafka-acls --group' = 'groups'
     'kind:kcli kafka-acls --topic' = 'topics'
+    'kind:kcli kafka-cluster --command-config' = 'file'
     'kind:kcli kafka-configs --add-config-file' = 'file'
     'kind:kcli kafka-configs --command-config' = 'file'
     'kind:kcli kafka-configs --entity-type' = '=topics brokers'
@@ -148,6 +150,7 @@ $script:KcliSpec = @{
     'opts:kcli describe topics' = '--topic -t --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --topics-with-overrides --if-exists'
     'opts:kcli elect leaders' = '--preferred --unclean --topic --partition --execute --allow-data-loss'
     'opts:kcli kafka-acls' = '--bootstrap-server --bootstrap-controller --command-config --topic --cluster --group --transactional-id --idempotent --delegation-token --resource-pattern-type --add --remove --list --operation --allow-principal --deny-principal --principal --allow-host --deny-host --producer --consumer --force --user-principal --help --version'
+    'opts:kcli kafka-cluster' = '--help --bootstrap-server --bootstrap-controller --config --command-config --id --include-fenced-brokers'
     'opts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --alter --describe --all --entity-type --entity-name --entity-default --add-config --add-config-file --delete-config --topic --client --client-defaults --user --user-defaults --broker --broker-defaults --broker-logger --ip-defaults --ip --group --client-metrics --help --version'
     'opts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
     'opts:kcli kafka-delete-records' = '--bootstrap-server --offset-json-file --command-config --help --version'
@@ -167,7 +170,7 @@ $script:KcliSpec = @{
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reassign partitions' = '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+    'subs:kcli' = 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
     'subs:kcli abort' = 'transaction'
     'subs:kcli alter' = 'configs quotas topics'
     'subs:kcli audit' = 'timestamps'
@@ -204,6 +207,7 @@ $script:KcliSpec = @{
     'vopts:kcli describe topics' = '--topic -t'
     'vopts:kcli elect leaders' = '--topic --partition'
     'vopts:kcli kafka-acls' = '--bootstrap-server --bootstrap-controller --topic --group --transactional-id --delegation-token --resource-pattern-type --operation --allow-principal --deny-principal --allow-host --deny-host --user-principal'
+    'vopts:kcli kafka-cluster' = '--bootstrap-server --bootstrap-controller --config --command-config --id'
     'vopts:kcli kafka-configs' = '--bootstrap-server --bootstrap-controller --command-config --entity-type --entity-name --add-config --add-config-file --delete-config --topic --client --user --broker --broker-logger --ip --group --client-metrics'
     'vopts:kcli kafka-consumer-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
     'vopts:kcli kafka-delete-records' = '--bootstrap-server --offset-json-file --command-config'
@@ -225,7 +229,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-acls, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-delete-records, kcli-kafka-get-offsets, kcli-kafka-leader-election, kcli-kafka-log-dirs, kcli-kafka-share-groups, kcli-kafka-streams-groups, kcli-kafka-topics, kcli-kafka-transactions -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-acls, kcli-kafka-cluster, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-delete-records, kcli-kafka-get-offsets, kcli-kafka-leader-election, kcli-kafka-log-dirs, kcli-kafka-share-groups, kcli-kafka-streams-groups, kcli-kafka-topics, kcli-kafka-transactions -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

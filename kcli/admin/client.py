@@ -371,6 +371,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
         return self.wire.describe_cluster()
 
+    def unregister_node(self, kind: str, node_id: int) -> "BrokerError | None":
+        """UnregisterBroker or UnregisterController (``kind`` "broker" or "controller") on kcli's
+        own connection (WireClient.unregister_node: confluent-kafka has no call for either)."""
+        return self.wire.unregister_node(kind, node_id)
+
     def broker_api_versions(self, broker_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
         """Each broker's ApiVersions answer, on kcli's own connection to it."""
         return self.wire.broker_api_versions(broker_ids)

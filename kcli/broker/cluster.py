@@ -165,6 +165,7 @@ class Cluster:
         self.addresses: dict[int, tuple[str, int]] = {}
         self.node_listeners: list[Callable[[int, bool], None]] = []   # (node_id, is_up)
         self._up: set[int] = set()
+        self.unregistered: set[int] = set()      # UnregisterBroker's, until the node starts again
         self._next_producer_id = 1000
         self._appended = asyncio.Event()
         self._replicating: asyncio.Task | None = None
@@ -264,6 +265,8 @@ class Cluster:
     # -- nodes -----------------------------------------------------------------------------
 
     def set_node_up(self, node_id: int, up: bool) -> None:
+        if up:
+            self.unregistered.discard(node_id)   # a node that starts registers again
         if up == self.is_up(node_id):
             return
         (self._up.add if up else self._up.discard)(node_id)
@@ -275,6 +278,16 @@ class Cluster:
         for listener in list(self.node_listeners):
             listener(node_id, up)
         self.notify_append()
+
+    def unregister(self, node_id: int) -> None:
+        """UnregisterBroker, as Kafka's controller does it: a registered node, fenced (stopped)
+        or not, loses its registration: it is no longer listed, even among the fenced brokers,
+        and its replicas are offline (a running one, as Kafka's, is out of the cluster until it
+        starts again); BROKER_ID_NOT_REGISTERED for any other id."""
+        if node_id not in self.addresses or node_id in self.unregistered:
+            raise BrokerError(Err.BROKER_ID_NOT_REGISTERED, f"Broker ID {node_id} is not currently registered")
+        self.unregistered.add(node_id)
+        self.set_node_up(node_id, False)
 
     # -- topics ----------------------------------------------------------------------------
 

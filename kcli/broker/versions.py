@@ -9,7 +9,8 @@ from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN, ALTE
                                  DESCRIBE_TOPIC_PARTITIONS, DESCRIBE_TRANSACTIONS, END_TXN, INIT_PRODUCER_ID,
                                  LIST_OFFSETS, LIST_TRANSACTIONS, METADATA, SHARE_ACKNOWLEDGE, SHARE_FETCH,
                                  SHARE_GROUP_DESCRIBE, SHARE_GROUP_HEARTBEAT, STREAMS_GROUP_DESCRIBE,
-                                 STREAMS_GROUP_HEARTBEAT, TXN_OFFSET_COMMIT, WRITE_TXN_MARKERS)
+                                 STREAMS_GROUP_HEARTBEAT, TXN_OFFSET_COMMIT, UNREGISTER_CONTROLLER,
+                                 WRITE_TXN_MARKERS)
 from kcli.broker.dispatch import HANDLERS
 
 # Share groups (KIP-932): production-ready from Apache Kafka 4.2 (4.1's were a preview, off by
@@ -41,6 +42,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         STREAMS_GROUP_DESCRIBE: -1,
         **_NO_SHARE_GROUPS,
         INIT_PRODUCER_ID: 5,
+        UNREGISTER_CONTROLLER: -1,  # Apache Kafka 4.4's
     },
     # Before KIP-734 (ListOffsets v7, max-timestamp), KIP-848 and DescribeTopicPartitions:
     # -1 withholds an API entirely.
@@ -65,6 +67,7 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         STREAMS_GROUP_HEARTBEAT: -1,
         STREAMS_GROUP_DESCRIBE: -1,
         **_NO_SHARE_GROUPS,
+        UNREGISTER_CONTROLLER: -1,
     },
 }
 

@@ -178,6 +178,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-log-dirs --bootstrap-server localhost:9092 --describe --topic-list payments",
          "each broker's log dirs with the size of each replica of payments, as one JSON line"),
     ],
+    "kafka-cluster": [
+        ("kcli kafka-cluster list-endpoints --bootstrap-server localhost:9092 --include-fenced-brokers",
+         "every broker's id, host, port, rack and whether it is fenced"),
+        ("kcli kafka-cluster cluster-id --bootstrap-server localhost:9092", "the cluster's id"),
+    ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
          "every Kafka Streams application's group, with its state"),

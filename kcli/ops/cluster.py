@@ -1,9 +1,10 @@
 """describe cluster: the cluster id, the controller and the brokers (fenced ones too, where the
-broker says: DescribeCluster v2)."""
+broker says: DescribeCluster v2); kafka-cluster's endpoints, API versions per broker and the
+unregistering of a broker or controller."""
 
 from __future__ import annotations
 
-from kcli.model import ApiSupport
+from kcli.model import ApiSupport, BrokerError, BrokerInfo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,3 +58,21 @@ def api_versions(admin: Admin) -> list[ApiSupport]:
 def short_of(needed: tuple[int, str] | None, offered: tuple[int, int] | None) -> bool:
     """The broker lacks the API, or the version the feature needs."""
     return offered is None or (needed is not None and offered[1] < needed[0])
+
+
+def brokers(admin: Admin, include_fenced: bool = False) -> list[BrokerInfo]:
+    """The brokers DescribeCluster names, by id: the unfenced ones, the fenced too if asked."""
+    return [b for b in admin.describe_cluster().brokers if include_fenced or not b.fenced]
+
+
+def node_api_versions(admin: Admin) -> list[tuple[BrokerInfo, dict[int, tuple[int, int]]]]:
+    """Each unfenced broker, by id, with its ApiVersions ranges (one connection each)."""
+    nodes = brokers(admin)
+    ranges = admin.broker_api_versions([b.node_id for b in nodes])
+    return [(b, ranges[b.node_id]) for b in nodes]
+
+
+def unregister(admin: Admin, kind: str, node_id: int) -> BrokerError | None:
+    """Unregister broker (``kind`` "broker") or controller ("controller") ``node_id``: the
+    cluster's refusal, if any; UnsupportedByBroker where the cluster lacks the API."""
+    return admin.unregister_node(kind, node_id)

@@ -17,6 +17,8 @@ KIP versions (as the seeds state them, docs/kips.md, "What each KIP feature need
   ShareGroupDescribe (77) v1, ShareFetch (78) and ShareAcknowledge (79) v1-v2 (v2: KIP-1206's
   ShareAcquireMode, KIP-1222's renew), DescribeShareGroupOffsets (90) v0-v1 (v1: Lag, KIP-1226),
   AlterShareGroupOffsets (91) and DeleteShareGroupOffsets (92) v0.
+- UnregisterBroker (64) and UnregisterController (94) v0, which kafka-python lacks (kafka-cluster's
+  unregister and unregister-controller).
 
 Besides, a few of kafka-python's own messages (``_STOCK``), declared here from kafka-python's own
 schemas so that a command loads the messages it sends and no others.
@@ -144,8 +146,10 @@ def _list_offsets_request(json):
 #   message classes kcli does not send.
 SHARE_APIS = ("ShareGroupHeartbeat", "ShareGroupDescribe", "ShareFetch", "ShareAcknowledge",
               "DescribeShareGroupOffsets", "AlterShareGroupOffsets", "DeleteShareGroupOffsets")
+# kafka-cluster's unregister and unregister-controller (keys 64 and 94, which kafka-python lacks)
+UNREGISTER_APIS = ("UnregisterBroker", "UnregisterController")
 _OWN_SCHEMAS = ("ConsumerGroupHeartbeat", "ConsumerGroupDescribe", "StreamsGroupDescribe",
-                "StreamsGroupHeartbeat", *SHARE_APIS)
+                "StreamsGroupHeartbeat", *SHARE_APIS, *UNREGISTER_APIS)
 _ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
 # - _STOCK: kafka-python's messages as kafka-python declares them (its patches are _PATCHES'),
 #   where its module declares many more than kcli sends: kafka.protocol.consumer.group's 14
@@ -238,5 +242,6 @@ __all__ = [
     "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse",
     "StreamsGroupHeartbeatRequest", "StreamsGroupHeartbeatResponse",
     *(f"{api}{kind}" for api in SHARE_APIS for kind in ("Request", "Response")),
+    *(f"{api}{kind}" for api in UNREGISTER_APIS for kind in ("Request", "Response")),
     *(f"{api}{kind}" for api in _STOCK for kind in ("Request", "Response")),
 ]

@@ -88,6 +88,10 @@ ERRORS: dict[int, tuple[str, str, str]] = {
          'Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.'),
     87: ('INVALID_RECORD', 'InvalidRecordException',
          'This record has failed the validation on broker and hence will be rejected.'),
+    102: ('BROKER_ID_NOT_REGISTERED', 'errors.BrokerIdNotRegisteredException',
+          'The given broker ID was not registered.'),
+    136: ('CONTROLLER_ID_NOT_REGISTERED', 'errors.ControllerIdNotRegisteredException',
+          'The given controller ID was not registered.'),
 }
 
 

@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-cluster")
 
 
 dropin = run_dropin
@@ -33,6 +33,10 @@ def test_each_tool_is_a_console_script_never_named_like_apaches():
         if tool == "kafka-transactions":            # argparse4j's help: on stdout, exit 1
             assert proc.returncode == 1 and proc.stderr == "", (tool, proc)
             assert proc.stdout.startswith("usage: kafka-transactions.sh [-h]") and "--bootstrap-server" in proc.stdout
+            continue
+        if tool == "kafka-cluster":                 # argparse4j's, its commands' options under each
+            assert proc.returncode == 1 and proc.stderr == "", (tool, proc)
+            assert proc.stdout.startswith("usage: kafka-cluster [-h]") and "list-endpoints" in proc.stdout
             continue
         assert proc.returncode == 1 and proc.stdout == "", (tool, proc)       # the Java tools' help: stderr, 1
         assert "--bootstrap-server" in proc.stderr and "Option" in proc.stderr.splitlines()[1], (tool, proc.stderr)

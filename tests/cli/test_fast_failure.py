@@ -69,6 +69,8 @@ DROPIN_CASES = {
     "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
     "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
+    # argparse4j's subcommand first, its connection options after it
+    "kafka-cluster": (["cluster-id", "--bootstrap-server", "{bootstrap}"], "", "Error: {cause}\n"),
 }
 
 
@@ -78,11 +80,12 @@ def test_refused_connection_ends_a_dropin_at_once(tool, refused_port, tmp_path):
     args, out, err = DROPIN_CASES[tool]
     offsets = tmp_path / "offsets.json"
     offsets.write_text('{"partitions": [{"topic": "t", "partition": 0, "offset": 1}]}')
-    args = [a.format(offsets=offsets) for a in args]
+    server = [] if "{bootstrap}" in args else ["--bootstrap-server", bootstrap]
+    args = [a.format(offsets=offsets, bootstrap=bootstrap) for a in args]
     cause = f"Cannot connect to the cluster at {bootstrap}: {bootstrap}: Connection refused"
     t0 = time.monotonic()
     out_, err_ = io.StringIO(), io.StringIO()
-    code = run([tool, "--bootstrap-server", bootstrap, *args], out_, err_)    # as the console script
+    code = run([tool, *server, *args], out_, err_)    # as the console script
     assert (code, out_.getvalue(), err_.getvalue()) == (1, out.format(cause=cause), err.format(cause=cause))
     assert time.monotonic() - t0 < 5.0, tool      # not the 30 s default timeout
 

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kcli.cli.dropin import groups, topics
+from kcli.cli.dropin import cluster, groups, topics
 from kcli.cli.dropin.jopt import FLAG
 from kcli.cli.dropin.run import TOOLS
 from kcli.ops.topics import COLLISION_WARNING
@@ -38,7 +38,7 @@ LINES = settings(FUZZ, max_examples=max(1, EXAMPLES // 5))
 STATS = Stats()
 UNREACHABLE = "127.0.0.1:1"
 NOTICES = {groups.NO_EXECUTE_WARNING, topics.DELETE_CONFIG_NOTICE, topics.BOTH_IDS_NOTICE,
-           COLLISION_WARNING}       # the Java tools' own notices, before an error as they print it
+           COLLISION_WARNING, cluster.DEPRECATED_CONFIG}   # the Java tools' own notices, before an error
 HELP_HEADER = "Option"        # the first word of the jopt help table's first row
 
 VALUE = text_with(["0", "", " ", "\0", "1", "-1", "-3", "+1", "9" * 20, "9223372036854775808",
@@ -94,6 +94,9 @@ SKELETONS = {
                       ["--alter", "--topic", V, "--add-config-file", V]],
     "kafka-delete-records": [["--offset-json-file", V], ["--offset-json-file", V, "--command-config", V]],
     "kafka-log-dirs": [["--describe", "--broker-list", V], ["--describe", "--topic-list", V, "--command-config", V]],
+    "kafka-cluster": [["cluster-id"], ["list-endpoints", "--include-fenced-brokers"], ["unregister", "--id", V],
+                      ["unregister-controller", "-i", V], ["api-versions", "--command-config", V],
+                      ["cluster-id", "--config", V]],
     "kafka-leader-election": [["--election-type", V, "--all-topic-partitions"],
                               ["--election-type", V, "--topic", V, "--partition", V],
                               ["--election-type", V, "--path-to-json-file", V]],

@@ -72,7 +72,9 @@ def test_help_and_man_page_show_the_examples(path):
     if path in DROPINS:
         out, err = io.StringIO(), io.StringIO()
         run_main([path, "--help"], out, err)          # its exit code is the Java tool's (tests/parity)
-        assert "--bootstrap-server" in out.getvalue() + err.getvalue()
+        text = out.getvalue() + err.getvalue()
+        # kafka-cluster's (argparse4j) lists its commands; their options are in each command's help
+        assert "--bootstrap-server" in text or text.startswith(f"usage: {path} [-h]\n"), text
     else:
         r = run_kcli(None, *path.split(), "--help")
         assert r.code == 0

@@ -316,6 +316,9 @@ class State:
         props = self.scratch / "add.properties"
         props.write_text("segment.ms=3600000\n", encoding="utf-8")
         v["props"] = str(props)
+        client = self.scratch / "client.properties"          # ClusterToolTest's --config file
+        client.write_text("client.id=my-client\n", encoding="utf-8")
+        v["client_props"] = str(client)
         for name, text in OFFSET_FILES.items():
             path = self.scratch / f"records-{name}.json"
             path.write_text(text.replace("{topic}", v["records"]))

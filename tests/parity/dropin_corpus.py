@@ -62,7 +62,15 @@ def election(*args, **kw):
     return dropin("kafka-leader-election", *args, **kw)
 
 
+def cluster(*words: str, bootstrap: bool = True, differs=None, id: str) -> Case:
+    """kafka-cluster: its command first (argparse4j), then the connection options; in a JVM of its
+    own (``Case.own_jvm``)."""
+    connect = B if bootstrap and words else ()
+    return Case(id, ("kafka-cluster", *words[:1], *connect, *words[1:]), (), differs or {}, dropin=True, own_jvm=True)
+
+
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
+ARGPARSE = {STDERR: "argparse-usage", EXIT: "usage-exit"}           # Java: usage, wrapped message, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
 BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
@@ -328,6 +336,31 @@ CASES: list[Case] = [
     log_dirs(bootstrap=False, id="dropin-log-dirs-no-arguments"),
     log_dirs("--help", bootstrap=False, id="dropin-log-dirs-help"),
     log_dirs("--version", bootstrap=False, differs={STDOUT: "version"}, id="dropin-log-dirs-version"),
+    # -- kafka-cluster (ClusterToolTest; KIP-1220's api-versions) --------------------------------
+    cluster("cluster-id", id="dropin-cluster-id"),
+    cluster("cluster-id", "--config", "{client_props}", id="dropin-cluster-id-deprecated-config"),
+    cluster("cluster-id", "--command-config", "{client_props}", id="dropin-cluster-id-command-config"),
+    cluster("cluster-id", "--config", "{client_props}", "--command-config", "{client_props}", differs=PARSE,
+            id="dropin-cluster-config-and-command-config"),
+    cluster("list-endpoints", id="dropin-cluster-list-endpoints"),
+    cluster("list-endpoints", "--include-fenced-brokers", id="dropin-cluster-list-endpoints-fenced"),
+    cluster("list-endpoints", "--bootstrap-controller", "127.0.0.1:1", "--include-fenced-brokers", bootstrap=False,
+            differs=PARSE, id="dropin-cluster-list-endpoints-fenced-controller"),
+    cluster("api-versions", id="dropin-cluster-api-versions"),
+    cluster("unregister", "--id", "99", differs={STDERR: "stack-trace"}, id="dropin-cluster-unregister-unknown"),
+    cluster("unregister-controller", "-i", "99", differs={STDERR: "stack-trace"},
+            id="dropin-cluster-unregister-controller"),
+    cluster("unregister", differs=ARGPARSE, id="dropin-cluster-unregister-no-id"),
+    cluster("unregister", "--id", "x", differs=ARGPARSE, id="dropin-cluster-unregister-bad-id"),
+    cluster("cluster-id", bootstrap=False, differs=ARGPARSE, id="dropin-cluster-no-connection"),
+    cluster("cluster-id", "-C", "127.0.0.1:1", differs=ARGPARSE, id="dropin-cluster-both-connections"),
+    cluster("list-endpoints", "--include-fenced-brokers=true", differs=ARGPARSE, id="dropin-cluster-flag-value"),
+    cluster("unreg", "--id", "1", differs=ARGPARSE, id="dropin-cluster-ambiguous-command"),
+    cluster("brokers", differs=ARGPARSE, id="dropin-cluster-unknown-command"),
+    cluster(differs=ARGPARSE, id="dropin-cluster-no-command"),
+    cluster("-h", bootstrap=False, id="dropin-cluster-help"),
+    *(cluster(command, "-h", bootstrap=False, id=f"dropin-cluster-{command}-help")
+      for command in ("cluster-id", "unregister", "unregister-controller", "list-endpoints", "api-versions")),
     # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
     # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
     # embedded broker does not serve (on Kafka, a user without any prints nothing more). The

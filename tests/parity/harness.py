@@ -59,8 +59,9 @@ REASONS = {
     "stack-trace-stdout": "kafka-acls prints its stack trace on stdout after the error line; kcli prints the line "
                           "alone",
     "acl-lint": "kcli's ACL linter warns on stderr (`Warn: ...`) before any ACL is created; stdout is the Java tool's",
-    "argparse-usage": "the same message on one line on stderr; kafka-transactions (argparse4j) prints its usage "
-                      "before it and wraps it at 75 columns (and may add a 'Did you mean' list)",
+    "argparse-usage": "the same message on one line on stderr; the argparse4j tools (kafka-transactions, "
+                      "kafka-cluster) print their usage before it and wrap it at 75 columns (and may add a 'Did you "
+                      "mean' list)",
     "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
                     "kafka-delete-records exits 0",
 }
@@ -80,6 +81,9 @@ class Case:
     # stdout compared through this, where the Java tool's order is not its own (kafka-acls prints
     # Java HashSets of enum-keyed records, whose order changes from one JVM to the next)
     canonical: Callable[[str], str] | None = None
+    # the Java tool runs in a JVM of its own (java_tool), not a ToolSession's: ClusterTool's
+    # argparse4j parseArgsOrFail ends its help and usage errors with System.exit, not Kafka's Exit
+    own_jvm: bool = False
 
     def fill(self, values: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (tuple(a.format(**values) for a in self.java),
@@ -140,7 +144,7 @@ def run_case(case: Case, values: dict[str, str], prepare: Callable[[str], None] 
     java_args, kcli_args = case.fill(values)
     if case.prepare and prepare:
         prepare(case.prepare)
-    java = tools(*java_args)
+    java = java_tool(*java_args) if case.own_jvm else tools(*java_args)
     if case.prepare and prepare:
         prepare(case.prepare)
     if case.dropin:

@@ -122,6 +122,21 @@ class MetadataRequests(WireBase):
                                   fenced_known=version >= 2, finalized_features=dict(self._wire.finalized_features),
                                   supported_features=dict(self._wire.supported_features))
 
+    def unregister_node(self, kind: str, node_id: int) -> BrokerError | None:
+        """UnregisterBroker (``kind`` "broker") or UnregisterController ("controller") of
+        ``node_id``, to any broker (it forwards to the controller): the broker's error, if any;
+        UnsupportedByBroker where the broker lacks the API."""
+        from kcli import protocol
+
+        api = "UnregisterBroker" if kind == "broker" else "UnregisterController"
+        Req = getattr(protocol, f"{api}Request")
+        version = self._version(Req, api)
+        resp = self.send(Req(version=version, **{f"{kind}_id": node_id}))
+        if resp.error_code:
+            return BrokerError(resp.error_code, error_name(resp.error_code),
+                               resp.error_message or error_name(resp.error_code))
+        return None
+
     def log_dirs(self, node_ids: list[int]) -> list[LogDirInfo]:
         """DescribeLogDirs for every topic to each of ``node_ids``, sent together (send_each), at
         the highest common version: each broker's log dirs, in its answer's order, each with its

@@ -1,4 +1,5 @@
-"""ApiVersions, Metadata, DescribeCluster, DescribeTopicPartitions."""
+"""ApiVersions, Metadata, DescribeCluster, DescribeTopicPartitions, UnregisterBroker,
+UnregisterController."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import re
 import uuid
 
 from kcli.broker.acl import Op, ResourceType
-from kcli.broker.apikeys import API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA
+from kcli.broker.apikeys import (API_VERSIONS, DESCRIBE_CLUSTER, DESCRIBE_TOPIC_PARTITIONS, METADATA, UNREGISTER_BROKER,
+                                 UNREGISTER_CONTROLLER)
 from kcli.broker.cluster import Topic, validate_topic_name
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -125,11 +127,41 @@ async def describe_cluster(ctx: RequestContext, req):
     if v >= 2 and req.include_fenced_brokers:
         brokers += [B(broker_id=n, host=cluster.node_address(n)[0],
                       port=cluster.node_address(n)[1], rack=None, is_fenced=True)
-                    for n in cluster.node_ids if not cluster.is_up(n) and n in cluster.addresses]
+                    for n in cluster.node_ids
+                    if not cluster.is_up(n) and n in cluster.addresses and n not in cluster.unregistered]
     return R(version=v, error_code=0, error_message=None, endpoint_type=1,
              cluster_id=cluster.cluster_id, controller_id=cluster.controller_id(),
              brokers=brokers, authorized_operations=ctx.authorized_operations(ResourceType.CLUSTER)
              if req.include_cluster_authorized_operations else None)
+
+
+@handles(UNREGISTER_BROKER, 0, 0)
+async def unregister_broker(ctx: RequestContext, req):
+    """The controller's unregistering of a broker (Cluster.unregister); ALTER on the cluster."""
+    R = RESPONSES[UNREGISTER_BROKER]
+    try:
+        if not ctx.allowed(Op.ALTER):
+            raise BrokerError(Err.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.")
+        ctx.cluster.unregister(req.broker_id)
+    except BrokerError as exc:
+        return R(version=ctx.api_version, throttle_time_ms=0, error_code=exc.code, error_message=exc.message)
+    return R(version=ctx.api_version, throttle_time_ms=0, error_code=0, error_message=None)
+
+
+@handles(UNREGISTER_CONTROLLER, 0, 0)
+async def unregister_controller(ctx: RequestContext, req):
+    """The embedded cluster's one controller is its only voter, which Kafka's controller refuses
+    to unregister (INVALID_REQUEST); no other controller is registered."""
+    R = RESPONSES[UNREGISTER_CONTROLLER]
+    controller = ctx.cluster.controller_id()
+    if not ctx.allowed(Op.ALTER):
+        code, message = Err.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed."
+    elif req.controller_id == controller:
+        code, message = Err.INVALID_REQUEST, (f"Cannot unregister controller {controller} because it is part of the "
+                                              "voter set.")
+    else:
+        code, message = Err.CONTROLLER_ID_NOT_REGISTERED, f"Controller ID {req.controller_id} is not currently registered."
+    return R(version=ctx.api_version, throttle_time_ms=0, error_code=code, error_message=message)
 
 
 MAX_DESCRIBE_PARTITIONS = 2000   # max.request.partition.size.limit

@@ -1,5 +1,6 @@
-"""The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions), pure:
-a parser of ``--flag value`` options (``store`` actions) with subcommands and argument groups, so
+"""The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions,
+kafka-cluster), pure: a parser of ``--flag value`` options (``store`` actions), flags
+(``store_true``), subcommands, argument groups and mutually exclusive groups, so
 a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
 help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
 justified: ``wrap``).
@@ -10,7 +11,8 @@ Parsing, as argparse4j's: a word starting with ``-`` that is not a negative numb
 unique prefix too), ``--`` ends the options; an option's value is the next word unless it is an
 option itself (``expected one argument``); a value is converted when read (``could not convert``);
 a missing required option is reported after the whole line is read (the last one of a parser
-missing, the main parser's first).
+missing, the main parser's first), then a required mutually exclusive group none of whose options
+was given; a second option of such a group is refused when it is read.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ class Arg:
     required: bool = False
     metavar: str | None = None
     default: object = None
-    action: str = "store"                 # store, help, version
+    action: str = "store"                 # store, store_true, help, version
+    mutex: "Mutex | None" = field(default=None, repr=False, compare=False)
 
     @property
     def dest(self) -> str:
@@ -68,7 +71,8 @@ class Arg:
         return text if self.required else f"[{text}]"
 
     def title(self) -> str:
-        return ", ".join(self.flags) + (f" {self.shown_metavar()}" if self.takes_value else "")
+        """The help row's title: each flag, with the metavar after each where it takes a value."""
+        return ", ".join(f"{f} {self.shown_metavar()}" if self.takes_value else f for f in self.flags)
 
     @property
     def textual_name(self) -> str:
@@ -82,6 +86,25 @@ class Group:
     args: list[Arg] = field(default_factory=list)
 
 
+class Mutex:
+    """A mutually exclusive group: at most one of its options, exactly one where required."""
+
+    def __init__(self, required: bool = False):
+        self.required, self.args = required, []
+
+    def usage_words(self) -> list[str]:
+        """Its words in a usage line: ``(--a A | --b B)`` (``[...]`` when optional)."""
+        opening, closing = ("(", ")") if self.required else ("[", "]")
+        shown = [a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else "") for a in self.args]
+        words = [w for s in shown for w in (s, "|")][:-1]
+        if words:
+            words[0], words[-1] = opening + words[0], words[-1] + closing
+        return words
+
+    def names(self) -> str:
+        return " ".join(a.textual_name for a in self.args)
+
+
 @datatype
 class Parser:
     prog: str
@@ -91,16 +114,30 @@ class Parser:
     args: list[Arg] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     subparsers: list["Parser"] = field(default_factory=list)
-    subparsers_title: str = ""
-    subparsers_metavar: str = ""
+    subparsers_title: str = ""            # none: the commands are "positional arguments", first
+    subparsers_metavar: str = ""          # none: {command,command,...}
+    mutexes: list[Mutex] = field(default_factory=list)
     parent: "Parser | None" = None
 
     def add(self, *flags: str, help: str, group: Group | None = None, **kw) -> Arg:
+        if kw.get("action") == "store_true":
+            kw.setdefault("default", False)
         arg = Arg(tuple(flags), help, **kw)
         self.args.append(arg)
         if group is not None:
             group.args.append(arg)
+        if arg.mutex is not None:
+            arg.mutex.args.append(arg)
         return arg
+
+    def mutex(self, required: bool = False) -> Mutex:
+        m = Mutex(required)
+        self.mutexes.append(m)
+        return m
+
+    @property
+    def commands_metavar(self) -> str:
+        return self.subparsers_metavar or "{" + ",".join(p.command or "" for p in self.subparsers) + "}"
 
     def group(self, title: str, description: str) -> Group:
         g = Group(title, description)
@@ -127,9 +164,11 @@ class Parser:
             words += [a.short_syntax() for a in upper.args if a.required]
         if self.command is not None:
             words.append(self.command)
-        words += [a.short_syntax() for a in self.args]
+        words += [a.short_syntax() for a in self.args if a.mutex is None]
+        for m in self.mutexes:
+            words += m.usage_words()
         if self.subparsers:
-            words += [self.subparsers_metavar, "..."]
+            words += [self.commands_metavar, "..."]
         out, width, first_word = head + first, offset + len(first.strip("\n")), True
         for w in words:
             if not first_word and width + len(w) + 1 > WIDTH:
@@ -155,11 +194,16 @@ class Parser:
         if self.description:
             out += "\n" + wrap(self.description, 0, "", "") + "\n"
         plain = [a for a in self.args if id(a) not in grouped]
+        commands = ""
+        if self.subparsers:
+            commands = f"\n{self.subparsers_title or 'positional arguments'}:\n" + _help_row(self.commands_metavar, "")
+            commands += "".join(_help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
+        if not self.subparsers_title:
+            out += commands
         if plain:
             out += "\noptional arguments:\n" + "".join(_help_row(a.title(), a.help) for a in plain)
-        if self.subparsers:
-            out += f"\n{self.subparsers_title}:\n" + _help_row(self.subparsers_metavar, "")
-            out += "".join(_help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
+        if self.subparsers_title:
+            out += commands
         for g in self.groups:
             out += f"\n{g.title}:\n"
             if g.description:
@@ -180,7 +224,7 @@ class Parser:
 
     def _parse(self, words: list[str], state: dict, values: dict) -> None:
         for a in self.args:
-            if a.takes_value:
+            if a.takes_value or a.action == "store_true":
                 values.setdefault(a.dest, a.default)
         used: set[str] = set()
         while state["i"] < len(words):
@@ -194,11 +238,22 @@ class Parser:
                 if arg is None:
                     raise ArgparseError(self, f"unrecognized arguments: '{printable(word)}'")
                 state["i"] += 1
+                if arg.mutex is not None:
+                    other = next((a for a in arg.mutex.args if a.dest in used and a is not arg), None)
+                    if other is not None:
+                        raise ArgparseError(self, f"argument {arg.textual_name}: not allowed with argument "
+                                                  f"{other.textual_name}")
                 used.add(arg.dest)
                 if arg.action == "help":
                     raise HelpRequested(self)
                 if arg.action == "version":
                     raise VersionRequested()
+                if arg.action == "store_true":
+                    if eq:
+                        raise ArgparseError(self, f"argument {arg.textual_name}: ignore implicit argument "
+                                                  f"'{printable(embedded)}'")
+                    values[arg.dest] = True
+                    continue
                 if eq:
                     value = embedded
                 elif state["i"] < len(words) and not _is_flag(words[state["i"]]):
@@ -226,6 +281,9 @@ class Parser:
         for a in self.args:
             if a.required and a.dest not in used:
                 state["deferred"] = ArgparseError(self, f"argument {a.textual_name} is required")
+        for m in self.mutexes:
+            if state["deferred"] is None and m.required and not any(a.dest in used for a in m.args):
+                state["deferred"] = ArgparseError(self, f"one of the arguments {m.names()} is required")
 
     def _resolve(self, flag: str) -> Arg | None:
         table = {f: a for a in self.args for f in a.flags}

@@ -52,6 +52,12 @@ def kafka_log_dirs(ctx: typer.Context):
     return _run("kafka-log-dirs", ctx.args)
 
 
+def kafka_cluster(ctx: typer.Context):
+    """kafka-cluster's own command line (cluster-id, list-endpoints, unregister,
+    unregister-controller, api-versions)."""
+    return _run("kafka-cluster", ctx.args)
+
+
 def kafka_streams_groups(ctx: typer.Context):
     """kafka-streams-groups' own command line (Kafka Console applications' groups);
     GROUP-CREATION-TIME and --to-start-time (KIP-1282)."""
