@@ -160,7 +160,8 @@ async def unregister_controller(ctx: RequestContext, req):
         code, message = Err.INVALID_REQUEST, (f"Cannot unregister controller {controller} because it is part of the "
                                               "voter set.")
     else:
-        code, message = Err.CONTROLLER_ID_NOT_REGISTERED, f"Controller ID {req.controller_id} is not currently registered."
+        code = Err.CONTROLLER_ID_NOT_REGISTERED
+        message = f"Controller ID {req.controller_id} is not currently registered."
     return R(version=ctx.api_version, throttle_time_ms=0, error_code=code, error_message=message)
 
 

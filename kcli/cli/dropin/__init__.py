@@ -1,7 +1,5 @@
-"""The drop-in commands (``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
-kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-share-groups``,
-``kcli kafka-acls``, ``kcli kafka-transactions``, ``kcli kafka-delete-records``, ``kcli
-kafka-leader-election``, ``kcli kafka-log-dirs`` and ``kcli kafka-cluster``) take the Java tools' own command lines (Apache
+"""The drop-in commands (``kcli kafka-topics``, ``kcli kafka-consumer-groups`` and the others
+named in ``TOOLS``) take the Java tools' own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never

@@ -90,7 +90,8 @@ class Mutex:
     """A mutually exclusive group: at most one of its options, exactly one where required."""
 
     def __init__(self, required: bool = False):
-        self.required, self.args = required, []
+        self.required = required
+        self.args: list[Arg] = []
 
     def usage_words(self) -> list[str]:
         """Its words in a usage line: ``(--a A | --b B)`` (``[...]`` when optional)."""

@@ -65,8 +65,14 @@ def read(args: list[str]) -> ClusterRequest:
     config, command_config = values.get("config"), values.get("command_config")
     if config is not None and command_config is not None:
         raise Usage("--config and --command-config cannot be specified together.")
-    req = ClusterRequest(str(values["command"]), values.get("bootstrap_server"), values.get("bootstrap_controller"),
-                         command_config if command_config is not None else config, values.get("id"),
+    def text(key: str) -> str | None:
+        value = values.get(key)
+        return None if value is None else str(value)
+
+    chosen = command_config if command_config is not None else config
+    number = values.get("id")
+    req = ClusterRequest(str(values["command"]), text("bootstrap_server"), text("bootstrap_controller"),
+                         None if chosen is None else str(chosen), None if number is None else int(str(number)),
                          bool(values.get("include_fenced_brokers")))
     if req.include_fenced and req.controllers is not None:
         raise Usage("The option --include-fenced-brokers is only supported with --bootstrap-server option")
