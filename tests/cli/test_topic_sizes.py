@@ -77,7 +77,8 @@ def test_a_refused_describe_log_dirs_leaves_the_sizes_unknown_with_one_warn_line
         root = AdminClient({"bootstrap.servers": b, "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
                             "sasl.username": "admin", "sasl.password": ACL_USERS["admin"]})
         bindings = [AclBinding(ResourceType.TOPIC, "seen", ResourcePatternType.LITERAL, "User:alice", "*", op,
-                               AclPermissionType.ALLOW) for op in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)]
+                               AclPermissionType.ALLOW)
+                    for op in (AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)]
         for fut in root.create_acls(bindings, request_timeout=10).values():
             fut.result()
         produce(b, "seen", [(0, "a" * 100)], **{"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
