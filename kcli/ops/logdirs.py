@@ -34,9 +34,9 @@ def leader_sizes(admin: Admin, leaders: dict[tuple[str, int], int | None]) -> di
     """The size rule of every view but describe log-dirs: a partition's size is the bytes of its
     leader's replica (not a future one), from one DescribeLogDirs per leader asking only for the
     partitions it leads (no leader: no request, size None). A refusal (not authorized to
-    DESCRIBE the cluster, a broker without DescribeLogDirs, no answer) or a failed log dir
-    leaves those sizes None and says why in one Warn line (``admin.warn``): the view is still
-    shown."""
+    DESCRIBE the cluster: an error from v3, an answer without log dirs before; a broker without
+    DescribeLogDirs; no answer) or a failed log dir leaves those sizes None and says why in one
+    Warn line (``admin.warn``): the view is still shown."""
     sizes: dict[tuple[str, int], int | None] = dict.fromkeys(leaders)
     asked: dict[int, list[tuple[str, int]]] = {}
     for tp, leader in leaders.items():
@@ -49,6 +49,10 @@ def leader_sizes(admin: Admin, leaders: dict[tuple[str, int], int | None]) -> di
     except OperationError as exc:
         admin.warn(f"Sizes unknown: {exc.message}")
         return sizes
+    silent = sorted(set(asked) - {d.broker for d in dirs})
+    if silent:                  # before v3 (Kafka 3.0) a broker refuses with an answer without log dirs
+        admin.warn(f"Sizes unknown: broker {', '.join(map(str, silent))} reported no log dir "
+                   "(not authorized to DESCRIBE the cluster?)")
     failed = [f"log dir {d.log_dir} of broker {d.broker} (error code {d.error_code})" for d in dirs if d.error_code]
     if failed:
         admin.warn("Sizes unknown in the failed " + ", ".join(failed))
