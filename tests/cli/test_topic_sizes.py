@@ -28,7 +28,7 @@ def _rows(text: str) -> list[list[str]]:
 
 
 def test_the_size_is_the_leader_replicas_bytes_on_disk(tmp_path):
-    with EmbeddedCluster(nodes=3, data_dir=tmp_path) as ec:
+    with EmbeddedCluster(nodes=4, data_dir=tmp_path) as ec:
         b = ec.bootstrap_servers
         topic = ec.create_topic("sized", partitions=3, replication_factor=2)
         ec.create_topic("other", partitions=3)
@@ -39,6 +39,7 @@ def test_the_size_is_the_leader_replicas_bytes_on_disk(tmp_path):
         on_disk = {p: (tmp_path / "logs" / f"{topic.topic_id}-{p}.log").stat().st_size for p in range(3)}
         assert on_disk[0] > on_disk[1] > 3000 and on_disk[2] == 0
         leaders = {p.index: p.leader for p in topic.partitions}
+        assert len(set(leaders.values())) == 3          # node 4 leads none of them: it is asked nothing
 
         before = _log_dirs_requests(ec)
         doc = json.loads(run_kcli(b, "describe", "topics", "sized", "-o", "json").out)
@@ -46,7 +47,7 @@ def test_the_size_is_the_leader_replicas_bytes_on_disk(tmp_path):
         (t,) = doc["topics"]
         assert [(p["partition"], p["leader"], p["sizeBytes"]) for p in t["partitions"]] == [
             (p, leaders[p], on_disk[p]) for p in range(3)]
-        assert {n: after[n] - before.get(n, 0) for n in after} == {n: int(n in leaders.values()) for n in after}
+        assert {n: after.get(n, 0) - before.get(n, 0) for n in (1, 2, 3, 4)} == {1: 1, 2: 1, 3: 1, 4: 0}
 
         csv = _rows(run_kcli(b, "describe", "topics", "sized", "-o", "csv").out)
         assert csv[0][-1] == "SIZE" and [r[-1] for r in csv[1:]] == [str(on_disk[p]) for p in range(3)]
