@@ -573,10 +573,13 @@ class ShareOffset:
 class TopicSize:
     """A topic's size as the streams state view shows an application's internal topics:
     ``partitions`` None when the topic does not exist (not created yet, or deleted); ``records``
-    the sum over its partitions of log end minus log start, None when a partition's is unknown."""
+    the sum over its partitions of log end minus log start, None when a partition's is unknown;
+    ``size_bytes`` the sum of its partitions' leader replicas' bytes (DescribeLogDirs), None
+    likewise."""
     topic: str
     partitions: int | None
     records: int | None
+    size_bytes: int | None = None
 
 
 # -- check broker (conformance) -------------------------------------------------------------

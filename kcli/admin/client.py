@@ -385,9 +385,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         confluent-kafka has no call for it)."""
         return self.wire.describe_log_dirs(broker_ids) if broker_ids else []
 
-    def log_dirs(self, broker_ids: list[int]) -> list[LogDirInfo]:
-        """Each broker's log dirs with their errors and replicas (WireClient.log_dirs)."""
-        return self.wire.log_dirs(broker_ids) if broker_ids else []
+    def log_dirs(self, broker_ids: list[int], partitions: dict[int, list[tuple[str, int]]] | None = None
+                 ) -> list[LogDirInfo]:
+        """Each broker's log dirs with their errors and replicas (WireClient.log_dirs): every
+        replica, or with ``partitions`` only those asked of each broker."""
+        return self.wire.log_dirs(broker_ids, partitions) if broker_ids else []
 
     @sighted(_counts)
     @or_librdkafka("_lr_partition_leaders")

@@ -50,7 +50,9 @@ def describe_groups(
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),
     show_state: bool = typer.Option(False, "--state",
                                     help="Coordinator, strategy, state; with --verbose the epochs and "
-                                         "GROUP-CREATION-TIME (KIP-1282)."),
+                                         "GROUP-CREATION-TIME (KIP-1282). A streams group's internal topics "
+                                         "follow (table, json) with their partitions, records and SIZE (the "
+                                         "leader replicas' bytes, DescribeLogDirs)."),
     time_lag: bool = typer.Option(False, "--time-lag",
                                   help="Offsets view, -o plain: add NEXT-RECORD-TIME and TIME-LAG (now minus the "
                                        "timestamp of the next record to consume; negative when that record is stamped "

@@ -57,10 +57,15 @@ def describe_topics(
                                         help="Only topics with non-default configs, without their partitions."),
     if_exists: bool = typer.Option(False, "--if-exists", help="No error when nothing matches."),
 ):
-    """Partitions with leader, replicas, ISR, ELR and creation time (KIP-1327).
+    """Partitions with leader, replicas, ISR, ELR, creation time (KIP-1327) and size.
 
     CreationTimeMs is shown when the broker offers DescribeTopicPartitions v1; `-` when it does
-    not know a partition's creation time; omitted when the broker cannot report it."""
+    not know a partition's creation time; omitted when the broker cannot report it.
+
+    SIZE (table, csv; sizeBytes in json) is the bytes of the leader's replica of each partition
+    shown, from DescribeLogDirs (one per leader broker): in binary units in a table, exact bytes
+    in csv and json; `unknown` (with one Warn line saying why) when the broker refuses it, as
+    without DESCRIBE on the cluster. -o plain keeps kafka-topics' layout, without sizes."""
     from kcli.ops import topics as lib
     from kcli.render import topics as view
 
@@ -71,7 +76,8 @@ def describe_topics(
             state().admin(), _patterns(patterns, topic, False), exclude_internal=exclude_internal, if_exists=if_exists,
             under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
             unavailable=unavailable, with_overrides=with_overrides, progress=progress)
-    view.render_describe(out(), pairs, summaries)
+        sizes = lib.partition_sizes(state().admin(), pairs) if out().format != "plain" else None
+    view.render_describe(out(), pairs, summaries, sizes)
 
 
 def create_topic(

@@ -12,6 +12,7 @@ from kcli.errors import OperationError
 from kcli.model import (BrokerError, GroupDescription, GroupListing, GroupMember, GroupOffsetRow,
                         StreamsGroupDescription, StreamsMember, TopicSize)
 from kcli.ops.groups import fill_offsets, not_found_text
+from kcli.ops.logdirs import leader_sizes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -171,9 +172,11 @@ def internal_topics(admin: Admin, ids: list[str]) -> dict[str, list[str]]:
 def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]
                          ) -> tuple[dict[str, list[TopicSize]], str | None]:
     """Each group's internal topics (its topology's repartition and changelog topics) with
-    their partition count and records (log end minus log start, summed): one Metadata, then
-    ListOffsets (one per leader) for the earliest and the latest offsets. A partition whose
-    offsets are not known leaves its topic's records unknown; no internal topic, no request.
+    their partition count, records (log end minus log start, summed) and bytes (the leader
+    replicas', summed: ``kcli.ops.logdirs.leader_sizes``): one Metadata, then ListOffsets (one
+    per leader) for the earliest and the latest offsets after DescribeLogDirs (one per leader).
+    A partition whose offsets or size are not known leaves its topic's records or bytes
+    unknown (a refused DescribeLogDirs: one Warn line); no internal topic, no request.
     With them, what went unanswered (a leader that gave no ListOffsets answer in time, and the
     topics it left without records) or None: the view is then partial, which the caller says."""
     names = sorted({t for d in groups for t in d.internal_topics})
@@ -190,6 +193,7 @@ def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]
                 unanswered.setdefault(o.topic, o.error or "no answer")
         return {(o.topic, o.partition): o.offset for o in answers if o.error is None and o.offset >= 0}
 
+    sizes = leader_sizes(admin, {(t, p): leader for t, parts in leaders.items() for p, leader in parts.items()})
     starts, ends = known(-2), known(-1)
 
     def size(t: str) -> TopicSize:
@@ -198,7 +202,8 @@ def internal_topic_sizes(admin: Admin, groups: list[StreamsGroupDescription]
         parts = [(t, p) for p in leaders[t]]
         records = (sum(ends[tp] - starts[tp] for tp in parts)
                    if all(tp in starts and tp in ends for tp in parts) else None)
-        return TopicSize(t, len(parts), records)
+        known_sizes = [n for n in (sizes.get(tp) for tp in parts) if n is not None]
+        return TopicSize(t, len(parts), records, sum(known_sizes) if len(known_sizes) == len(parts) else None)
 
     problem = None
     if unanswered:

@@ -106,6 +106,15 @@ def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_ex
     return [(t, ps) for t, ps in picked if ps], False
 
 
+def partition_sizes(admin: Admin, pairs: list[tuple[TopicInfo, list[PartitionInfo]]]
+                    ) -> dict[tuple[str, int], int | None]:
+    """The bytes of each shown partition's leader replica (``kcli.ops.logdirs.leader_sizes``:
+    one DescribeLogDirs per leader, for the shown partitions only; None where unknown)."""
+    from kcli.ops.logdirs import leader_sizes
+
+    return leader_sizes(admin, {(t.name, p.partition): p.leader for t, parts in pairs for p in parts})
+
+
 def describe_by_id(admin: Admin, topic_id: str, *, exclude_internal=False, if_exists=False,
                    **filters) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """kafka-topics --describe --topic-id: the topic with that id, as the Java tool shows it

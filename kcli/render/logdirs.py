@@ -4,19 +4,9 @@ OFFSET-LAG, FUTURE), sizes in bytes; JSON schema ``kcli.log-dirs/v1``."""
 from __future__ import annotations
 
 from kcli.model import LogDirInfo, ReplicaLogDir
-from kcli.render.output import Cell, Output, Table, json_document
+from kcli.render.output import Output, Table, json_document, size_cell
 
 COLUMNS = ["TOPIC", "PARTITION", "BROKER", "LOG-DIR", "SIZE", "OFFSET-LAG", "FUTURE"]
-
-
-def size_cell(n: int) -> str:
-    """Bytes: with a binary unit in a table (``1.5 MiB``), exact in CSV."""
-    value, unit = float(n), "B"
-    for next_unit in ("KiB", "MiB", "GiB", "TiB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, next_unit
-    return Cell(f"{n} B" if unit == "B" else f"{value:.1f} {unit}", str(n))
 
 
 def render_log_dirs(out: Output, rows: list[ReplicaLogDir]) -> None:

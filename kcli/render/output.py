@@ -81,6 +81,22 @@ def duration_column(name: str) -> Cell:
     return Cell(name, name + "-MS")
 
 
+UNKNOWN_SIZE = null("unknown")
+
+
+def size_cell(n: int | None) -> str:
+    """Bytes: with a binary unit in a table (``1.5 MiB``), exact in CSV; ``unknown`` (an empty
+    CSV cell) for None, a size the broker did not tell."""
+    if n is None:
+        return UNKNOWN_SIZE
+    value, unit = float(n), "B"
+    for next_unit in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, next_unit
+    return Cell(f"{n} B" if unit == "B" else f"{value:.1f} {unit}", str(n))
+
+
 def time_cell(ms: int | None, mark: str = "") -> str:
     """Epoch milliseconds as ISO-8601 (``mark`` before it in a table, as ``≤``); NULL for None or -1."""
     from kcli.times import format_ms

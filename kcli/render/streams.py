@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from kcli.model import GroupOffsetRow, StreamsGroupDescription, StreamsMember, TopicSize, max_time_lag
 from kcli.render import groups as groups_view
-from kcli.render.output import COORDINATOR_COLUMN, NO_COORDINATOR, NULL, Fields, Output, Table, json_document, time_cell
+from kcli.render.output import (COORDINATOR_COLUMN, NO_COORDINATOR, NULL, Fields, Output, Table, json_document,
+                                size_cell, time_cell)
 from kcli.times import time_field
 
 MISSING = NULL
@@ -75,14 +76,14 @@ def plain_state(d: StreamsGroupDescription, verbose: bool) -> str:
     return line(_state_header(verbose)) + "\n" + line(cells) + "\n"
 
 
-INTERNAL_COLUMNS = ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS"]
+INTERNAL_COLUMNS = ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS", "SIZE"]
 
 
 def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bool,
                  internal: dict[str, list[TopicSize]] | None = None) -> None:
     """One row per group; ``internal`` (kcli.ops.streams.internal_topic_sizes), each group's
-    internal topics with their partitions and records: JSON's internalTopics and, in a table,
-    a second table below (plain keeps kafka-streams-groups' layout, csv its one table)."""
+    internal topics with their partitions, records and bytes: JSON's internalTopics and, in a
+    table, a second table below (plain keeps kafka-streams-groups' layout, csv its one table)."""
     internal = internal or {}
     if out.format == "json":
         docs = []
@@ -95,7 +96,8 @@ def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bo
                          "targetAssignmentEpoch": d.target_assignment_epoch, "topologyEpoch": d.topology_epoch,
                          "assignor": d.assignor, "groupCreationTimeMs": ct["ms"], "groupCreationTime": ct["iso"],
                          "describeVersion": d.describe_version, "inputTopics": d.input_topics,
-                         "internalTopics": [{"topic": t.topic, "partitions": t.partitions, "records": t.records}
+                         "internalTopics": [{"topic": t.topic, "partitions": t.partitions, "records": t.records,
+                                             "sizeBytes": t.size_bytes}
                                             for t in internal.get(d.group_id, [])]})
         out.json(json_document("streams-group-state", groups=docs))
         return
@@ -104,7 +106,8 @@ def render_state(out: Output, groups: list[StreamsGroupDescription], verbose: bo
             out.write(plain_state(d, verbose))
         return
     out.table(Table(_state_header(verbose), [_state_cells(d, verbose) for d in groups]))
-    rows = [[d.group_id, t.topic, _v(t.partitions), _v(t.records)]
+    rows = [[d.group_id, t.topic, _v(t.partitions), _v(t.records),
+             _v(None) if t.partitions is None else size_cell(t.size_bytes)]
             for d in groups for t in internal.get(d.group_id, [])]
     if rows and out.format == "table":
         out.line()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kcli.model import PartitionInfo, TopicInfo
-from kcli.render.output import Output, Table, json_document, null, time_cell
+from kcli.render.output import Output, Table, json_document, null, size_cell, time_cell
 from kcli.times import format_ms, time_field
 
 NOT_AVAILABLE, NO_LEADER = null("N/A"), null("none")    # kafka-topics' words; empty cells in CSV
@@ -37,13 +37,15 @@ def plain_partition(t: TopicInfo, p: PartitionInfo) -> str:
 
 
 def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInfo]]],
-                    summaries: bool) -> None:
+                    summaries: bool, sizes: dict[tuple[str, int], int | None] | None = None) -> None:
     """``topics`` pairs each topic with the partitions to show (all, or those a report filter
-    kept), in kafka-topics' order, which plain keeps; the other formats sort by name."""
+    kept), in kafka-topics' order, which plain keeps; the other formats sort by name. ``sizes``
+    (kcli.ops.topics.partition_sizes; None: not asked, as for plain), each partition's bytes:
+    a SIZE column, JSON's sizeBytes."""
     if out.format != "plain":
         topics = sorted(topics, key=lambda pair: pair[0].name)
     if out.format == "json":
-        out.json(json_document("topics", topics=[_topic_json(t, parts, summaries) for t, parts in topics]))
+        out.json(json_document("topics", topics=[_topic_json(t, parts, summaries, sizes) for t, parts in topics]))
         return
     if out.format == "plain":
         for t, parts in topics:
@@ -64,6 +66,8 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
     columns = ["TOPIC", "PARTITION", "LEADER", "REPLICAS", "ISR", "ELR", "LAST-KNOWN-ELR"]
     if show_ct:
         columns.append("CREATION-TIME")
+    if sizes is not None:
+        columns.append("SIZE")
     table = Table(columns)
     for t, parts in topics:
         for p in parts:
@@ -71,6 +75,8 @@ def render_describe(out: Output, topics: list[tuple[TopicInfo, list[PartitionInf
                    _ids(p.elr), _ids(p.last_known_elr)]
             if show_ct:
                 row.append(time_cell(p.creation_time_ms) if p.creation_time_ms is not None else "")
+            if sizes is not None:
+                row.append(size_cell(sizes.get((t.name, p.partition))))
             table.add(row)
     out.table(table)
 
@@ -83,7 +89,8 @@ def summary_table(topics: list[TopicInfo]) -> Table:
          ", ".join(f"{k}={v}" for k, v in t.configs.items())] for t in topics])
 
 
-def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool) -> dict:
+def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool,
+                sizes: dict[tuple[str, int], int | None] | None) -> dict:
     doc: dict[str, object] = {"name": t.name, "topicId": t.topic_id, "internal": t.internal,
                               "partitionCount": len(t.partitions), "replicationFactor": t.replication_factor}
     if summaries:
@@ -97,6 +104,8 @@ def _topic_json(t: TopicInfo, parts: list[PartitionInfo], summaries: bool) -> di
         if p.creation_time_ms is not None:
             ct = time_field(p.creation_time_ms)
             pd["creationTimeMs"], pd["creationTime"] = ct["ms"], ct["iso"]
+        if sizes is not None:
+            pd["sizeBytes"] = sizes.get((t.name, p.partition))
         partitions.append(pd)
     return doc
 

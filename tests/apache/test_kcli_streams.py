@@ -149,3 +149,37 @@ def test_a_stopped_application_keeps_its_offsets_and_lag_in_view(streams_cluster
     java = java_tool("kafka-streams-groups", "--bootstrap-server", b, "--describe", "--group", app_id,
                      version=STREAMS_KAFKA)
     assert (java.code, java.out) == (0, "")
+
+
+def test_the_state_view_gives_the_internal_topics_bytes_kafka_log_dirs_reports(streams_cluster):
+    """A stateful application (a repartition topic and the count store's changelog) on 4.4: once
+    it stopped, --state gives each internal topic's bytes, the sum of its partitions' leader
+    replicas as Apache's kafka-log-dirs reports them, next to its records."""
+    from tests.support.log_dirs import leader_sizes
+    from tests.support.streams_app import group_members
+
+    b = streams_cluster.bootstrap_servers
+    app_id, source, sink = unique("sized"), unique("in"), unique("out")
+    create_topic(b, source, partitions=2)
+    create_topic(b, sink, partitions=1)
+    produce(b, source, [(0, "a"), (1, "b"), (0, "a")])
+
+    def internal():
+        r = run_kcli(b, "-o", "json", "describe", "groups", app_id, "--state")
+        return json.loads(r.out)["groups"][0]["internalTopics"] if r.code == 0 else []
+
+    app = StreamsApp(b, app_id, source, sink, topology="count")
+    try:
+        app.wait_running()
+        wait_until(lambda: len(topics := internal()) == 2 and topics[1]["records"] >= 2, timeout=90,
+                   what="the counts in the changelog")
+    finally:
+        app.stop()
+    wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
+    topics = internal()
+    java = {t["topic"]: sum(leader_sizes(b, t["topic"]).values()) for t in topics}
+    assert {t["topic"]: t["sizeBytes"] for t in topics} == java and java[topics[1]["topic"]] > 0, (topics, java)
+    table = run_kcli(b, "-o", "table", "describe", "groups", app_id, "--state")
+    rows = [line.split() for line in table.out.splitlines()]
+    assert ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS", "SIZE"] in rows, table.out
+    assert "Warn" not in table.err, table.err

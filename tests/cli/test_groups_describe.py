@@ -198,7 +198,8 @@ def test_a_streams_state_view_whose_list_offsets_hangs_says_so_and_exits_1():
             if g["internalTopics"]:
                 break
             time.sleep(0.1)
-        assert (r.code, g["internalTopics"]) == (0, [{"topic": "sg-store-changelog", "partitions": 3, "records": 0}])
+        assert (r.code, g["internalTopics"]) == (0, [{"topic": "sg-store-changelog", "partitions": 3, "records": 0,
+                                                      "sizeBytes": 0}])
         ec.fault("ListOffsets", "hang")
         for fmt in ("json", "table"):
             r = run_kcli(b, "describe", "groups", "sg", "--state", "-o", fmt, timeout="3s")
@@ -209,6 +210,7 @@ def test_a_streams_state_view_whose_list_offsets_hangs_says_so_and_exits_1():
             assert len(r.err.splitlines()) == 1
             if fmt == "json":
                 (g,) = json.loads(r.out)["groups"]
-                assert g["internalTopics"] == [{"topic": "sg-store-changelog", "partitions": 3, "records": None}]
+                assert g["internalTopics"] == [{"topic": "sg-store-changelog", "partitions": 3, "records": None,
+                                                "sizeBytes": 0}]
             else:
                 assert "sg-store-changelog" in r.out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -31,12 +32,23 @@ def _keys(doc, parent=None):
 
 @pytest.fixture(scope="module")
 def made():
+    from tests.support.groups import RawClient
+    from tests.support.streams_wire import heartbeat, topology
+
     with EmbeddedCluster(nodes=1) as cluster:
         b = cluster.bootstrap_servers
         topic, group = unique("keys"), unique("keys-g")
         create_topic(b, topic, partitions=2, config={"retention.ms": "86400000"})
         produce(b, topic, [(0, "a"), (1, "b")])
         consume_and_commit(b, group, [topic], 2)
+        # a streams group whose coordinator creates a changelog (the --state view's internalTopics)
+        raw, node = RawClient(b), cluster.call(cluster.cluster.coordinator_node, "keys-app")
+        joined = heartbeat(raw, node, "keys-app", "m1", 0, topo=topology(topic, changelog="keys-app-store-changelog"))
+        for _ in range(50):                                  # bounded: the changelog is created on a heartbeat
+            heartbeat(raw, node, "keys-app", "m1", joined.member_epoch, active=[])
+            if "keys-app-store-changelog" in cluster.call(lambda: set(cluster.cluster.topics)):
+                break
+            time.sleep(0.1)
         yield b, topic, group
 
 
@@ -58,13 +70,19 @@ def test_every_document_uses_camel_case_keys(made):
         ["check", "broker"],
         ["delete-records", "-t", f"{topic}:0=-1"],
         ["describe", "cluster"], ["describe", "log-dirs", "--topic", topic],
+        ["describe", "groups", "keys-app", "--state"],
     ]
+    keys: set[str] = set()
     for args in commands:
         r = run_kcli(b, *args, "-o", "json")
         assert r.code in ((0, 4) if args[0] == "check" else (0,)), (args, r.err)
         doc = json.loads(r.out)
         bad = [k for k in _keys(doc) if not CAMEL.fullmatch(k)]
         assert not bad, (args, bad)
+        keys.update(_keys(doc))
+    assert "sizeBytes" in keys                                  # describe topics' SIZE
+    (state,) = json.loads(run_kcli(b, "describe", "groups", "keys-app", "--state", "-o", "json").out)["groups"]
+    assert [sorted(t) for t in state["internalTopics"]] == [["partitions", "records", "sizeBytes", "topic"]], state
     assert json.loads(run_kcli(b, "alter", "topics", topic, "--partitions", "4", "-o", "json").out)[
         "topics"][0] == {"topic": topic, "partitionsBefore": 3, "partitionsAfter": 4}
 

@@ -102,8 +102,9 @@ def test_topic_and_offset_commands_declare_no_group_api_classes():
         commit(b, "lean-g", {("lean", 0): 0})
         configs_module = "'kafka.protocol.admin.configs' in sys.modules"
         assert _at_exit(["describe", "topics", "lean", "-b", b], f"[{names}, {configs_module}]") == [[
-            "DescribeConfigsRequest", "DescribeConfigsResponse", "DescribeTopicPartitionsRequest",
-            "DescribeTopicPartitionsResponse", "MetadataRequest", "MetadataResponse"], False]
+            "DescribeConfigsRequest", "DescribeConfigsResponse", "DescribeLogDirsRequest", "DescribeLogDirsResponse",
+            "DescribeTopicPartitionsRequest", "DescribeTopicPartitionsResponse", "MetadataRequest",
+            "MetadataResponse"], False]         # DescribeLogDirs: the SIZE column
         offsets = ["ListOffsetsRequest", "ListOffsetsResponse", "MetadataRequest", "MetadataResponse"]
         assert _at_exit(["list-offsets", "-t", "lean", "--max-timestamp", "-b", b], names) == offsets
         # nor the idna codec (a host name is looked up as bytes: kcli.admin.wire.connection)

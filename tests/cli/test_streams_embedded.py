@@ -405,12 +405,20 @@ def _log_records(b, topic, partitions):
         c.close()
 
 
+def _leader_bytes(b, topic):
+    """The bytes of the topic's leader replicas, as describe log-dirs reports each replica."""
+    leaders = {p["partition"]: p["leader"] for p in _json(b, "describe", "topics", topic)["topics"][0]["partitions"]}
+    replicas = _json(b, "describe", "log-dirs", "--topic", topic)["replicas"]
+    return sum(r["sizeBytes"] for r in replicas if leaders[r["partition"]] == r["broker"])
+
+
 def test_the_state_view_names_the_internal_topics_and_their_sizes(cluster):
     """A stateful application (it counts the values: a repartition topic and the count store's
-    changelog, both created by the group's coordinator): --state names them with their partitions
-    and records (log end minus log start, as the topics' watermarks say) in table and json, the
-    input topic apart; plain keeps kafka-streams-groups' layout, csv its one table; a deleted
-    internal topic is shown without a size."""
+    changelog, both created by the group's coordinator): --state names them with their partitions,
+    records (log end minus log start, as the topics' watermarks say) and bytes (their leader
+    replicas', as describe log-dirs reports them) in table and json, the input topic apart; plain
+    keeps kafka-streams-groups' layout, csv its one table; a deleted internal topic is shown
+    without a size."""
     b, _ = cluster
     app_id, source, sink = unique("app"), unique("in"), unique("out")
     create_topic(b, source, partitions=2)
@@ -431,14 +439,16 @@ def test_the_state_view_names_the_internal_topics_and_their_sizes(cluster):
         app.stop()
     wait_until(lambda: group_members(b, app_id) == 0, timeout=60, what="the group without members")
     g = _state(b, app_id)
-    assert g["internalTopics"] == [{"topic": t, "partitions": 2, "records": _log_records(b, t, 2)} for t in internal]
+    assert g["internalTopics"] == [{"topic": t, "partitions": 2, "records": _log_records(b, t, 2),
+                                    "sizeBytes": _leader_bytes(b, t)} for t in internal]
     assert g["internalTopics"][0]["records"] == 3 and g["internalTopics"][1]["records"] >= 2
+    assert all(t["sizeBytes"] > 0 for t in g["internalTopics"]), g
     table = run_kcli(b, "-o", "table", "describe", "groups", app_id, "--state")
-    assert table.code == 0, table.err
+    assert table.code == 0 and "Warn" not in table.err, table
     rows = [line.split() for line in table.out.splitlines()]
-    assert ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS"] in rows, table.out
+    assert ["GROUP", "INTERNAL-TOPIC", "PARTITIONS", "RECORDS", "SIZE"] in rows, table.out
     for t in g["internalTopics"]:
-        assert [app_id, t["topic"], "2", str(t["records"])] in rows, table.out
+        assert [app_id, t["topic"], "2", str(t["records"]), str(t["sizeBytes"]), "B"] in rows, table.out
     for fmt in ("plain", "csv"):
         r = run_kcli(b, "-o", fmt, "describe", "groups", app_id, "--state")
         assert r.code == 0 and len(r.out.splitlines()) == 2 and store not in r.out, (fmt, r.out)
@@ -446,7 +456,7 @@ def test_the_state_view_names_the_internal_topics_and_their_sizes(cluster):
     admin = AdminClient({"bootstrap.servers": b})
     admin.delete_topics([internal[1]], operation_timeout=15)[internal[1]].result(20)
     g = wait_until(lambda: (g := _state(b, app_id))["internalTopics"][1]["partitions"] is None and g, timeout=20)
-    assert g["internalTopics"][1] == {"topic": internal[1], "partitions": None, "records": None}
+    assert g["internalTopics"][1] == {"topic": internal[1], "partitions": None, "records": None, "sizeBytes": None}
     rows = [line.split() for line in run_kcli(b, "-o", "table", "describe", "groups", app_id, "--state")
             .out.splitlines()]
-    assert [app_id, internal[1], "-", "-"] in rows
+    assert [app_id, internal[1], "-", "-", "-"] in rows

@@ -238,7 +238,7 @@ def test_an_empty_report_says_none_in_a_table_and_nothing_in_plain(cluster):
         r = run_kcli(b, "describe", "topics", "healthy-report", flag, "-o", "plain")
         assert (r.code, r.out, r.err) == (0, "", ""), (flag, r)
     r = run_kcli(b, "describe", "topics", "healthy-report", "--under-replicated-partitions", "-o", "csv")
-    assert r.out == "TOPIC,PARTITION,LEADER,REPLICAS,ISR,ELR,LAST-KNOWN-ELR\n", r
+    assert r.out == "TOPIC,PARTITION,LEADER,REPLICAS,ISR,ELR,LAST-KNOWN-ELR,SIZE\n", r
     r = run_kcli(b, "describe", "topics", "healthy-report")             # a match still shows its table
     assert r.out.startswith(" TOPIC ") and "(none)" not in r.out, r
 

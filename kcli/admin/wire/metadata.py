@@ -137,18 +137,30 @@ class MetadataRequests(WireBase):
                                resp.error_message or error_name(resp.error_code))
         return None
 
-    def log_dirs(self, node_ids: list[int]) -> list[LogDirInfo]:
-        """DescribeLogDirs for every topic to each of ``node_ids``, sent together (send_each), at
-        the highest common version: each broker's log dirs, in its answer's order, each with its
-        error code and replicas; a broker that refused the request raises."""
+    def log_dirs(self, node_ids: list[int], partitions: dict[int, list[tuple[str, int]]] | None = None
+                 ) -> list[LogDirInfo]:
+        """DescribeLogDirs to each of ``node_ids``, sent together (send_each), at the highest
+        common version, for every topic or, with ``partitions``, for each node's own partitions
+        only: each broker's log dirs, in its answer's order, each with its error code and
+        replicas; a broker that refused the request raises."""
         Req = self.proto.DescribeLogDirsRequest
         version = self._version(Req, "DescribeLogDirs")
-        answers = self.send_each([(n, Req(version=version, topics=None)) for n in node_ids])
+
+        def asked(node: int):
+            if partitions is None:
+                return None
+            by_topic: dict[str, list[int]] = {}
+            for t, p in partitions.get(node, []):
+                by_topic.setdefault(t, []).append(p)
+            return [Req.DescribableLogDirTopic(topic=t, partitions=sorted(ps)) for t, ps in sorted(by_topic.items())]
+
+        answers = self.send_each([(n, Req(version=version, topics=asked(n))) for n in node_ids])
         dirs = []
         for node, resp in zip(node_ids, answers):
-            if getattr(resp, "error_code", 0):
-                raise BrokerRejected(BrokerError(resp.error_code, error_name(resp.error_code),
-                                                 f"DescribeLogDirs on broker {node}: {error_name(resp.error_code)}"))
+            code = getattr(resp, "error_code", 0)
+            if code:
+                raise self.refused(code, "DescribeLogDirs", None) or BrokerRejected(BrokerError(
+                    code, error_name(code), f"DescribeLogDirs on broker {node}: {error_name(code)}"))
             dirs += [LogDirInfo(node, d.log_dir, d.error_code, [
                 ReplicaLogDir(node, d.log_dir, t.name, p.partition_index, p.partition_size, p.offset_lag,
                               p.is_future_key) for t in d.topics for p in t.partitions]) for d in resp.results]

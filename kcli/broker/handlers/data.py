@@ -499,9 +499,12 @@ async def describe_log_dirs(ctx: RequestContext, req):
     """The node's one log dir and the size of each replica it holds: the bytes of the batches its
     partition log keeps (every replica of a partition shares the one log: the same size on each
     node, no future replicas, offset lag 0). No volume figures (TotalBytes, UsableBytes -1, as
-    Kafka answers when it cannot tell)."""
+    Kafka answers when it cannot tell). A principal without DESCRIBE on the cluster gets no log
+    dir and, from v3, CLUSTER_AUTHORIZATION_FAILED, as Kafka answers."""
     cluster, v = ctx.cluster, ctx.api_version
     R = RESPONSES[DESCRIBE_LOG_DIRS]
+    if not ctx.allowed(Op.DESCRIBE):
+        return R(version=v, throttle_time_ms=0, error_code=Err.CLUSTER_AUTHORIZATION_FAILED, results=[])
     D = R.DescribeLogDirsResult
     T = D.DescribeLogDirsTopic
     P = T.DescribeLogDirsPartition
