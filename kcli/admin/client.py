@@ -18,8 +18,8 @@ from kcli.datatypes import replace
 from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
                          not_authorized)
 from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset,
-                        GroupDescription, GroupListing, GroupMember, LogDirInfo, OffsetInfo, RecordTime, ReplicaLogDir,
-                        ResourceConfig, StreamsGroupDescription, TopicInfo)
+                        GroupDescription, GroupListing, GroupMember, LogDirInfo, OffsetInfo, QuorumDescription,
+                        RecordTime, ReplicaLogDir, ResourceConfig, StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -370,6 +370,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """DescribeCluster on kcli's own connection (WireClient.describe_cluster: v2 names the
         fenced brokers, which librdkafka's describe_cluster, from Metadata, cannot)."""
         return self.wire.describe_cluster()
+
+    def describe_quorum(self) -> QuorumDescription | None:
+        """DescribeQuorum on kcli's own connection (confluent-kafka has no call for it); None
+        where the broker lacks the API."""
+        return self.wire.describe_quorum()
 
     def broker_api_versions(self, broker_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
         """Each broker's ApiVersions answer, on kcli's own connection to it."""

@@ -1,15 +1,16 @@
 """The embedded cluster's simulated KRaft controller: its metadata quorum (DescribeQuorum) and the
 finalized feature levels (UpdateFeatures, ApiVersions' SupportedFeatures/FinalizedFeatures).
 
-The quorum (docs/broker.md, "The metadata quorum"): the first three node ids are the voters, as a
-static ``controller.quorum.voters`` of combined broker+controller nodes (kraft.version 0: no
-directory ids); any further node is a broker-only observer (a directory id of its own). The leader
-is the lowest live voter when there is none (at start, or when the leader stops); each election
-after the first adds one to the leader epoch (which starts at 1). The metadata log's end offset grows by one for every change of the cluster's state
-(``Cluster.save``) and, as KRaft's leader writes a NoOpRecord every
-``metadata.max.idle.interval.ms`` (500 ms), by one every 500 ms; the high watermark is that end
-offset. A live replica has fetched it all just now (its last fetch and last caught-up times are
-the present); a stopped one keeps the end offset and the time of its stop.
+The quorum (docs/broker.md, "The metadata quorum and features"): the first three node ids are
+the voters, as a static ``controller.quorum.voters`` of combined broker+controller nodes
+(kraft.version 0: no directory ids); any further node is a broker-only observer (a directory id
+of its own). The lowest live voter is elected leader at start and when the leader stops; each
+election after the first adds one to the leader epoch (which starts at 1). The metadata log's end
+offset grows by one for every change of the cluster's state (``Cluster.save``) and, as KRaft's
+leader writes a NoOpRecord every ``metadata.max.idle.interval.ms`` (500 ms), by one every 500 ms;
+the high watermark is that end offset. A live replica has fetched it all just now (its last fetch
+and last caught-up times are the present); a stopped one keeps the end offset and the time of its
+stop.
 
 Features (KIP-584, KIP-778, KIP-1022), as Apache Kafka 4.4 supports and finalizes them on a new
 cluster with a static quorum; an update is validated as its controller does

@@ -3,6 +3,7 @@ broker says: DescribeCluster v2)."""
 
 from __future__ import annotations
 
+from kcli.errors import BrokerRejected
 from kcli.model import ApiSupport
 
 TYPE_CHECKING = False
@@ -12,7 +13,16 @@ if TYPE_CHECKING:
 
 
 def describe(admin: Admin) -> ClusterDescription:
-    return admin.describe_cluster()
+    """DescribeCluster, then the metadata quorum (DescribeQuorum): where the broker lacks the API
+    or refuses it, the description says so (``quorum_note``) and the rest stands."""
+    c = admin.describe_cluster()
+    try:
+        c.quorum = admin.describe_quorum()
+    except BrokerRejected as e:
+        c.quorum_note = f"not described: {e}"
+    if c.quorum is None and c.quorum_note is None:
+        c.quorum_note = "not served by this broker (no DescribeQuorum: a KRaft API, Kafka 3.3 on)"
+    return c
 
 
 # The APIs kcli sends, by key: its name, which client sends it, and the version a kcli feature
@@ -37,6 +47,8 @@ API_NEEDS: list[tuple[int, str, str, tuple[int, str] | None]] = [
     (42, "DeleteGroups", "librdkafka", None),
     (44, "IncrementalAlterConfigs", "kcli, librdkafka", None),
     (47, "OffsetDelete", "kcli", None),
+    (55, "DescribeQuorum", "kcli", None),
+    (57, "UpdateFeatures", "kcli", None),
     (60, "DescribeCluster", "kcli", (2, "KIP-1073 fenced brokers")),
     (68, "ConsumerGroupHeartbeat", "kcli", (2, "KIP-1282 GroupCreationTimeMs")),
     (69, "ConsumerGroupDescribe", "kcli", (2, "KIP-1282 GroupCreationTimeMs")),

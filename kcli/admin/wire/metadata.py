@@ -10,7 +10,7 @@ import base64
 from kcli.admin.wire.base import WireBase, error_name
 from kcli.errors import BrokerRejected, UnsupportedByBroker
 from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, ClusterDescription, LogDirInfo, PartitionInfo,
-                        ReplicaLogDir, TopicInfo)
+                        QuorumDescription, QuorumReplica, ReplicaLogDir, TopicInfo)
 
 PARTITION_LIMIT = 2000
 UNKNOWN_TOPIC_OR_PARTITION = 3
@@ -25,6 +25,10 @@ def kafka_uuid(value) -> str | None:
 
 def _node(node_id: int) -> int | None:
     return None if node_id < 0 else node_id
+
+
+def _known(ms: int) -> int | None:
+    return None if ms < 0 else ms
 
 
 def topic_error(topic: str, code: int) -> BrokerRejected:
@@ -121,6 +125,34 @@ class MetadataRequests(WireBase):
         return ClusterDescription(resp.cluster_id, _node(resp.controller_id), sorted(brokers, key=lambda b: b.node_id),
                                   fenced_known=version >= 2, finalized_features=dict(self._wire.finalized_features),
                                   supported_features=dict(self._wire.supported_features))
+
+    def describe_quorum(self) -> QuorumDescription | None:
+        """DescribeQuorum of ``__cluster_metadata`` partition 0 (any broker forwards it to the
+        quorum's leader), at the highest common version; None where the broker lacks the API."""
+        Req = self.proto.DescribeQuorumRequest
+        version = self.max_version(Req)
+        if version is None:
+            return None
+        resp = self.send(Req(version=version, topics=[Req.TopicData(
+            topic_name="__cluster_metadata", partitions=[Req.TopicData.PartitionData(partition_index=0)])]))
+        code = resp.error_code or next((p.error_code for t in resp.topics for p in t.partitions), 0)
+        if code or not resp.topics or not resp.topics[0].partitions:
+            message = resp.error_message or next((p.error_message for t in resp.topics for p in t.partitions
+                                                  if p.error_message), None)
+            raise (self.refused(code, "DescribeQuorum", None)
+                   or BrokerRejected(BrokerError(code, error_name(code), message or error_name(code))))
+        p = resp.topics[0].partitions[0]
+
+        def replicas(states) -> list[QuorumReplica]:
+            return [QuorumReplica(r.replica_id, kafka_uuid(getattr(r, "replica_directory_id", None))
+                                  or "AAAAAAAAAAAAAAAAAAAAAA", r.log_end_offset,
+                                  _known(getattr(r, "last_fetch_timestamp", -1)),
+                                  _known(getattr(r, "last_caught_up_timestamp", -1))) for r in states]
+
+        endpoints = {n.node_id: [f"{e.name}://{e.host}:{e.port}" for e in n.listeners]
+                     for n in getattr(resp, "nodes", None) or []}
+        return QuorumDescription(p.leader_id, p.leader_epoch, p.high_watermark, replicas(p.current_voters),
+                                 replicas(p.observers), endpoints)
 
     def log_dirs(self, node_ids: list[int]) -> list[LogDirInfo]:
         """DescribeLogDirs for every topic to each of ``node_ids``, sent together (send_each), at
