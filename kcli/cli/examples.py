@@ -178,6 +178,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-log-dirs --bootstrap-server localhost:9092 --describe --topic-list payments",
          "each broker's log dirs with the size of each replica of payments, as one JSON line"),
     ],
+    "kafka-metadata-quorum": [
+        ("kcli kafka-metadata-quorum --bootstrap-server localhost:9092 describe --replication --human-readable",
+         "each voter and observer of the KRaft metadata quorum, with its lag and last fetch"),
+    ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
          "every Kafka Streams application's group, with its state"),

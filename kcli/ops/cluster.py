@@ -3,13 +3,13 @@ broker says: DescribeCluster v2)."""
 
 from __future__ import annotations
 
-from kcli.errors import BrokerRejected
+from kcli.errors import BrokerRejected, UnsupportedByBroker
 from kcli.model import ApiSupport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
-    from kcli.model import ClusterDescription
+    from kcli.model import ClusterDescription, QuorumDescription
 
 
 def describe(admin: Admin) -> ClusterDescription:
@@ -23,6 +23,20 @@ def describe(admin: Admin) -> ClusterDescription:
     if c.quorum is None and c.quorum_note is None:
         c.quorum_note = "not served by this broker (no DescribeQuorum: a KRaft API, Kafka 3.3 on)"
     return c
+
+
+def quorum(admin: Admin) -> QuorumDescription:
+    """The metadata quorum (DescribeQuorum); UnsupportedByBroker where the broker lacks the API,
+    in the Java AdminClient's words."""
+    q = admin.describe_quorum()
+    if q is None:
+        raise UnsupportedByBroker("The node does not support DESCRIBE_QUORUM")
+    return q
+
+
+def quorum_status(admin: Admin) -> tuple[str | None, QuorumDescription]:
+    """The cluster id and the quorum, as kafka-metadata-quorum describe --status asks them."""
+    return admin.describe_cluster().cluster_id, quorum(admin)
 
 
 # The APIs kcli sends, by key: its name, which client sends it, and the version a kcli feature

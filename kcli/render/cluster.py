@@ -34,6 +34,66 @@ def _quorum_json(q: QuorumDescription) -> dict:
                  "endpoints": q.endpoints.get(r.node_id, [])} for r, status in quorum_rows(q)]}
 
 
+# -- kafka-metadata-quorum describe (MetadataQuorumCommand's text) ------------------------------
+
+class RelativeTimeError(Exception):
+    """MetadataQuorumCommand.relativeTimeMs: a time after now, or not after the epoch."""
+
+
+def _voter_list(q: QuorumDescription, replicas: list[QuorumReplica]) -> str:
+    """printReplicaState: ``[{"id": 1, "directoryId": "...", "endpoints": ["C://host:port"]}, ...]``,
+    the directory id left out where it is none, the endpoints where there are none."""
+    def node(r: QuorumReplica) -> str:
+        text = f'{{"id": {r.node_id}'
+        if r.directory_id != NO_DIRECTORY:
+            text += f', "directoryId": "{r.directory_id}"'
+        endpoints = q.endpoints.get(r.node_id, [])
+        if endpoints:
+            text += ', "endpoints": [' + ", ".join(f'"{e}"' for e in endpoints) + "]"
+        return text + "}"
+    return "[" + ", ".join(node(r) for r in replicas) + "]"
+
+
+def quorum_status(cluster_id: str | None, q: QuorumDescription) -> str:
+    lag, lag_ms = q.max_follower_lag()
+    return (f"ClusterId:              {cluster_id}\n"
+            f"LeaderId:               {q.leader_id}\n"
+            f"LeaderEpoch:            {q.leader_epoch}\n"
+            f"HighWatermark:          {q.high_watermark}\n"
+            f"MaxFollowerLag:         {lag}\n"
+            f"MaxFollowerLagTimeMs:   {-1 if lag_ms is None else lag_ms}\n"
+            f"CurrentVoters:          {_voter_list(q, q.voters)}\n"
+            f"CurrentObservers:       {_voter_list(q, q.observers)}\n")
+
+
+def _relative(ms: int, now_ms: int, what: str) -> str:
+    if not 0 < ms <= now_ms:
+        raise RelativeTimeError(f"Error while computing relative time, possible drift in system clock.\n"
+                                f"Current timestamp is {now_ms}, {what} timestamp is {ms}")
+    return f"{now_ms - ms} ms ago"
+
+
+def quorum_replication(q: QuorumDescription, human_readable: bool, now_ms: int | None = None) -> str:
+    """describe --replication's table (ToolsUtils.prettyPrintTable): -1 for an unknown time,
+    ``N ms ago`` with --human-readable (against ``now_ms``, the local clock by default)."""
+    import time
+
+    from kcli.render.transactions import java_table
+
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+
+    def shown(ms: int | None, what: str) -> str:
+        if ms is None:
+            return "-1"
+        return _relative(ms, now, what) if human_readable else str(ms)
+
+    rows = [[str(r.node_id), r.directory_id, str(r.log_end_offset), str(q.lag(r)),
+             shown(r.last_fetch_ms, "last fetch"), shown(r.last_caught_up_ms, "last caught up"), status]
+            for r, status in quorum_rows(q)]
+    return java_table(["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp",
+                       "LastCaughtUpTimestamp", "Status"], rows)
+
+
 def _render_quorum(out: Output, c: ClusterDescription) -> None:
     q = c.quorum
     if q is None:

@@ -102,3 +102,27 @@ def test_java_update_features_on_the_embedded_broker_answer_as_kafka_does(apache
         assert applied[4]["error"] == "InvalidUpdateVersionException"
         assert applied[5]["finalized"] == applied[3]["finalized"]
         assert applied[5]["epoch"] > applied[1]["epoch"] >= 0
+
+
+def test_kcli_kafka_metadata_quorum_prints_what_apaches_tool_prints_of_a_lagging_quorum():
+    """On four embedded nodes with a stopped follower, on a clock the test holds still (nothing
+    moves between the two tools' runs): --status and --replication byte for byte as Apache's
+    kafka-metadata-quorum prints them, the follower's lag in offsets and time included."""
+    from tests.support.apache_kafka import java_tool
+    from tests.support.run import run_dropin
+
+    clock = Clock()
+    with EmbeddedCluster(nodes=4, clock=clock) as ec:
+        ec.stop_node(2)
+        clock.now_ms += 1700
+        ec.create_topic("lagging-quorum")
+        b = ec.bootstrap_servers.split(",")[0]
+        for words in (["describe", "--status"], ["describe", "--replication"]):
+            java_out = java_tool("kafka-metadata-quorum", "--bootstrap-server", b, *words)
+            ours = run_dropin("kafka-metadata-quorum", "--bootstrap-server", b, *words)
+            assert java_out.code == 0, java_out.err[-2000:]
+            assert (ours.code, ours.out, ours.err) == (0, java_out.out, "")
+        follower = next(row.split("\t") for row in ours.out.splitlines() if row.startswith("2 "))
+        status = run_dropin("kafka-metadata-quorum", "--bootstrap-server", b, "describe", "--status").out
+        assert follower[6].strip() == "Follower" and int(follower[3]) >= 4
+        assert f"\nMaxFollowerLag:         {int(follower[3])}\nMaxFollowerLagTimeMs:   1700\n" in status

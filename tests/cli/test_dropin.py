@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-metadata-quorum")
 
 
 dropin = run_dropin
@@ -33,6 +33,10 @@ def test_each_tool_is_a_console_script_never_named_like_apaches():
         if tool == "kafka-transactions":            # argparse4j's help: on stdout, exit 1
             assert proc.returncode == 1 and proc.stderr == "", (tool, proc)
             assert proc.stdout.startswith("usage: kafka-transactions.sh [-h]") and "--bootstrap-server" in proc.stdout
+            continue
+        if tool == "kafka-metadata-quorum":         # argparse4j's help: on stdout, exit 0
+            assert proc.returncode == 0 and proc.stderr == "", (tool, proc)
+            assert proc.stdout.startswith("usage: kafka-metadata-quorum [-h]") and "--bootstrap-server" in proc.stdout
             continue
         assert proc.returncode == 1 and proc.stdout == "", (tool, proc)       # the Java tools' help: stderr, 1
         assert "--bootstrap-server" in proc.stderr and "Option" in proc.stderr.splitlines()[1], (tool, proc.stderr)
@@ -273,3 +277,29 @@ def test_log_dirs_the_java_way(cluster):
     before = cluster.request_counts()
     r = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe", "--broker-list", "1,x")
     assert r == Result(2, "", 'For input string: "x"\n') and cluster.request_counts() == before
+
+
+def test_metadata_quorum_refuses_what_kcli_cannot_do_before_any_request(cluster, tmp_path):
+    """kcli connects to brokers only and sends neither AddRaftVoter nor RemoveRaftVoter: the
+    controllers' bootstrap, add-controller and remove-controller (a dry run too) are refused in
+    one line, exit 1, nothing sent; a broker posing as 2.8 lacks DescribeQuorum, in the Java
+    AdminClient's words."""
+    from kcli.broker import EmbeddedCluster
+
+    b = cluster.bootstrap_servers
+    config = tmp_path / "controller.properties"
+    config.write_text("node.id=4\nprocess.roles=controller\n")
+    before = cluster.request_counts()
+    r = dropin("kafka-metadata-quorum", "--bootstrap-controller", b, "describe", "--status")
+    assert r == Result(1, "", "kcli kafka-metadata-quorum connects to brokers only: give --bootstrap-server (a "
+                              "broker forwards DescribeQuorum to the controllers)\n")
+    r = dropin("kafka-metadata-quorum", "--bootstrap-server", b, "--command-config", str(config), "add-controller")
+    assert r == Result(1, "", "kcli kafka-metadata-quorum cannot add controllers: kcli does not send AddRaftVoter "
+                              "(KIP-853); use Apache's kafka-metadata-quorum\n")
+    r = dropin("kafka-metadata-quorum", "--bootstrap-server", b, "remove-controller", "-i", "2", "-d",
+               "_KWDkTahTVaiVVVTaugNew", "--dry-run")
+    assert (r.code, r.out) == (1, "") and "does not send RemoveRaftVoter" in r.err
+    assert cluster.request_counts() == before
+    with EmbeddedCluster(nodes=1, pose_as="2.8") as old:
+        r = dropin("kafka-metadata-quorum", "--bootstrap-server", old.bootstrap_servers, "describe", "--replication")
+        assert r == Result(1, "", "The node does not support DESCRIBE_QUORUM\n")

@@ -94,6 +94,8 @@ SKELETONS = {
                       ["--alter", "--topic", V, "--add-config-file", V]],
     "kafka-delete-records": [["--offset-json-file", V], ["--offset-json-file", V, "--command-config", V]],
     "kafka-log-dirs": [["--describe", "--broker-list", V], ["--describe", "--topic-list", V, "--command-config", V]],
+    "kafka-metadata-quorum": [["describe", "--status"], ["--command-config", V, "describe", "--replication"],
+                              ["remove-controller", "--controller-id", V, "--controller-directory-id", V]],
     "kafka-leader-election": [["--election-type", V, "--all-topic-partitions"],
                               ["--election-type", V, "--topic", V, "--partition", V],
                               ["--election-type", V, "--path-to-json-file", V]],

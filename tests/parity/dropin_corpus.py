@@ -58,6 +58,27 @@ def log_dirs(*args, **kw):
     return dropin("kafka-log-dirs", *args, canonical=sizes_masked, **kw)
 
 
+def quorum_masked(text: str) -> str:
+    """kafka-metadata-quorum's output with what moves from run to run masked: the high watermark
+    and each replica's log end offset (a no-op record every 500 ms) and fetch times (kept: the
+    layout, every id, endpoint, lag and status). In the --replication table the masked cells'
+    padding goes too, as it follows their widths."""
+    import re
+
+    text = re.sub(r"^(HighWatermark: +)\d+$", r"\1N", text, flags=re.M)
+    lines = []
+    for line in text.splitlines(keepends=True):
+        cells = line.split("\t")
+        if len(cells) == 8 and cells[0].strip() != "NodeId":
+            cells = [c if i not in (2, 4, 5) else "N" for i, c in enumerate(cells)]
+        lines.append("\t".join(cells))
+    return "".join(lines)
+
+
+def quorum(*args, **kw):
+    return dropin("kafka-metadata-quorum", *args, canonical=quorum_masked, **kw)
+
+
 def election(*args, **kw):
     return dropin("kafka-leader-election", *args, **kw)
 
@@ -65,6 +86,7 @@ def election(*args, **kw):
 USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: message + help, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
 BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
+ARGPARSE = {STDERR: "argparse-usage", EXIT: "usage-exit"}          # argparse4j: usage, wrapped message
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
 TOPIC_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
 GROUP_FAILED = {STDERR: "stack-trace", EXIT: "honest-exit"}          # stdout line, trace, exit 0
@@ -328,6 +350,37 @@ CASES: list[Case] = [
     log_dirs(bootstrap=False, id="dropin-log-dirs-no-arguments"),
     log_dirs("--help", bootstrap=False, id="dropin-log-dirs-help"),
     log_dirs("--version", bootstrap=False, differs={STDOUT: "version"}, id="dropin-log-dirs-version"),
+    # -- kafka-metadata-quorum (MetadataQuorumCommandTest, MetadataQuorumCommandErrorTest; docs:
+    # operations "Monitoring KRaft") ------------------------------------------------------------
+    quorum("describe", "--status", id="dropin-quorum-status"),
+    quorum("describe", "--replication", id="dropin-quorum-replication"),
+    quorum("describe", "--re", "--human-readable", id="dropin-quorum-replication-human-readable"),
+    quorum("desc", "--status", id="dropin-quorum-command-prefix"),
+    quorum("describe", differs=BAD_QUOTA, id="dropin-quorum-describe-neither"),
+    quorum("describe", "--status", "--replication", differs=BAD_QUOTA, id="dropin-quorum-describe-both"),
+    quorum("describe", "--status", "--human-readable", differs=BAD_QUOTA, id="dropin-quorum-status-human-readable"),
+    quorum("--command-config", "admin.properties", "describe", "--status", differs=BAD_QUOTA,
+           id="dropin-quorum-no-properties-file"),
+    quorum("describe", "--status", bootstrap=False, differs=ARGPARSE, id="dropin-quorum-no-bootstrap"),
+    quorum("--bootstrap-controller", "127.0.0.1:1", "describe", "--status", differs=ARGPARSE,
+           id="dropin-quorum-both-bootstraps"),
+    quorum(differs=ARGPARSE, id="dropin-quorum-no-command"),
+    quorum("nosuch", differs=ARGPARSE, id="dropin-quorum-unknown-command"),
+    quorum("describe", "--nosuch", differs=ARGPARSE, id="dropin-quorum-unknown-option"),
+    quorum("describe", "--status=yes", differs=ARGPARSE, id="dropin-quorum-flag-with-value"),
+    quorum("remove-controller", "--controller-directory-id", "_KWDkTahTVaiVVVTaugNew", "--dry-run",
+           differs=ARGPARSE, id="dropin-quorum-remove-controller-no-id"),
+    quorum("remove-controller", "--controller-id", "1", differs=ARGPARSE,
+           id="dropin-quorum-remove-controller-no-directory-id"),
+    quorum("remove-controller", "-i", "x", "-d", "_KWDkTahTVaiVVVTaugNew", differs=ARGPARSE,
+           id="dropin-quorum-remove-controller-id-not-a-number"),
+    quorum("remove-controller", "-i", "-1", "-d", "_KWDkTahTVaiVVVTaugNew", differs=BAD_QUOTA,
+           id="dropin-quorum-remove-controller-negative-id"),
+    quorum("add-controller", differs=BAD_QUOTA, id="dropin-quorum-add-controller-no-config"),
+    quorum("-h", bootstrap=False, id="dropin-quorum-help"),
+    quorum("describe", "-h", id="dropin-quorum-describe-help"),
+    quorum("add-controller", "--help", id="dropin-quorum-add-controller-help"),
+    quorum("remove-controller", "-h", id="dropin-quorum-remove-controller-help"),
     # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
     # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
     # embedded broker does not serve (on Kafka, a user without any prints nothing more). The

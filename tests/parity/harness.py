@@ -59,8 +59,9 @@ REASONS = {
     "stack-trace-stdout": "kafka-acls prints its stack trace on stdout after the error line; kcli prints the line "
                           "alone",
     "acl-lint": "kcli's ACL linter warns on stderr (`Warn: ...`) before any ACL is created; stdout is the Java tool's",
-    "argparse-usage": "the same message on one line on stderr; kafka-transactions (argparse4j) prints its usage "
-                      "before it and wraps it at 75 columns (and may add a 'Did you mean' list)",
+    "argparse-usage": "the same message on one line on stderr; kafka-transactions and kafka-metadata-quorum "
+                      "(argparse4j) print their usage before it and wrap it at 75 columns (and may add a 'Did you "
+                      "mean' list)",
     "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
                     "kafka-delete-records exits 0",
 }

@@ -54,7 +54,8 @@ def test_the_corpus_covers_every_tool():
     tools = {"kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs"}
     assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools | {"kafka-delete-records",
                                                                                       "kafka-leader-election",
-                                                                                      "kafka-log-dirs"}
+                                                                                      "kafka-log-dirs",
+                                                                                      "kafka-metadata-quorum"}
 
 
 def test_every_difference_is_declared_and_happens(outcomes):

@@ -58,6 +58,7 @@ TOOL_CLASSES = {
     "kafka-delete-records": [("3.7.0", "org.apache.kafka.tools.DeleteRecordsCommand")],
     "kafka-features": [("3.7.0", "org.apache.kafka.tools.FeatureCommand")],
     "kafka-log-dirs": [("3.7.0", "org.apache.kafka.tools.LogDirsCommand")],
+    "kafka-metadata-quorum": [("3.7.0", "org.apache.kafka.tools.MetadataQuorumCommand")],
     "kafka-broker-api-versions": [("3.7.0", "org.apache.kafka.tools.BrokerApiVersionsCommand")],
     "kafka-reassign-partitions": [("3.5.0", "org.apache.kafka.tools.reassign.ReassignPartitionsCommand")],
     "kafka-leader-election": [("3.5.0", "org.apache.kafka.tools.LeaderElectionCommand")],

@@ -1,5 +1,6 @@
 """The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions), pure:
-a parser of ``--flag value`` options (``store`` actions) with subcommands and argument groups, so
+a parser of ``--flag value`` options (``store`` actions) and flags (``store_true``) with
+subcommands, argument groups and mutually exclusive groups, so
 a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
 help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
 justified: ``wrap``).
@@ -49,7 +50,7 @@ class Arg:
     required: bool = False
     metavar: str | None = None
     default: object = None
-    action: str = "store"                 # store, help, version
+    action: str = "store"                 # store, store_true, help, version
 
     @property
     def dest(self) -> str:
@@ -68,7 +69,8 @@ class Arg:
         return text if self.required else f"[{text}]"
 
     def title(self) -> str:
-        return ", ".join(self.flags) + (f" {self.shown_metavar()}" if self.takes_value else "")
+        """The help row's title: each flag, with the metavar after each where it takes a value."""
+        return ", ".join(f + (f" {self.shown_metavar()}" if self.takes_value else "") for f in self.flags)
 
     @property
     def textual_name(self) -> str:
@@ -83,6 +85,23 @@ class Group:
 
 
 @datatype
+class Exclusive:
+    """A mutually exclusive group: at most one of its arguments (``required``: exactly one)."""
+    required: bool
+    args: list[Arg] = field(default_factory=list)
+
+    def usage_words(self) -> list[str]:
+        """``(A | B)`` (required) or ``[A | B]``, as usage words: the brackets stay on the
+        arguments, the bars are words of their own."""
+        texts = [a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else "") for a in self.args]
+        opening, closing = "()" if self.required else "[]"
+        words = [opening + texts[0]]
+        for text in texts[1:]:
+            words += ["|", text]
+        return words[:-1] + [words[-1] + closing] if len(words) > 1 else [f"{opening}{texts[0]}{closing}"]
+
+
+@datatype
 class Parser:
     prog: str
     command: str | None = None            # a subparser's command name
@@ -90,17 +109,36 @@ class Parser:
     help: str = ""                        # a subparser's line in its parent's help
     args: list[Arg] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
+    exclusives: list[Exclusive] = field(default_factory=list)
     subparsers: list["Parser"] = field(default_factory=list)
     subparsers_title: str = ""
     subparsers_metavar: str = ""
     parent: "Parser | None" = None
 
-    def add(self, *flags: str, help: str, group: Group | None = None, **kw) -> Arg:
+    def add(self, *flags: str, help: str, group: Group | None = None, exclusive: Exclusive | None = None,
+            **kw) -> Arg:
         arg = Arg(tuple(flags), help, **kw)
         self.args.append(arg)
         if group is not None:
             group.args.append(arg)
+        if exclusive is not None:
+            exclusive.args.append(arg)
         return arg
+
+    def exclusive(self, required: bool = False) -> Exclusive:
+        g = Exclusive(required)
+        self.exclusives.append(g)
+        return g
+
+    def _usage_words(self, required_only: bool) -> list[str]:
+        """The arguments' usage words: those outside the exclusive groups, then each group (only
+        the required ones for ``required_only``: a subcommand's usage shows its parents' so)."""
+        grouped = {id(a) for g in self.exclusives for a in g.args}
+        words = [a.short_syntax() for a in self.args if id(a) not in grouped and (a.required or not required_only)]
+        for g in self.exclusives:
+            if g.required or not required_only:
+                words += g.usage_words()
+        return words
 
     def group(self, title: str, description: str) -> Group:
         g = Group(title, description)
@@ -124,10 +162,10 @@ class Parser:
         for upper in self._uppers():
             if upper.command is not None:
                 words.append(upper.command)
-            words += [a.short_syntax() for a in upper.args if a.required]
+            words += upper._usage_words(required_only=True)
         if self.command is not None:
             words.append(self.command)
-        words += [a.short_syntax() for a in self.args]
+        words += self._usage_words(required_only=False)
         if self.subparsers:
             words += [self.subparsers_metavar, "..."]
         out, width, first_word = head + first, offset + len(first.strip("\n")), True
@@ -155,11 +193,16 @@ class Parser:
         if self.description:
             out += "\n" + wrap(self.description, 0, "", "") + "\n"
         plain = [a for a in self.args if id(a) not in grouped]
+        commands = ""
+        if self.subparsers:
+            commands = _help_row(self.subparsers_metavar, "") + "".join(
+                _help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
+        if commands and not self.subparsers_title:      # untitled: positional arguments, first
+            out += "\npositional arguments:\n" + commands
         if plain:
             out += "\noptional arguments:\n" + "".join(_help_row(a.title(), a.help) for a in plain)
-        if self.subparsers:
-            out += f"\n{self.subparsers_title}:\n" + _help_row(self.subparsers_metavar, "")
-            out += "".join(_help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
+        if commands and self.subparsers_title:
+            out += f"\n{self.subparsers_title}:\n" + commands
         for g in self.groups:
             out += f"\n{g.title}:\n"
             if g.description:
@@ -182,6 +225,8 @@ class Parser:
         for a in self.args:
             if a.takes_value:
                 values.setdefault(a.dest, a.default)
+            elif a.action == "store_true":
+                values.setdefault(a.dest, False)
         used: set[str] = set()
         while state["i"] < len(words):
             word = words[state["i"]]
@@ -194,11 +239,18 @@ class Parser:
                 if arg is None:
                     raise ArgparseError(self, f"unrecognized arguments: '{printable(word)}'")
                 state["i"] += 1
+                self._check_exclusive(arg, used)
                 used.add(arg.dest)
                 if arg.action == "help":
                     raise HelpRequested(self)
                 if arg.action == "version":
                     raise VersionRequested()
+                if arg.action == "store_true":
+                    if eq:
+                        raise ArgparseError(self, f"argument {arg.textual_name}: ignore implicit argument "
+                                                  f"'{printable(embedded)}'")
+                    values[arg.dest] = True
+                    continue
                 if eq:
                     value = embedded
                 elif state["i"] < len(words) and not _is_flag(words[state["i"]]):
@@ -226,6 +278,18 @@ class Parser:
         for a in self.args:
             if a.required and a.dest not in used:
                 state["deferred"] = ArgparseError(self, f"argument {a.textual_name} is required")
+        for g in self.exclusives:
+            if state["deferred"] is None and g.required and not any(a.dest in used for a in g.args):
+                names = " ".join(a.textual_name for a in g.args)
+                state["deferred"] = ArgparseError(self, f"one of the arguments {names} is required")
+
+    def _check_exclusive(self, arg: Arg, used: set[str]) -> None:
+        for g in self.exclusives:
+            if any(a is arg for a in g.args):
+                other = next((a for a in g.args if a.dest in used and a is not arg), None)
+                if other is not None:
+                    raise ArgparseError(self, f"argument {arg.textual_name}: not allowed with argument "
+                                              f"{other.textual_name}")
 
     def _resolve(self, flag: str) -> Arg | None:
         table = {f: a for a in self.args for f in a.flags}
