@@ -27,6 +27,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-delete-records'
             echo '1'
+        case 'java:kcli kafka-features'
+            echo '1'
         case 'java:kcli kafka-get-offsets'
             echo '1'
         case 'java:kcli kafka-leader-election'
@@ -169,6 +171,8 @@ function __kcli_spec
             echo 'topics'
         case 'kind:kcli kafka-delete-records --command-config'
             echo 'file'
+        case 'kind:kcli kafka-features --command-config'
+            echo 'file'
         case 'kind:kcli kafka-get-offsets --command-config'
             echo 'file'
         case 'kind:kcli kafka-get-offsets --topic'
@@ -307,6 +311,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --members --verbose --offsets --state --type --validate-regex --help --version'
         case 'opts:kcli kafka-delete-records'
             echo '--bootstrap-server --offset-json-file --command-config --help --version'
+        case 'opts:kcli kafka-features'
+            echo '--help --bootstrap-server --bootstrap-controller --command-config --node-id --metadata --release-version --feature --dry-run --unsafe'
         case 'opts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config --exclude-internal-topics --help --version'
         case 'opts:kcli kafka-leader-election'
@@ -342,7 +348,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
         case 'subs:kcli abort'
             echo 'transaction'
         case 'subs:kcli alter'
@@ -421,6 +427,8 @@ function __kcli_spec
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --validate-regex'
         case 'vopts:kcli kafka-delete-records'
             echo '--bootstrap-server --offset-json-file --command-config'
+        case 'vopts:kcli kafka-features'
+            echo '--bootstrap-server --bootstrap-controller --command-config --node-id --metadata --release-version --feature'
         case 'vopts:kcli kafka-get-offsets'
             echo '--bootstrap-server --topic-partitions --topic --partitions --time --command-config'
         case 'vopts:kcli kafka-leader-election'
@@ -519,6 +527,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+for command in kcli kcli-kafka-acls kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-features kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -187,6 +187,16 @@ class QuorumDescription:
 
 
 @datatype
+class FeatureLevels:
+    """What a broker's ApiVersions (v3+, KIP-584) says of the features: the cluster's finalized
+    levels (a level of 0 is left out), the range of each the broker supports, and the finalized
+    levels' epoch (None: the broker names none)."""
+    finalized: dict[str, int]
+    supported: dict[str, tuple[int, int]]
+    epoch: int | None
+
+
+@datatype
 class ClusterDescription:
     """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
     cluster_id: str | None

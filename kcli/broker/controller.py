@@ -25,29 +25,19 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from kcli import features
 from kcli.broker.errors import BrokerError, Err
+from kcli.features import DEPENDENCIES, KRAFT_VERSION, METADATA_VERSION
 
-METADATA_VERSION = "metadata.version"
-KRAFT_VERSION = "kraft.version"
-MINIMUM_METADATA_VERSION = 7            # 3.3-IV3, MetadataVersion.MINIMUM_VERSION
+MINIMUM_METADATA_VERSION = features.MINIMUM_LEVEL
 NOOP_INTERVAL_MS = 500                  # metadata.max.idle.interval.ms
 VOTERS = 3
 
-# Apache Kafka 4.4.0's features: (min, max) supported, and the level a new cluster finalizes.
-SUPPORTED = {
-    METADATA_VERSION: (MINIMUM_METADATA_VERSION, 33),   # 4.4-IV2, the latest production version
-    KRAFT_VERSION: (0, 1),
-    "transaction.version": (0, 2),
-    "group.version": (0, 1),
-    "eligible.leader.replicas.version": (0, 1),
-    "share.version": (0, 2),
-    "streams.version": (0, 1),
-}
-BOOTSTRAP_LEVELS = {METADATA_VERSION: 33, KRAFT_VERSION: 0, "transaction.version": 2,
-                    "group.version": 1, "eligible.leader.replicas.version": 1,
-                    "share.version": 2, "streams.version": 1}
-# a feature level's dependencies (kafka-features feature-dependencies, 4.4)
-DEPENDENCIES = {("eligible.leader.replicas.version", 1): {METADATA_VERSION: 23}}
+# A new 4.4 cluster's finalized levels: the latest production metadata.version's defaults, but
+# kraft.version 0 (a static quorum: controller.quorum.voters)
+BOOTSTRAP_LEVELS = {METADATA_VERSION: features.LATEST_PRODUCTION_LEVEL,
+                    **{name: features.default_level(name, features.LATEST_PRODUCTION_LEVEL)
+                       for name in features.FEATURE_MAX_LEVELS}, KRAFT_VERSION: 0}
 
 UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
 ZERO_UUID = uuid.UUID(int=0)
@@ -148,7 +138,7 @@ class Controller:
     # -- features -----------------------------------------------------------------------------
 
     def supported(self) -> dict[str, tuple[int, int]]:
-        return dict(SUPPORTED) if self.serves_features else {}
+        return features.supported() if self.serves_features else {}
 
     def update_features(self, updates: list[tuple[str, int, int]], validate_only: bool) -> None:
         """(feature, level, upgrade type) each; BrokerError (INVALID_UPDATE_VERSION) names the
@@ -197,7 +187,8 @@ class Controller:
             return
         if level >= 1 and proposed.get(METADATA_VERSION, 0) < MINIMUM_METADATA_VERSION:
             raise invalid(f"{name} could not be set to {level} because it depends on "
-                          f"metadata.version={MINIMUM_METADATA_VERSION} (3.3-IV3)")
+                          f"metadata.version={MINIMUM_METADATA_VERSION} "
+                          f"({features.metadata_version_name(MINIMUM_METADATA_VERSION)})")
         for dep, needed in DEPENDENCIES.get((name, level), {}).items():
             if proposed.get(dep, 0) < needed:
                 raise invalid(f"{name} could not be set to {level} because it depends on "

@@ -178,6 +178,12 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("kcli kafka-log-dirs --bootstrap-server localhost:9092 --describe --topic-list payments",
          "each broker's log dirs with the size of each replica of payments, as one JSON line"),
     ],
+    "kafka-features": [
+        ("kcli kafka-features --bootstrap-server localhost:9092 describe",
+         "each feature's supported range and finalized level"),
+        ("kcli kafka-features --bootstrap-server localhost:9092 upgrade --feature transaction.version=2 --dry-run",
+         "whether the cluster would take the upgrade, nothing changed"),
+    ],
     "kafka-metadata-quorum": [
         ("kcli kafka-metadata-quorum --bootstrap-server localhost:9092 describe --replication --human-readable",
          "each voter and observer of the KRaft metadata quorum, with its lag and last fetch"),

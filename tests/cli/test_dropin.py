@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs", "kafka-metadata-quorum")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-metadata-quorum", "kafka-features")
 
 
 dropin = run_dropin
@@ -34,9 +34,9 @@ def test_each_tool_is_a_console_script_never_named_like_apaches():
             assert proc.returncode == 1 and proc.stderr == "", (tool, proc)
             assert proc.stdout.startswith("usage: kafka-transactions.sh [-h]") and "--bootstrap-server" in proc.stdout
             continue
-        if tool == "kafka-metadata-quorum":         # argparse4j's help: on stdout, exit 0
+        if tool in ("kafka-metadata-quorum", "kafka-features"):     # argparse4j's help: on stdout, exit 0
             assert proc.returncode == 0 and proc.stderr == "", (tool, proc)
-            assert proc.stdout.startswith("usage: kafka-metadata-quorum [-h]") and "--bootstrap-server" in proc.stdout
+            assert proc.stdout.startswith(f"usage: {tool} [-h]") and "--bootstrap-server" in proc.stdout
             continue
         assert proc.returncode == 1 and proc.stdout == "", (tool, proc)       # the Java tools' help: stderr, 1
         assert "--bootstrap-server" in proc.stderr and "Option" in proc.stderr.splitlines()[1], (tool, proc.stderr)
@@ -303,3 +303,38 @@ def test_metadata_quorum_refuses_what_kcli_cannot_do_before_any_request(cluster,
     with EmbeddedCluster(nodes=1, pose_as="2.8") as old:
         r = dropin("kafka-metadata-quorum", "--bootstrap-server", old.bootstrap_servers, "describe", "--replication")
         assert r == Result(1, "", "The node does not support DESCRIBE_QUORUM\n")
+
+
+def test_features_change_the_embedded_brokers_levels_the_java_way():
+    """kafka-features on the embedded broker: a dry run changes nothing, a safe downgrade and an
+    upgrade back do, disable takes a feature to 0 (describe then shows 0), and a request with
+    one failing update changes nothing and exits 1 with the tool's count; the controllers'
+    bootstrap is refused in one line."""
+    from kcli.broker import EmbeddedCluster
+
+    def levels(b):
+        out = dropin("kafka-features", "--bootstrap-server", b, "describe").out
+        return {line.split()[1]: line.split()[7] for line in out.splitlines()}
+
+    with EmbeddedCluster(nodes=1) as ec:
+        b = ec.bootstrap_servers
+        assert levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "downgrade", "--feature", "transaction.version=1",
+                   "--dry-run")
+        assert r == Result(0, "transaction.version can be downgraded to 1.\n", "")
+        assert levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "downgrade", "--feature", "transaction.version=1")
+        assert r == Result(0, "transaction.version was downgraded to 1.\n", "")
+        assert levels(b)["transaction.version"] == "1"
+        r = dropin("kafka-features", "--bootstrap-server", b, "upgrade", "--feature", "transaction.version=2")
+        assert r.out == "transaction.version was upgraded to 2.\n" and levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "disable", "--feature", "streams.version")
+        assert r.out == "streams.version was disabled.\n" and levels(b)["streams.version"] == "0"
+        r = dropin("kafka-features", "--bootstrap-server", b, "upgrade", "--feature", "streams.version=1",
+                   "--feature", "group.version=7")
+        assert r.code == 1 and r.err == "2 out of 2 operation(s) failed.\n"
+        assert r.out.splitlines()[0].startswith("Could not upgrade group.version to 7. The update failed for all "
+                                                "features since the following feature had an error: ")
+        assert levels(b)["streams.version"] == "0"
+        r = dropin("kafka-features", "--bootstrap-controller", b, "describe")
+        assert r == Result(1, "", "kcli kafka-features connects to brokers only: give --bootstrap-server\n")

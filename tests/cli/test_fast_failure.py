@@ -69,6 +69,7 @@ DROPIN_CASES = {
     "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
     "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
     "kafka-metadata-quorum": (["describe", "--status"], "", "{cause}\n"),
+    "kafka-features": (["describe"], "", "{cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
 }
 

@@ -79,6 +79,18 @@ def quorum(*args, **kw):
     return dropin("kafka-metadata-quorum", *args, canonical=quorum_masked, **kw)
 
 
+def epoch_masked(text: str) -> str:
+    """kafka-features describe's output with the finalized epoch masked: it is the metadata log's
+    offset, which grows by a no-op every 500 ms."""
+    import re
+
+    return re.sub(r"Epoch: \d+$", "Epoch: N", text, flags=re.M)
+
+
+def features(*args, **kw):
+    return dropin("kafka-features", *args, canonical=epoch_masked, **kw)
+
+
 def election(*args, **kw):
     return dropin("kafka-leader-election", *args, **kw)
 
@@ -381,6 +393,68 @@ CASES: list[Case] = [
     quorum("describe", "-h", id="dropin-quorum-describe-help"),
     quorum("add-controller", "--help", id="dropin-quorum-add-controller-help"),
     quorum("remove-controller", "-h", id="dropin-quorum-remove-controller-help"),
+    # -- kafka-features (FeatureCommandTest; docs: operations "Upgrading"): every update is a dry
+    # run (validate-only): the corpus's cluster is shared ------------------------------------------
+    features("describe", id="dropin-features-describe"),
+    features("describe", "--node-id", "1", id="dropin-features-describe-node"),
+    features("describe", "--node-id", "-1", differs=BAD_QUOTA, id="dropin-features-describe-negative-node"),
+    features("describe", "--node-id", "x", differs=BAD_QUOTA, id="dropin-features-describe-node-not-a-number"),
+    features("upgrade", "--feature", "metadata.version=7", "--dry-run", id="dropin-features-upgrade-down"),
+    features("upgrade", "--metadata", "3.4-IV0", "--dry-run", id="dropin-features-upgrade-metadata-flag"),
+    features("upgrade", "--feature", "transaction.version=2", "--feature", "group.version=1", "--dry-run",
+             id="dropin-features-upgrade-unchanged"),
+    features("upgrade", "--feature", "group.version=2", "--feature", "share.version=1", "--dry-run",
+             id="dropin-features-upgrade-unsupported"),
+    features("upgrade", "--release-version", "3.7-IV3", "--dry-run", id="dropin-features-upgrade-release-older"),
+    features("upgrade", "--release-version", "4.4-IV2", "--dry-run", id="dropin-features-upgrade-release"),
+    features("upgrade", "--release-version", "4.4", "--feature", "group.version=1", differs=BAD_QUOTA,
+             id="dropin-features-upgrade-release-and-feature"),
+    features("upgrade", "--release-version", "9.9", differs=BAD_QUOTA, id="dropin-features-upgrade-unknown-release"),
+    features("upgrade", "--feature", "group.version", differs=BAD_QUOTA, id="dropin-features-upgrade-no-level"),
+    features("upgrade", "--feature", "group.version=x", differs=BAD_QUOTA, id="dropin-features-upgrade-bad-level"),
+    features("upgrade", "--feature", "group.version=1", "--feature", " group.version = 1", differs=BAD_QUOTA,
+             id="dropin-features-upgrade-twice"),
+    features("upgrade", "--feature", "group.version=0", differs=BAD_QUOTA, id="dropin-features-upgrade-to-zero"),
+    features("upgrade", differs=BAD_QUOTA, id="dropin-features-upgrade-nothing"),
+    features("downgrade", "--feature", "transaction.version=1", "--dry-run", id="dropin-features-downgrade"),
+    features("downgrade", "--metadata", "3.3-IV3", "--dry-run", id="dropin-features-downgrade-metadata"),
+    features("downgrade", "--unsafe", "--metadata", "3.3-IV3", "--dry-run",
+             id="dropin-features-downgrade-metadata-unsafe"),
+    features("downgrade", "--release-version", "3.9-IV0", "--dry-run", id="dropin-features-downgrade-release"),
+    features("downgrade", "--feature", "share.version=3", "--unsafe", "--dry-run",
+             id="dropin-features-downgrade-to-newer"),
+    features("disable", "--feature", "metadata.version", "--dry-run", id="dropin-features-disable-metadata"),
+    features("disable", "--feature", "streams.version", "--feature", "share.version", "--dry-run",
+             id="dropin-features-disable"),
+    features("disable", "--feature", "streams.version", "--feature", "streams.version", differs=BAD_QUOTA,
+             id="dropin-features-disable-twice"),
+    features("disable", differs=BAD_QUOTA, id="dropin-features-disable-nothing"),
+    features("version-mapping", bootstrap=False, id="dropin-features-version-mapping"),
+    features("version-mapping", "--release-version", "3.9", bootstrap=False,
+             id="dropin-features-version-mapping-release"),
+    features("version-mapping", "--release-version", "3.3-IV0", bootstrap=False, differs=BAD_QUOTA,
+             id="dropin-features-version-mapping-unknown"),
+    features("feature-dependencies", "--feature", "eligible.leader.replicas.version=1", "--feature",
+             "metadata.version=21", "--feature", "share.version=2", bootstrap=False,
+             id="dropin-features-dependencies"),
+    features("feature-dependencies", "--feature", "group.version=1", "--feature", "group.version=2",
+             bootstrap=False, differs=BAD_QUOTA, id="dropin-features-dependencies-unknown-level"),
+    features("feature-dependencies", "--feature", "nosuch.version=1", bootstrap=False, differs=BAD_QUOTA,
+             id="dropin-features-dependencies-unknown-feature"),
+    features("feature-dependencies", bootstrap=False, differs=BAD_QUOTA, id="dropin-features-dependencies-none"),
+    features("describe", bootstrap=False, differs=BAD_QUOTA, id="dropin-features-no-bootstrap"),
+    features("--bootstrap-controller", "127.0.0.1:1", "describe", differs=BAD_QUOTA,
+             id="dropin-features-both-bootstraps"),
+    features(bootstrap=False, differs=BAD_QUOTA, id="dropin-features-no-command"),
+    features("nosuch", differs=BAD_QUOTA, id="dropin-features-unknown-command"),
+    features("describe", "--nosuch", differs=BAD_QUOTA, id="dropin-features-unknown-option"),
+    features("-h", bootstrap=False, id="dropin-features-help"),
+    features("upgrade", "-h", id="dropin-features-upgrade-help"),
+    features("downgrade", "--help", id="dropin-features-downgrade-help"),
+    features("disable", "-h", id="dropin-features-disable-help"),
+    features("version-mapping", "-h", bootstrap=False, id="dropin-features-version-mapping-help"),
+    features("feature-dependencies", "-h", bootstrap=False, id="dropin-features-dependencies-help"),
+    features("describe", "-h", id="dropin-features-describe-help"),
     # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
     # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
     # embedded broker does not serve (on Kafka, a user without any prints nothing more). The

@@ -1,15 +1,16 @@
 """The drop-in commands (``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
 kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-share-groups``,
 ``kcli kafka-acls``, ``kcli kafka-transactions``, ``kcli kafka-delete-records``, ``kcli
-kafka-leader-election``, ``kcli kafka-log-dirs`` and ``kcli kafka-metadata-quorum``) take the Java
+kafka-leader-election``, ``kcli kafka-log-dirs``, ``kcli kafka-metadata-quorum`` and ``kcli
+kafka-features``) take the Java
 tools' own command lines (Apache Kafka 4.4's options, jopt-simple's grammar, the tools' checks and
 messages) and print what the tools print, plus the KIP additions (CreationTimeMs, KIP-1327;
 GROUP-CREATION-TIME and ``--to-start-time``, KIP-1282). Each is also a console script
 (``kcli-kafka-topics``...), never named like Apache's scripts.
 
-``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions' and
-kafka-metadata-quorum's); ``topics``, ``groups``, ``offsets``, ``configs``, ``streams``, ``share``,
-``acls``, ``transactions``, ``records``, ``election``, ``logdirs`` and ``quorum`` each tool's
+``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions', kafka-metadata-quorum's
+and kafka-features'); ``topics``, ``groups``, ``offsets``, ``configs``, ``streams``, ``share``,
+``acls``, ``transactions``, ``records``, ``election``, ``logdirs``, ``quorum`` and ``features`` each tool's
 options and checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
 views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
 they share (the entry, kcli's global options, the connection). The typer commands (``commands``)
@@ -27,7 +28,8 @@ TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get
          "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
          "kafka-transactions": "transactions", "kafka-delete-records": "records",
          "kafka-leader-election": "election", "kafka-share-groups": "share",
-         "kafka-log-dirs": "logdirs", "kafka-metadata-quorum": "quorum"}
+         "kafka-log-dirs": "logdirs", "kafka-metadata-quorum": "quorum",
+         "kafka-features": "features"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -74,3 +76,7 @@ def kafka_log_dirs_main() -> None:
 
 def kafka_metadata_quorum_main() -> None:
     _script("kafka-metadata-quorum")
+
+
+def kafka_features_main() -> None:
+    _script("kafka-features")

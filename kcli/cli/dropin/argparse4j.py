@@ -1,5 +1,5 @@
 """The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions), pure:
-a parser of ``--flag value`` options (``store`` actions) and flags (``store_true``) with
+a parser of ``--flag value`` options (``store`` and ``append`` actions) and flags (``store_true``) with
 subcommands, argument groups and mutually exclusive groups, so
 a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
 help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
@@ -50,7 +50,7 @@ class Arg:
     required: bool = False
     metavar: str | None = None
     default: object = None
-    action: str = "store"                 # store, store_true, help, version
+    action: str = "store"                 # store, append, store_true, help, version
 
     @property
     def dest(self) -> str:
@@ -58,7 +58,7 @@ class Arg:
 
     @property
     def takes_value(self) -> bool:
-        return self.action == "store"
+        return self.action in ("store", "append")
 
     def shown_metavar(self) -> str:
         return self.metavar or self.dest.upper()
@@ -258,7 +258,8 @@ class Parser:
                     state["i"] += 1
                 else:
                     raise ArgparseError(self, f"argument {arg.textual_name}: expected one argument")
-                values[arg.dest] = self._convert(arg, value)
+                converted = self._convert(arg, value)
+                values[arg.dest] = [*(values.get(arg.dest) or []), converted] if arg.action == "append" else converted
             elif self.subparsers:
                 self._check_required(state, used)
                 sub = self._resolve_command(word)

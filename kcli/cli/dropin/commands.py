@@ -80,3 +80,9 @@ def kafka_metadata_quorum(ctx: typer.Context):
     """kafka-metadata-quorum's own command line (describe --status, --replication [--human-readable]):
     the KRaft metadata quorum through a broker."""
     return _run("kafka-metadata-quorum", ctx.args)
+
+
+def kafka_features(ctx: typer.Context):
+    """kafka-features' own command line (describe, upgrade, downgrade, disable with --dry-run,
+    version-mapping, feature-dependencies): the cluster's feature levels (KIP-584)."""
+    return _run("kafka-features", ctx.args)
