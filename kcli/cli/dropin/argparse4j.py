@@ -1,9 +1,9 @@
-"""The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions), pure:
-a parser of ``--flag value`` options (``store`` and ``append`` actions) and flags (``store_true``) with
-subcommands, argument groups and mutually exclusive groups, so
-a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
-help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
-justified: ``wrap``).
+"""The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions,
+kafka-metadata-quorum, kafka-features), pure: a parser of ``--flag value`` options (``store`` and
+``append`` actions) and flags (``store_true``) with subcommands, argument groups and mutually
+exclusive groups, so a drop-in accepts and refuses what the Java tool does, with argparse4j's
+messages, usage lines and help screens (``Parser.help_text``), wrapped as argparse4j wraps them
+(75 columns, lines justified: ``wrap``).
 
 Parsing, as argparse4j's: a word starting with ``-`` that is not a negative number is an option,
 ``--name=value`` embeds the value, a unique prefix of a long option's name is that option
@@ -93,12 +93,13 @@ class Exclusive:
     def usage_words(self) -> list[str]:
         """``(A | B)`` (required) or ``[A | B]``, as usage words: the brackets stay on the
         arguments, the bars are words of their own."""
-        texts = [a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else "") for a in self.args]
+        words: list[str] = []
+        for a in self.args:
+            words += ["|"] if words else []
+            words.append(a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else ""))
         opening, closing = "()" if self.required else "[]"
-        words = [opening + texts[0]]
-        for text in texts[1:]:
-            words += ["|", text]
-        return words[:-1] + [words[-1] + closing] if len(words) > 1 else [f"{opening}{texts[0]}{closing}"]
+        words[0], words[-1] = opening + words[0], words[-1] + closing
+        return words
 
 
 @datatype
