@@ -145,6 +145,58 @@ class ApiSupport:
 
 
 @datatype
+class QuorumReplica:
+    """One replica of the KRaft metadata log (DescribeQuorum), as its leader reports it: times in
+    epoch ms (None: unknown, -1 on the wire)."""
+    node_id: int
+    directory_id: str                # Kafka's Uuid text (AAAAAAAAAAAAAAAAAAAAAA: none, a static voter)
+    log_end_offset: int
+    last_fetch_ms: int | None
+    last_caught_up_ms: int | None
+
+
+@datatype
+class QuorumDescription:
+    """The KRaft metadata quorum (DescribeQuorum, as kafka-metadata-quorum describes it): the
+    leader, its epoch, the high watermark, voters and observers, and each voter's endpoints."""
+    leader_id: int
+    leader_epoch: int
+    high_watermark: int
+    voters: list[QuorumReplica]
+    observers: list[QuorumReplica]
+    endpoints: dict[int, list[str]] = field(default_factory=dict)    # "LISTENER://host:port"
+
+    @property
+    def leader(self) -> QuorumReplica | None:
+        return next((v for v in self.voters if v.node_id == self.leader_id), None)
+
+    def lag(self, replica: QuorumReplica) -> int:
+        """Offsets behind the leader's log end."""
+        leader = self.leader
+        return (leader.log_end_offset if leader else self.high_watermark) - replica.log_end_offset
+
+    def max_follower_lag(self) -> tuple[int, int | None]:
+        """The voter furthest behind: its lag in offsets and in ms (the leader's last caught-up
+        time less its; None where either is unknown), as kafka-metadata-quorum --status."""
+        leader, furthest = self.leader, min(self.voters, key=lambda v: v.log_end_offset)
+        if leader is None or furthest is leader:
+            return (0 if leader else self.lag(furthest)), 0
+        if leader.last_caught_up_ms is None or furthest.last_caught_up_ms is None:
+            return self.lag(furthest), None
+        return self.lag(furthest), leader.last_caught_up_ms - furthest.last_caught_up_ms
+
+
+@datatype
+class FeatureLevels:
+    """What a broker's ApiVersions (v3+, KIP-584) says of the features: the cluster's finalized
+    levels (a level of 0 is left out), the range of each the broker supports, and the finalized
+    levels' epoch (None: the broker names none)."""
+    finalized: dict[str, int]
+    supported: dict[str, tuple[int, int]]
+    epoch: int | None
+
+
+@datatype
 class ClusterDescription:
     """``describe cluster``: what DescribeCluster says (Metadata where the broker lacks it)."""
     cluster_id: str | None
@@ -155,6 +207,9 @@ class ClusterDescription:
     # and the range of each feature that broker supports
     finalized_features: dict[str, int] = field(default_factory=dict)
     supported_features: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # the metadata quorum (DescribeQuorum); None with ``quorum_note`` saying why
+    quorum: QuorumDescription | None = None
+    quorum_note: str | None = None
 
 
 

@@ -6,7 +6,7 @@ a module that no entry covers (a new top-level module or package needs its line 
 Data flows ``cli`` -> ``ops`` -> ``admin``/``offsets``/``pipeline`` -> ``model`` -> ``render``:
 
 - the foundation (``records``, ``model``, ``errors``, ``inputs``, ``times``, ``specs``, ``javaorder``,
-  ``kip937``, ``ages``, ``redaction``) imports only what is below it, never a client;
+  ``kip937``, ``ages``, ``redaction``, ``features``) imports only what is below it, never a client;
 - the planner (``offsets``) is pure: the foundation and the standard library;
 - ``render`` never talks to Kafka (no ``admin``, ``ops``, confluent-kafka), and is the only
   layer that draws with rich;
@@ -14,7 +14,8 @@ Data flows ``cli`` -> ``ops`` -> ``admin``/``offsets``/``pipeline`` -> ``model``
   typer or rich;
 - kcli's own client (``admin.wire``) never imports confluent-kafka or the rest of the adapter:
   which client sends a request is ``admin.client``'s choice (the rule in ``kcli/admin/__init__.py``);
-- the broker and the client side share only ``kcli.protocol`` (the wire messages);
+- the broker and the client side share only ``kcli.protocol`` (the wire messages) and
+  ``kcli.features`` (Kafka's feature versions);
 - only ``kcli.cli`` uses typer, and it never imports confluent-kafka: the adapter does.
 
 The standard library is allowed everywhere; a module may always import its own layer and the
@@ -30,7 +31,7 @@ from pathlib import Path
 KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 FOUNDATION = ("kcli.datatypes", "kcli.model", "kcli.errors", "kcli.inputs", "kcli.times", "kcli.specs",
-              "kcli.javaorder", "kcli.kip937", "kcli.ages", "kcli.redaction", "kcli.xdg")
+              "kcli.javaorder", "kcli.kip937", "kcli.ages", "kcli.redaction", "kcli.xdg", "kcli.features")
 
 # layer (a module, or a package and everything under it) -> (kcli layers it may import,
 # third-party distributions it may import, why)
@@ -47,6 +48,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                    "argument grammars, pure"),
     "kcli.javaorder": (("kcli.datatypes", "kcli.model"), (), "the Java tools' orderings, pure"),
     "kcli.kip937": (("kcli.model",), (), "the KIP-937 bound rule, pure"),
+    "kcli.features": ((), (), "Kafka's feature versions (KIP-584), pure data: the broker's and kafka-features'"),
     "kcli.ages": (("kcli.model", "kcli.times", "kcli.kip937"), (), "the partition-age rule (KIP-1327 bounds), pure"),
     "kcli.protocol": (("kcli.xdg",), ("kafka",),
                       "the wire messages, shared by broker and client (compiled codecs cached by kcli.xdg)"),
@@ -68,7 +70,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "kcli.pipeline": (FOUNDATION + ("kcli.admin",), ("confluent_kafka", "pyspark", "pyarrow", "py4j"),
                       "the Spark jobs: the adapter, never the CLI or the views"),
     "kcli.profiles": (FOUNDATION + ("kcli.admin",), (), "profiles: client settings from files"),
-    "kcli.broker": (("kcli.protocol",), ("kafka",), "the broker shares only the wire messages"),
+    "kcli.broker": (("kcli.protocol", "kcli.features"), ("kafka",),
+                    "the broker shares only the wire messages and Kafka's feature versions"),
     "kcli.cli": (FOUNDATION + ("kcli.admin", "kcli.ops", "kcli.offsets", "kcli.render", "kcli.pipeline",
                                "kcli.profiles", "kcli.shipped", "kcli.broker", "kcli.consumer",
                                "kcli.exporter"),

@@ -18,8 +18,9 @@ from kcli.datatypes import replace
 from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnsupportedByBroker, UsageError,
                          not_authorized)
 from kcli.model import (GROUP_STATES, AclFilter, AclRule, BrokerError, BrokerInfo, ClusterDescription, CommittedOffset,
-                        GroupDescription, GroupListing, GroupMember, LogDirInfo, OffsetInfo, RecordTime, ReplicaLogDir,
-                        ResourceConfig, StreamsGroupDescription, TopicInfo)
+                        FeatureLevels, GroupDescription, GroupListing, GroupMember, LogDirInfo, OffsetInfo,
+                        QuorumDescription,
+                        RecordTime, ReplicaLogDir, ResourceConfig, StreamsGroupDescription, TopicInfo)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -375,6 +376,19 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """UnregisterBroker or UnregisterController (``kind`` "broker" or "controller") on kcli's
         own connection (WireClient.unregister_node: confluent-kafka has no call for either)."""
         return self.wire.unregister_node(kind, node_id)
+
+    def describe_quorum(self) -> QuorumDescription | None:
+        """DescribeQuorum on kcli's own connection (confluent-kafka has no call for it); None
+        where the broker lacks the API."""
+        return self.wire.describe_quorum()
+
+    def describe_features(self, node_id: int | None = None) -> FeatureLevels:
+        """What ApiVersions says of the features, on kcli's own connection (to ``node_id``)."""
+        return self.wire.describe_features(node_id)
+
+    def update_features(self, updates: list[tuple[str, int, int]], validate_only: bool) -> dict[str, str | None]:
+        """UpdateFeatures on kcli's own connection (confluent-kafka has no call for it)."""
+        return self.wire.update_features(updates, validate_only)
 
     def broker_api_versions(self, broker_ids: list[int]) -> dict[int, dict[int, tuple[int, int]]]:
         """Each broker's ApiVersions answer, on kcli's own connection to it."""

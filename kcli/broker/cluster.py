@@ -43,6 +43,7 @@ from typing import Callable, Mapping
 
 from kcli.broker import configs as cfg
 from kcli.broker import acl, scram
+from kcli.broker.controller import Controller
 from kcli.broker.errors import BrokerError, Err
 from kcli.broker.files import replace_durably
 from kcli.broker.log import PartitionLog
@@ -177,6 +178,7 @@ class Cluster:
         # not there yet or loads, or after its group moved.
         # OMITTED as the code: the FindCoordinator key is left out of the answer.
         self.refusals: dict[str, list] = {}
+        self.controller = Controller(self, serves_features=pose_as != "2.8")
         if self.data_dir is None or not self._load():
             self._bootstrap()
         for name, password in (sasl_users or {}).items():
@@ -619,6 +621,8 @@ class Cluster:
     # -- persistence -----------------------------------------------------------------------
 
     def save(self) -> None:
+        """Every change of the cluster's state comes here: a metadata record written."""
+        self.controller.record_written()
         if self.data_dir is None:
             return
         state = {
@@ -628,6 +632,7 @@ class Cluster:
             "sasl": self.sasl, "authorize": self.authorize,
             "acls": [b.to_json() for b in self.authorizer.acls],
             "users": {u: {m: c.to_json() for m, c in ms.items()} for u, ms in self.users.items()},
+            "controller": self.controller.to_json(),
             "quotas": [{"entity": [list(c) for c in e], "values": q} for e, q in self.quotas.items()],
             "topics": [{
                 "name": t.name, "topic_id": str(t.topic_id), "configs": t.configs,
@@ -672,6 +677,7 @@ class Cluster:
                       for u, ms in state.get("users", {}).items()}
         self.quotas = {tuple((c[0], c[1]) for c in q["entity"]): q["values"]
                        for q in state.get("quotas", [])}
+        self.controller.load(state.get("controller", {}))
         for t in state["topics"]:
             topic = Topic(t["name"], uuid.UUID(t["topic_id"]), [], t["configs"], self)
             for p in t["partitions"]:

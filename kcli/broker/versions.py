@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from kcli.broker.apikeys import (ADD_OFFSETS_TO_TXN, ADD_PARTITIONS_TO_TXN, ALTER_SHARE_GROUP_OFFSETS,
                                  CONSUMER_GROUP_DESCRIBE, CONSUMER_GROUP_HEARTBEAT, DELETE_SHARE_GROUP_OFFSETS,
-                                 DESCRIBE_CLUSTER, DESCRIBE_LOG_DIRS, DESCRIBE_PRODUCERS, DESCRIBE_SHARE_GROUP_OFFSETS,
+                                 DESCRIBE_CLUSTER, DESCRIBE_LOG_DIRS, DESCRIBE_PRODUCERS, DESCRIBE_QUORUM,
+                                 DESCRIBE_SHARE_GROUP_OFFSETS,
                                  DESCRIBE_TOPIC_PARTITIONS, DESCRIBE_TRANSACTIONS, END_TXN, INIT_PRODUCER_ID,
                                  LIST_OFFSETS, LIST_TRANSACTIONS, METADATA, SHARE_ACKNOWLEDGE, SHARE_FETCH,
                                  SHARE_GROUP_DESCRIBE, SHARE_GROUP_HEARTBEAT, STREAMS_GROUP_DESCRIBE,
-                                 STREAMS_GROUP_HEARTBEAT, TXN_OFFSET_COMMIT, UNREGISTER_CONTROLLER,
+                                 STREAMS_GROUP_HEARTBEAT, TXN_OFFSET_COMMIT, UNREGISTER_CONTROLLER, UPDATE_FEATURES,
                                  WRITE_TXN_MARKERS)
 from kcli.broker.dispatch import HANDLERS
 
@@ -62,6 +63,8 @@ POSE_AS_LIMITS: dict[str, dict[int, int]] = {
         DESCRIBE_PRODUCERS: -1,
         DESCRIBE_CLUSTER: 0,  # KIP-700's first version; no v2 fenced brokers (KIP-1073, 4.0)
         DESCRIBE_LOG_DIRS: 2,  # no v3 ErrorCode (3.0): a refusal is an answer without log dirs
+        DESCRIBE_QUORUM: -1,  # no KRaft controller: ZooKeeper mode
+        UPDATE_FEATURES: -1,  # ZooKeeper mode: feature versioning off, no finalized features
         DESCRIBE_TOPIC_PARTITIONS: -1,
         CONSUMER_GROUP_HEARTBEAT: -1,
         CONSUMER_GROUP_DESCRIBE: -1,

@@ -183,6 +183,16 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "every broker's id, host, port, rack and whether it is fenced"),
         ("kcli kafka-cluster cluster-id --bootstrap-server localhost:9092", "the cluster's id"),
     ],
+    "kafka-features": [
+        ("kcli kafka-features --bootstrap-server localhost:9092 describe",
+         "each feature's supported range and finalized level"),
+        ("kcli kafka-features --bootstrap-server localhost:9092 upgrade --feature transaction.version=2 --dry-run",
+         "whether the cluster would take the upgrade, nothing changed"),
+    ],
+    "kafka-metadata-quorum": [
+        ("kcli kafka-metadata-quorum --bootstrap-server localhost:9092 describe --replication --human-readable",
+         "each voter and observer of the KRaft metadata quorum, with its lag and last fetch"),
+    ],
     "kafka-streams-groups": [
         ("kcli kafka-streams-groups --bootstrap-server localhost:9092 --list --state",
          "every Kafka Streams application's group, with its state"),

@@ -4,16 +4,40 @@ unregistering of a broker or controller."""
 
 from __future__ import annotations
 
+from kcli.errors import BrokerRejected, UnsupportedByBroker
 from kcli.model import ApiSupport, BrokerError, BrokerInfo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kcli.admin import Admin
-    from kcli.model import ClusterDescription
+    from kcli.model import ClusterDescription, QuorumDescription
 
 
 def describe(admin: Admin) -> ClusterDescription:
-    return admin.describe_cluster()
+    """DescribeCluster, then the metadata quorum (DescribeQuorum): where the broker lacks the API
+    or refuses it, the description says so (``quorum_note``) and the rest stands."""
+    c = admin.describe_cluster()
+    try:
+        c.quorum = admin.describe_quorum()
+    except BrokerRejected as e:
+        c.quorum_note = f"not described: {e}"
+    if c.quorum is None and c.quorum_note is None:
+        c.quorum_note = "not served by this broker (no DescribeQuorum: a KRaft API, Kafka 3.3 on)"
+    return c
+
+
+def quorum(admin: Admin) -> QuorumDescription:
+    """The metadata quorum (DescribeQuorum); UnsupportedByBroker where the broker lacks the API,
+    in the Java AdminClient's words."""
+    q = admin.describe_quorum()
+    if q is None:
+        raise UnsupportedByBroker("The node does not support DESCRIBE_QUORUM")
+    return q
+
+
+def quorum_status(admin: Admin) -> tuple[str | None, QuorumDescription]:
+    """The cluster id and the quorum, as kafka-metadata-quorum describe --status asks them."""
+    return admin.describe_cluster().cluster_id, quorum(admin)
 
 
 # The APIs kcli sends, by key: its name, which client sends it, and the version a kcli feature
@@ -38,6 +62,8 @@ API_NEEDS: list[tuple[int, str, str, tuple[int, str] | None]] = [
     (42, "DeleteGroups", "librdkafka", None),
     (44, "IncrementalAlterConfigs", "kcli, librdkafka", None),
     (47, "OffsetDelete", "kcli", None),
+    (55, "DescribeQuorum", "kcli", None),
+    (57, "UpdateFeatures", "kcli", None),
     (60, "DescribeCluster", "kcli", (2, "KIP-1073 fenced brokers")),
     (68, "ConsumerGroupHeartbeat", "kcli", (2, "KIP-1282 GroupCreationTimeMs")),
     (69, "ConsumerGroupDescribe", "kcli", (2, "KIP-1282 GroupCreationTimeMs")),

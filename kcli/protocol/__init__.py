@@ -158,7 +158,7 @@ _ON_USE = (*_OWN_SCHEMAS, "DescribeTopicPartitions")
 #   classes stay as they are, for the broker and any kafka-python client in the process: these
 #   are the same messages.
 _STOCK = ("OffsetFetch", "OffsetCommit", "OffsetDelete", "ListOffsets", "DescribeConfigs", "DescribeCluster",
-          "DescribeLogDirs")
+          "DescribeLogDirs", "DescribeQuorum", "UpdateFeatures")
 _PATCHES = {"DescribeTopicPartitionsRequest": _describe_topic_partitions_request,
             "DescribeTopicPartitionsResponse": _describe_topic_partitions_response,
             "ListOffsetsRequest": _list_offsets_request}

@@ -102,3 +102,32 @@ def test_kcli_api_versions_are_what_kafka_broker_api_versions_says(apache_kafka3
             assert ((x["min"], x["max"]) if x["min"] is not None else None) == expected, (api["api"], x)
     short = {a["api"] for a in apis if any(x["short"] for x in a["brokers"])}
     assert "DescribeTopicPartitions" in short and "DescribeCluster" not in short      # 4.4: no KIP-1327
+
+
+def test_kcli_describe_cluster_shows_the_quorum_the_java_admin_client_describes(apache_kafka3):
+    """Three combined Kafka 4.4 nodes (a static quorum): the leader, its epoch, the voters with
+    their endpoints and no directory ids, no observers, as describeMetadataQuorum says; the
+    high watermark and each log end offset between what Java saw before and after (the log
+    grows by a no-op every 500 ms)."""
+    from tests.support.run import run_kcli
+
+    b = apache_kafka3.bootstrap_servers
+    java_quorum = JAVA / "AdminQuorum.java"
+    before = json.loads(java(java_quorum, b, "quorum", timeout=120).out)
+    r = run_kcli(b, "describe", "cluster", "-o", "json", timeout="30s")
+    after = json.loads(java(java_quorum, b, "quorum", timeout=120).out)
+    assert r.code == 0, r.err
+    q = json.loads(r.out)["quorum"]
+    assert (q["leaderId"], q["leaderEpoch"]) == (before["leaderId"], before["leaderEpoch"]) == (
+        after["leaderId"], after["leaderEpoch"])
+    assert before["highWatermark"] <= q["highWatermark"] <= after["highWatermark"]
+    voters = {v[0]: v for v in before["voters"]}
+    assert sorted(voters) == [1, 2, 3] and before["observers"] == [] and after["observers"] == []
+    assert [x["id"] for x in q["replicas"]] == [q["leaderId"], *sorted(set(voters) - {q["leaderId"]})]
+    later = {v[0]: v for v in after["voters"]}
+    for x in q["replicas"]:
+        assert x["status"] == ("Leader" if x["id"] == q["leaderId"] else "Follower")
+        assert x["directoryId"] is None and voters[x["id"]][1] == "AAAAAAAAAAAAAAAAAAAAAA"
+        assert x["endpoints"] == before["nodes"][str(x["id"])]
+        assert voters[x["id"]][2] <= x["logEndOffset"] <= later[x["id"]][2]
+        assert voters[x["id"]][3] <= x["lastFetch"]["ms"] <= later[x["id"]][3]

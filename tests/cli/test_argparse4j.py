@@ -62,3 +62,30 @@ def test_justified_wrap_spreads_the_spaces_to_the_middle_blocks():
     assert ap.wrap(text, 0, "", "").split("\n") == [
         "This tool is used to analyze  the  transactional  state of producers in the",
         "cluster."]
+
+
+# kafka-metadata-quorum's (MetadataQuorumCommand): a required mutually exclusive group, flags
+@pytest.mark.parametrize("args, message", [
+    (["describe", "--status"], "one of the arguments --bootstrap-server --bootstrap-controller is required"),
+    ([*B, "--bootstrap-controller", "c:1", "describe"],
+     "argument --bootstrap-controller: not allowed with argument --bootstrap-server"),
+    ([*B, "describe", "--status=yes"], "argument --status: ignore implicit argument 'yes'"),
+    ([*B, "remove-controller", "-d", "x"], "argument --controller-id/-i is required"),
+])
+def test_metadata_quorum_refusals_are_argparse4js(args, message):
+    from kcli.cli.dropin import quorum
+
+    with pytest.raises(Usage) as exc:
+        quorum.read(args)
+    assert exc.value.message == f"kafka-metadata-quorum: error: {message}"
+
+
+def test_metadata_quorum_flags_and_the_groups_usage():
+    from kcli.cli.dropin import quorum
+
+    req = quorum.read([*B, "describe", "--re", "--human-readable"])
+    assert (req.command, req.get("replication"), req.get("status"), req.get("human_readable")) == (
+        "describe", True, False, True)
+    usage = quorum.parser().usage()
+    assert usage.splitlines()[1:3] == ["                             (--bootstrap-server BOOTSTRAP_SERVER |",
+                                       "                             --bootstrap-controller BOOTSTRAP_CONTROLLER)"]

@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs", "kafka-cluster")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-cluster", "kafka-metadata-quorum", "kafka-features")
 
 
 dropin = run_dropin
@@ -37,6 +37,10 @@ def test_each_tool_is_a_console_script_never_named_like_apaches():
         if tool == "kafka-cluster":                 # argparse4j's, its commands' options under each
             assert proc.returncode == 1 and proc.stderr == "", (tool, proc)
             assert proc.stdout.startswith("usage: kafka-cluster [-h]") and "list-endpoints" in proc.stdout
+            continue
+        if tool in ("kafka-metadata-quorum", "kafka-features"):     # argparse4j's help: on stdout, exit 0
+            assert proc.returncode == 0 and proc.stderr == "", (tool, proc)
+            assert proc.stdout.startswith(f"usage: {tool} [-h]") and "--bootstrap-server" in proc.stdout
             continue
         assert proc.returncode == 1 and proc.stdout == "", (tool, proc)       # the Java tools' help: stderr, 1
         assert "--bootstrap-server" in proc.stderr and "Option" in proc.stderr.splitlines()[1], (tool, proc.stderr)
@@ -277,3 +281,64 @@ def test_log_dirs_the_java_way(cluster):
     before = cluster.request_counts()
     r = dropin("kafka-log-dirs", "--bootstrap-server", b, "--describe", "--broker-list", "1,x")
     assert r == Result(2, "", 'For input string: "x"\n') and cluster.request_counts() == before
+
+
+def test_metadata_quorum_refuses_what_kcli_cannot_do_before_any_request(cluster, tmp_path):
+    """kcli connects to brokers only and sends neither AddRaftVoter nor RemoveRaftVoter: the
+    controllers' bootstrap, add-controller and remove-controller (a dry run too) are refused in
+    one line, exit 1, nothing sent; a broker posing as 2.8 lacks DescribeQuorum, in the Java
+    AdminClient's words."""
+    from kcli.broker import EmbeddedCluster
+
+    b = cluster.bootstrap_servers
+    config = tmp_path / "controller.properties"
+    config.write_text("node.id=4\nprocess.roles=controller\n")
+    before = cluster.request_counts()
+    r = dropin("kafka-metadata-quorum", "--bootstrap-controller", b, "describe", "--status")
+    assert r == Result(1, "", "kcli kafka-metadata-quorum connects to brokers only: give --bootstrap-server (a "
+                              "broker forwards DescribeQuorum to the controllers)\n")
+    r = dropin("kafka-metadata-quorum", "--bootstrap-server", b, "--command-config", str(config), "add-controller")
+    assert r == Result(1, "", "kcli kafka-metadata-quorum cannot add controllers: kcli does not send AddRaftVoter "
+                              "(KIP-853); use Apache's kafka-metadata-quorum\n")
+    r = dropin("kafka-metadata-quorum", "--bootstrap-server", b, "remove-controller", "-i", "2", "-d",
+               "_KWDkTahTVaiVVVTaugNew", "--dry-run")
+    assert (r.code, r.out) == (1, "") and "does not send RemoveRaftVoter" in r.err
+    assert cluster.request_counts() == before
+    with EmbeddedCluster(nodes=1, pose_as="2.8") as old:
+        r = dropin("kafka-metadata-quorum", "--bootstrap-server", old.bootstrap_servers, "describe", "--replication")
+        assert r == Result(1, "", "The node does not support DESCRIBE_QUORUM\n")
+
+
+def test_features_change_the_embedded_brokers_levels_the_java_way():
+    """kafka-features on the embedded broker: a dry run changes nothing, a safe downgrade and an
+    upgrade back do, disable takes a feature to 0 (describe then shows 0), and a request with
+    one failing update changes nothing and exits 1 with the tool's count; the controllers'
+    bootstrap is refused in one line."""
+    from kcli.broker import EmbeddedCluster
+
+    def levels(b):
+        out = dropin("kafka-features", "--bootstrap-server", b, "describe").out
+        return {line.split()[1]: line.split()[7] for line in out.splitlines()}
+
+    with EmbeddedCluster(nodes=1) as ec:
+        b = ec.bootstrap_servers
+        assert levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "downgrade", "--feature", "transaction.version=1",
+                   "--dry-run")
+        assert r == Result(0, "transaction.version can be downgraded to 1.\n", "")
+        assert levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "downgrade", "--feature", "transaction.version=1")
+        assert r == Result(0, "transaction.version was downgraded to 1.\n", "")
+        assert levels(b)["transaction.version"] == "1"
+        r = dropin("kafka-features", "--bootstrap-server", b, "upgrade", "--feature", "transaction.version=2")
+        assert r.out == "transaction.version was upgraded to 2.\n" and levels(b)["transaction.version"] == "2"
+        r = dropin("kafka-features", "--bootstrap-server", b, "disable", "--feature", "streams.version")
+        assert r.out == "streams.version was disabled.\n" and levels(b)["streams.version"] == "0"
+        r = dropin("kafka-features", "--bootstrap-server", b, "upgrade", "--feature", "streams.version=1",
+                   "--feature", "group.version=7")
+        assert r.code == 1 and r.err == "2 out of 2 operation(s) failed.\n"
+        assert r.out.splitlines()[0].startswith("Could not upgrade group.version to 7. The update failed for all "
+                                                "features since the following feature had an error: ")
+        assert levels(b)["streams.version"] == "0"
+        r = dropin("kafka-features", "--bootstrap-controller", b, "describe")
+        assert r == Result(1, "", "kcli kafka-features connects to brokers only: give --bootstrap-server\n")

@@ -68,6 +68,8 @@ DROPIN_CASES = {
     # trace on stderr); kcli names the cause at once, on stderr
     "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
     "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
+    "kafka-metadata-quorum": (["describe", "--status"], "", "{cause}\n"),
+    "kafka-features": (["describe"], "", "{cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
     # argparse4j's subcommand first, its connection options after it
     "kafka-cluster": (["cluster-id", "--bootstrap-server", "{bootstrap}"], "", "Error: {cause}\n"),

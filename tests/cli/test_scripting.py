@@ -29,7 +29,8 @@ NOT_HERE = {
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
                     "kafka-streams-groups", "kafka-acls", "kafka-transactions",
                     "kafka-delete-records", "kafka-leader-election",
-                    "kafka-share-groups", "kafka-log-dirs", "kafka-cluster")},
+                    "kafka-share-groups", "kafka-log-dirs", "kafka-cluster", "kafka-metadata-quorum",
+                    "kafka-features")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",
     **{words: "ACLs: this test's embedded broker has no users (SECURITY_DISABLED); the documents on real "
               "Kafka (tests/apache/test_kcli_acls.py)" for words in ("list acls", "create acl", "delete acls")},

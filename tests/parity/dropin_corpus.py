@@ -58,6 +58,39 @@ def log_dirs(*args, **kw):
     return dropin("kafka-log-dirs", *args, canonical=sizes_masked, **kw)
 
 
+def quorum_masked(text: str) -> str:
+    """kafka-metadata-quorum's output with what moves from run to run masked: the high watermark
+    and each replica's log end offset (a no-op record every 500 ms) and fetch times (kept: the
+    layout, every id, endpoint, lag and status). In the --replication table the masked cells'
+    padding goes too, as it follows their widths."""
+    import re
+
+    text = re.sub(r"^(HighWatermark: +)\d+$", r"\1N", text, flags=re.M)
+    lines = []
+    for line in text.splitlines(keepends=True):
+        cells = line.split("\t")
+        if len(cells) == 8 and cells[0].strip() != "NodeId":
+            cells = [c if i not in (2, 4, 5) else "N" for i, c in enumerate(cells)]
+        lines.append("\t".join(cells))
+    return "".join(lines)
+
+
+def quorum(*args, **kw):
+    return dropin("kafka-metadata-quorum", *args, canonical=quorum_masked, **kw)
+
+
+def epoch_masked(text: str) -> str:
+    """kafka-features describe's output with the finalized epoch masked: it is the metadata log's
+    offset, which grows by a no-op every 500 ms."""
+    import re
+
+    return re.sub(r"Epoch: \d+$", "Epoch: N", text, flags=re.M)
+
+
+def features(*args, **kw):
+    return dropin("kafka-features", *args, canonical=epoch_masked, **kw)
+
+
 def election(*args, **kw):
     return dropin("kafka-leader-election", *args, **kw)
 
@@ -73,6 +106,7 @@ USAGE = {STDERR: "usage-text", EXIT: "usage-exit"}                 # Java: messa
 ARGPARSE = {STDERR: "argparse-usage", EXIT: "usage-exit"}           # Java: usage, wrapped message, exit 1
 PARSE = {STDERR: "stack-trace", EXIT: "usage-exit"}                 # Java: message + stack trace
 BAD_QUOTA = {EXIT: "usage-exit"}            # kafka-configs: its message alone on stderr, exit 1
+ARGPARSE = {STDERR: "argparse-usage", EXIT: "usage-exit"}          # argparse4j: usage, wrapped message
 TOPIC_FAILED = {STDERR: "stack-trace"}                               # stdout line, ERROR log + trace
 TOPIC_BAD_INPUT = {STDERR: "stack-trace", EXIT: "usage-exit"}
 GROUP_FAILED = {STDERR: "stack-trace", EXIT: "honest-exit"}          # stdout line, trace, exit 0
@@ -361,6 +395,99 @@ CASES: list[Case] = [
     cluster("-h", bootstrap=False, id="dropin-cluster-help"),
     *(cluster(command, "-h", bootstrap=False, id=f"dropin-cluster-{command}-help")
       for command in ("cluster-id", "unregister", "unregister-controller", "list-endpoints", "api-versions")),
+    # -- kafka-metadata-quorum (MetadataQuorumCommandTest, MetadataQuorumCommandErrorTest; docs:
+    # operations "Monitoring KRaft") ------------------------------------------------------------
+    quorum("describe", "--status", id="dropin-quorum-status"),
+    quorum("describe", "--replication", id="dropin-quorum-replication"),
+    quorum("describe", "--re", "--human-readable", id="dropin-quorum-replication-human-readable"),
+    quorum("desc", "--status", id="dropin-quorum-command-prefix"),
+    quorum("describe", differs=BAD_QUOTA, id="dropin-quorum-describe-neither"),
+    quorum("describe", "--status", "--replication", differs=BAD_QUOTA, id="dropin-quorum-describe-both"),
+    quorum("describe", "--status", "--human-readable", differs=BAD_QUOTA, id="dropin-quorum-status-human-readable"),
+    quorum("--command-config", "admin.properties", "describe", "--status", differs=BAD_QUOTA,
+           id="dropin-quorum-no-properties-file"),
+    quorum("describe", "--status", bootstrap=False, differs=ARGPARSE, id="dropin-quorum-no-bootstrap"),
+    quorum("--bootstrap-controller", "127.0.0.1:1", "describe", "--status", differs=ARGPARSE,
+           id="dropin-quorum-both-bootstraps"),
+    quorum(differs=ARGPARSE, id="dropin-quorum-no-command"),
+    quorum("nosuch", differs=ARGPARSE, id="dropin-quorum-unknown-command"),
+    quorum("describe", "--nosuch", differs=ARGPARSE, id="dropin-quorum-unknown-option"),
+    quorum("describe", "--status=yes", differs=ARGPARSE, id="dropin-quorum-flag-with-value"),
+    quorum("remove-controller", "--controller-directory-id", "_KWDkTahTVaiVVVTaugNew", "--dry-run",
+           differs=ARGPARSE, id="dropin-quorum-remove-controller-no-id"),
+    quorum("remove-controller", "--controller-id", "1", differs=ARGPARSE,
+           id="dropin-quorum-remove-controller-no-directory-id"),
+    quorum("remove-controller", "-i", "x", "-d", "_KWDkTahTVaiVVVTaugNew", differs=ARGPARSE,
+           id="dropin-quorum-remove-controller-id-not-a-number"),
+    quorum("remove-controller", "-i", "-1", "-d", "_KWDkTahTVaiVVVTaugNew", differs=BAD_QUOTA,
+           id="dropin-quorum-remove-controller-negative-id"),
+    quorum("add-controller", differs=BAD_QUOTA, id="dropin-quorum-add-controller-no-config"),
+    quorum("-h", bootstrap=False, id="dropin-quorum-help"),
+    quorum("describe", "-h", id="dropin-quorum-describe-help"),
+    quorum("add-controller", "--help", id="dropin-quorum-add-controller-help"),
+    quorum("remove-controller", "-h", id="dropin-quorum-remove-controller-help"),
+    # -- kafka-features (FeatureCommandTest; docs: operations "Upgrading"): every update is a dry
+    # run (validate-only): the corpus's cluster is shared ------------------------------------------
+    features("describe", id="dropin-features-describe"),
+    features("describe", "--node-id", "1", id="dropin-features-describe-node"),
+    features("describe", "--node-id", "-1", differs=BAD_QUOTA, id="dropin-features-describe-negative-node"),
+    features("describe", "--node-id", "x", differs=BAD_QUOTA, id="dropin-features-describe-node-not-a-number"),
+    features("upgrade", "--feature", "metadata.version=7", "--dry-run", id="dropin-features-upgrade-down"),
+    features("upgrade", "--metadata", "3.4-IV0", "--dry-run", id="dropin-features-upgrade-metadata-flag"),
+    features("upgrade", "--feature", "transaction.version=2", "--feature", "group.version=1", "--dry-run",
+             id="dropin-features-upgrade-unchanged"),
+    features("upgrade", "--feature", "group.version=2", "--feature", "share.version=1", "--dry-run",
+             id="dropin-features-upgrade-unsupported"),
+    features("upgrade", "--release-version", "3.7-IV3", "--dry-run", id="dropin-features-upgrade-release-older"),
+    features("upgrade", "--release-version", "4.4-IV2", "--dry-run", id="dropin-features-upgrade-release"),
+    features("upgrade", "--release-version", "4.4", "--feature", "group.version=1", differs=BAD_QUOTA,
+             id="dropin-features-upgrade-release-and-feature"),
+    features("upgrade", "--release-version", "9.9", differs=BAD_QUOTA, id="dropin-features-upgrade-unknown-release"),
+    features("upgrade", "--feature", "group.version", differs=BAD_QUOTA, id="dropin-features-upgrade-no-level"),
+    features("upgrade", "--feature", "group.version=x", differs=BAD_QUOTA, id="dropin-features-upgrade-bad-level"),
+    features("upgrade", "--feature", "group.version=1", "--feature", " group.version = 1", differs=BAD_QUOTA,
+             id="dropin-features-upgrade-twice"),
+    features("upgrade", "--feature", "group.version=0", differs=BAD_QUOTA, id="dropin-features-upgrade-to-zero"),
+    features("upgrade", differs=BAD_QUOTA, id="dropin-features-upgrade-nothing"),
+    features("downgrade", "--feature", "transaction.version=1", "--dry-run", id="dropin-features-downgrade"),
+    features("downgrade", "--metadata", "3.3-IV3", "--dry-run", id="dropin-features-downgrade-metadata"),
+    features("downgrade", "--unsafe", "--metadata", "3.3-IV3", "--dry-run",
+             id="dropin-features-downgrade-metadata-unsafe"),
+    features("downgrade", "--release-version", "3.9-IV0", "--dry-run", id="dropin-features-downgrade-release"),
+    features("downgrade", "--feature", "share.version=3", "--unsafe", "--dry-run",
+             id="dropin-features-downgrade-to-newer"),
+    features("disable", "--feature", "metadata.version", "--dry-run", id="dropin-features-disable-metadata"),
+    features("disable", "--feature", "streams.version", "--feature", "share.version", "--dry-run",
+             id="dropin-features-disable"),
+    features("disable", "--feature", "streams.version", "--feature", "streams.version", differs=BAD_QUOTA,
+             id="dropin-features-disable-twice"),
+    features("disable", differs=BAD_QUOTA, id="dropin-features-disable-nothing"),
+    features("version-mapping", bootstrap=False, id="dropin-features-version-mapping"),
+    features("version-mapping", "--release-version", "3.9", bootstrap=False,
+             id="dropin-features-version-mapping-release"),
+    features("version-mapping", "--release-version", "3.3-IV0", bootstrap=False, differs=BAD_QUOTA,
+             id="dropin-features-version-mapping-unknown"),
+    features("feature-dependencies", "--feature", "eligible.leader.replicas.version=1", "--feature",
+             "metadata.version=21", "--feature", "share.version=2", bootstrap=False,
+             id="dropin-features-dependencies"),
+    features("feature-dependencies", "--feature", "group.version=1", "--feature", "group.version=2",
+             bootstrap=False, differs=BAD_QUOTA, id="dropin-features-dependencies-unknown-level"),
+    features("feature-dependencies", "--feature", "nosuch.version=1", bootstrap=False, differs=BAD_QUOTA,
+             id="dropin-features-dependencies-unknown-feature"),
+    features("feature-dependencies", bootstrap=False, differs=BAD_QUOTA, id="dropin-features-dependencies-none"),
+    features("describe", bootstrap=False, differs=BAD_QUOTA, id="dropin-features-no-bootstrap"),
+    features("--bootstrap-controller", "127.0.0.1:1", "describe", differs=BAD_QUOTA,
+             id="dropin-features-both-bootstraps"),
+    features(bootstrap=False, differs=BAD_QUOTA, id="dropin-features-no-command"),
+    features("nosuch", differs=BAD_QUOTA, id="dropin-features-unknown-command"),
+    features("describe", "--nosuch", differs=BAD_QUOTA, id="dropin-features-unknown-option"),
+    features("-h", bootstrap=False, id="dropin-features-help"),
+    features("upgrade", "-h", id="dropin-features-upgrade-help"),
+    features("downgrade", "--help", id="dropin-features-downgrade-help"),
+    features("disable", "-h", id="dropin-features-disable-help"),
+    features("version-mapping", "-h", bootstrap=False, id="dropin-features-version-mapping-help"),
+    features("feature-dependencies", "-h", bootstrap=False, id="dropin-features-dependencies-help"),
+    features("describe", "-h", id="dropin-features-describe-help"),
     # -- kafka-configs quotas (ConfigCommandTest's users/clients/ips cases; docs: "Setting quotas").
     # No case describes named users alone: the tool then asks for SCRAM credentials too, which the
     # embedded broker does not serve (on Kafka, a user without any prints nothing more). The

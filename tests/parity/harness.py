@@ -60,7 +60,8 @@ REASONS = {
                           "alone",
     "acl-lint": "kcli's ACL linter warns on stderr (`Warn: ...`) before any ACL is created; stdout is the Java tool's",
     "argparse-usage": "the same message on one line on stderr; the argparse4j tools (kafka-transactions, "
-                      "kafka-cluster) print their usage before it and wrap it at 75 columns (and may add a 'Did you "
+                      "kafka-cluster, kafka-metadata-quorum) print their usage before it and wrap it at 75 "
+                      "columns (and may add a 'Did you "
                       "mean' list)",
     "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
                     "kafka-delete-records exits 0",

@@ -55,7 +55,9 @@ def test_the_corpus_covers_every_tool():
     assert {c.java[0] for c in native} == tools and {c.java[0] for c in dropins} == tools | {"kafka-delete-records",
                                                                                       "kafka-leader-election",
                                                                                       "kafka-log-dirs",
-                                                                                      "kafka-cluster"}
+                                                                                      "kafka-cluster",
+                                                                                      "kafka-metadata-quorum",
+                                                                                      "kafka-features"}
 
 
 def test_every_difference_is_declared_and_happens(outcomes):

@@ -60,6 +60,7 @@ TOOL_CLASSES = {
     "kafka-log-dirs": [("3.7.0", "org.apache.kafka.tools.LogDirsCommand")],
     # moved from kafka.tools (core) by KAFKA-14575, in 3.5
     "kafka-cluster": [("3.5.0", "org.apache.kafka.tools.ClusterTool")],
+    "kafka-metadata-quorum": [("3.7.0", "org.apache.kafka.tools.MetadataQuorumCommand")],
     "kafka-broker-api-versions": [("3.7.0", "org.apache.kafka.tools.BrokerApiVersionsCommand")],
     "kafka-reassign-partitions": [("3.5.0", "org.apache.kafka.tools.reassign.ReassignPartitionsCommand")],
     "kafka-leader-election": [("3.5.0", "org.apache.kafka.tools.LeaderElectionCommand")],

@@ -89,6 +89,7 @@ class Connection:
         self._open(deadline)
         self.finalized_features: dict[str, int] = {}       # ApiVersions v3+ (KIP-584): name -> level
         self.supported_features: dict[str, tuple[int, int]] = {}
+        self.finalized_features_epoch = -1
         try:
             self.api_versions = self._negotiate(deadline)
             if config.get("security_protocol", "").startswith("SASL_"):
@@ -257,7 +258,9 @@ class Connection:
             version = min(version, ranges[API_VERSIONS_KEY][1])
         if resp.error_code:
             raise WireError(f"{self.host}:{self.port}: ApiVersions failed with error {resp.error_code}")
-        if (getattr(resp, "finalized_features_epoch", -1) or -1) >= 0:
+        epoch = getattr(resp, "finalized_features_epoch", None)
+        self.finalized_features_epoch = -1 if epoch is None else epoch
+        if self.finalized_features_epoch >= 0:
             self.finalized_features = {f.name: f.max_version_level for f in resp.finalized_features or []}
         self.supported_features = {f.name: (f.min_version, f.max_version)
                                    for f in getattr(resp, "supported_features", None) or []}
@@ -411,6 +414,11 @@ class Wire:
         one command (KafkaAdmin.wire): the cache never outlives it."""
         self.cluster = ClusterPart(answer)
         self._addresses = {b.node_id: (b.host, b.port) for b in answer.brokers}
+
+    def node_features(self, node_id: int | None):
+        """The connection that answered ApiVersions for ``node_id`` (None: the bootstrap
+        broker's): its finalized and supported features and finalized epoch are read from it."""
+        return self._connection(node_id, self._deadline())
 
     def node_api_versions(self, node_id: int) -> dict[int, tuple[int, int]]:
         """What broker ``node_id`` answered to ApiVersions on its connection (opened if need be)."""

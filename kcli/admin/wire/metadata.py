@@ -10,7 +10,7 @@ import base64
 from kcli.admin.wire.base import WireBase, error_name
 from kcli.errors import BrokerRejected, UnsupportedByBroker
 from kcli.model import (INTERNAL_TOPICS, BrokerError, BrokerInfo, ClusterDescription, LogDirInfo, PartitionInfo,
-                        ReplicaLogDir, TopicInfo)
+                        FeatureLevels, QuorumDescription, QuorumReplica, ReplicaLogDir, TopicInfo)
 
 PARTITION_LIMIT = 2000
 UNKNOWN_TOPIC_OR_PARTITION = 3
@@ -25,6 +25,10 @@ def kafka_uuid(value) -> str | None:
 
 def _node(node_id: int) -> int | None:
     return None if node_id < 0 else node_id
+
+
+def _known(ms: int) -> int | None:
+    return None if ms < 0 else ms
 
 
 def topic_error(topic: str, code: int) -> BrokerRejected:
@@ -136,6 +140,61 @@ class MetadataRequests(WireBase):
             return BrokerError(resp.error_code, error_name(resp.error_code),
                                resp.error_message or error_name(resp.error_code))
         return None
+
+    def describe_quorum(self) -> QuorumDescription | None:
+        """DescribeQuorum of ``__cluster_metadata`` partition 0 (any broker forwards it to the
+        quorum's leader), at the highest common version; None where the broker lacks the API."""
+        Req = self.proto.DescribeQuorumRequest
+        version = self.max_version(Req)
+        if version is None:
+            return None
+        resp = self.send(Req(version=version, topics=[Req.TopicData(
+            topic_name="__cluster_metadata", partitions=[Req.TopicData.PartitionData(partition_index=0)])]))
+        code = resp.error_code or next((p.error_code for t in resp.topics for p in t.partitions), 0)
+        if code or not resp.topics or not resp.topics[0].partitions:
+            message = resp.error_message or next((p.error_message for t in resp.topics for p in t.partitions
+                                                  if p.error_message), None)
+            raise (self.refused(code, "DescribeQuorum", None)
+                   or BrokerRejected(BrokerError(code, error_name(code), message or error_name(code))))
+        p = resp.topics[0].partitions[0]
+
+        def replicas(states) -> list[QuorumReplica]:
+            return [QuorumReplica(r.replica_id, kafka_uuid(getattr(r, "replica_directory_id", None))
+                                  or "AAAAAAAAAAAAAAAAAAAAAA", r.log_end_offset,
+                                  _known(getattr(r, "last_fetch_timestamp", -1)),
+                                  _known(getattr(r, "last_caught_up_timestamp", -1))) for r in states]
+
+        endpoints = {n.node_id: [f"{e.name}://{e.host}:{e.port}" for e in n.listeners]
+                     for n in getattr(resp, "nodes", None) or []}
+        return QuorumDescription(p.leader_id, p.leader_epoch, p.high_watermark, replicas(p.current_voters),
+                                 replicas(p.observers), endpoints)
+
+    def describe_features(self, node_id: int | None = None) -> FeatureLevels:
+        """The features ApiVersions named on the connection to ``node_id`` (None: any broker)."""
+        conn = self._answered("ApiVersionsRequest", lambda: self._wire.node_features(node_id))
+        epoch = conn.finalized_features_epoch
+        return FeatureLevels(dict(conn.finalized_features), dict(conn.supported_features),
+                             epoch if epoch >= 0 else None)
+
+    def update_features(self, updates: list[tuple[str, int, int]], validate_only: bool) -> dict[str, str | None]:
+        """UpdateFeatures (feature, level, upgrade type: 1 upgrade, 2 safe, 3 unsafe downgrade)
+        at the highest common version, in ``updates``' order; each feature's error message (None:
+        done, or would be with ``validate_only``). A top-level error is every feature's, as the
+        Java AdminClient reports it."""
+        Req = self.proto.UpdateFeaturesRequest
+        version = self._version(Req, "UpdateFeatures")
+        if version == 0 and any(kind == 3 for _, _, kind in updates):
+            raise UnsupportedByBroker("The broker does not support unsafe downgrades (UpdateFeatures v1)")
+        keys = [Req.FeatureUpdateKey(feature=name, max_version_level=level, upgrade_type=kind,
+                                     allow_downgrade=kind != 1) for name, level, kind in updates]
+        resp = self.send(Req(version=version, timeout_ms=self.settings.timeout_ms, feature_updates=keys,
+                             validate_only=validate_only))
+        if resp.error_code:
+            message = resp.error_message or error_name(resp.error_code)
+            return {name: message for name, _, _ in updates}
+        results = {r.feature: (r.error_message or error_name(r.error_code)) if r.error_code else None
+                   for r in getattr(resp, "results", None) or []}
+        return {name: results.get(name) for name, _, _ in updates}
 
     def log_dirs(self, node_ids: list[int], partitions: dict[int, list[tuple[str, int]]] | None = None
                  ) -> list[LogDirInfo]:

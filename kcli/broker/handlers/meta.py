@@ -25,9 +25,20 @@ async def api_versions(ctx: RequestContext, req):
     if ctx.api_version >= 3 and not (_SOFTWARE.match(req.client_software_name or "")
                                      and _SOFTWARE.match(req.client_software_version or "")):
         return cls(version=ctx.api_version, error_code=Err.INVALID_REQUEST, api_keys=[])
+    controller = ctx.cluster.controller
     return cls(version=ctx.api_version, error_code=0, api_keys=[
         cls.ApiVersion(api_key=k, min_version=lo, max_version=hi)
-        for k, lo, hi in advertised(ctx.cluster.pose_as)])
+        for k, lo, hi in advertised(ctx.cluster.pose_as)],
+        # KIP-584 (v3+): a feature whose lowest level is 0 is left out before v4 (KAFKA-17492),
+        # a feature finalized at 0 always
+        supported_features=[cls.SupportedFeatureKey(name=name, min_version=lo, max_version=hi)
+                            for name, (lo, hi) in controller.supported().items()
+                            if ctx.api_version >= 4 or lo > 0],
+        finalized_features_epoch=controller.log_end_offset() if controller.serves_features else -1,
+        finalized_features=[cls.FinalizedFeatureKey(name=name, max_version_level=level,
+                                                    min_version_level=level)
+                            for name, level in controller.finalized.items() if level],
+        zk_migration_ready=False)
 
 
 def _brokers(cluster, cls, id_field: str = "node_id"):

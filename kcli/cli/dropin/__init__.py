@@ -5,14 +5,13 @@ tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TI
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
 named like Apache's scripts.
 
-``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions' and kafka-cluster's);
-``topics``, ``groups``, ``offsets``, ``configs``, ``streams``, ``share``, ``acls``, ``transactions``,
-``records``, ``election``, ``logdirs`` and ``cluster`` each tool's options and checks (pure), ``<tool>_run``
-beside each its execution on kcli's operations and plain views (``javawords``: the Java tools'
-words for a reset's warnings and refusals), ``run`` what they share (the entry, kcli's global
-options, the connection). The typer commands (``commands``) only hand their words over:
-``kcli.cli.main.run`` sends a drop-in command line to ``run`` untouched, with kcli's global
-options given before the tool's name (``run.Before``)."""
+``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions', kafka-cluster's,
+kafka-metadata-quorum's and kafka-features'); the module ``TOOLS`` names for each tool holds its
+options and checks (pure), ``<tool>_run`` beside each its execution on kcli's operations and plain
+views (``javawords``: the Java tools' words for a reset's warnings and refusals), ``run`` what
+they share (the entry, kcli's global options, the connection). The typer commands
+(``commands``) only hand their words over: ``kcli.cli.main.run`` sends a drop-in command line to
+``run`` untouched, with kcli's global options given before the tool's name (``run.Before``)."""
 
 from __future__ import annotations
 
@@ -25,7 +24,8 @@ TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get
          "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
          "kafka-transactions": "transactions", "kafka-delete-records": "records",
          "kafka-leader-election": "election", "kafka-share-groups": "share",
-         "kafka-log-dirs": "logdirs", "kafka-cluster": "cluster"}
+         "kafka-log-dirs": "logdirs", "kafka-cluster": "cluster",
+         "kafka-metadata-quorum": "quorum", "kafka-features": "features"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -70,3 +70,11 @@ def kafka_log_dirs_main() -> None:
     _script("kafka-log-dirs")
 def kafka_cluster_main() -> None:
     _script("kafka-cluster")
+
+
+def kafka_metadata_quorum_main() -> None:
+    _script("kafka-metadata-quorum")
+
+
+def kafka_features_main() -> None:
+    _script("kafka-features")

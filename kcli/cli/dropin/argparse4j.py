@@ -1,9 +1,9 @@
 """The command-line grammar of the Java tools built on argparse4j 0.7 (kafka-transactions,
-kafka-cluster), pure: a parser of ``--flag value`` options (``store`` actions), flags
-(``store_true``), subcommands, argument groups and mutually exclusive groups, so
-a drop-in accepts and refuses what the Java tool does, with argparse4j's messages, usage lines and
-help screens (``Parser.help_text``), wrapped as argparse4j wraps them (75 columns, lines
-justified: ``wrap``).
+kafka-metadata-quorum, kafka-features), pure: a parser of ``--flag value`` options (``store`` and
+``append`` actions) and flags (``store_true``) with subcommands, argument groups and mutually
+exclusive groups, so a drop-in accepts and refuses what the Java tool does, with argparse4j's
+messages, usage lines and help screens (``Parser.help_text``), wrapped as argparse4j wraps them
+(75 columns, lines justified: ``wrap``).
 
 Parsing, as argparse4j's: a word starting with ``-`` that is not a negative number is an option,
 ``--name=value`` embeds the value, a unique prefix of a long option's name is that option
@@ -11,8 +11,7 @@ Parsing, as argparse4j's: a word starting with ``-`` that is not a negative numb
 unique prefix too), ``--`` ends the options; an option's value is the next word unless it is an
 option itself (``expected one argument``); a value is converted when read (``could not convert``);
 a missing required option is reported after the whole line is read (the last one of a parser
-missing, the main parser's first), then a required mutually exclusive group none of whose options
-was given; a second option of such a group is refused when it is read.
+missing, the main parser's first).
 """
 
 from __future__ import annotations
@@ -51,8 +50,7 @@ class Arg:
     required: bool = False
     metavar: str | None = None
     default: object = None
-    action: str = "store"                 # store, store_true, help, version
-    mutex: "Mutex | None" = field(default=None, repr=False, compare=False)
+    action: str = "store"                 # store, append, store_true, help, version
 
     @property
     def dest(self) -> str:
@@ -60,7 +58,7 @@ class Arg:
 
     @property
     def takes_value(self) -> bool:
-        return self.action == "store"
+        return self.action in ("store", "append")
 
     def shown_metavar(self) -> str:
         return self.metavar or self.dest.upper()
@@ -72,7 +70,7 @@ class Arg:
 
     def title(self) -> str:
         """The help row's title: each flag, with the metavar after each where it takes a value."""
-        return ", ".join(f"{f} {self.shown_metavar()}" if self.takes_value else f for f in self.flags)
+        return ", ".join(f + (f" {self.shown_metavar()}" if self.takes_value else "") for f in self.flags)
 
     @property
     def textual_name(self) -> str:
@@ -86,24 +84,22 @@ class Group:
     args: list[Arg] = field(default_factory=list)
 
 
-class Mutex:
-    """A mutually exclusive group: at most one of its options, exactly one where required."""
-
-    def __init__(self, required: bool = False):
-        self.required = required
-        self.args: list[Arg] = []
+@datatype
+class Exclusive:
+    """A mutually exclusive group: at most one of its arguments (``required``: exactly one)."""
+    required: bool
+    args: list[Arg] = field(default_factory=list)
 
     def usage_words(self) -> list[str]:
-        """Its words in a usage line: ``(--a A | --b B)`` (``[...]`` when optional)."""
-        opening, closing = ("(", ")") if self.required else ("[", "]")
-        shown = [a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else "") for a in self.args]
-        words = [w for s in shown for w in (s, "|")][:-1]
-        if words:
-            words[0], words[-1] = opening + words[0], words[-1] + closing
+        """``(A | B)`` (required) or ``[A | B]``, as usage words: the brackets stay on the
+        arguments, the bars are words of their own."""
+        words: list[str] = []
+        for a in self.args:
+            words += ["|"] if words else []
+            words.append(a.flags[0] + (f" {a.shown_metavar()}" if a.takes_value else ""))
+        opening, closing = "()" if self.required else "[]"
+        words[0], words[-1] = opening + words[0], words[-1] + closing
         return words
-
-    def names(self) -> str:
-        return " ".join(a.textual_name for a in self.args)
 
 
 @datatype
@@ -114,31 +110,36 @@ class Parser:
     help: str = ""                        # a subparser's line in its parent's help
     args: list[Arg] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
+    exclusives: list[Exclusive] = field(default_factory=list)
     subparsers: list["Parser"] = field(default_factory=list)
-    subparsers_title: str = ""            # none: the commands are "positional arguments", first
-    subparsers_metavar: str = ""          # none: {command,command,...}
-    mutexes: list[Mutex] = field(default_factory=list)
+    subparsers_title: str = ""
+    subparsers_metavar: str = ""
     parent: "Parser | None" = None
 
-    def add(self, *flags: str, help: str, group: Group | None = None, **kw) -> Arg:
-        if kw.get("action") == "store_true":
-            kw.setdefault("default", False)
+    def add(self, *flags: str, help: str, group: Group | None = None, exclusive: Exclusive | None = None,
+            **kw) -> Arg:
         arg = Arg(tuple(flags), help, **kw)
         self.args.append(arg)
         if group is not None:
             group.args.append(arg)
-        if arg.mutex is not None:
-            arg.mutex.args.append(arg)
+        if exclusive is not None:
+            exclusive.args.append(arg)
         return arg
 
-    def mutex(self, required: bool = False) -> Mutex:
-        m = Mutex(required)
-        self.mutexes.append(m)
-        return m
+    def exclusive(self, required: bool = False) -> Exclusive:
+        g = Exclusive(required)
+        self.exclusives.append(g)
+        return g
 
-    @property
-    def commands_metavar(self) -> str:
-        return self.subparsers_metavar or "{" + ",".join(p.command or "" for p in self.subparsers) + "}"
+    def _usage_words(self, required_only: bool) -> list[str]:
+        """The arguments' usage words: those outside the exclusive groups, then each group (only
+        the required ones for ``required_only``: a subcommand's usage shows its parents' so)."""
+        grouped = {id(a) for g in self.exclusives for a in g.args}
+        words = [a.short_syntax() for a in self.args if id(a) not in grouped and (a.required or not required_only)]
+        for g in self.exclusives:
+            if g.required or not required_only:
+                words += g.usage_words()
+        return words
 
     def group(self, title: str, description: str) -> Group:
         g = Group(title, description)
@@ -162,14 +163,12 @@ class Parser:
         for upper in self._uppers():
             if upper.command is not None:
                 words.append(upper.command)
-            words += [a.short_syntax() for a in upper.args if a.required]
+            words += upper._usage_words(required_only=True)
         if self.command is not None:
             words.append(self.command)
-        words += [a.short_syntax() for a in self.args if a.mutex is None]
-        for m in self.mutexes:
-            words += m.usage_words()
+        words += self._usage_words(required_only=False)
         if self.subparsers:
-            words += [self.commands_metavar, "..."]
+            words += [self.subparsers_metavar, "..."]
         out, width, first_word = head + first, offset + len(first.strip("\n")), True
         for w in words:
             if not first_word and width + len(w) + 1 > WIDTH:
@@ -197,14 +196,14 @@ class Parser:
         plain = [a for a in self.args if id(a) not in grouped]
         commands = ""
         if self.subparsers:
-            commands = f"\n{self.subparsers_title or 'positional arguments'}:\n" + _help_row(self.commands_metavar, "")
-            commands += "".join(_help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
-        if not self.subparsers_title:
-            out += commands
+            commands = _help_row(self.subparsers_metavar, "") + "".join(
+                _help_row(f"  {p.command}", p.help) for p in self.subparsers if p.help)
+        if commands and not self.subparsers_title:      # untitled: positional arguments, first
+            out += "\npositional arguments:\n" + commands
         if plain:
             out += "\noptional arguments:\n" + "".join(_help_row(a.title(), a.help) for a in plain)
-        if self.subparsers_title:
-            out += commands
+        if commands and self.subparsers_title:
+            out += f"\n{self.subparsers_title}:\n" + commands
         for g in self.groups:
             out += f"\n{g.title}:\n"
             if g.description:
@@ -225,8 +224,10 @@ class Parser:
 
     def _parse(self, words: list[str], state: dict, values: dict) -> None:
         for a in self.args:
-            if a.takes_value or a.action == "store_true":
+            if a.takes_value:
                 values.setdefault(a.dest, a.default)
+            elif a.action == "store_true":
+                values.setdefault(a.dest, False)
         used: set[str] = set()
         while state["i"] < len(words):
             word = words[state["i"]]
@@ -239,11 +240,7 @@ class Parser:
                 if arg is None:
                     raise ArgparseError(self, f"unrecognized arguments: '{printable(word)}'")
                 state["i"] += 1
-                if arg.mutex is not None:
-                    other = next((a for a in arg.mutex.args if a.dest in used and a is not arg), None)
-                    if other is not None:
-                        raise ArgparseError(self, f"argument {arg.textual_name}: not allowed with argument "
-                                                  f"{other.textual_name}")
+                self._check_exclusive(arg, used)
                 used.add(arg.dest)
                 if arg.action == "help":
                     raise HelpRequested(self)
@@ -262,7 +259,8 @@ class Parser:
                     state["i"] += 1
                 else:
                     raise ArgparseError(self, f"argument {arg.textual_name}: expected one argument")
-                values[arg.dest] = self._convert(arg, value)
+                converted = self._convert(arg, value)
+                values[arg.dest] = [*(values.get(arg.dest) or []), converted] if arg.action == "append" else converted
             elif self.subparsers:
                 self._check_required(state, used)
                 sub = self._resolve_command(word)
@@ -282,9 +280,18 @@ class Parser:
         for a in self.args:
             if a.required and a.dest not in used:
                 state["deferred"] = ArgparseError(self, f"argument {a.textual_name} is required")
-        for m in self.mutexes:
-            if state["deferred"] is None and m.required and not any(a.dest in used for a in m.args):
-                state["deferred"] = ArgparseError(self, f"one of the arguments {m.names()} is required")
+        for g in self.exclusives:
+            if state["deferred"] is None and g.required and not any(a.dest in used for a in g.args):
+                names = " ".join(a.textual_name for a in g.args)
+                state["deferred"] = ArgparseError(self, f"one of the arguments {names} is required")
+
+    def _check_exclusive(self, arg: Arg, used: set[str]) -> None:
+        for g in self.exclusives:
+            if any(a is arg for a in g.args):
+                other = next((a for a in g.args if a.dest in used and a is not arg), None)
+                if other is not None:
+                    raise ArgparseError(self, f"argument {arg.textual_name}: not allowed with argument "
+                                              f"{other.textual_name}")
 
     def _resolve(self, flag: str) -> Arg | None:
         table = {f: a for a in self.args for f in a.flags}

@@ -17,7 +17,7 @@ DEPRECATED_CONFIG = ("Option --config has been deprecated and will be removed in
 def parser() -> ap.Parser:
     """ClusterTool's parser: one subparser per command, each with the connection options (a
     required mutually exclusive pair), --config and --command-config."""
-    p = ap.Parser(PROG, description="The Kafka cluster tool.")
+    p = ap.Parser(PROG, description="The Kafka cluster tool.", subparsers_metavar="{" + ",".join(COMMANDS) + "}")
     p.add("-h", "--help", help="show this help message and exit", type="flag", action="help")
     helps = {"cluster-id": "Get information about the ID of a cluster.", "unregister": "Unregister a broker.",
              "unregister-controller": "Unregister a controller.", "list-endpoints": "List endpoints",
@@ -25,11 +25,11 @@ def parser() -> ap.Parser:
     subs = {}
     for command in COMMANDS:
         s = subs[command] = p.sub(command, helps[command])
-        connection = s.mutex(required=True)
+        connection = s.exclusive(required=True)
         s.add("--bootstrap-server", "-b", help="A list of host/port pairs to use for establishing the connection "
-              "to the Kafka cluster.", mutex=connection)
+              "to the Kafka cluster.", exclusive=connection)
         s.add("--bootstrap-controller", "-C", help="A list of host/port pairs to use for establishing the "
-              "connection to the KRaft controllers.", mutex=connection)
+              "connection to the KRaft controllers.", exclusive=connection)
         s.add("--config", help="(DEPRECATED) A property file containing configurations for the Admin client. "
               "This option will be removed in a future version. Use --command-config instead.")
         s.add("--command-config", "-c", help="Config properties file for the Admin client.")

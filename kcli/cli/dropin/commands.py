@@ -80,3 +80,15 @@ def kafka_share_groups(ctx: typer.Context):
     """kafka-share-groups' own command line (share groups, KIP-932: --list, --describe,
     --reset-offsets, --delete-offsets, --delete)."""
     return _run("kafka-share-groups", ctx.args)
+
+
+def kafka_metadata_quorum(ctx: typer.Context):
+    """kafka-metadata-quorum's own command line (describe --status, --replication [--human-readable]):
+    the KRaft metadata quorum through a broker."""
+    return _run("kafka-metadata-quorum", ctx.args)
+
+
+def kafka_features(ctx: typer.Context):
+    """kafka-features' own command line (describe, upgrade, downgrade, disable with --dry-run,
+    version-mapping, feature-dependencies): the cluster's feature levels (KIP-584)."""
+    return _run("kafka-features", ctx.args)

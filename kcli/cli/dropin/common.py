@@ -12,12 +12,12 @@ class ShowHelp(Exception):
 
 
 class HelpScreen(Exception):
-    """Print ``text`` (a whole help screen) on stdout; exit 1, as kafka-transactions does after
-    argparse4j's help."""
+    """Print ``text`` (a whole help screen) on stdout; exit ``code``: 1, as kafka-transactions does
+    after argparse4j's help (kafka-metadata-quorum exits 0)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, code: int = 1):
         super().__init__(text)
-        self.text = text
+        self.text, self.code = text, code
 
 
 class ShowVersion(Exception):

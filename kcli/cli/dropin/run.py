@@ -172,7 +172,7 @@ def _run(tool: str, args: list[str], console: Console, before_options: list[str]
         return 1
     except HelpScreen as exc:
         stdout.write(exc.text)
-        return 1
+        return exc.code
     except ShowVersion:
         stdout.write(f"kcli {__version__}\n")
         return 0
