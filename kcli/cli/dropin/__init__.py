@@ -1,7 +1,7 @@
 """The drop-in commands (``kcli kafka-topics``, ``kcli kafka-consumer-groups``, ``kcli
 kafka-get-offsets``, ``kcli kafka-configs``, ``kcli kafka-streams-groups``, ``kcli kafka-share-groups``,
 ``kcli kafka-acls``, ``kcli kafka-transactions``, ``kcli kafka-delete-records``, ``kcli
-kafka-leader-election`` and ``kcli kafka-log-dirs``) take the Java tools' own command lines (Apache
+kafka-leader-election``, ``kcli kafka-reassign-partitions`` and ``kcli kafka-log-dirs``) take the Java tools' own command lines (Apache
 Kafka 4.4's options, jopt-simple's grammar, the tools' checks and messages) and print what the
 tools print, plus the KIP additions (CreationTimeMs, KIP-1327; GROUP-CREATION-TIME and
 ``--to-start-time``, KIP-1282). Each is also a console script (``kcli-kafka-topics``...), never
@@ -9,7 +9,7 @@ named like Apache's scripts.
 
 ``kcli.cli.dropin.jopt`` is the grammar (``argparse4j`` kafka-transactions'); ``topics``,
 ``groups``, ``offsets``, ``configs``, ``streams``, ``share``, ``acls``, ``transactions``,
-``records``, ``election`` and ``logdirs`` each tool's options and checks (pure), ``<tool>_run``
+``records``, ``election``, ``reassign`` and ``logdirs`` each tool's options and checks (pure), ``<tool>_run``
 beside each its execution on kcli's operations and plain views (``javawords``: the Java tools'
 words for a reset's warnings and refusals), ``run`` what they share (the entry, kcli's global
 options, the connection). The typer commands (``commands``) only hand their words over:
@@ -27,7 +27,7 @@ TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get
          "kafka-configs": "configs", "kafka-streams-groups": "streams", "kafka-acls": "acls",
          "kafka-transactions": "transactions", "kafka-delete-records": "records",
          "kafka-leader-election": "election", "kafka-share-groups": "share",
-         "kafka-log-dirs": "logdirs"}
+         "kafka-log-dirs": "logdirs", "kafka-reassign-partitions": "reassign"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -70,3 +70,5 @@ def kafka_share_groups_main() -> None:
     _script("kafka-share-groups")
 def kafka_log_dirs_main() -> None:
     _script("kafka-log-dirs")
+def kafka_reassign_partitions_main() -> None:
+    _script("kafka-reassign-partitions")
