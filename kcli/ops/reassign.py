@@ -8,8 +8,10 @@ import os
 import time
 
 from kcli.admin import Admin
-from kcli.errors import OperationError, UsageError
+from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import BrokerError, Reassignment
+
+UNKNOWN_TOPIC_OR_PARTITION = 3
 
 TP = tuple[str, int]
 THROTTLED_REPLICAS = ("leader.replication.throttled.replicas",
@@ -92,10 +94,22 @@ def throttles(plan: dict[TP, list[int]], current: dict[TP, list[int]], moving: l
 
 # -- the cluster ----------------------------------------------------------------------------------
 
+def existing_topics(admin: Admin, topics: list[str]) -> list:
+    """The descriptions of those ``topics`` that exist (one describe; where one does not exist,
+    the topic names asked first)."""
+    names = sorted(set(topics))
+    try:
+        return admin.describe_topics(names) if names else []
+    except BrokerRejected as exc:
+        if exc.error.code != UNKNOWN_TOPIC_OR_PARTITION:
+            raise
+    names = sorted(set(names) & set(admin.topic_names()))
+    return admin.describe_topics(names) if names else []
+
+
 def replicas_now(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
     """Each partition's replicas of those ``topics`` that exist."""
-    return {(t.name, p.partition): list(p.replicas)
-            for t in admin.describe_topics(sorted(set(topics))) for p in t.partitions}
+    return {(t.name, p.partition): list(p.replicas) for t in existing_topics(admin, topics) for p in t.partitions}
 
 
 def current_assignment(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
@@ -187,7 +201,7 @@ def progress(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, tuple[str, lis
     """Each planned partition: ("complete" | "in progress" | "failed", its replicas now, the
     adding replicas in sync)."""
     ongoing = {(r.topic, r.partition): r for r in admin.list_reassignments(sorted(plan))}
-    topics = {t.name: t for t in admin.describe_topics(sorted({t for t, _ in plan}))}
+    topics = {t.name: t for t in existing_topics(admin, [t for t, _ in plan])}
     out = {}
     for (t, p), target in sorted(plan.items()):
         info = next((x for x in topics[t].partitions if x.partition == p), None) if t in topics else None

@@ -61,6 +61,8 @@ REASONS = {
     "acl-lint": "kcli's ACL linter warns on stderr (`Warn: ...`) before any ACL is created; stdout is the Java tool's",
     "argparse-usage": "the same message on one line on stderr; kafka-transactions (argparse4j) prints its usage "
                       "before it and wraps it at 75 columns (and may add a 'Did you mean' list)",
+    "trace-stdout": "kafka-reassign-partitions prints its stack trace on stdout after the `Error: ...` line; kcli prints "
+                    "the line alone",
     "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
                     "kafka-delete-records exits 0",
 }

@@ -9,7 +9,7 @@ before the moves) before any change and names it on stderr."""
 from __future__ import annotations
 
 from kcli.cli.dropin.run import Console, admin_for
-from kcli.errors import EXIT_FAILED, EXIT_USAGE, KcliError
+from kcli.errors import EXIT_FAILED, EXIT_USAGE, BrokerRejected, KcliError
 
 UNKNOWN_TOPIC = "org.apache.kafka.common.errors.UnknownTopicOrPartitionException"
 CANNOT_EXECUTE = ("Cannot execute because there is an existing partition assignment.  Use --additional to "
@@ -58,6 +58,10 @@ def execute(req, console: Console) -> int:
         return _end(console, out, f"Error: {exc.message}", EXIT_USAGE)
     except Refused as exc:
         return _end(console, out, exc.text, exc.code)
+    except BrokerRejected as exc:           # a future's ExecutionException: the cause's toString()
+        from kcli.render.javatext import exception_with
+
+        return _end(console, out, "Error: " + exception_with(exc.error.code, exc.error.message), EXIT_FAILED)
     except KcliError as exc:
         console.write("stdout", "".join(out))
         console.write("stderr", f"{exc.message}\n")
@@ -72,14 +76,14 @@ def _end(console: Console, out: list[str], text: str, code: int) -> int:
 
 
 def _read(path: str) -> str:
-    """Utils.readFileAsString: a file that cannot be read is its NoSuchFileException (the path)."""
+    """Utils.readFileAsString: a file that cannot be read is its IOException."""
     from kcli.errors import UsageError
     from kcli.inputs import printable, read_text
 
     try:
         return read_text(path, "--reassignment-json-file")
     except UsageError:
-        raise Refused(f"Error: {printable(path)}", EXIT_USAGE) from None
+        raise Refused(f"Error: Unable to read file {printable(path)}", EXIT_USAGE) from None
 
 
 def _java_set(items) -> str:
