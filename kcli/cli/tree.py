@@ -79,7 +79,7 @@ SHORT_HELP: dict[str, str] = {
     "list-offsets": "Offsets per partition, and a record's time.",
     "reset-offsets": "Reset a group's offsets; a dry run by default.",
     "delete-offsets": "Delete committed offsets of a group.",
-    "delete-records": "Delete records below offsets; a dry run by default.",
+    "delete-records": "Delete records below offsets; dry run by default.",
     "demo": "Play the KIP story on an embedded broker.",
     COMPLETE_COMMAND: "List names for shell completion.",
     "list topics": "List topic names (kafka-topics --list).",
@@ -148,7 +148,7 @@ ALIASES: dict[str, str] = {
     "describe quota": "describe quotas", "alter quota": "alter quotas",
 }
 GROUPS = {
-    "list": "List topics, consumer groups, ACLs or transactions.",
+    "list": "List topics, groups, ACLs or transactions.",
     "describe": "Describe what the cluster holds. Topics, groups, configs, log-dirs, the cluster, transactions, "
                 "quotas.",
     "abort": "Abort an open transaction.",

@@ -197,6 +197,28 @@ def execute(admin: Admin, plan: dict[TP, list[int]], throttle: int | None,
     return path, admin.alter_reassignments(dict(plan))
 
 
+def start(admin: Admin, plan: dict[TP, list[int]], allow_rf_change: bool = True) -> dict[TP, BrokerError | None]:
+    """AlterPartitionReassignments: each partition's move started, or its error."""
+    return admin.alter_reassignments(dict(plan), allow_rf_change)
+
+
+def usable_brokers(admin: Admin, brokers: list[int]) -> list:
+    """The cluster's brokers (BrokerInfo, with their racks) that ``brokers`` names."""
+    wanted = set(brokers)
+    return [b for b in admin.describe_cluster().brokers if b.node_id in wanted]
+
+
+def log_dir_states(admin: Admin, targets: dict[tuple[str, int, int], str]) -> dict:
+    """Each named replica's log dirs now (DescribeLogDirs to the live brokers): (topic, partition,
+    broker) -> {"current": dir, "future": dir} (either may be missing), or None where the broker
+    holds no replica of it."""
+    found: dict = {}
+    for r in admin.describe_log_dirs(sorted({b for _, _, b in targets} & set(admin.broker_ids()))):
+        if (r.topic, r.partition, r.broker) in targets:
+            found.setdefault((r.topic, r.partition, r.broker), {})["future" if r.future else "current"] = r.log_dir
+    return {key: found.get(key) for key in targets}
+
+
 def progress(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, tuple[str, list[int], list[int]]]:
     """Each planned partition: ("complete" | "in progress" | "failed", its replicas now, the
     adding replicas in sync)."""

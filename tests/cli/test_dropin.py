@@ -18,7 +18,7 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-reassign-partitions")
 
 
 dropin = run_dropin

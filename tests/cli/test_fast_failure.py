@@ -68,6 +68,7 @@ DROPIN_CASES = {
     # trace on stderr); kcli names the cause at once, on stderr
     "kafka-leader-election": (["--election-type", "preferred", "--all-topic-partitions"], "", "{cause}\n"),
     "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
+    "kafka-reassign-partitions": (["--list"], "", "{cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
 }
 

@@ -168,12 +168,12 @@ def _generate(admin, req, prepared, out: list[str], console: Console) -> None:
     """generateAssignment: the current assignment (each replica's log dir) and a proposal over the
     brokers of --broker-list that are in the cluster (kcli's round robin: Java's placer starts at
     a random broker)."""
-    from kcli.ops.reassign import balanced, plan_json, replica_log_dirs
+    from kcli.ops.reassign import balanced, plan_json, replica_log_dirs, usable_brokers
 
     brokers, topics = prepared
     current = _current(admin, topics)
     log_dirs = replica_log_dirs(admin, current)
-    usable = [b for b in admin.describe_cluster().brokers if b.node_id in set(brokers)]
+    usable = usable_brokers(admin, brokers)
     racked = sum(1 for b in usable if b.rack is not None)
     if req.rack_aware and 0 < racked < len(usable):
         raise _error(NO_RACKS)
@@ -194,10 +194,12 @@ def _execute(admin, req, plan, out: list[str], console: Console) -> None:
     """executeAssignment, with kcli's rollback file written before any change."""
     from kcli import javaorder
     from kcli.ops import reassign as lib
+    from kcli.ops.logdirs import live_brokers
+
     moving = lib.ongoing(admin)
     if moving and not req.additional:
         raise Refused(CANNOT_EXECUTE)
-    known = set(admin.broker_ids())
+    known = set(live_brokers(admin))
     for broker in javaorder.integers(dict.fromkeys(b for replicas in plan.values() for b in replicas)):
         if broker not in known:
             raise _error(f"Unknown broker id {broker}")
@@ -220,21 +222,12 @@ def _execute(admin, req, plan, out: list[str], console: Console) -> None:
             out.append(f"The inter-broker throttle limit was set to {req.throttle} B/s\n")
         if req.log_dir_throttle >= 0:          # no replica moves between log dirs: no broker to set
             out.append(f"The replica-alter-dir throttle limit was set to {req.log_dir_throttle} B/s\n")
-    results = admin.alter_reassignments(dict(plan), req.allow_rf_change)
+    results = lib.start(admin, plan, req.allow_rf_change)
     failed = sorted(tp for tp, e in results.items() if e is not None)
     if failed:
         raise Refused("Error reassigning partition(s):\n" + "\n".join(
             f"{_tp(tp)}: {_message(results[tp])}" for tp in failed))
     out.append(f"Successfully started partition reassignment{_s(plan)} for {','.join(map(_tp, sorted(plan)))}\n")
-
-
-def _log_dir_states(admin, targets: dict) -> dict:
-    """findLogDirMoveStates: each named replica's log dir state, from DescribeLogDirs."""
-    replicas = {}
-    for r in admin.describe_log_dirs(sorted({b for _, _, b in targets} & set(admin.broker_ids()))):
-        if (r.topic, r.partition, r.broker) in targets:
-            replicas.setdefault((r.topic, r.partition, r.broker), {})["future" if r.future else "current"] = r.log_dir
-    return {key: replicas.get(key) for key in targets}
 
 
 def _log_dir_lines(states: dict, targets: dict) -> tuple[list[str], bool]:
@@ -264,10 +257,11 @@ def _log_dir_lines(states: dict, targets: dict) -> tuple[list[str], bool]:
 def _clear(admin, parts: list, out: list[str]) -> None:
     """clearAllThrottles: the brokers (the cluster's and the plan's) and topics named in the tool's
     HashSet orders, then every reassignment throttle removed."""
+    from kcli.ops.logdirs import live_brokers
     from kcli.ops.reassign import clear_throttles
     from kcli.render.reassign import clearing_lines
 
-    brokers = [*admin.broker_ids(), *(b for _, replicas in parts for b in replicas)]
+    brokers = [*live_brokers(admin), *(b for _, replicas in parts for b in replicas)]
     topics = [t for (t, _), _ in parts]
     out.append("".join(line + "\n" for line in clearing_lines(brokers, topics)))
     clear_throttles(admin, topics)
@@ -282,14 +276,14 @@ def _verify(admin, req, prepared, out: list[str], console: Console) -> None:
     states = lib.progress(admin, plan)
     out.append("".join(line + "\n" for line in ["Status of partition reassignment:",
                                                 *progress_lines(states, plan, java=True)]))
-    lines, pending = _log_dir_lines(_log_dir_states(admin, targets), targets) if targets else ([], False)
+    lines, pending = _log_dir_lines(lib.log_dir_states(admin, targets), targets) if targets else ([], False)
     out.append("".join(line + "\n" for line in lines) or "\n")
     if not lib.ongoing(admin) and not pending and not req.preserve_throttles:
         _clear(admin, parts, out)
 
 
 def _cancel(admin, req, prepared, out: list[str], console: Console) -> None:
-    from kcli.ops.reassign import cancel_moving
+    from kcli.ops.reassign import cancel_moving, log_dir_states
 
     parts, targets = prepared
     moving, results = cancel_moving(admin, [tp for tp, _ in parts])
@@ -299,7 +293,7 @@ def _cancel(admin, req, prepared, out: list[str], console: Console) -> None:
             f"{_tp(tp)}: {_message(results[tp])}" for tp in failed))
     out.append(f"Successfully cancelled partition reassignment{_s(moving)} for: {','.join(map(_tp, moving))}\n"
                if moving else "None of the specified partition reassignments are active.\n")
-    states = _log_dir_states(admin, targets) if targets else {}
+    states = log_dir_states(admin, targets) if targets else {}
     if any(s and s.get("current") and s.get("future") for s in states.values()):
         raise Refused("kcli kafka-reassign-partitions cannot cancel moves between log dirs (AlterReplicaLogDirs)")
     out.append("None of the specified partition moves are active.")        # print, not println
