@@ -301,3 +301,27 @@ def test_the_dropin_cancels_a_move_and_puts_the_replicas_back(ec, tmp_path):
     assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "c"))
     assert not any(k.endswith("throttled.rate") for v in _broker_dynamic(ec).values() for k in v)
     assert _dropin(ec, "--list").out == "No partition reassignments found.\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--execute", "--reassignment-json-file", "{dirs}"], "cannot move replicas between log dirs"),
+    (["--list", "--bootstrap-controller", "{b}"], "connects to brokers: use --bootstrap-server"),
+])
+def test_what_the_dropin_cannot_do_is_one_line_before_any_request(ec, tmp_path, args, message):
+    """A plan naming log dirs (AlterReplicaLogDirs, which kcli lacks) and --bootstrap-controller:
+    one line on stderr, exit 2, nothing sent."""
+    from tests.support.run import run_dropin
+
+    ec.create_topic("t", 1, 1)
+    dirs = tmp_path / "dirs.json"
+    dirs.write_text(json.dumps({"partitions": [{"topic": "t", "partition": 0, "replicas": [2],
+                                                "log_dirs": ["/data/1"]}]}))
+    before = ec.request_counts()
+    line = [a.format(b=ec.bootstrap_servers, dirs=dirs) for a in args]
+    bootstrap = [] if "--bootstrap-controller" in args else ["--bootstrap-server", ec.bootstrap_servers]
+    r = run_dropin("kafka-reassign-partitions", *bootstrap, *line)
+    assert (r.code, r.out) == (2, "") and message in r.err and len(r.err.splitlines()) == 1, r
+    assert ec.request_counts() == before
+    assert _replicas(ec, "t") == [[1]]
+    nothing = run_dropin("kafka-reassign-partitions", "--bootstrap-server", "--list")
+    assert (nothing.code, nothing.out, nothing.err) == (2, "", "--bootstrap-server needs host:port\n")

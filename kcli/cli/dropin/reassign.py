@@ -109,12 +109,18 @@ def read(args: list[str]) -> ReassignRequest:
             raise Usage(f'Option "[{name}]" can\'t be used with action "[{action}]"')
     if has("bootstrap-controller"):
         raise Usage("kcli kafka-reassign-partitions connects to brokers: use --bootstrap-server")
+    if parsed.raw("bootstrap-server") is None:          # the tool fails on it (a NullPointerException)
+        raise Usage("--bootstrap-server needs host:port")
+    try:                        # the tool converts its numbers as it runs: its Error: line on stdout
+        throttle, log_dir_throttle = parsed.value("throttle"), parsed.value("replica-alter-log-dirs-throttle")
+        parsed.value("timeout")
+    except JoptError as exc:
+        raise Usage(f"Error: {exc}", stream="stdout") from None
     try:
         file_option = "topics-to-move-json-file" if action == "generate" else "reassignment-json-file"
         return ReassignRequest(action, parsed.value("bootstrap-server"), parsed.value("command-config"),
-                               parsed.value(file_option), parsed.value("broker-list"), parsed.value("throttle"),
-                               parsed.value("replica-alter-log-dirs-throttle"), has("additional"),
-                               has("preserve-throttles"), not has("disable-rack-aware"),
+                               parsed.value(file_option), parsed.value("broker-list"), throttle, log_dir_throttle,
+                               has("additional"), has("preserve-throttles"), not has("disable-rack-aware"),
                                not has("disallow-replication-factor-change"))
     except JoptError as exc:
         raise Usage(str(exc)) from None

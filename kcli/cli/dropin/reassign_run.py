@@ -23,11 +23,12 @@ NO_RACKS = ("Not all brokers have rack information. Add --disable-rack-aware in 
 
 
 class Refused(Exception):
-    """The tool's failure: ``text`` on stdout, then ``code``."""
+    """The tool's failure: ``text`` on stdout, then ``code``; kcli's own refusal (what the drop-in
+    cannot do) on stderr."""
 
-    def __init__(self, text: str, code: int = EXIT_FAILED):
+    def __init__(self, text: str, code: int = EXIT_FAILED, stream: str = "stdout"):
         super().__init__(text)
-        self.text, self.code = text, code
+        self.text, self.code, self.stream = text, code, stream
 
 
 def _error(message: str, code: int = EXIT_FAILED) -> Refused:
@@ -49,14 +50,16 @@ def execute(req, console: Console) -> int:
     out: list[str] = []                   # stdout, written as the tool prints it (also on failure)
     try:
         text = None if req.action == "list" else _read(req.json_file)
-        if req.bootstrap is None:
-            raise Refused("Error: --bootstrap-server needs a value", EXIT_USAGE)
         prepared = _PREPARE[req.action](req, text) if text is not None else None
         with admin_for(req.bootstrap, req.command_config, console.timeout_ms, console) as admin:
             _ACTIONS[req.action](admin, req, prepared, out, console)
     except JsonError as exc:
         return _end(console, out, f"Error: {exc.message}", EXIT_USAGE)
     except Refused as exc:
+        if exc.stream == "stderr":
+            console.write("stdout", "".join(out))
+            console.write("stderr", exc.text + "\n")
+            return exc.code
         return _end(console, out, exc.text, exc.code)
     except BrokerRejected as exc:           # a future's ExecutionException: the cause's toString()
         from kcli.render.javatext import exception_with
@@ -134,7 +137,7 @@ def _prepare_execute(req, text: str):
     plan = check_execute(parts)
     if log_dirs:
         raise Refused("kcli kafka-reassign-partitions cannot move replicas between log dirs (AlterReplicaLogDirs): "
-                      'give "any" as each replica\'s log dir', EXIT_USAGE)
+                      'give "any" as each replica\'s log dir', EXIT_USAGE, "stderr")
     return plan
 
 
@@ -295,7 +298,8 @@ def _cancel(admin, req, prepared, out: list[str], console: Console) -> None:
                if moving else "None of the specified partition reassignments are active.\n")
     states = log_dir_states(admin, targets) if targets else {}
     if any(s and s.get("current") and s.get("future") for s in states.values()):
-        raise Refused("kcli kafka-reassign-partitions cannot cancel moves between log dirs (AlterReplicaLogDirs)")
+        raise Refused("kcli kafka-reassign-partitions cannot cancel moves between log dirs (AlterReplicaLogDirs)",
+                      EXIT_FAILED, "stderr")
     out.append("None of the specified partition moves are active.")        # print, not println
     if not req.preserve_throttles:
         _clear(admin, parts, out)
