@@ -206,7 +206,7 @@ class ReassignState:
         self._file("plan", parts(*((t, n, r) for n, r in PLAN.items())))
         self._file("plan_rf", parts((t, 0, [3]), (t, 1, [1, 2])))
         self._file("plan_unknown_broker", parts((t, 0, [1, 9])))
-        self._file("plan_missing_partition", parts((t, 0, [2]), (t, 7, [1])))
+        self._file("plan_missing_partition", parts((t, 0, [2]), (t, 17, [1]), (t, 7, [1]), (t, 12, [1]), (t, 5, [2])))
         self._file("plan_missing_topic", parts(("nosuch-topic", 0, [1])))
         self._file("plan_empty", {"version": 1, "partitions": []})
         self._file("plan_no_replicas", parts((t, 0, [])))

@@ -180,10 +180,8 @@ def _generate(admin, req, prepared, out: list[str], console: Console) -> None:
     racked = sum(1 for b in usable if b.rack is not None)
     if req.rack_aware and 0 < racked < len(usable):
         raise _error(NO_RACKS)
-    factor = max((len(r) for r in current.values()), default=1)
-    if factor <= 0:
-        raise _error(f"Invalid replication factor {factor}: the replication factor must be positive.")
-    if not usable:
+    factor = max((len(r) for r in current.values()), default=0)      # the placer's checks, per topic placed
+    if current and not usable:
         raise _error("All brokers are currently fenced, or have all their log directories cordoned.")
     if factor > len(usable):
         raise _error(f"The target replication factor of {factor} cannot be reached because only {len(usable)} "
@@ -208,8 +206,9 @@ def _execute(admin, req, plan, out: list[str], console: Console) -> None:
             raise _error(f"Unknown broker id {broker}")
     current = _current(admin, [t for t, _ in plan])
     missing = [tp for tp in plan if tp not in current]
-    if missing:
-        shown = ", ".join(map(_tp, javaorder.topic_partitions(missing)))
+    if missing:               # a HashSet copy of the plan's partitions, those found removed
+        shown = ", ".join(_tp(tp) for tp in javaorder.topic_partitions(plan, javaorder.hash_set_copy(len(plan)))
+                          if tp in missing)
         raise _error(f"{UNKNOWN_TOPIC}: Unable to find partition: {shown}")
     before = {tp: current[tp] for tp in plan}
     log_dirs = lib.replica_log_dirs(admin, before)
