@@ -133,6 +133,8 @@ REASSIGN_CASES: list[Case] = [
     reassign("--execute", *FILE, "{plan_dup_partition}", differs=BAD_FILE, id="reassign-execute-duplicate-partition"),
     reassign("--execute", *FILE, "{plan_dup_replica}", differs=BAD_FILE, id="reassign-execute-duplicate-replica"),
     reassign("--execute", *FILE, "{plan_dirs_size}", differs=BAD_FILE, id="reassign-execute-log-dirs-size"),
+    reassign("--execute", *FILE, "{plan_not_json}", differs={STDOUT: "json-parser-message", EXIT: "usage-exit"},
+             id="reassign-execute-not-json"),
     reassign("--execute", *FILE, "{plan_v2}", differs=BAD_FILE, id="reassign-execute-version-2"),
     reassign("--execute", *FILE, "{plan_text_partition}", differs=BAD_FILE, id="reassign-execute-text-partition"),
     reassign("--execute", *FILE, "{plan_no_topic}", differs=BAD_FILE, id="reassign-execute-no-topic"),
@@ -215,6 +217,7 @@ class ReassignState:
         self._file("plan_dirs_size", {"partitions": [{"topic": t, "partition": 0, "replicas": [1, 2],
                                                       "log_dirs": ["any"]}]})
         self._file("plan_v2", {"version": 2, "partitions": []})
+        self._file("plan_not_json", "{invalid_json")
         self._file("plan_text_partition", {"partitions": [{"topic": t, "partition": "0", "replicas": [1]}]})
         self._file("plan_no_topic", {"partitions": [{"partition": 0, "replicas": [1]}]})
         from kcli.ops.reassign import plan_json, replica_log_dirs

@@ -175,13 +175,17 @@ def _string(value) -> str:
     return value
 
 
-def _parse(text: str, invalid: str) -> dict:
+def _parse(text: str, invalid: str | None) -> dict:
+    """The file's JSON object and its version (1); ``invalid``: the tool's words for text that is
+    not JSON (None: Jackson's parser message, which kcli gives as Python's parser words it)."""
     import json
 
     try:
         doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonError(invalid or f"{exc.msg}: line {exc.lineno}, column {exc.colno}") from None
     except (ValueError, RecursionError):
-        raise JsonError(invalid) from None
+        raise JsonError(invalid or "The input is not valid JSON") from None
     doc = _object(doc)
     version = _int(doc["version"]) if "version" in doc else 1
     if version != 1:
@@ -198,7 +202,7 @@ def parse_topics(text: str) -> list[str]:
 def parse_reassignment(text: str) -> tuple[list[tuple[tuple[str, int], list[int]]], dict[tuple[str, int, int], str]]:
     """parsePartitionReassignmentData: the partitions with their target replicas, in the file's
     order and not deduplicated; the log dirs named (not "any") per (topic, partition, broker)."""
-    doc = _parse(text, "The input string is not a valid JSON")
+    doc = _parse(text, None)
     parts, dirs = [], {}
     for entry in _array(doc["partitions"]) if "partitions" in doc else []:
         fields = _object(entry)
