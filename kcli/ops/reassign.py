@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Sequence
 
 from kcli.admin import Admin
 from kcli.errors import BrokerRejected, OperationError, UsageError
@@ -71,7 +72,7 @@ def balanced(current: dict[TP, list[int]], brokers: list[int]) -> dict[TP, list[
     return plan
 
 
-def throttles(plan: dict[TP, list[int]], current: dict[TP, list[int]], moving: list[Reassignment] = ()
+def throttles(plan: dict[TP, list[int]], current: dict[TP, list[int]], moving: Sequence[Reassignment] = ()
               ) -> tuple[dict[str, dict[str, str]], list[int]]:
     """The throttles kafka-reassign-partitions sets (its move map): per topic, the leader list
     names each moving partition's sources (its replicas now, or those a move in progress started
