@@ -20,6 +20,7 @@ _kcli_spec() {
         'java:kcli kafka-leader-election') echo '1' ;;
         'java:kcli kafka-log-dirs') echo '1' ;;
         'java:kcli kafka-metadata-quorum') echo '1' ;;
+        'java:kcli kafka-reassign-partitions') echo '1' ;;
         'java:kcli kafka-share-groups') echo '1' ;;
         'java:kcli kafka-streams-groups') echo '1' ;;
         'java:kcli kafka-topics') echo '1' ;;
@@ -95,6 +96,7 @@ _kcli_spec() {
         'kind:kcli kafka-leader-election --topic') echo 'topics' ;;
         'kind:kcli kafka-log-dirs --command-config') echo 'file' ;;
         'kind:kcli kafka-metadata-quorum --command-config') echo 'file' ;;
+        'kind:kcli kafka-reassign-partitions --command-config') echo 'file' ;;
         'kind:kcli kafka-share-groups --command-config') echo 'file' ;;
         'kind:kcli kafka-share-groups --from-file') echo 'file' ;;
         'kind:kcli kafka-share-groups --group') echo 'groups' ;;
@@ -164,6 +166,7 @@ _kcli_spec() {
         'opts:kcli kafka-leader-election') echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version' ;;
         'opts:kcli kafka-log-dirs') echo '--help --version --bootstrap-server --command-config --describe --topic-list --broker-list' ;;
         'opts:kcli kafka-metadata-quorum') echo '--help --bootstrap-server --bootstrap-controller --command-config --status --replication --human-readable --dry-run --controller-id --controller-directory-id --unregister' ;;
+        'opts:kcli kafka-reassign-partitions') echo '--verify --generate --execute --cancel --list --bootstrap-server --command-config --reassignment-json-file --topics-to-move-json-file --broker-list --bootstrap-controller --disable-rack-aware --throttle --replica-alter-log-dirs-throttle --timeout --additional --preserve-throttles --disallow-replication-factor-change --help --version' ;;
         'opts:kcli kafka-share-groups') echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version' ;;
         'opts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version' ;;
         'opts:kcli kafka-topics') echo '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version' ;;
@@ -177,7 +180,7 @@ _kcli_spec() {
         'opts:kcli list-offsets') echo '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions' ;;
         'opts:kcli reassign partitions') echo '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles' ;;
         'opts:kcli reset-offsets') echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare' ;;
-        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets' ;;
+        'subs:kcli') echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-reassign-partitions kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets' ;;
         'subs:kcli abort') echo 'transaction' ;;
         'subs:kcli alter') echo 'configs quotas topics' ;;
         'subs:kcli audit') echo 'timestamps' ;;
@@ -223,6 +226,7 @@ _kcli_spec() {
         'vopts:kcli kafka-leader-election') echo '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type' ;;
         'vopts:kcli kafka-log-dirs') echo '--bootstrap-server --command-config --topic-list --broker-list' ;;
         'vopts:kcli kafka-metadata-quorum') echo '--bootstrap-server --bootstrap-controller --command-config --controller-id --controller-directory-id' ;;
+        'vopts:kcli kafka-reassign-partitions') echo '--command-config --reassignment-json-file --topics-to-move-json-file --broker-list --throttle --replica-alter-log-dirs-throttle --timeout' ;;
         'vopts:kcli kafka-share-groups') echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime' ;;
         'vopts:kcli kafka-streams-groups') echo '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic' ;;
         'vopts:kcli kafka-topics') echo '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response' ;;
@@ -313,4 +317,4 @@ _kcli_completion() {
     return 0
 }
 
-complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-features kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+complete -o default -F _kcli_completion kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-features kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-reassign-partitions kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions

@@ -39,6 +39,8 @@ function __kcli_spec
             echo '1'
         case 'java:kcli kafka-metadata-quorum'
             echo '1'
+        case 'java:kcli kafka-reassign-partitions'
+            echo '1'
         case 'java:kcli kafka-share-groups'
             echo '1'
         case 'java:kcli kafka-streams-groups'
@@ -189,6 +191,8 @@ function __kcli_spec
             echo 'file'
         case 'kind:kcli kafka-metadata-quorum --command-config'
             echo 'file'
+        case 'kind:kcli kafka-reassign-partitions --command-config'
+            echo 'file'
         case 'kind:kcli kafka-share-groups --command-config'
             echo 'file'
         case 'kind:kcli kafka-share-groups --from-file'
@@ -327,6 +331,8 @@ function __kcli_spec
             echo '--help --version --bootstrap-server --command-config --describe --topic-list --broker-list'
         case 'opts:kcli kafka-metadata-quorum'
             echo '--help --bootstrap-server --bootstrap-controller --command-config --status --replication --human-readable --dry-run --controller-id --controller-directory-id --unregister'
+        case 'opts:kcli kafka-reassign-partitions'
+            echo '--verify --generate --execute --cancel --list --bootstrap-server --command-config --reassignment-json-file --topics-to-move-json-file --broker-list --bootstrap-controller --disable-rack-aware --throttle --replica-alter-log-dirs-throttle --timeout --additional --preserve-throttles --disallow-replication-factor-change --help --version'
         case 'opts:kcli kafka-share-groups'
             echo '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version'
         case 'opts:kcli kafka-streams-groups'
@@ -354,7 +360,7 @@ function __kcli_spec
         case 'opts:kcli reset-offsets'
             echo '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
         case 'subs:kcli'
-            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+            echo 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-reassign-partitions kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
         case 'subs:kcli abort'
             echo 'transaction'
         case 'subs:kcli alter'
@@ -445,6 +451,8 @@ function __kcli_spec
             echo '--bootstrap-server --command-config --topic-list --broker-list'
         case 'vopts:kcli kafka-metadata-quorum'
             echo '--bootstrap-server --bootstrap-controller --command-config --controller-id --controller-directory-id'
+        case 'vopts:kcli kafka-reassign-partitions'
+            echo '--command-config --reassignment-json-file --topics-to-move-json-file --broker-list --throttle --replica-alter-log-dirs-throttle --timeout'
         case 'vopts:kcli kafka-share-groups'
             echo '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime'
         case 'vopts:kcli kafka-streams-groups'
@@ -535,6 +543,6 @@ function __kcli_complete
     end
 end
 
-for command in kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-features kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
+for command in kcli kcli-kafka-acls kcli-kafka-cluster kcli-kafka-configs kcli-kafka-consumer-groups kcli-kafka-delete-records kcli-kafka-features kcli-kafka-get-offsets kcli-kafka-leader-election kcli-kafka-log-dirs kcli-kafka-metadata-quorum kcli-kafka-reassign-partitions kcli-kafka-share-groups kcli-kafka-streams-groups kcli-kafka-topics kcli-kafka-transactions
     complete -c $command -f -a '(__kcli_complete)'
 end

@@ -19,6 +19,7 @@ $script:KcliSpec = @{
     'java:kcli kafka-leader-election' = '1'
     'java:kcli kafka-log-dirs' = '1'
     'java:kcli kafka-metadata-quorum' = '1'
+    'java:kcli kafka-reassign-partitions' = '1'
     'java:kcli kafka-share-groups' = '1'
     'java:kcli kafka-streams-groups' = '1'
     'java:kcli kafka-topics' = '1'
@@ -94,6 +95,7 @@ $script:KcliSpec = @{
     'kind:kcli kafka-leader-election --topic' = 'topics'
     'kind:kcli kafka-log-dirs --command-config' = 'file'
     'kind:kcli kafka-metadata-quorum --command-config' = 'file'
+    'kind:kcli kafka-reassign-partitions --command-config' = 'file'
     'kind:kcli kafka-share-groups --command-config' = 'file'
     'kind:kcli kafka-share-groups --from-file' = 'file'
     'kind:kcli kafka-share-groups --group' = 'groups'
@@ -163,6 +165,7 @@ $script:KcliSpec = @{
     'opts:kcli kafka-leader-election' = '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --all-topic-partitions --election-type --help --version'
     'opts:kcli kafka-log-dirs' = '--help --version --bootstrap-server --command-config --describe --topic-list --broker-list'
     'opts:kcli kafka-metadata-quorum' = '--help --bootstrap-server --bootstrap-controller --command-config --status --replication --human-readable --dry-run --controller-id --controller-directory-id --unregister'
+    'opts:kcli kafka-reassign-partitions' = '--verify --generate --execute --cancel --list --bootstrap-server --command-config --reassignment-json-file --topics-to-move-json-file --broker-list --bootstrap-controller --disable-rack-aware --throttle --replica-alter-log-dirs-throttle --timeout --additional --preserve-throttles --disallow-replication-factor-change --help --version'
     'opts:kcli kafka-share-groups' = '--bootstrap-server --group --topic --all-topics --list --describe --all-groups --delete --timeout --command-config --reset-offsets --delete-offsets --dry-run --execute --export --to-offset --from-file --to-datetime --to-earliest --to-latest --to-current --members --offsets --state --verbose --help --version'
     'opts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --all-input-topics --list --describe --all-groups --delete --delete-offsets --timeout --command-config --state --members --offsets --topology --reset-offsets --to-offset --from-file --to-datetime --by-duration --to-earliest --to-latest --to-current --shift-by --to-start-time --delete-internal-topic --delete-all-internal-topics --verbose --dry-run --execute --export --help --version'
     'opts:kcli kafka-topics' = '--bootstrap-server --command-config --list --create --delete --alter --describe --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --under-replicated-partitions --unavailable-partitions --under-min-isr-partitions --at-min-isr-partitions --topics-with-overrides --if-exists --if-not-exists --exclude-internal --partition-size-limit-per-response --help --version'
@@ -176,7 +179,7 @@ $script:KcliSpec = @{
     'opts:kcli list-offsets' = '--topic -t --time --max-timestamp --exclude-internal-topics --topic-partitions --partitions'
     'opts:kcli reassign partitions' = '--generate --execute --verify --cancel --list --topics --broker-list --reassignment-json-file --throttle --rollback-file --wait --additional --preserve-throttles'
     'opts:kcli reset-offsets' = '--group -g --all-groups --topic -t --all-topics --all-input-topics --to-earliest --to-latest --to-current --to-offset --shift-by --to-datetime --by-duration --from-file --to-start-time --max-age --dry-run --execute --export --rollback-file --allow-skip --compare'
-    'subs:kcli' = 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
+    'subs:kcli' = 'abort alter audit broker check completion create delete delete-offsets delete-records demo describe elect kafka-acls kafka-cluster kafka-configs kafka-consumer-groups kafka-delete-records kafka-features kafka-get-offsets kafka-leader-election kafka-log-dirs kafka-metadata-quorum kafka-reassign-partitions kafka-share-groups kafka-streams-groups kafka-topics kafka-transactions lag list list-offsets reassign reset-offsets'
     'subs:kcli abort' = 'transaction'
     'subs:kcli alter' = 'configs quotas topics'
     'subs:kcli audit' = 'timestamps'
@@ -222,6 +225,7 @@ $script:KcliSpec = @{
     'vopts:kcli kafka-leader-election' = '--bootstrap-server --admin.config --command-config --path-to-json-file --topic --partition --election-type'
     'vopts:kcli kafka-log-dirs' = '--bootstrap-server --command-config --topic-list --broker-list'
     'vopts:kcli kafka-metadata-quorum' = '--bootstrap-server --bootstrap-controller --command-config --controller-id --controller-directory-id'
+    'vopts:kcli kafka-reassign-partitions' = '--command-config --reassignment-json-file --topics-to-move-json-file --broker-list --throttle --replica-alter-log-dirs-throttle --timeout'
     'vopts:kcli kafka-share-groups' = '--bootstrap-server --group --topic --timeout --command-config --to-offset --from-file --to-datetime'
     'vopts:kcli kafka-streams-groups' = '--bootstrap-server --group --input-topic --timeout --command-config --to-offset --from-file --to-datetime --by-duration --shift-by --delete-internal-topic'
     'vopts:kcli kafka-topics' = '--bootstrap-server --command-config --topic --topic-id --config --delete-config --partitions --replication-factor --replica-assignment --partition-size-limit-per-response'
@@ -237,7 +241,7 @@ $script:KcliSpec = @{
     'vopts:kcli reset-offsets' = '--group -g --topic -t --to-offset --shift-by --to-datetime --by-duration --from-file --max-age --rollback-file'
 }
 
-Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-acls, kcli-kafka-cluster, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-delete-records, kcli-kafka-features, kcli-kafka-get-offsets, kcli-kafka-leader-election, kcli-kafka-log-dirs, kcli-kafka-metadata-quorum, kcli-kafka-share-groups, kcli-kafka-streams-groups, kcli-kafka-topics, kcli-kafka-transactions -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName kcli, kcli-kafka-acls, kcli-kafka-cluster, kcli-kafka-configs, kcli-kafka-consumer-groups, kcli-kafka-delete-records, kcli-kafka-features, kcli-kafka-get-offsets, kcli-kafka-leader-election, kcli-kafka-log-dirs, kcli-kafka-metadata-quorum, kcli-kafka-reassign-partitions, kcli-kafka-share-groups, kcli-kafka-streams-groups, kcli-kafka-topics, kcli-kafka-transactions -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $spec = $script:KcliSpec
     function Get-Spec([string]$key) { if ($spec.ContainsKey($key)) { $spec[$key] -split ' ' } else { @() } }

@@ -585,10 +585,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         return self.wire.delete_offsets(group_id, partitions)
 
     # -- replicas -------------------------------------------------------------------------
-    def alter_reassignments(self, moves: dict[tuple[str, int], list[int] | None]
+    def alter_reassignments(self, moves: dict[tuple[str, int], list[int] | None], allow_rf_change: bool = True
                             ) -> dict[tuple[str, int], BrokerError | None]:
         """AlterPartitionReassignments on kcli's own connection (librdkafka has no such call)."""
-        return self.wire.alter_reassignments(moves)
+        return self.wire.alter_reassignments(moves, allow_rf_change)
 
     def list_reassignments(self, partitions: list[tuple[str, int]] | None = None):
         """ListPartitionReassignments on kcli's own connection: Reassignment records."""

@@ -170,6 +170,14 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "--all-topic-partitions",
          "move every partition's leadership back to its preferred replica"),
     ],
+    "kafka-reassign-partitions": [
+        ("kcli kafka-reassign-partitions --bootstrap-server localhost:9092 --execute --reassignment-json-file "
+         "plan.json --throttle 50000000",
+         "start the plan's moves at 50 MB/s (the replicas before them saved as a rollback file first)"),
+        ("kcli kafka-reassign-partitions --bootstrap-server localhost:9092 --verify --reassignment-json-file "
+         "plan.json",
+         "each move's state; the throttles removed once every move is done"),
+    ],
     "kafka-delete-records": [
         ("kcli kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",
          'the records below each offset of {"partitions": [{"topic", "partition", "offset"}]}, deleted at once'),

@@ -58,6 +58,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kafka-metadata-quorum": ("dropin.commands", "kafka_metadata_quorum"),
     "kafka-features": ("dropin.commands", "kafka_features"),
     "kafka-leader-election": ("dropin.commands", "kafka_leader_election"),
+    "kafka-reassign-partitions": ("dropin.commands", "kafka_reassign_partitions"),
     "kafka-share-groups": ("dropin.commands", "kafka_share_groups"),
     "completion": ("complete", "completion"),
     "check expansions": ("check", "expansions"),
@@ -81,7 +82,7 @@ SHORT_HELP: dict[str, str] = {
     "list-offsets": "Offsets per partition, and a record's time.",
     "reset-offsets": "Reset a group's offsets; a dry run by default.",
     "delete-offsets": "Delete committed offsets of a group.",
-    "delete-records": "Delete records below offsets; a dry run by default.",
+    "delete-records": "Delete records below offsets; dry run by default.",
     "demo": "Play the KIP story on an embedded broker.",
     COMPLETE_COMMAND: "List names for shell completion.",
     "list topics": "List topic names (kafka-topics --list).",
@@ -114,6 +115,7 @@ SHORT_HELP: dict[str, str] = {
     "kafka-metadata-quorum": "kafka-metadata-quorum's own command line.",
     "kafka-features": "kafka-features' own command line.",
     "kafka-leader-election": "kafka-leader-election's own command line.",
+    "kafka-reassign-partitions": "kafka-reassign-partitions' own command line.",
     "kafka-share-groups": "kafka-share-groups' own command line.",
     "completion": "Print the shell completion script.",
     "check expansions": "Find partitions added to topics recently.",
@@ -152,7 +154,7 @@ ALIASES: dict[str, str] = {
     "describe quota": "describe quotas", "alter quota": "alter quotas",
 }
 GROUPS = {
-    "list": "List topics, consumer groups, ACLs or transactions.",
+    "list": "List topics, groups, ACLs or transactions.",
     "describe": "Describe what the cluster holds. Topics, groups, configs, log-dirs, the cluster, transactions, "
                 "quotas.",
     "abort": "Abort an open transaction.",

@@ -6,15 +6,19 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Sequence
 
 from kcli.admin import Admin
-from kcli.errors import OperationError, UsageError
+from kcli.errors import BrokerRejected, OperationError, UsageError
 from kcli.model import BrokerError, Reassignment
+
+UNKNOWN_TOPIC_OR_PARTITION = 3
 
 TP = tuple[str, int]
 THROTTLED_REPLICAS = ("leader.replication.throttled.replicas",
                       "follower.replication.throttled.replicas")
 THROTTLE_RATES = ("leader.replication.throttled.rate", "follower.replication.throttled.rate")
+LOG_DIR_THROTTLE = "replica.alter.log.dirs.io.max.bytes.per.second"
 
 
 # -- plans (pure) -------------------------------------------------------------------------------
@@ -46,11 +50,13 @@ def parse_plan(text: str, source: str) -> dict[TP, list[int]]:
     return plan
 
 
-def plan_json(plan: dict[TP, list[int]]) -> str:
-    """The plan as kafka-reassign-partitions writes one."""
+def plan_json(plan: dict[TP, list[int]], log_dirs: dict[tuple[str, int, int], str] | None = None) -> str:
+    """The plan as kafka-reassign-partitions writes one: each replica's log dir from ``log_dirs``
+    ((topic, partition, broker) -> dir), else "any"."""
+    dirs = log_dirs or {}
     return json.dumps({"version": 1, "partitions": [
-        {"topic": t, "partition": p, "replicas": r, "log_dirs": ["any"] * len(r)}
-        for (t, p), r in sorted(plan.items())]}, separators=(",", ":"))
+        {"topic": t, "partition": p, "replicas": r, "log_dirs": [dirs.get((t, p, b), "any") for b in r]}
+        for (t, p), r in sorted(plan.items())]}, separators=(",", ":"), ensure_ascii=False)
 
 
 def balanced(current: dict[TP, list[int]], brokers: list[int]) -> dict[TP, list[int]]:
@@ -66,29 +72,63 @@ def balanced(current: dict[TP, list[int]], brokers: list[int]) -> dict[TP, list[
     return plan
 
 
-def throttled_replicas(plan: dict[TP, list[int]], current: dict[TP, list[int]]
-                       ) -> dict[str, dict[str, str]]:
-    """Per topic, the two throttled-replica lists as kafka-reassign-partitions sets them: the
-    leader list names the current replicas (which send), the follower list the moving ones."""
-    out: dict[str, dict[str, str]] = {}
-    for (t, p), target in sorted(plan.items()):
-        now = current[(t, p)]
-        moving = [r for r in target if r not in now]
-        lists = out.setdefault(t, {THROTTLED_REPLICAS[0]: "", THROTTLED_REPLICAS[1]: ""})
-        for name, ids in ((THROTTLED_REPLICAS[0], now), (THROTTLED_REPLICAS[1], moving)):
-            items = [x for x in lists[name].split(",") if x] + [f"{p}:{r}" for r in ids]
-            lists[name] = ",".join(items)
-    return out
+def throttles(plan: dict[TP, list[int]], current: dict[TP, list[int]], moving: Sequence[Reassignment] = ()
+              ) -> tuple[dict[str, dict[str, str]], list[int]]:
+    """The throttles kafka-reassign-partitions sets (its move map): per topic, the leader list
+    names each moving partition's sources (its replicas now, or those a move in progress started
+    from), the follower list the replicas it moves to; moves in progress (``moving``) are kept
+    throttled too. Each list in Java's TreeSet order ("p:broker" strings); the brokers involved."""
+    moves: dict[TP, tuple[set[int], set[int]]] = {
+        (r.topic, r.partition): (set(r.replicas) - set(r.adding), set(r.adding)) for r in moving}
+    for tp, target in plan.items():
+        sources = moves[tp][0] if tp in moves else set(current[tp])
+        moves[tp] = (sources, set(target) - sources)
+    lists: dict[str, tuple[set[str], set[str]]] = {}
+    for (t, p), (sources, destinations) in moves.items():
+        leader, follower = lists.setdefault(t, (set(), set()))
+        leader.update(f"{p}:{b}" for b in sources)
+        follower.update(f"{p}:{b}" for b in destinations)
+    configs = {t: {THROTTLED_REPLICAS[0]: ",".join(sorted(lead)), THROTTLED_REPLICAS[1]: ",".join(sorted(follow))}
+               for t, (lead, follow) in lists.items()}
+    return configs, sorted({b for sources, destinations in moves.values() for b in sources | destinations})
 
 
 # -- the cluster ----------------------------------------------------------------------------------
 
+def existing_topics(admin: Admin, topics: list[str]) -> list:
+    """The descriptions of those ``topics`` that exist (one describe; where one does not exist,
+    the topic names asked first)."""
+    names = sorted(set(topics))
+    try:
+        return admin.describe_topics(names) if names else []
+    except BrokerRejected as exc:
+        if exc.error.code != UNKNOWN_TOPIC_OR_PARTITION:
+            raise
+    names = sorted(set(names) & set(admin.topic_names()))
+    return admin.describe_topics(names) if names else []
+
+
+def replicas_now(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
+    """Each partition's replicas of those ``topics`` that exist."""
+    return {(t.name, p.partition): list(p.replicas) for t in existing_topics(admin, topics) for p in t.partitions}
+
+
 def current_assignment(admin: Admin, topics: list[str]) -> dict[TP, list[int]]:
-    found = {t.name: t for t in admin.describe_topics(sorted(set(topics)))}
-    missing = sorted(set(topics) - set(found))
+    current = replicas_now(admin, topics)
+    missing = sorted(set(topics) - {t for t, _ in current})
     if missing:
         raise OperationError(f"Topic(s) not found: {', '.join(missing)}")
-    return {(t.name, p.partition): list(p.replicas) for t in found.values() for p in t.partitions}
+    return current
+
+
+def replica_log_dirs(admin: Admin, current: dict[TP, list[int]]) -> dict[tuple[str, int, int], str]:
+    """The log dir of each replica of ``current`` (DescribeLogDirs to their live brokers):
+    (topic, partition, broker) -> dir; a replica no live broker reports is left out."""
+    live = set(admin.broker_ids())
+    brokers = sorted({b for replicas in current.values() for b in replicas} & live)
+    wanted = {(t, p, b) for (t, p), replicas in current.items() for b in replicas}
+    return {(r.topic, r.partition, r.broker): r.log_dir for r in admin.describe_log_dirs(brokers)
+            if not r.future and (r.topic, r.partition, r.broker) in wanted}
 
 
 def generate(admin: Admin, topics: list[str], brokers: list[int]) -> tuple[dict, dict]:
@@ -109,18 +149,40 @@ def rollback_path(now_s: float | None = None) -> str:
     return os.path.join(state_dir("reassign"), f"rollback-{stamp}-{os.getpid()}.json")
 
 
+def write_rollback(path: str, current: dict[TP, list[int]], log_dirs: dict | None = None) -> None:
+    """The rollback plan (``current``: the replicas before the moves), written whole (fsynced,
+    then renamed into place) before any change."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(plan_json(current, log_dirs) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(path + ".tmp", path)
+
+
+def set_throttles(admin: Admin, plan: dict[TP, list[int]], current: dict[TP, list[int]],
+                  moving: list[Reassignment], rate: int) -> list[int]:
+    """The topics' throttled-replica lists and the rate (bytes/s) on every broker involved
+    (``throttles``); those brokers."""
+    configs, brokers = throttles(plan, current, moving)
+    for topic, lists in sorted(configs.items()):
+        admin.alter_configs("topic", topic, {k: v for k, v in lists.items() if v}, [])
+    for broker in brokers:
+        admin.alter_configs("broker", str(broker), {k: str(rate) for k in THROTTLE_RATES}, [])
+    return brokers
+
+
 def execute(admin: Admin, plan: dict[TP, list[int]], throttle: int | None,
             rollback_file: str | None = None, additional: bool = False
             ) -> tuple[str, dict[TP, BrokerError | None]]:
     """Write the rollback plan (the current replicas), set the throttles (``throttle`` bytes/s)
     and start the moves: (rollback file, each partition's outcome). Refused while a reassignment
     is in progress, unless ``additional`` (as kafka-reassign-partitions refuses it)."""
-    if not additional:
-        moving = admin.list_reassignments()
-        if moving:
-            shown = ", ".join(f"{r.topic}-{r.partition}" for r in moving[:5]) + (" ..." if len(moving) > 5 else "")
-            raise OperationError(f"Reassignments are in progress ({shown}): wait for them (--verify --wait), "
-                                 "cancel them, or add --additional to start this plan beside them")
+    moving = admin.list_reassignments()
+    if moving and not additional:
+        shown = ", ".join(f"{r.topic}-{r.partition}" for r in moving[:5]) + (" ..." if len(moving) > 5 else "")
+        raise OperationError(f"Reassignments are in progress ({shown}): wait for them (--verify --wait), "
+                             "cancel them, or add --additional to start this plan beside them")
     current = current_assignment(admin, [t for t, _ in plan])
     missing = sorted(tp for tp in plan if tp not in current)
     if missing:
@@ -130,26 +192,39 @@ def execute(admin: Admin, plan: dict[TP, list[int]], throttle: int | None,
     if unknown:
         raise OperationError(f"Broker(s) {unknown} in the plan are not in the cluster")
     path = rollback_file or rollback_path()
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(plan_json({tp: current[tp] for tp in plan}) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(path + ".tmp", path)
+    write_rollback(path, {tp: current[tp] for tp in plan})
     if throttle is not None:
-        for topic, lists in throttled_replicas(plan, current).items():
-            admin.alter_configs("topic", topic, {k: v for k, v in lists.items() if v}, [])
-        involved = sorted({r for tp in plan for r in (*plan[tp], *current[tp])})
-        for broker in involved:
-            admin.alter_configs("broker", str(broker), {k: str(throttle) for k in THROTTLE_RATES}, [])
+        set_throttles(admin, plan, current, moving, throttle)
     return path, admin.alter_reassignments(dict(plan))
+
+
+def start(admin: Admin, plan: dict[TP, list[int]], allow_rf_change: bool = True) -> dict[TP, BrokerError | None]:
+    """AlterPartitionReassignments: each partition's move started, or its error."""
+    return admin.alter_reassignments(dict(plan), allow_rf_change)
+
+
+def usable_brokers(admin: Admin, brokers: list[int]) -> list:
+    """The cluster's brokers (BrokerInfo, with their racks) that ``brokers`` names."""
+    wanted = set(brokers)
+    return [b for b in admin.describe_cluster().brokers if b.node_id in wanted]
+
+
+def log_dir_states(admin: Admin, targets: dict[tuple[str, int, int], str]) -> dict:
+    """Each named replica's log dirs now (DescribeLogDirs to the live brokers): (topic, partition,
+    broker) -> {"current": dir, "future": dir} (either may be missing), or None where the broker
+    holds no replica of it."""
+    found: dict = {}
+    for r in admin.describe_log_dirs(sorted({b for _, _, b in targets} & set(admin.broker_ids()))):
+        if (r.topic, r.partition, r.broker) in targets:
+            found.setdefault((r.topic, r.partition, r.broker), {})["future" if r.future else "current"] = r.log_dir
+    return {key: found.get(key) for key in targets}
 
 
 def progress(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, tuple[str, list[int], list[int]]]:
     """Each planned partition: ("complete" | "in progress" | "failed", its replicas now, the
     adding replicas in sync)."""
     ongoing = {(r.topic, r.partition): r for r in admin.list_reassignments(sorted(plan))}
-    topics = {t.name: t for t in admin.describe_topics(sorted({t for t, _ in plan}))}
+    topics = {t.name: t for t in existing_topics(admin, [t for t, _ in plan])}
     out = {}
     for (t, p), target in sorted(plan.items()):
         info = next((x for x in topics[t].partitions if x.partition == p), None) if t in topics else None
@@ -186,7 +261,7 @@ def clear_throttles(admin: Admin, topics: list[str]) -> list[int]:
         admin.alter_configs("topic", topic, {}, list(THROTTLED_REPLICAS))
     brokers = admin.broker_ids()
     for broker in brokers:
-        admin.alter_configs("broker", str(broker), {}, list(THROTTLE_RATES))
+        admin.alter_configs("broker", str(broker), {}, [*THROTTLE_RATES, LOG_DIR_THROTTLE])
     return sorted(brokers)
 
 
@@ -197,6 +272,15 @@ def ongoing(admin: Admin) -> list[Reassignment]:
 
 def cancel(admin: Admin, plan: dict[TP, list[int]]) -> dict[TP, BrokerError | None]:
     return admin.alter_reassignments({tp: None for tp in plan})
+
+
+def cancel_moving(admin: Admin, partitions: list[TP]) -> tuple[list[TP], dict[TP, BrokerError | None]]:
+    """kafka-reassign-partitions --cancel: of ``partitions``, those with replicas being added or
+    removed (ListPartitionReassignments), and each one's outcome of the cancel (none: nothing
+    sent)."""
+    moving = sorted((r.topic, r.partition) for r in admin.list_reassignments(sorted(set(partitions)))
+                    if r.adding or r.removing)
+    return moving, (admin.alter_reassignments({tp: None for tp in moving}) if moving else {})
 
 
 # -- leader elections ---------------------------------------------------------------------------

@@ -206,12 +206,22 @@ def _collect():
     claim_response_classes()        # the stock modules just imported registered their own classes
     requests: dict[int, type] = {}
     responses: dict[int, type] = {}
+    copies = {f"{api}{kind}" for api in _STOCK for kind in ("Request", "Response")}
+
+    def rank(cls) -> int:
+        """kcli's own classes (the KIPs') over kafka-python's, and its over kcli's copies of them
+        (_STOCK, declared as the client first sends one: without kafka-python's json_patch
+        renames, which the broker's handlers use)."""
+        if cls.__module__ != __name__:
+            return 1
+        return 0 if cls.__name__ in copies else 2
 
     def walk(cls):
         for sub in cls.__subclasses__():
             if getattr(sub, "_class_version", None) is None and getattr(sub, "_json", None):
                 table = requests if sub.type == "request" else responses
-                if sub.__module__ == __name__ or sub.API_KEY not in table:
+                held = table.get(sub.API_KEY)
+                if held is None or rank(sub) > rank(held) or rank(sub) == rank(held) == 2:
                     table[sub.API_KEY] = sub
             walk(sub)
 

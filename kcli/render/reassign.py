@@ -65,17 +65,23 @@ def render_verify(out: Output, states: dict, plan: dict, cleared: list[int] | No
             {"partition": _tp(tp), "state": s, "replicas": r, "addingInSync": a}
             for tp, (s, r, a) in sorted(states.items())], throttlesCleared=cleared is not None))
         return
-    from kcli.javaorder import strings
-
     out.line("Status of partition reassignment:")
     for line in progress_lines(states, plan, java=out.format == "plain"):
         out.line(line)
     out.line()
     if cleared is not None:
-        names = strings(dict.fromkeys(topics))
-        out.line(f"Clearing broker-level throttles on broker{'' if len(cleared) == 1 else 's'} "
-                 + ",".join(map(str, cleared)))
-        out.line(f"Clearing topic-level throttles on topic{'' if len(names) == 1 else 's'} " + ",".join(names))
+        for line in clearing_lines(cleared, topics):
+            out.line(line)
+
+
+def clearing_lines(brokers: list[int], topics: list[str]) -> list[str]:
+    """kafka-reassign-partitions' two lines as it clears the throttles: the brokers and the topics
+    in the order of its HashSets."""
+    from kcli.javaorder import integers, strings
+
+    ids, names = integers(dict.fromkeys(brokers)), strings(dict.fromkeys(topics))
+    return [f"Clearing broker-level throttles on broker{'' if len(ids) == 1 else 's'} " + ",".join(map(str, ids)),
+            f"Clearing topic-level throttles on topic{'' if len(names) == 1 else 's'} " + ",".join(names)]
 
 
 def render_list(out: Output, ongoing: list) -> None:

@@ -18,7 +18,8 @@ from tests.support.clients import commit, create_topic
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs", "kafka-streams-groups",
          "kafka-acls", "kafka-transactions", "kafka-delete-records",
-         "kafka-share-groups", "kafka-log-dirs", "kafka-cluster", "kafka-metadata-quorum", "kafka-features")
+         "kafka-share-groups", "kafka-log-dirs", "kafka-cluster", "kafka-metadata-quorum", "kafka-features",
+         "kafka-reassign-partitions")
 
 
 dropin = run_dropin

@@ -70,6 +70,7 @@ DROPIN_CASES = {
     "kafka-log-dirs": (["--describe"], "", "Error: {cause}\n"),
     "kafka-metadata-quorum": (["describe", "--status"], "", "{cause}\n"),
     "kafka-features": (["describe"], "", "{cause}\n"),
+    "kafka-reassign-partitions": (["--list"], "", "{cause}\n"),
     "kafka-share-groups": (["--list"], "\nError: Executing share group command failed due to {cause}\n", ""),
     # argparse4j's subcommand first, its connection options after it
     "kafka-cluster": (["cluster-id", "--bootstrap-server", "{bootstrap}"], "", "Error: {cause}\n"),

@@ -31,7 +31,8 @@ PARSED_ONLY = {"", "audit timestamps", "broker start", "demo", "completion",   #
                # (tests/apache/test_kcli_transactions.py runs them)
                "kafka-transactions", "list transactions", "describe transactions", "check transactions",
                "abort transaction",
-               "reassign partitions"}        # plan files: tests/cli/test_reassign.py runs each action
+               "reassign partitions",        # plan files: tests/cli/test_reassign.py runs each action
+               "kafka-reassign-partitions"}  # plan files: tests/cli/test_reassign.py and tests/parity
 # The cluster commands' examples, in an order in which each finds what it needs.
 RUN_ORDER = ["create topic", "alter topics", "list topics", "describe topics", "describe cluster",
              "describe log-dirs", "describe configs",

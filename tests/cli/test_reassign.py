@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from confluent_kafka import Consumer, Producer
@@ -230,3 +231,97 @@ def test_elect_leaders_dry_run_then_execute_and_unclean_needs_allow_data_loss(ec
     assert ec.call(lambda: ec.cluster.topics["e"].partitions[0].leader) == first[0]
     again = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--preferred")
     assert "No partition needs a preferred leader election." in again.out
+
+
+def _dropin(ec, *args):
+    from tests.support.run import run_dropin
+
+    return run_dropin("kafka-reassign-partitions", "--bootstrap-server", ec.bootstrap_servers, *args)
+
+
+def test_the_dropin_executes_verifies_until_complete_and_clears_the_throttles(ec, tmp_path):
+    """kafka-reassign-partitions' runbook through the drop-in: --execute with a throttle, --verify
+    while the copy runs (throttles kept), the throttle raised by resubmitting with --additional (as
+    the tool's help says), --verify until complete, which removes every throttle."""
+    ec.create_topic("t", 2, 1)
+    _fill(ec, "t", 40)                                  # 20 kB per partition to copy
+    before = _replicas(ec, "t")
+    plan = tmp_path / "plan.json"
+    target = {0: [3, 2], 1: [2, 3]}
+    plan.write_text(json.dumps({"version": 1, "partitions": [
+        {"topic": "t", "partition": p, "replicas": r} for p, r in target.items()]}))
+    r = _dropin(ec, "--execute", "--reassignment-json-file", str(plan), "--throttle", "2000")
+    assert r.code == 0, r.out + r.err
+    saved = json.loads(r.out.split("\n\n")[1])          # the rollback JSON the tool says to save
+    assert [(p["partition"], p["replicas"]) for p in saved["partitions"]] == [(0, before[0]), (1, before[1])]
+    assert r.out.endswith("The inter-broker throttle limit was set to 2000 B/s\n"
+                          "Successfully started partition reassignments for t-0,t-1\n")
+    configs = _configs(ec, "t")
+    assert configs["leader.replication.throttled.replicas"] == f"0:{before[0][0]},1:{before[1][0]}"
+    assert _broker_dynamic(ec)["3"]["follower.replication.throttled.rate"] == "2000"
+    v = _dropin(ec, "--verify", "--reassignment-json-file", str(plan))
+    assert (v.code, v.out) == (0, "Status of partition reassignment:\n"
+                                  "Reassignment of partition t-0 is still in progress.\n"
+                                  "Reassignment of partition t-1 is still in progress.\n\n")
+    assert "leader.replication.throttled.replicas" in _configs(ec, "t")
+    faster = _dropin(ec, "--execute", "--reassignment-json-file", str(plan), "--additional", "--throttle", "100000000")
+    assert faster.code == 0, faster.out + faster.err
+    assert _broker_dynamic(ec)["3"]["follower.replication.throttled.rate"] == "100000000"
+    done = None
+    for _ in range(100):                                # bounded: 100 verifies, 0.1 s apart
+        done = _dropin(ec, "--verify", "--reassignment-json-file", str(plan))
+        if "in progress" not in done.out:
+            break
+        time.sleep(0.1)
+    assert done.code == 0 and done.out == ("Status of partition reassignment:\n"
+                                           "Reassignment of partition t-0 is completed.\n"
+                                           "Reassignment of partition t-1 is completed.\n\n"
+                                           "Clearing broker-level throttles on brokers 1,2,3\n"
+                                           "Clearing topic-level throttles on topic t\n"), done.out
+    assert _replicas(ec, "t") == [target[0], target[1]]
+    assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "t"))
+    assert not any(k.endswith("throttled.rate") for v in _broker_dynamic(ec).values() for k in v)
+
+
+def test_the_dropin_cancels_a_move_and_puts_the_replicas_back(ec, tmp_path):
+    ec.create_topic("c", 1, 1)
+    _fill(ec, "c", 10)
+    before = _replicas(ec, "c")
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"version": 1, "partitions": [{"topic": "c", "partition": 0, "replicas": [2, 3]}]}))
+    r = _dropin(ec, "--execute", "--reassignment-json-file", str(plan), "--throttle", "1")
+    assert r.code == 0, r.out + r.err
+    listed = _dropin(ec, "--list")
+    assert listed.out.startswith("Current partition reassignments:\nc-0: replicas: 2,3,1. adding: ")
+    c = _dropin(ec, "--cancel", "--reassignment-json-file", str(plan))
+    assert (c.code, c.out) == (0, "Successfully cancelled partition reassignment for: c-0\n"
+                                  "None of the specified partition moves are active.Clearing broker-level throttles "
+                                  "on brokers 1,2,3\nClearing topic-level throttles on topic c\n")
+    assert _replicas(ec, "c") == before
+    assert not any(k.endswith("throttled.replicas") for k in _configs(ec, "c"))
+    assert not any(k.endswith("throttled.rate") for v in _broker_dynamic(ec).values() for k in v)
+    assert _dropin(ec, "--list").out == "No partition reassignments found.\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--execute", "--reassignment-json-file", "{dirs}"], "cannot move replicas between log dirs"),
+    (["--list", "--bootstrap-controller", "{b}"], "connects to brokers: use --bootstrap-server"),
+])
+def test_what_the_dropin_cannot_do_is_one_line_before_any_request(ec, tmp_path, args, message):
+    """A plan naming log dirs (AlterReplicaLogDirs, which kcli lacks) and --bootstrap-controller:
+    one line on stderr, exit 2, nothing sent."""
+    from tests.support.run import run_dropin
+
+    ec.create_topic("t", 1, 1)
+    dirs = tmp_path / "dirs.json"
+    dirs.write_text(json.dumps({"partitions": [{"topic": "t", "partition": 0, "replicas": [2],
+                                                "log_dirs": ["/data/1"]}]}))
+    before = ec.request_counts()
+    line = [a.format(b=ec.bootstrap_servers, dirs=dirs) for a in args]
+    bootstrap = [] if "--bootstrap-controller" in args else ["--bootstrap-server", ec.bootstrap_servers]
+    r = run_dropin("kafka-reassign-partitions", *bootstrap, *line)
+    assert (r.code, r.out) == (2, "") and message in r.err and len(r.err.splitlines()) == 1, r
+    assert ec.request_counts() == before
+    assert _replicas(ec, "t") == [[1]]
+    nothing = run_dropin("kafka-reassign-partitions", "--bootstrap-server", "--list")
+    assert (nothing.code, nothing.out, nothing.err) == (2, "", "--bootstrap-server needs host:port\n")

@@ -28,7 +28,7 @@ NOT_HERE = {
     **{tool: "a drop-in: the Java tool's own output, no -o (tests/parity, tests/cli/test_dropin.py)"
        for tool in ("kafka-topics", "kafka-consumer-groups", "kafka-get-offsets", "kafka-configs",
                     "kafka-streams-groups", "kafka-acls", "kafka-transactions",
-                    "kafka-delete-records", "kafka-leader-election",
+                    "kafka-delete-records", "kafka-leader-election", "kafka-reassign-partitions",
                     "kafka-share-groups", "kafka-log-dirs", "kafka-cluster", "kafka-metadata-quorum",
                     "kafka-features")},
     "completion": "prints a shell script, not a document (tests/cli/test_installed.py)",

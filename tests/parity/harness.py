@@ -63,6 +63,11 @@ REASONS = {
                       "kafka-cluster, kafka-metadata-quorum) print their usage before it and wrap it at 75 "
                       "columns (and may add a 'Did you "
                       "mean' list)",
+    "trace-stdout": "kafka-reassign-partitions prints its stack trace on stdout after the `Error: ...` line; "
+                    "kcli prints the line alone",
+    "json-parser-message": "a reassignment file that is not JSON: the Java tool prints Jackson's parser message, "
+                           "its location and a stack trace on stdout; kcli prints Python's parser message with the "
+                           "line and column",
     "records-exit": "kcli exits 1 when no partition's records were deleted, 3 when only some were; "
                     "kafka-delete-records exits 0",
 }

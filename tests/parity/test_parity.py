@@ -11,6 +11,7 @@ import pytest
 from tests.parity.acls_corpus import ACL_CASES
 from tests.parity.corpus import CASES, State
 from tests.parity.harness import BEGIN, DROPIN_BEGIN, DROPIN_END, END, DOCS, dropin_table, run_case, table
+from tests.parity.reassign_corpus import REASSIGN_CASES
 from tests.parity.share_corpus import SHARE_CASES
 from tests.parity.streams_corpus import STREAMS_CASES, StreamsState
 from tests.parity.transactions_corpus import TXN_CASES, TxnState
@@ -90,7 +91,7 @@ def test_the_dropins_page_tables_are_what_the_harness_sees():
     assert text.split(BEGIN, 1)[1].split(END, 1)[0] == table(CASES), (
         "docs/dropins.md's parity table is stale: run `python -m tests.parity.update_docs`")
     assert DROPIN_BEGIN in text and DROPIN_END in text, "docs/dropins.md has no drop-in table markers"
-    dropins = dropin_table(CASES + STREAMS_CASES + SHARE_CASES + ACL_CASES + TXN_CASES)
+    dropins = dropin_table(CASES + STREAMS_CASES + SHARE_CASES + ACL_CASES + TXN_CASES + REASSIGN_CASES)
     assert text.split(DROPIN_BEGIN, 1)[1].split(DROPIN_END, 1)[0] == dropins, (
         "docs/dropins.md's drop-in table is stale: run `python -m tests.parity.update_docs`")
 

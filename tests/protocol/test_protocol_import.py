@@ -57,6 +57,23 @@ def test_kip_responses_decode_after_kafka_pythons_stock_modules_load():
     assert out == "1234"
 
 
+def test_the_brokers_tables_keep_kafka_pythons_classes_the_client_copied_first():
+    """A client's DescribeCluster before the broker's first request (a wire client to another
+    cluster in the process): the broker still answers with kafka-python's class, whose field
+    names its handlers use (authorized_operations), not kcli's copy of it."""
+    out = _run("import kcli.protocol as p\n"
+               "p.DescribeClusterResponse  # the wire client's copy, declared as it first sends one\n"
+               "from kcli.broker import EmbeddedCluster\n"
+               "from kcli.admin.wire import WireClient\n"
+               "from kcli.admin.settings import ClientSettings\n"
+               "print(p.RESPONSES[60].__module__)\n"
+               "with EmbeddedCluster(nodes=3) as c:\n"
+               "    wire = WireClient(ClientSettings(c.bootstrap_servers))\n"
+               "    print(sorted(b.node_id for b in wire.describe_cluster().brokers))\n"
+               "    wire.close()")
+    assert out.splitlines() == ["kafka.protocol.admin.cluster", "[1, 2, 3]"]
+
+
 LEFT_ALONE = ("import sys, types, kcli.protocol, kcli.admin.wire.connection, kcli.broker\n"
               "kcli.protocol.REQUESTS  # every message module of kafka-python, loaded\n"
               "foreign = []\n"

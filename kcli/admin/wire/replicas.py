@@ -17,9 +17,11 @@ def _raise_top(resp, what: str) -> None:
 
 
 class ReplicaRequests(WireBase):
-    def alter_reassignments(self, moves: dict[TP, list[int] | None]) -> dict[TP, BrokerError | None]:
+    def alter_reassignments(self, moves: dict[TP, list[int] | None], allow_rf_change: bool = True
+                            ) -> dict[TP, BrokerError | None]:
         """Start each partition's move to its replicas (None: cancel its move in progress); each
-        partition's outcome."""
+        partition's outcome. ``allow_rf_change`` False (v1+, KIP-860): the controller refuses a
+        move that changes a partition's replication factor."""
         from kafka.protocol.admin.topics import AlterPartitionReassignmentsRequest as Req
 
         version = self._version(Req, "AlterPartitionReassignments")
@@ -27,7 +29,7 @@ class ReplicaRequests(WireBase):
         for (topic, partition), replicas in moves.items():
             by_topic.setdefault(topic, []).append(Req.ReassignableTopic.ReassignablePartition(
                 partition_index=partition, replicas=replicas))
-        kwargs = {"allow_replication_factor_change": True} if version >= 1 else {}
+        kwargs = {"allow_replication_factor_change": allow_rf_change} if version >= 1 else {}
         resp = self.send(Req(version=version, timeout_ms=self.settings.timeout_ms, **kwargs,
                              topics=[Req.ReassignableTopic(name=t, partitions=ps)
                                      for t, ps in by_topic.items()]))

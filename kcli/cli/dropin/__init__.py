@@ -25,7 +25,8 @@ TOOLS = {"kafka-topics": "topics", "kafka-consumer-groups": "groups", "kafka-get
          "kafka-transactions": "transactions", "kafka-delete-records": "records",
          "kafka-leader-election": "election", "kafka-share-groups": "share",
          "kafka-log-dirs": "logdirs", "kafka-cluster": "cluster",
-         "kafka-metadata-quorum": "quorum", "kafka-features": "features"}
+         "kafka-metadata-quorum": "quorum", "kafka-features": "features",
+         "kafka-reassign-partitions": "reassign"}
 DROPINS = frozenset(TOOLS)
 
 
@@ -78,3 +79,7 @@ def kafka_metadata_quorum_main() -> None:
 
 def kafka_features_main() -> None:
     _script("kafka-features")
+
+
+def kafka_reassign_partitions_main() -> None:
+    _script("kafka-reassign-partitions")

@@ -76,6 +76,12 @@ def kafka_leader_election(ctx: typer.Context):
     return _run("kafka-leader-election", ctx.args)
 
 
+def kafka_reassign_partitions(ctx: typer.Context):
+    """kafka-reassign-partitions' own command line (--generate, --execute with --throttle, --verify,
+    --cancel, --list); --execute writes a rollback file first."""
+    return _run("kafka-reassign-partitions", ctx.args)
+
+
 def kafka_share_groups(ctx: typer.Context):
     """kafka-share-groups' own command line (share groups, KIP-932: --list, --describe,
     --reset-offsets, --delete-offsets, --delete)."""
