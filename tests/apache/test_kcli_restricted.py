@@ -40,14 +40,15 @@ def restricted(request, tmp_path_factory):
                                AclOperation.DELETE, AclPermissionType.ALLOW))
     for fut in admin.create_acls(bindings, request_timeout=30).values():
         fut.result()
-    mine = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:alice", None, AclOperation.ANY,
-                            AclPermissionType.ANY)
-    wait_until(lambda: len(admin.describe_acls(mine, request_timeout=30).result()) == 3, what="alice's ACLs")
+    # its own bindings, by its own names: another module's ACLs (of alice, of User:*) are not waited for
+    mine = [AclBindingFilter(b.restype, b.name, ResourcePatternType.LITERAL, b.principal, b.host, b.operation,
+                             b.permission_type) for b in bindings]
+    wait_until(lambda: all(admin.describe_acls(f, request_timeout=30).result() for f in mine), what="alice's ACLs")
     props = tmp_path_factory.mktemp("alice") / "alice.properties"
     props.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=alice\n"
                      f"sasl.password={cluster.sasl_users['alice']}\n", encoding="utf-8")
     yield cluster.sasl_bootstrap_servers, str(props), names, b
-    for fut in admin.delete_acls([mine], request_timeout=30).values():
+    for fut in admin.delete_acls(mine, request_timeout=30).values():
         fut.result()
 
 
