@@ -419,13 +419,15 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 for g in res.valid]
 
     @or_librdkafka("_lr_describe_groups", kip_only={"ConsumerGroupDescribe": CONSUMER_FIELDS})
-    def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+    def describe_groups(self, group_ids: list[str], refusals: list | None = None) -> list[GroupDescription]:
         """On kcli's own connection, one ConsumerGroupDescribe (the epochs, target assignments,
         the exact state and, v2 KIP-1282, the creation time) then one DescribeGroups (the classic
         groups) per coordinator, whatever the number of groups (WireClient.describe_groups):
         librdkafka's DescribeConsumerGroups sends a FindCoordinator and a DescribeGroups per
         group. A group the broker does not know comes back with ``exists=False``. A broker
-        without DescribeGroups gets librdkafka's request, and its answer."""
+        without DescribeGroups gets librdkafka's request, and its answer. A group this principal
+        may not describe raises its NotAuthorized (kcli.errors) or, given ``refusals``, is left
+        out and its NotAuthorized appended there."""
         try:
             found, brokers = self.wire.describe_groups(group_ids)
         except UnsupportedByBroker:
@@ -448,6 +450,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 out.append(d)
             elif kind == "missing":
                 out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False, not_found=g))
+            elif kind == "refused" or kind == "error" and self.wire.refused(g.error_code, "DescribeGroups", gid):
+                refusal = g if kind == "refused" else self.wire.refused(g.error_code, "DescribeGroups", gid)
+                if refusals is None:
+                    raise refusal
+                refusals.append(refusal)
             elif kind == "error":
                 raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
             else:

@@ -60,3 +60,15 @@ def per_item(results: dict) -> tuple[list, list]:
     broker refused, and those it did not answer."""
     return ([k for k, e in results.items() if e is not None and not unanswered(e)],
             [k for k, e in results.items() if unanswered(e)])
+
+
+def raise_refusals(total: int, refusals: list) -> None:
+    """After what this principal may see of ``total`` items was shown: nothing without
+    ``refusals`` (a NotAuthorized per item Kafka refused); the refusal itself when it was the
+    only item; else the refusals in one line, exit 1 when every item was refused, 3 when the
+    others were shown."""
+    if not refusals:
+        return
+    if total == 1:
+        raise refusals[0]
+    raise_for(total, len(refusals), "; ".join(r.message for r in refusals))

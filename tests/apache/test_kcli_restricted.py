@@ -163,3 +163,26 @@ def test_a_delete_of_groups_some_refused_deletes_the_rest_and_exits_3(restricted
     assert r.err == "Error: 1 of 2 groups could not be deleted\n", r.err
     listed = as_root(restricted, "list", "groups", "-o", "csv").out
     assert n["doomed"] not in listed and n["theirs"] in listed
+
+
+@pytest.mark.parametrize("view", [[], ["--members"], ["--state"]])
+def test_a_describe_of_groups_some_refused_shows_the_rest_and_exits_3(restricted, view):
+    n = restricted.names
+    r = as_alice(restricted, "describe", "groups", n["mine"], n["theirs"], *view, "-o", "csv")
+    assert r.code == 3, r
+    # mine is shown (without members: its notice on stderr), theirs not
+    assert n["mine"] in (r.err if view else r.out) and n["theirs"] not in r.out, r
+    assert r.err.splitlines()[-1] == f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)", r.err
+    both = as_alice(restricted, "describe", "groups", n["theirs"], n["hidden"])       # none shown: exit 1
+    assert (both.code, both.out, both.err) == (1, "", f"Error: not authorized to DESCRIBE group '{n['theirs']}' "
+                                               f"(User:alice); not authorized to DESCRIBE group '{n['hidden']}' "
+                                               "(User:alice)\n"), both
+
+
+def test_every_group_is_those_alice_may_describe(restricted):
+    """--all-groups: Kafka lists only the groups alice may describe, and they are shown."""
+    n = restricted.names
+    r = as_alice(restricted, "describe", "groups", "--all-groups", "-o", "csv")
+    assert r.code == 0, r
+    shown = {line.split(",")[0] for line in r.out.splitlines()[1:]}
+    assert n["mine"] in shown and n["theirs"] not in shown, r.out
