@@ -312,11 +312,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
 
     # -- configs --------------------------------------------------------------------------
     @or_librdkafka("_lr_describe_configs")
-    def describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
+    def describe_configs(self, resources: list[tuple[str, str]], refusals: list | None = None) -> list[ResourceConfig]:
         """Every config of each resource, in the broker's order, with synonyms (all of them: a
         synonym name may repeat across sources, which confluent-kafka's dict of synonyms
-        cannot hold)."""
-        return self.wire.describe_configs(resources, synonyms=True)
+        cannot hold). ``refusals``: as WireClient.describe_configs'."""
+        return self.wire.describe_configs(resources, synonyms=True, refusals=refusals)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
         """Incremental: ``set_`` and ``delete``; name "" is the cluster-wide broker defaults."""

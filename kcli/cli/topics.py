@@ -60,18 +60,25 @@ def describe_topics(
     """Partitions with leader, replicas, ISR, ELR and creation time (KIP-1327).
 
     CreationTimeMs is shown when the broker offers DescribeTopicPartitions v1; `-` when it does
-    not know a partition's creation time; omitted when the broker cannot report it."""
+    not know a partition's creation time; omitted when the broker cannot report it. A topic
+    whose configs this principal may not describe is shown without them, and named on stderr
+    (exit 3)."""
     from kcli.ops import topics as lib
+    from kcli.ops.failures import raise_refusals
     from kcli.render import topics as view
 
     if with_overrides and (under_replicated or under_min_isr or at_min_isr or unavailable):
         raise UsageError("--topics-with-overrides can't be used with the partition report filters")
+    refusals: list = []
     with out().progress("Describing topics") as progress:
         pairs, summaries = lib.describe(
             state().admin(), _patterns(patterns, topic, False), exclude_internal=exclude_internal, if_exists=if_exists,
             under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
-            unavailable=unavailable, with_overrides=with_overrides, progress=progress)
-    view.render_describe(out(), pairs, summaries)
+            unavailable=unavailable, with_overrides=with_overrides, progress=progress, refusals=refusals)
+    shown = bool(pairs) or not with_overrides      # their partitions are shown, not their configs
+    if shown or not refusals:
+        view.render_describe(out(), pairs, summaries)
+    raise_refusals(len(refusals), refusals, shown=shown)
 
 
 def create_topic(

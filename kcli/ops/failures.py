@@ -62,13 +62,16 @@ def per_item(results: dict) -> tuple[list, list]:
             [k for k, e in results.items() if unanswered(e)])
 
 
-def raise_refusals(total: int, refusals: list) -> None:
+def raise_refusals(total: int, refusals: list, shown: bool | None = None) -> None:
     """After what this principal may see of ``total`` items was shown: nothing without
-    ``refusals`` (a NotAuthorized per item Kafka refused); the refusal itself when it was the
-    only item; else the refusals in one line, exit 1 when every item was refused, 3 when the
-    others were shown."""
+    ``refusals`` (a NotAuthorized per item Kafka refused); else the refusals in one line, exit
+    3 when something was ``shown`` all the same (by default: the items not refused), else exit 1
+    (a lone refusal raised as it is)."""
     if not refusals:
         return
-    if total == 1:
+    if shown is None:
+        shown = len(refusals) < total
+    if not shown and len(refusals) == 1:
         raise refusals[0]
-    raise_for(total, len(refusals), "; ".join(r.message for r in refusals))
+    message = "; ".join(r.message for r in refusals)
+    raise PartialFailure(message) if shown else OperationError(message)

@@ -71,20 +71,21 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
 
 def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
-             with_overrides=False, progress=None,
-             say_refusals=True) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
+             with_overrides=False, progress=None, say_refusals=True,
+             refusals: list | None = None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs, in kafka-topics' order
     (``kcli.javaorder``; config overrides likewise), and whether the summary lines are printed
     (not with a report filter). Every request it makes goes over kcli's own connection, which
     DescribeTopicPartitions needs anyway: one connection. ``progress`` (done, total) counts the
-    topics described."""
+    topics described. ``refusals``: the topics whose configs this principal may not describe
+    (their NotAuthorized: Admin.describe_configs') are shown without configs."""
     topic_filter(patterns)                          # a bad regex fails before any connection
     described = {t.name: t for t in _described(admin, patterns, exclude_internal, if_exists, progress, say_refusals)}
     if not described:
         return [], True
     topics = [described[n] for n in javaorder.described_topics(sorted(described))]
     try:
-        configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described])}
+        configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described], refusals)}
     except UnsupportedByBroker as exc:          # librdkafka's mock cluster: the partitions still show
         admin.warn(f"{exc.message}: the topics' configs are not shown")
         configs = {}

@@ -186,3 +186,15 @@ def test_every_group_is_those_alice_may_describe(restricted):
     assert r.code == 0, r
     shown = {line.split(",")[0] for line in r.out.splitlines()[1:]}
     assert n["mine"] in shown and n["theirs"] not in shown, r.out
+
+
+def test_every_topic_is_described_and_the_configs_refused_are_named(restricted):
+    """describe topics: the topics Kafka lists to alice, with their partitions; the configs she
+    may not describe named on stderr, exit 3 (not the whole listing refused)."""
+    n = restricted.names
+    refusal = f"Error: not authorized to DESCRIBE_CONFIGS topic '{n['seen']}' (User:alice)"
+    r = as_alice(restricted, "describe", "topics", "-o", "csv")
+    assert r.code == 3 and r.err.splitlines()[-1] == refusal, r
+    assert f"\n{n['seen']},0," in r.out and f"\n{n['seen']},1," in r.out and n["hidden"] not in r.out, r.out
+    overrides = as_alice(restricted, "describe", "topics", n["seen"], "--topics-with-overrides")
+    assert (overrides.code, overrides.out, overrides.err) == (1, "", refusal + "\n"), overrides
