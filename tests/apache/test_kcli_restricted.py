@@ -198,3 +198,11 @@ def test_every_topic_is_described_and_the_configs_refused_are_named(restricted):
     assert f"\n{n['seen']},0," in r.out and f"\n{n['seen']},1," in r.out and n["hidden"] not in r.out, r.out
     overrides = as_alice(restricted, "describe", "topics", n["seen"], "--topics-with-overrides")
     assert (overrides.code, overrides.out, overrides.err) == (1, "", refusal + "\n"), overrides
+
+
+def test_list_offsets_of_topics_one_refused_shows_the_rest_and_exits_3(restricted):
+    """A topic named literally is not silently left out because Kafka's listing leaves it out."""
+    n = restricted.names
+    r = as_alice(restricted, "list-offsets", "-t", n["seen"], "-t", n["hidden"], "-o", "plain")
+    assert (r.code, r.out, r.err) == (3, f"{n['seen']}:0:1\n{n['seen']}:1:1\n",
+                                      f"Error: not authorized to DESCRIBE topic '{n['hidden']}' (User:alice)\n"), r
