@@ -34,7 +34,8 @@ def start(
     users_file: Optional[str] = typer.Option(None, "--users-file",
                                              help="SASL users, one NAME:PASSWORD a line (# comments)."),
     super_user: Optional[List[str]] = typer.Option(None, "--super-user", metavar="NAME",
-                                                   help="A user every ACL check allows (repeatable)."),
+                                                   help="A user every ACL check allows (repeatable); kept with --data-dir, where a "
+                                                        "start without --super-user keeps the last ones."),
     tls_cert: Optional[str] = typer.Option(None, "--tls-cert",
                                            help="PEM certificate (chain) of a TLS listener (with --tls-key)."),
     tls_key: Optional[str] = typer.Option(None, "--tls-key", help="PEM private key of --tls-cert."),

@@ -159,3 +159,18 @@ def test_kcli_itself_logs_in_with_scram_and_sees_what_its_acls_allow(tmp_path, m
         assert (r.code, r.out.count("\n")) == (1, 1), r          # on stdout, as Java's kafka-topics
         assert r.out.startswith("Error while executing topic command : ") and r.out.endswith(
             f"Authentication failed during authentication due to invalid credentials with SASL mechanism {mechanism}\n")
+
+
+def test_super_users_outlive_a_restart_until_others_are_given(tmp_path):
+    data = str(tmp_path / "data")
+    alice, bob = ("SCRAM-SHA-256", "alice", "a-secret"), ("PLAIN", "bob", "b-secret")
+    with broker("--data-dir", data, "--user", "alice:a-secret", "--user", "bob:b-secret", "--super-user", "alice") as b:
+        create(sasl(b, *alice), "made")
+    with broker("--data-dir", data) as b:                 # users, and alice a super user, from the data dir
+        create(sasl(b, *alice), "again")
+        refused = AdminClient(sasl(b, *bob)).list_topics(topic="again", timeout=10).topics["again"]
+        assert refused.error.name() == "TOPIC_AUTHORIZATION_FAILED"
+    with broker("--data-dir", data, "--user", "bob:b-secret", "--super-user", "bob") as b:     # replaced
+        assert AdminClient(sasl(b, *bob)).list_topics(topic="again", timeout=10).topics["again"].error is None
+        mine = AdminClient(sasl(b, *alice)).list_topics(topic="again", timeout=10).topics["again"]
+        assert mine.error.name() == "TOPIC_AUTHORIZATION_FAILED"
