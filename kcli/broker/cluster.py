@@ -147,7 +147,7 @@ class Cluster:
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, record_creation_times: bool = True,
                  sasl_users: dict[str, str] | None = None, authorize: bool = False,
-                 super_users: list[str] | None = None):
+                 super_users: list[str] | None = None, unsecured_oauthbearer: bool = False):
         self.node_ids = list(node_ids)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock or (lambda: int(time.time() * 1000))
@@ -157,6 +157,8 @@ class Cluster:
         # SASL users: {name: {mechanism: scram.Credential}}; ``sasl`` False: PLAINTEXT listeners
         self.sasl = sasl_users is not None
         self.users: dict[str, dict[str, scram.Credential]] = {}
+        # SASL/OAUTHBEARER offered too, with Kafka's unsecured validator (kcli.broker.oauth)
+        self.unsecured_oauthbearer = unsecured_oauthbearer
         # the authorizer (kcli.broker.acl): off, every request allowed, unless ``authorize``
         self.authorize = authorize
         self.authorizer = acl.Authorizer(super_users or ())
