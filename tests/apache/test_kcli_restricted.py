@@ -206,3 +206,13 @@ def test_list_offsets_of_topics_one_refused_shows_the_rest_and_exits_3(restricte
     r = as_alice(restricted, "list-offsets", "-t", n["seen"], "-t", n["hidden"], "-o", "plain")
     assert (r.code, r.out, r.err) == (3, f"{n['seen']}:0:1\n{n['seen']}:1:1\n",
                                       f"Error: not authorized to DESCRIBE topic '{n['hidden']}' (User:alice)\n"), r
+
+
+def test_lag_of_a_group_refused_names_the_refusal_not_a_missing_group(restricted):
+    n = restricted.names
+    refusal = f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)\n"
+    alone = as_alice(restricted, "lag", n["theirs"])
+    assert (alone.code, alone.out, alone.err) == (1, "", refusal), alone       # not "Group G not found."
+    both = as_alice(restricted, "lag", n["mine"], n["theirs"], "-o", "csv")
+    assert (both.code, both.err) == (3, refusal), both
+    assert [line.split(",")[0] for line in both.out.splitlines()[1:]] == [n["mine"]], both.out
