@@ -450,13 +450,13 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 out.append(d)
             elif kind == "missing":
                 out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False, not_found=g))
-            elif kind == "refused" or kind == "error" and self.wire.refused(g.error_code, "DescribeGroups", gid):
+            elif kind in ("refused", "error"):
                 refusal = g if kind == "refused" else self.wire.refused(g.error_code, "DescribeGroups", gid)
+                if refusal is None:
+                    raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
                 if refusals is None:
                     raise refusal
                 refusals.append(refusal)
-            elif kind == "error":
-                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
             else:
                 raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
         return out

@@ -155,7 +155,7 @@ def show(
     missing, refusals = lag_service.unlisted(admin, ids, snap)
     if missing:                               # as describe groups: a missing group fails the command
         raise OperationError(f"Group {missing[0]} not found.")
-    if len(refusals) < len(ids) or not ids:
+    if not refusals or len(refusals) < len(ids):
         if out().format != "json":
             out().notes(snap.notes)
         render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)
