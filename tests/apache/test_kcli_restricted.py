@@ -16,8 +16,8 @@ import pytest
 from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient,
                                    ResourcePatternType, ResourceType)
 
-from kcli.broker import EmbeddedCluster
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
+from tests.support.groups import fast_cluster
 from tests.support.run import run_kcli
 from tests.support.sasl import ACL_USERS
 from tests.support.waits import wait_until
@@ -25,7 +25,7 @@ from tests.support.waits import wait_until
 
 @pytest.fixture(scope="module")
 def embedded_acl():
-    with EmbeddedCluster(nodes=1, sasl_users=ACL_USERS, authorize=True, super_users=["admin"]) as ec:
+    with fast_cluster(nodes=1, sasl_users=ACL_USERS, authorize=True, super_users=["admin"]) as ec:
         yield ec
 
 
