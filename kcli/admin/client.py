@@ -461,9 +461,10 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
         return out
 
-    def _lr_describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+    def _lr_describe_groups(self, group_ids: list[str], refusals: list | None = None) -> list[GroupDescription]:
         """librdkafka's DescribeConsumerGroups (per group), with the consumer-protocol fields
-        from kcli's own ConsumerGroupDescribe when it can read them."""
+        from kcli's own ConsumerGroupDescribe when it can read them; ``refusals`` as
+        ``describe_groups``'."""
         futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self._timeout())
         out: dict[str, GroupDescription] = {}
         for gid, fut in futures.items():
@@ -473,7 +474,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 if exc.error.name == "GROUP_ID_NOT_FOUND":
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
                     continue
-                raise OperationError(f"Cannot describe group '{gid}': {exc.message}") from None
+                refusal = not_authorized(exc.error, "DescribeGroups", gid, self.settings.principal())
+                if refusal is not None and refusals is not None:
+                    refusals.append(refusal)
+                    continue
+                raise refusal or OperationError(f"Cannot describe group '{gid}': {exc.message}") from None
             state = _state_name(d.state)
             coord = d.coordinator
             out[gid] = GroupDescription(
@@ -485,7 +490,7 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         consumer = [g for g, d in out.items() if d.exists and d.type != "Classic"]
         if consumer:
             self._overlay_consumer_protocol(out, consumer)
-        return [out[g] for g in group_ids]
+        return [out[g] for g in group_ids if g in out]
 
     @or_unavailable(CONSUMER_FIELDS, lambda exc: None)
     def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:
