@@ -216,3 +216,10 @@ def test_lag_of_a_group_refused_names_the_refusal_not_a_missing_group(restricted
     both = as_alice(restricted, "lag", n["mine"], n["theirs"], "-o", "csv")
     assert (both.code, both.err) == (3, refusal), both
     assert [line.split(",")[0] for line in both.out.splitlines()[1:]] == [n["mine"]], both.out
+
+
+def test_a_reset_of_a_topic_alice_may_not_describe_says_so_not_that_it_is_missing(restricted):
+    n = restricted.names
+    r = as_alice(restricted, "reset-offsets", "-g", n["mine"], "-t", n["hidden"], "--to-earliest")
+    assert (r.code, r.out, r.err) == (1, "", f"Error: not authorized to DESCRIBE topic '{n['hidden']}' "
+                                             "(User:alice)\n"), r
