@@ -223,3 +223,16 @@ def test_a_reset_of_a_topic_alice_may_not_describe_says_so_not_that_it_is_missin
     r = as_alice(restricted, "reset-offsets", "-g", n["mine"], "-t", n["hidden"], "--to-earliest")
     assert (r.code, r.out, r.err) == (1, "", f"Error: not authorized to DESCRIBE topic '{n['hidden']}' "
                                              "(User:alice)\n"), r
+
+
+def test_topics_named_among_others_that_alice_may_not_describe_are_named(restricted):
+    """describe topics A B: B is not left out silently because Kafka's listing leaves it out."""
+    n = restricted.names
+    hidden = f"not authorized to DESCRIBE topic '{n['hidden']}' (User:alice)"
+    r = as_alice(restricted, "describe", "topics", n["seen"], n["hidden"], "-o", "csv")
+    assert r.code == 3 and f"\n{n['seen']},0," in r.out and n["hidden"] not in r.out, r
+    assert r.err == f"Error: {hidden}; not authorized to DESCRIBE_CONFIGS topic '{n['seen']}' (User:alice)\n", r.err
+    other = unique("r-other")                       # refused too: Kafka does not say whether it exists
+    none = as_alice(restricted, "describe", "topics", n["hidden"], other)
+    assert (none.code, none.out, none.err) == (
+        1, "", f"Error: {hidden}; not authorized to DESCRIBE topic '{other}' (User:alice)\n"), none
