@@ -75,10 +75,9 @@ def describe_topics(
             state().admin(), _patterns(patterns, topic, False), exclude_internal=exclude_internal, if_exists=if_exists,
             under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
             unavailable=unavailable, with_overrides=with_overrides, progress=progress, refusals=refusals)
-    shown = bool(pairs) or not with_overrides      # their partitions are shown, not their configs
-    if shown or not refusals:
+    if pairs or not refusals:                  # the topics' partitions, not the configs refused
         view.render_describe(out(), pairs, summaries)
-    raise_refusals(len(refusals), refusals, shown=shown)
+    raise_refusals(len(refusals), refusals, shown=bool(pairs))
 
 
 def create_topic(
