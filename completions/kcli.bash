@@ -138,7 +138,7 @@ _kcli_spec() {
         'opts:kcli alter quotas') echo '--user --user-default --client --client-default --ip --ip-default --set --delete --execute' ;;
         'opts:kcli alter topics') echo '--topic -t --partitions --replica-assignment --if-exists' ;;
         'opts:kcli audit timestamps') echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars' ;;
-        'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level' ;;
+        'opts:kcli broker start') echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --unsecured-oauthbearer --tls-cert --tls-key --insecure --log-level' ;;
         'opts:kcli check broker') echo '--dry-run --save --baseline --clock-skew' ;;
         'opts:kcli check expansions') echo '--within --group -g --topic -t' ;;
         'opts:kcli check transactions') echo '--older-than --topic -t' ;;

@@ -276,7 +276,7 @@ function __kcli_spec
         case 'opts:kcli audit timestamps'
             echo '--topic -t --from --to --before-max-ms --after-max-ms --reference --target --group -g --master --save --source --jars'
         case 'opts:kcli broker start'
-            echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --tls-cert --tls-key --insecure --log-level'
+            echo '--listen --nodes --data-dir --config --pose-as --user --users-file --super-user --unsecured-oauthbearer --tls-cert --tls-key --insecure --log-level'
         case 'opts:kcli check broker'
             echo '--dry-run --save --baseline --clock-skew'
         case 'opts:kcli check expansions'

@@ -134,6 +134,20 @@ def apache_kafka_acl():
         "super.users": "User:ANONYMOUS;User:admin"})
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _acls_left_as_found():
+    """Each test module leaves ``apache_kafka_acl`` without an ACL, whatever it made and whether
+    its tests passed, so that the next module's ACLs are its own alone (a fixture that waits for
+    its bindings, kafka-acls --list compared with a new embedded broker, a principal's refusals
+    that another module's ``User:*`` ACL would turn into grants)."""
+    yield
+    cluster = _STARTED.get("apache_kafka_acl")
+    if cluster is not None:
+        from tests.support.clients import delete_every_acl
+
+        delete_every_acl(cluster.bootstrap_servers)
+
+
 @pytest.fixture(scope="session")
 def apache_kafka_txn():
     """Apache Kafka (``KAFKA_VERSION``), one node, for hanging transactions (the

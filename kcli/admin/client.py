@@ -313,11 +313,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
 
     # -- configs --------------------------------------------------------------------------
     @or_librdkafka("_lr_describe_configs")
-    def describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
+    def describe_configs(self, resources: list[tuple[str, str]], refusals: list | None = None) -> list[ResourceConfig]:
         """Every config of each resource, in the broker's order, with synonyms (all of them: a
         synonym name may repeat across sources, which confluent-kafka's dict of synonyms
-        cannot hold)."""
-        return self.wire.describe_configs(resources, synonyms=True)
+        cannot hold). ``refusals``: as WireClient.describe_configs'."""
+        return self.wire.describe_configs(resources, synonyms=True, refusals=refusals)
 
     def alter_configs(self, rtype: str, name: str, set_: dict[str, str], delete: list[str]) -> None:
         """Incremental: ``set_`` and ``delete``; name "" is the cluster-wide broker defaults."""
@@ -440,13 +440,15 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 for g in res.valid]
 
     @or_librdkafka("_lr_describe_groups", kip_only={"ConsumerGroupDescribe": CONSUMER_FIELDS})
-    def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+    def describe_groups(self, group_ids: list[str], refusals: list | None = None) -> list[GroupDescription]:
         """On kcli's own connection, one ConsumerGroupDescribe (the epochs, target assignments,
         the exact state and, v2 KIP-1282, the creation time) then one DescribeGroups (the classic
         groups) per coordinator, whatever the number of groups (WireClient.describe_groups):
         librdkafka's DescribeConsumerGroups sends a FindCoordinator and a DescribeGroups per
         group. A group the broker does not know comes back with ``exists=False``. A broker
-        without DescribeGroups gets librdkafka's request, and its answer."""
+        without DescribeGroups gets librdkafka's request, and its answer. A group this principal
+        may not describe raises its NotAuthorized (kcli.errors) or, given ``refusals``, is left
+        out and its NotAuthorized appended there."""
         try:
             found, brokers = self.wire.describe_groups(group_ids)
         except UnsupportedByBroker:
@@ -469,15 +471,21 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 out.append(d)
             elif kind == "missing":
                 out.append(GroupDescription(gid, "Dead", "Classic", "", None, exists=False, not_found=g))
-            elif kind == "error":
-                raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
+            elif kind in ("refused", "error"):
+                refusal = g if kind == "refused" else self.wire.refused(g.error_code, "DescribeGroups", gid)
+                if refusal is None:
+                    raise OperationError(f"Cannot describe group '{gid}': {_worded(g.error_code).message}")
+                if refusals is None:
+                    raise refusal
+                refusals.append(refusal)
             else:
                 raise OperationError(f"Cannot describe group '{gid}': its coordinator's answer did not mention it")
         return out
 
-    def _lr_describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+    def _lr_describe_groups(self, group_ids: list[str], refusals: list | None = None) -> list[GroupDescription]:
         """librdkafka's DescribeConsumerGroups (per group), with the consumer-protocol fields
-        from kcli's own ConsumerGroupDescribe when it can read them."""
+        from kcli's own ConsumerGroupDescribe when it can read them; ``refusals`` as
+        ``describe_groups``'."""
         futures = self._admin.describe_consumer_groups(list(group_ids), request_timeout=self._timeout())
         out: dict[str, GroupDescription] = {}
         for gid, fut in futures.items():
@@ -487,7 +495,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
                 if exc.error.name == "GROUP_ID_NOT_FOUND":
                     out[gid] = GroupDescription(gid, "Dead", "Classic", "", None, exists=False)
                     continue
-                raise OperationError(f"Cannot describe group '{gid}': {exc.message}") from None
+                refusal = not_authorized(exc.error, "DescribeGroups", gid, self.settings.principal())
+                if refusal is not None and refusals is not None:
+                    refusals.append(refusal)
+                    continue
+                raise refusal or OperationError(f"Cannot describe group '{gid}': {exc.message}") from None
             state = _state_name(d.state)
             coord = d.coordinator
             out[gid] = GroupDescription(
@@ -499,7 +511,7 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         consumer = [g for g, d in out.items() if d.exists and d.type != "Classic"]
         if consumer:
             self._overlay_consumer_protocol(out, consumer)
-        return [out[g] for g in group_ids]
+        return [out[g] for g in group_ids if g in out]
 
     @or_unavailable(CONSUMER_FIELDS, lambda exc: None)
     def _overlay_consumer_protocol(self, out: dict[str, GroupDescription], group_ids: list[str]) -> None:

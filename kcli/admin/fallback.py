@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import time
 
-from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker
+from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, not_authorized
 from kcli.model import (BrokerError, BrokerInfo, ClusterDescription, CommittedOffset, ConfigEntry, OffsetInfo,
                         PartitionInfo, ResourceConfig, TopicInfo)
 
@@ -188,9 +188,11 @@ class LibrdkafkaReads:
         return out
 
     # -- configs ----------------------------------------------------------------------------
-    def _lr_describe_configs(self, resources: list[tuple[str, str]]) -> list[ResourceConfig]:
+    def _lr_describe_configs(self, resources: list[tuple[str, str]], refusals: list | None = None
+                             ) -> list[ResourceConfig]:
         """librdkafka's DescribeConfigs (a broker's own configs from that broker), with synonyms,
-        each name once (its dict of synonyms holds no repeats)."""
+        each name once (its dict of synonyms holds no repeats); ``refusals`` as
+        WireClient.describe_configs'."""
         from confluent_kafka.admin import ConfigResource
 
         futures = {}                   # one call per resource: librdkafka takes one broker per call
@@ -202,7 +204,12 @@ class LibrdkafkaReads:
             try:
                 entries = self._result(fut)
             except BrokerRejected as exc:
-                raise OperationError(f"Cannot describe configs of {kind} '{res.name}': {exc.message}") from None
+                refusal = not_authorized(exc.error, "DescribeConfigs", res.name, self.settings.principal())
+                if refusal is not None and refusals is not None:
+                    refusals.append(refusal)
+                    continue
+                raise refusal or OperationError(
+                    f"Cannot describe configs of {kind} '{res.name}': {exc.message}") from None
             out.append(ResourceConfig(kind, res.name, [
                 ConfigEntry(e.name, e.value, _source(e.source), e.is_default, e.is_sensitive, e.is_read_only,
                             [(y.name, y.value, _source(y.source)) for y in e.synonyms.values()])

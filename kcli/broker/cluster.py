@@ -25,7 +25,8 @@ cyclically) that is up takes over, as a replicated offsets topic fails over. Onl
 is down is the preferred node returned.
 
 On disk (``data_dir``): ``cluster.json`` (topics, partition assignments, creation times, leader
-epochs, log start offsets, topic and dynamic broker configs; written atomically on each change)
+epochs, log start offsets, topic and dynamic broker configs, users' salted credentials, ACLs
+and super users; written atomically on each change)
 and ``logs/<topic-id>-<partition>.log`` (the record batches).
 """
 
@@ -147,7 +148,7 @@ class Cluster:
                  clock: Callable[[], int] | None = None, configs: dict[str, str] | None = None,
                  pose_as: str | None = None, record_creation_times: bool = True,
                  sasl_users: dict[str, str] | None = None, authorize: bool = False,
-                 super_users: list[str] | None = None):
+                 super_users: list[str] | None = None, unsecured_oauthbearer: bool = False):
         self.node_ids = list(node_ids)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._clock = clock or (lambda: int(time.time() * 1000))
@@ -157,9 +158,12 @@ class Cluster:
         # SASL users: {name: {mechanism: scram.Credential}}; ``sasl`` False: PLAINTEXT listeners
         self.sasl = sasl_users is not None
         self.users: dict[str, dict[str, scram.Credential]] = {}
+        # SASL/OAUTHBEARER offered too, with Kafka's unsecured validator (kcli.broker.oauth)
+        self.unsecured_oauthbearer = unsecured_oauthbearer
         # the authorizer (kcli.broker.acl): off, every request allowed, unless ``authorize``
         self.authorize = authorize
         self.authorizer = acl.Authorizer(super_users or ())
+        self._super_users_given = bool(super_users)     # else the data dir's, if any
         self.broker_configs = cfg.BrokerConfigs(configs)
         self.topics: dict[str, Topic] = {}
         self.cluster_id = _uuid_text(random_uuid())
@@ -183,6 +187,8 @@ class Cluster:
             self._bootstrap()
         for name, password in (sasl_users or {}).items():
             self.set_password(name, password)
+        if self._super_users_given:
+            self.save()
 
     # -- the interface other handlers use --------------------------------------------------
 
@@ -631,6 +637,7 @@ class Cluster:
             "dynamic_broker_configs": self.broker_configs.dynamic,
             "sasl": self.sasl, "authorize": self.authorize,
             "acls": [b.to_json() for b in self.authorizer.acls],
+            "super_users": sorted(self.authorizer.super_users),
             "users": {u: {m: c.to_json() for m, c in ms.items()} for u, ms in self.users.items()},
             "controller": self.controller.to_json(),
             "quotas": [{"entity": [list(c) for c in e], "values": q} for e, q in self.quotas.items()],
@@ -673,6 +680,8 @@ class Cluster:
         self.sasl = self.sasl or state.get("sasl", False)      # a secured cluster stays secured
         self.authorize = self.authorize or state.get("authorize", False)
         self.authorizer.acls = [acl.AclBinding(*b) for b in state.get("acls", [])]
+        if not self._super_users_given:        # the super users given replace those kept
+            self.authorizer.super_users = set(state.get("super_users", []))
         self.users = {u: {m: scram.Credential.from_json(m, c) for m, c in ms.items()}
                       for u, ms in state.get("users", {}).items()}
         self.quotas = {tuple((c[0], c[1]) for c in q["entity"]): q["values"]

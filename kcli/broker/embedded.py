@@ -70,7 +70,10 @@ class EmbeddedCluster:
     (certfile, keyfile) pair of PEM paths, or a server-side ``ssl.SSLContext``) makes every
     listener SSL, or SASL_SSL with ``sasl_users``; metadata still advertises ``host``.
     ``authorize`` turns on the authorizer (kcli.broker.acl, as Kafka's StandardAuthorizer: no
-    ACL, no access), ``super_users`` (user names) pass every check.
+    ACL, no access), ``super_users`` (user names) pass every check. ``unsecured_oauthbearer``
+    (with ``sasl_users``, ``{}`` for none) offers SASL/OAUTHBEARER too, with Kafka's default
+    unsecured validator (kcli.broker.oauth: the token's ``sub`` is the principal; anyone may
+    make one for any name).
     """
 
     def __init__(self, nodes: int = 1, data_dir: str | Path | None = None,
@@ -78,12 +81,13 @@ class EmbeddedCluster:
                  pose_as: str | None = None, host: str = "127.0.0.1", port: int = 0,
                  record_creation_times: bool = True, sasl_users: dict[str, str] | None = None,
                  tls: ssl.SSLContext | tuple[str, str] | None = None, authorize: bool = False,
-                 super_users: list[str] | None = None):
+                 super_users: list[str] | None = None, unsecured_oauthbearer: bool = False):
         check_pose_as(pose_as)
         self._args: dict[str, Any] = dict(node_ids=list(range(1, nodes + 1)), data_dir=data_dir, clock=clock,
                           configs=configs, pose_as=pose_as,
                           record_creation_times=record_creation_times, sasl_users=sasl_users,
-                          authorize=authorize, super_users=super_users)
+                          authorize=authorize, super_users=super_users,
+                          unsecured_oauthbearer=unsecured_oauthbearer)
         self._host, self._port = host, port
         self._tls = tls_context(tls)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -229,12 +233,13 @@ def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
                 pose_as: str | None = None,
                 ready_callback: Callable[[str], None] | None = None,
                 sasl_users: dict[str, str] | None = None, super_users: list[str] | None = None,
-                tls: ssl.SSLContext | tuple[str, str] | None = None) -> None:
+                tls: ssl.SSLContext | tuple[str, str] | None = None, unsecured_oauthbearer: bool = False) -> None:
     """Serve in the foreground until SIGINT or SIGTERM, then shut down cleanly and return.
 
     Installs its own SIGINT/SIGTERM handlers for the duration (so call it from the main
     thread). Node ``i`` listens on ``listen``'s port + i - 1. ``sasl_users`` ({name: password})
-    turn on SASL and the authorizer (``super_users`` pass every ACL check); ``tls`` as
+    turn on SASL and the authorizer (``super_users`` pass every ACL check), and so does
+    ``unsecured_oauthbearer`` (OAUTHBEARER offered too); ``tls`` as
     EmbeddedCluster's. Prints nothing but the ``exposure_warning`` of a non-loopback host served
     without users (stderr); calls
     ``ready_callback(bootstrap_servers)`` once every node listens.
@@ -248,10 +253,13 @@ def run_forever(listen: str = "127.0.0.1:9092", nodes: int = 1,
 
         print(warning, file=sys.stderr, flush=True)
 
+    secured = bool(sasl_users) or unsecured_oauthbearer
+
     async def main():
         broker = Broker(Cluster(list(range(1, nodes + 1)), data_dir=data_dir, configs=configs,
-                                pose_as=pose_as, sasl_users=sasl_users,
-                                authorize=bool(sasl_users), super_users=super_users),
+                                pose_as=pose_as, sasl_users=sasl_users or ({} if secured else None),
+                                authorize=secured, super_users=super_users,
+                                unsecured_oauthbearer=unsecured_oauthbearer),
                         host, port, tls_context(tls))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

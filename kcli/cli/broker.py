@@ -33,8 +33,14 @@ def start(
                                                   "authorizer serves what ACLs allow."),
     users_file: Optional[str] = typer.Option(None, "--users-file",
                                              help="SASL users, one NAME:PASSWORD a line (# comments)."),
-    super_user: Optional[List[str]] = typer.Option(None, "--super-user", metavar="NAME",
-                                                   help="A user every ACL check allows (repeatable)."),
+    super_user: Optional[List[str]] = typer.Option(
+        None, "--super-user", metavar="NAME",
+        help="A user every ACL check allows (repeatable); kept with --data-dir, where a start without "
+             "--super-user keeps the last ones."),
+    unsecured_oauthbearer: bool = typer.Option(
+        False, "--unsecured-oauthbearer",
+        help="Offer SASL/OAUTHBEARER too, with Kafka's default unsecured validator: an unsigned JWT's 'sub' is "
+             "the principal (for tests: anyone may log in as anyone); turns on the authorizer."),
     tls_cert: Optional[str] = typer.Option(None, "--tls-cert",
                                            help="PEM certificate (chain) of a TLS listener (with --tls-key)."),
     tls_key: Optional[str] = typer.Option(None, "--tls-key", help="PEM private key of --tls-cert."),
@@ -63,7 +69,7 @@ def start(
     from kcli.specs import parse_users
 
     users = parse_users(user or [], users_file)
-    if super_user and not users:
+    if super_user and not users and not unsecured_oauthbearer:
         raise UsageError("--super-user needs users (--user or --users-file): without them there is no authorizer")
     from kcli.broker.embedded import exposure_warning
 
@@ -107,7 +113,8 @@ def start(
 
     run_forever(listen=f"{host}:{port}", nodes=nodes, data_dir=data_dir,
                 configs=parse_config_pairs(config or [], "broker config"), pose_as=pose_as,
-                ready_callback=ready, sasl_users=users or None, super_users=super_user or [], tls=tls)
+                ready_callback=ready, sasl_users=users or None, super_users=super_user or [], tls=tls,
+                unsecured_oauthbearer=unsecured_oauthbearer)
 
 
 def demo() -> None:

@@ -60,18 +60,27 @@ def describe_groups(
                                        "show them. Example: kcli describe groups billing -o plain --time-lag"),
 ):
     """Describe consumer, streams and share groups (kafka-consumer-groups / kafka-streams-groups /
-    kafka-share-groups --describe); --verbose adds columns."""
-    from kcli.ops import groups as lib
-    from kcli.render import groups as view
+    kafka-share-groups --describe); --verbose adds columns. Groups this principal may not
+    describe are named on stderr once the others are shown (exit 3; 1 when none is shown)."""
+    from kcli.ops import share as share_lib
+    from kcli.ops.failures import raise_refusals
 
     if offsets + members + show_state > 1:
         raise UsageError("Option [describe] takes at most one of these options: [members], [offsets], [state]")
-    from kcli.ops import share as share_lib
+    admin = state().admin()
+    ids = share_lib.every_group_id(admin, [*(groups or []), *(group or [])], all_groups)
+    refusals: list = []
+    descs, streams, shares = share_lib.describe_every_type(admin, ids, refusals)
+    if not refusals or len(refusals) < len(ids):
+        _describe(admin, descs, streams, shares, members, show_state, time_lag)
+    raise_refusals(len(ids), refusals)
+
+
+def _describe(admin, descs, streams, shares, members: bool, show_state: bool, time_lag: bool) -> None:
+    from kcli.ops import groups as lib
+    from kcli.render import groups as view
 
     st = state()
-    admin = st.admin()
-    descs, streams, shares = share_lib.describe_every_type(
-        admin, share_lib.every_group_id(admin, [*(groups or []), *(group or [])], all_groups))
     if sum(map(bool, (descs, streams, shares))) > 1 and out().format == "json":
         raise OperationError("Consumer, streams and share groups have different JSON documents: "
                              "describe them in separate commands with --output json")

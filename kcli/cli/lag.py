@@ -130,6 +130,7 @@ def show(
 
     from kcli.cli.context import out, state
     from kcli.ops import lag_service
+    from kcli.ops.failures import raise_refusals
     from kcli.ops.lag import RecordTimeCache
     from kcli.render.lag import render_lag
     from kcli.specs import duration_arg
@@ -149,13 +150,16 @@ def show(
     if watch is not None:
         _watch(chosen, every_ms, by, min_lag, min_time_lag_ms, sort)
         return
-    snap = lag_service.collect(state().admin(), chosen, RecordTimeCache(), int(time.time() * 1000), "")
-    missing = sorted(set(ids) - {g.group_id for g in snap.groups})
+    admin = state().admin()
+    snap = lag_service.collect(admin, chosen, RecordTimeCache(), int(time.time() * 1000), "")
+    missing, refusals = lag_service.unlisted(admin, ids, snap)
     if missing:                               # as describe groups: a missing group fails the command
         raise OperationError(f"Group {missing[0]} not found.")
-    if out().format != "json":
-        out().notes(snap.notes)
-    render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)
+    if not refusals or len(refusals) < len(ids):
+        if out().format != "json":
+            out().notes(snap.notes)
+        render_lag(out(), lag_service.rollup(snap.groups, by, min_lag, min_time_lag_ms, sort), by)
+    raise_refusals(len(ids), refusals)        # named once the others are shown (exit 3)
 
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, erase the screen: a redraw in place on a terminal

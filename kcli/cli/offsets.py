@@ -26,9 +26,12 @@ def list_offsets(
     partitions: Optional[str] = typer.Option(None, "--partitions",
                                              help="Partition ids, comma-separated, for every --topic."),
 ):
-    """Offsets per partition; for max-timestamp and timestamp lookups also the record's time."""
+    """Offsets per partition; for max-timestamp and timestamp lookups also the record's time. A
+    topic named literally that this principal may not describe is named on stderr once the
+    others are shown (exit 3)."""
     from kcli import specs
     from kcli.ops import list_offsets as lib
+    from kcli.ops.failures import raise_refusals
     from kcli.render.offsets import render_offsets
 
     if max_timestamp and time not in (None, "max-timestamp", "-3"):
@@ -36,6 +39,8 @@ def list_offsets(
     label = "max-timestamp" if max_timestamp else ("latest" if time is None else time)
     spec = specs.parse_time(label)
     rules = specs.partition_rules(topic or [], partitions, topic_partitions, check_names=True)
-    offsets = lib.list_offsets(state().admin(), rules, spec, exclude_internal, explain=True)
+    refusals: list = []
+    offsets = lib.list_offsets(state().admin(), rules, spec, exclude_internal, explain=True, refusals=refusals)
     render_offsets(out(), offsets, label)
     lib.check_answered(offsets)
+    raise_refusals(len(refusals), refusals, shown=True)

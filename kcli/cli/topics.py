@@ -65,19 +65,25 @@ def describe_topics(
     SIZE (table, csv; sizeBytes in json) is the bytes of the leader's replica of each partition
     shown, from DescribeLogDirs (one per leader broker): in binary units in a table, exact bytes
     in csv and json; `unknown` (with one Warn line saying why) when the broker refuses it, as
-    without DESCRIBE on the cluster. -o plain keeps kafka-topics' layout, without sizes."""
+    without DESCRIBE on the cluster. -o plain keeps kafka-topics' layout, without sizes. A topic
+    whose configs this principal may not describe is shown without them, and named on stderr
+    (exit 3)."""
     from kcli.ops import topics as lib
+    from kcli.ops.failures import raise_refusals
     from kcli.render import topics as view
 
     if with_overrides and (under_replicated or under_min_isr or at_min_isr or unavailable):
         raise UsageError("--topics-with-overrides can't be used with the partition report filters")
+    refusals: list = []
     with out().progress("Describing topics") as progress:
         pairs, summaries = lib.describe(
             state().admin(), _patterns(patterns, topic, False), exclude_internal=exclude_internal, if_exists=if_exists,
             under_replicated=under_replicated, under_min_isr=under_min_isr, at_min_isr=at_min_isr,
-            unavailable=unavailable, with_overrides=with_overrides, progress=progress)
+            unavailable=unavailable, with_overrides=with_overrides, progress=progress, refusals=refusals)
+    if pairs or not refusals:                  # the topics' partitions, not the configs refused
         sizes = lib.partition_sizes(state().admin(), pairs) if out().format != "plain" else None
-    view.render_describe(out(), pairs, summaries, sizes)
+        view.render_describe(out(), pairs, summaries, sizes)
+    raise_refusals(len(refusals), refusals, shown=bool(pairs))
 
 
 def create_topic(

@@ -60,3 +60,18 @@ def per_item(results: dict) -> tuple[list, list]:
     broker refused, and those it did not answer."""
     return ([k for k, e in results.items() if e is not None and not unanswered(e)],
             [k for k, e in results.items() if unanswered(e)])
+
+
+def raise_refusals(total: int, refusals: list, shown: bool | None = None) -> None:
+    """After what this principal may see of ``total`` items was shown: nothing without
+    ``refusals`` (a NotAuthorized per item Kafka refused); else the refusals in one line, exit
+    3 when something was ``shown`` all the same (by default: the items not refused), else exit 1
+    (a lone refusal raised as it is)."""
+    if not refusals:
+        return
+    if shown is None:
+        shown = len(refusals) < total
+    if not shown and len(refusals) == 1:
+        raise refusals[0]
+    message = "; ".join(r.message for r in refusals)
+    raise PartialFailure(message) if shown else OperationError(message)

@@ -158,6 +158,18 @@ def exposures(admin: Admin, chosen: Selection, within_ms: int, now_ms: int, topi
             if g.status in ("EXPOSED", "LOST?") and chosen.wants_group(g.group)]
 
 
+def unlisted(admin: Admin, ids: list[str], snap: LagSnapshot) -> tuple[list[str], list]:
+    """The groups named in ``ids`` that a collection did not find: (those the cluster does not
+    know, sorted; the NotAuthorized of those this principal may not describe, which Kafka's
+    listing leaves out). Asked by name only when some are missing."""
+    missing = sorted(set(ids) - {g.group_id for g in snap.groups})
+    refusals: list = []
+    if missing:
+        admin.describe_groups(missing, refusals)
+    refused = {r.name for r in refusals}
+    return [g for g in missing if g not in refused], refusals
+
+
 def collect(admin: Admin, chosen: Selection, cache: RecordTimeCache, now_ms: int,
             cluster_name: str | None = None, expansion_within_ms: int | None = None,
             topics: Topics | None = None) -> LagSnapshot:

@@ -19,39 +19,47 @@ EVERY_PARTITION = PartitionRule(re.compile(".*"))
 
 
 def select_partitions(admin: Admin, rules: list[PartitionRule], exclude_internal: bool,
-                      explain: bool = False) -> list[tuple[str, int]]:
+                      explain: bool = False, refusals: list | None = None) -> list[tuple[str, int]]:
     """The partitions any rule allows (no rule: every partition), sorted as kafka-get-offsets
     prints them (by the string ``topic-partition``). The rules were read before any request.
     None allowed fails with kafka-get-offsets' words or, ``explain``, with what kcli knows
-    (``no_match_text``)."""
+    (``no_match_text``). ``explain`` too: a topic named literally that this principal may not
+    describe fails the command when nothing else is selected, else goes into ``refusals``
+    (``refused``)."""
     rules = rules or [EVERY_PARTITION]
     counts = {name: count for name, count in admin.partition_counts().items()
               if not (exclude_internal and name in INTERNAL_TOPICS)}
     selected = [(name, p) for name, count in counts.items()
                 for p in range(count) if any(r.allows(name, p) for r in rules)]
+    if explain:
+        found = refused(admin, rules, counts)
+        if found and not selected:
+            raise found[0]
+        if refusals is not None:
+            refusals.extend(found)
     if not selected:
-        if explain:
-            refused(admin, rules, counts)
         raise OperationError(no_match_text(rules, counts) if explain else
                              "Could not match any topic-partitions with the specified filters")
     return sorted(selected, key=lambda tp: f"{tp[0]}-{tp[1]}")
 
 
-def refused(admin: Admin, rules: list[PartitionRule], counts: dict[str, int]) -> None:
+def refused(admin: Admin, rules: list[PartitionRule], counts: dict[str, int]) -> list[NotAuthorized]:
     """A topic named literally that the cluster's listing does not show may be one this client
-    is not authorized to describe (Kafka leaves those out of a listing): asked by name, the
-    broker says so (NotAuthorized, raised)."""
+    is not authorized to describe (Kafka leaves those out of a listing): asked by name (only
+    those), the broker says so: their NotAuthorized."""
     from kcli.specs import literal_topic
 
+    found = []
     for rule in rules:
         name = literal_topic([_as_given(rule.topic.pattern)])
         if name is not None and name not in counts:
             try:
                 admin.describe_topics([name])
-            except NotAuthorized:
-                raise
+            except NotAuthorized as exc:
+                found.append(exc)
             except BrokerRejected:
                 pass                          # no such topic: no_match_text says so
+    return found
 
 
 def no_match_text(rules: list[PartitionRule], counts: dict[str, int]) -> str:
@@ -82,12 +90,13 @@ def _as_given(pattern: str) -> str:
     return inner if inner is not None and ")|(?:" not in inner else pattern
 
 
-def list_offsets(admin: Admin, rules: list[PartitionRule], time: int,
-                 exclude_internal: bool = False, explain: bool = False) -> list[OffsetInfo]:
+def list_offsets(admin: Admin, rules: list[PartitionRule], time: int, exclude_internal: bool = False,
+                 explain: bool = False, refusals: list | None = None) -> list[OffsetInfo]:
     """One answer per selected partition; a partition the cluster did not answer for carries
     the error (``check_answered`` turns any error into exit 1 once the answers are shown).
-    ``explain``: kcli's words when no partition is selected (``select_partitions``)."""
-    partitions = select_partitions(admin, rules, exclude_internal, explain)
+    ``explain``: kcli's words when no partition is selected, and ``refusals``
+    (``select_partitions``)."""
+    partitions = select_partitions(admin, rules, exclude_internal, explain, refusals)
     results = {(o.topic, o.partition): o for o in admin.list_offsets(partitions, time)}
     return [results.get(tp) or OffsetInfo(tp[0], tp[1], -1, error="no answer") for tp in partitions]
 

@@ -139,14 +139,16 @@ def offset_views(admin: Admin, groups: list[ShareGroupDescription]):
     return views
 
 
-def describe_every_type(admin: Admin, ids: list[str]):
+def describe_every_type(admin: Admin, ids: list[str], refusals: list | None = None):
     """``kcli describe groups``: the consumer groups, the streams groups and the share groups
     among ``ids``, each sorted by id (a share group is asked for only where the consumer and
-    streams describes did not find it). A group none of them knows fails the command."""
+    streams describes did not find it). A group none of them knows fails the command; one this
+    principal may not describe goes into ``refusals`` (kcli.ops.failures.raise_refusals), when
+    given, else fails it."""
     from kcli.ops.groups import not_found_text
     from kcli.ops.streams import describe_any
 
-    descs, streams = describe_any(admin, ids)
+    descs, streams = describe_any(admin, ids, refusals)
     missing = [d.group_id for d in descs if not d.exists]
     shares = admin.describe_share_groups(missing) if missing else {}
     for d in descs:

@@ -19,16 +19,18 @@ if TYPE_CHECKING:
     from kcli.admin import Admin
 
 
-def describe_any(admin: Admin, ids: list[str]) -> tuple[list[GroupDescription], dict[str, StreamsGroupDescription]]:
+def describe_any(admin: Admin, ids: list[str],
+                 refusals: list | None = None) -> tuple[list[GroupDescription], dict[str, StreamsGroupDescription]]:
     """Every group of ``ids`` (in that order) as the group commands see it: DescribeConsumerGroups,
     and for a group it does not know, StreamsGroupDescribe (one per coordinator, only for those):
     a streams group stands in as a GroupDescription of type "Streams" (its state, members and
     creation time), so resets refuse it while it has members, as they refuse a consumer group.
     Also the streams groups' own descriptions, by id. A group neither knows stays ``exists=False``.
-    No id, no request (--all-groups on a cluster without groups)."""
+    No id, no request (--all-groups on a cluster without groups). ``refusals``: as
+    Admin.describe_groups'."""
     if not ids:
         return [], {}
-    descs = admin.describe_groups(ids)
+    descs = admin.describe_groups(ids, refusals)
     missing = [d.group_id for d in descs if not d.exists]
     streams = admin.describe_streams_groups(missing) if missing else {}
     return [as_group(streams[d.group_id]) if d.group_id in streams else d for d in descs], streams

@@ -8,7 +8,7 @@ import re
 from kcli import javaorder
 from kcli.errors import BrokerRejected, NotAuthorized, OperationError, UnsupportedByBroker, UsageError
 from kcli.model import INTERNAL_TOPICS, PartitionInfo, TopicInfo
-from kcli.ops.failures import change, per_item, raise_for
+from kcli.ops.failures import change, per_item, raise_for, raise_refusals
 from kcli.specs import (check_partition_count, check_replication_factor, literal_topic, parse_replica_assignment,
                         topic_filter)
 
@@ -54,6 +54,21 @@ def _described(admin: Admin, patterns: list[str], exclude_internal: bool, if_exi
     return admin.describe_topics(names, progress) if names else []
 
 
+def _refused_by_name(admin: Admin, patterns: list[str], described) -> list[NotAuthorized]:
+    """Of several topics named literally, those the listing left out that this principal may not
+    describe (asked by name, only those): their NotAuthorized."""
+    found = []
+    for name in dict.fromkeys(literal_topic([p]) for p in patterns if len(patterns) > 1):
+        if name is not None and name not in described:
+            try:
+                admin.describe_topics([name])
+            except NotAuthorized as exc:
+                found.append(exc)
+            except BrokerRejected:
+                pass                                # no such topic: as the listing says
+    return found
+
+
 def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
                   unavailable: bool, live_brokers: set[int]):
     """The describe report filters (OR-ed); None when no filter is asked for."""
@@ -71,20 +86,31 @@ def report_filter(under_replicated: bool, under_min_isr: bool, at_min_isr: bool,
 
 def describe(admin: Admin, patterns: list[str], *, exclude_internal=False, if_exists=False,
              under_replicated=False, under_min_isr=False, at_min_isr=False, unavailable=False,
-             with_overrides=False, progress=None,
-             say_refusals=True) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
+             with_overrides=False, progress=None, say_refusals=True,
+             refusals: list | None = None) -> tuple[list[tuple[TopicInfo, list[PartitionInfo]]], bool]:
     """What ``describe topics`` shows: (topic, partitions to print) pairs, in kafka-topics' order
     (``kcli.javaorder``; config overrides likewise), and whether the summary lines are printed
     (not with a report filter). Every request it makes goes over kcli's own connection, which
     DescribeTopicPartitions needs anyway: one connection. ``progress`` (done, total) counts the
-    topics described."""
+    topics described. ``refusals``: the topics whose configs this principal may not describe
+    (their NotAuthorized: Admin.describe_configs') are shown without configs, and those named
+    literally among several that it may not describe are named there too."""
     topic_filter(patterns)                          # a bad regex fails before any connection
-    described = {t.name: t for t in _described(admin, patterns, exclude_internal, if_exists, progress, say_refusals)}
+    try:
+        described = {t.name: t for t in _described(admin, patterns, exclude_internal, if_exists, progress,
+                                                    say_refusals)}
+    except OperationError as exc:           # none of the names matched: refused, or missing?
+        if isinstance(exc, BrokerRejected) or refusals is None or not (refused := _refused_by_name(
+                admin, patterns, {})):
+            raise
+        raise_refusals(len(refused), refused, shown=False)
+    if refusals is not None:
+        refusals.extend(_refused_by_name(admin, patterns, described))
     if not described:
         return [], True
     topics = [described[n] for n in javaorder.described_topics(sorted(described))]
     try:
-        configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described])}
+        configs = {rc.name: rc for rc in admin.describe_configs([("topic", n) for n in described], refusals)}
     except UnsupportedByBroker as exc:          # librdkafka's mock cluster: the partitions still show
         admin.warn(f"{exc.message}: the topics' configs are not shown")
         configs = {}

@@ -1,38 +1,74 @@
-"""kcli's commands under a restricted principal on Apache Kafka 4.4 with StandardAuthorizer
-(``apache_kafka_acl``): alice (SASL PLAIN) may describe one topic and one group and nothing else.
-Each refusal is one line naming the operation, the resource and the principal (``Error: not
-authorized to DESCRIBE group 'G' (User:alice)``), exit 1, no traceback; what Kafka itself leaves
-out of a listing (the topics and groups alice may not describe) is left out, not reported as an
-error. The cluster is a parameter (a super user's bootstrap server, a SASL one for alice): the
-embedded broker joins it once it authorizes."""
+"""kcli's commands under a restricted principal, on Apache Kafka 4.4 with StandardAuthorizer
+(``apache_kafka_acl``) and on the embedded broker with users and its authorizer: alice (SASL
+PLAIN) may describe one topic and one group and nothing else. Each refusal is one line naming
+the operation, the resource and the principal (``Error: not authorized to DESCRIBE group 'G'
+(User:alice)``), exit 1, no traceback, the same on both brokers; what Kafka itself leaves out of
+a listing (the topics and groups alice may not describe) is left out, not reported as an error.
+The set-up runs as a super user: Kafka's PLAINTEXT listener (User:ANONYMOUS), the embedded
+broker's admin (every listener of a broker with users is SASL)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient,
                                    ResourcePatternType, ResourceType)
 
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
+from tests.support.groups import fast_cluster
 from tests.support.run import run_kcli
+from tests.support.sasl import ACL_USERS
 from tests.support.waits import wait_until
 
 
-@pytest.fixture(scope="module", params=["apache_kafka_acl"])
+@pytest.fixture(scope="module")
+def embedded_acl():
+    with fast_cluster(nodes=1, sasl_users=ACL_USERS, authorize=True, super_users=["admin"]) as ec:
+        yield ec
+
+
+def login(user: str) -> dict[str, str]:
+    return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.username": user,
+            "sasl.password": ACL_USERS[user]}
+
+
+def properties(directory: Path, user: str) -> str:
+    path = directory / f"{user}.properties"
+    path.write_text("".join(f"{k}={v}\n" for k, v in login(user).items()), encoding="utf-8")
+    return str(path)
+
+
+@dataclass
+class Restricted:
+    sasl: str                 # alice's bootstrap server
+    props: str                # her --command-config
+    names: dict[str, str]
+    b: str                    # a super user's bootstrap server
+    root: dict[str, str]      # its client settings ({} on Kafka's PLAINTEXT listener)
+    root_args: list[str]      # and kcli's options for them
+
+
+@pytest.fixture(scope="module", params=["apache_kafka_acl", "embedded_acl"])
 def restricted(request, tmp_path_factory):
-    """(alice's bootstrap server, her --command-config, names, a super user's bootstrap server):
-    topic ``seen`` and group ``mine`` alice may DESCRIBE (only that), group ``doomed`` she may
+    """Topic ``seen`` and group ``mine`` alice may DESCRIBE (only that), group ``doomed`` she may
     DELETE, topic ``hidden`` and group ``theirs`` she may not touch."""
     cluster = request.getfixturevalue(request.param)
+    home = tmp_path_factory.mktemp("restricted")
     b = cluster.bootstrap_servers
+    if request.param == "embedded_acl":
+        sasl, root, root_args = b, login("admin"), ["--command-config", properties(home, "admin")]
+    else:
+        sasl, root, root_args = cluster.sasl_bootstrap_servers, {}, []
     names = {"seen": unique("r-seen"), "hidden": unique("r-hidden"), "mine": unique("r-mine"),
              "theirs": unique("r-theirs"), "doomed": unique("r-doomed")}
     for topic in (names["seen"], names["hidden"]):
-        create_topic(b, topic, partitions=2)
-        produce(b, topic, [(0, "a"), (1, "b")])
-    consume_and_commit(b, names["mine"], [names["seen"]], 2)
-    consume_and_commit(b, names["theirs"], [names["seen"]], 2)
-    consume_and_commit(b, names["doomed"], [names["seen"]], 2)
-    admin = AdminClient({"bootstrap.servers": b})
+        create_topic(b, topic, partitions=2, **root)
+        produce(b, topic, [(0, "a"), (1, "b")], **root)
+    for group in ("mine", "theirs", "doomed"):
+        consume_and_commit(b, names[group], [names["seen"]], 2, **root)
+    admin = AdminClient({"bootstrap.servers": b, **root})
     bindings = [AclBinding(rtype, name, ResourcePatternType.LITERAL, "User:alice", "*", AclOperation.DESCRIBE,
                            AclPermissionType.ALLOW)
                 for rtype, name in ((ResourceType.TOPIC, names["seen"]), (ResourceType.GROUP, names["mine"]))]
@@ -40,20 +76,21 @@ def restricted(request, tmp_path_factory):
                                AclOperation.DELETE, AclPermissionType.ALLOW))
     for fut in admin.create_acls(bindings, request_timeout=30).values():
         fut.result()
-    mine = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:alice", None, AclOperation.ANY,
-                            AclPermissionType.ANY)
-    wait_until(lambda: len(admin.describe_acls(mine, request_timeout=30).result()) == 3, what="alice's ACLs")
-    props = tmp_path_factory.mktemp("alice") / "alice.properties"
-    props.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=alice\n"
-                     f"sasl.password={cluster.sasl_users['alice']}\n", encoding="utf-8")
-    yield cluster.sasl_bootstrap_servers, str(props), names, b
-    for fut in admin.delete_acls([mine], request_timeout=30).values():
+    # its own bindings, by its own names: another module's ACLs (of alice, of User:*) are not waited for
+    mine = [AclBindingFilter(a.restype, a.name, ResourcePatternType.LITERAL, a.principal, a.host, a.operation,
+                             a.permission_type) for a in bindings]
+    wait_until(lambda: all(admin.describe_acls(f, request_timeout=30).result() for f in mine), what="alice's ACLs")
+    yield Restricted(sasl, properties(home, "alice"), names, b, root, root_args)
+    for fut in admin.delete_acls(mine, request_timeout=30).values():
         fut.result()
 
 
 def as_alice(restricted, *args):
-    sasl, props, _, _ = restricted
-    return run_kcli(sasl, "--command-config", props, *args, timeout="20s")
+    return run_kcli(restricted.sasl, "--command-config", restricted.props, *args, timeout="20s")
+
+
+def as_root(restricted, *args):
+    return run_kcli(restricted.b, *restricted.root_args, *args)
 
 
 def refused(restricted, args, operation, resource):
@@ -62,7 +99,7 @@ def refused(restricted, args, operation, resource):
 
 
 def test_describing_what_alice_may_not_is_refused_in_one_line(restricted):
-    n = restricted[2]
+    n = restricted.names
     refused(restricted, ["describe", "topics", n["hidden"]], "DESCRIBE", f"topic '{n['hidden']}'")
     refused(restricted, ["describe", "groups", n["theirs"]], "DESCRIBE", f"group '{n['theirs']}'")
     refused(restricted, ["describe", "groups", n["theirs"], "--state"], "DESCRIBE", f"group '{n['theirs']}'")
@@ -75,7 +112,7 @@ def test_describing_what_alice_may_not_is_refused_in_one_line(restricted):
 
 
 def test_what_alice_may_describe_she_sees(restricted):
-    n = restricted[2]
+    n = restricted.names
     r = as_alice(restricted, "list-offsets", "-t", n["seen"], "-o", "plain")
     assert (r.code, r.out) == (0, f"{n['seen']}:0:1\n{n['seen']}:1:1\n"), r
     r = as_alice(restricted, "describe", "groups", n["mine"], "-o", "csv")
@@ -84,7 +121,7 @@ def test_what_alice_may_describe_she_sees(restricted):
 
 def test_listings_leave_out_what_kafka_leaves_out(restricted):
     """Kafka answers a listing with what the principal may describe: no error to report."""
-    n = restricted[2]
+    n = restricted.names
     groups = as_alice(restricted, "list", "groups", "-o", "csv")
     assert groups.code == 0 and n["mine"] in groups.out and n["theirs"] not in groups.out, groups
     topics = as_alice(restricted, "list", "topics")
@@ -94,21 +131,21 @@ def test_listings_leave_out_what_kafka_leaves_out(restricted):
 
 
 def test_a_reset_alice_may_not_commit_names_the_refusal_and_commits_nothing(restricted):
-    sasl, props, n, b = restricted
+    n = restricted.names
     r = as_alice(restricted, "reset-offsets", "-g", n["mine"], "-t", n["seen"], "--to-earliest", "--execute")
     assert r.code == 1 and "Traceback" not in r.err, r
     assert r.err.splitlines()[-1] == (
         f"Error: No offsets were committed (2 partitions): not applied: "
         f"group '{n['mine']}' {n['seen']}-0 (not authorized to READ group '{n['mine']}' (User:alice)), "
         f"group '{n['mine']}' {n['seen']}-1 (not authorized to READ group '{n['mine']}' (User:alice))"), r.err
-    after = run_kcli(b, "describe", "groups", n["mine"], "-o", "csv")
+    after = as_root(restricted, "describe", "groups", n["mine"], "-o", "csv")
     assert after.code == 0 and after.out.count(f"{n['mine']},{n['seen']},") == 2, after
     assert all(line.split(",")[3] == "1" for line in after.out.splitlines()[1:]), after.out     # still at 1
 
 
 def test_changes_alice_may_not_make_are_refused_in_one_line(restricted):
     """The changes librdkafka sends (CreateTopics, CreatePartitions, IncrementalAlterConfigs)."""
-    n = restricted[2]
+    n = restricted.names
     new = unique("r-new")
     refused(restricted, ["create", "topic", new], "CREATE", f"topic '{new}'")
     refused(restricted, ["alter", "topics", n["seen"], "--partitions", "3"], "ALTER", f"topic '{n['seen']}'")
@@ -117,12 +154,86 @@ def test_changes_alice_may_not_make_are_refused_in_one_line(restricted):
 
 
 def test_a_delete_of_groups_some_refused_deletes_the_rest_and_exits_3(restricted):
-    sasl, props, n, b = restricted
+    n = restricted.names
     r = as_alice(restricted, "delete", "groups", n["doomed"], n["theirs"])        # the table
     assert r.code == 3, r
     rows = [line.split(None, 1) for line in r.out.splitlines()[2:]]
     assert rows == [[n["doomed"], "Deleted"],
                     [n["theirs"], f"Error: not authorized to DELETE group '{n['theirs']}' (User:alice)"]], r.out
     assert r.err == "Error: 1 of 2 groups could not be deleted\n", r.err
-    listed = run_kcli(b, "list", "groups", "-o", "csv").out
+    listed = as_root(restricted, "list", "groups", "-o", "csv").out
     assert n["doomed"] not in listed and n["theirs"] in listed
+
+
+@pytest.mark.parametrize("view", [[], ["--members"], ["--state"]])
+def test_a_describe_of_groups_some_refused_shows_the_rest_and_exits_3(restricted, view):
+    n = restricted.names
+    r = as_alice(restricted, "describe", "groups", n["mine"], n["theirs"], *view, "-o", "csv")
+    assert r.code == 3, r
+    # mine is shown (without members: its notice on stderr), theirs not
+    assert n["mine"] in (r.err if view else r.out) and n["theirs"] not in r.out, r
+    assert r.err.splitlines()[-1] == f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)", r.err
+    both = as_alice(restricted, "describe", "groups", n["theirs"], n["hidden"])       # none shown: exit 1
+    assert (both.code, both.out, both.err) == (1, "", f"Error: not authorized to DESCRIBE group '{n['theirs']}' "
+                                               f"(User:alice); not authorized to DESCRIBE group '{n['hidden']}' "
+                                               "(User:alice)\n"), both
+
+
+def test_every_group_is_those_alice_may_describe(restricted):
+    """--all-groups: Kafka lists only the groups alice may describe, and they are shown."""
+    n = restricted.names
+    r = as_alice(restricted, "describe", "groups", "--all-groups", "-o", "csv")
+    assert r.code == 0, r
+    shown = {line.split(",")[0] for line in r.out.splitlines()[1:]}
+    assert n["mine"] in shown and n["theirs"] not in shown, r.out
+
+
+def test_every_topic_is_described_and_the_configs_refused_are_named(restricted):
+    """describe topics: the topics Kafka lists to alice, with their partitions; the configs she
+    may not describe named on stderr, exit 3 (not the whole listing refused)."""
+    n = restricted.names
+    refusal = f"Error: not authorized to DESCRIBE_CONFIGS topic '{n['seen']}' (User:alice)"
+    r = as_alice(restricted, "describe", "topics", "-o", "csv")
+    assert r.code == 3 and r.err.splitlines()[-1] == refusal, r
+    assert f"\n{n['seen']},0," in r.out and f"\n{n['seen']},1," in r.out and n["hidden"] not in r.out, r.out
+    overrides = as_alice(restricted, "describe", "topics", n["seen"], "--topics-with-overrides")
+    assert (overrides.code, overrides.out, overrides.err) == (1, "", refusal + "\n"), overrides
+
+
+def test_list_offsets_of_topics_one_refused_shows_the_rest_and_exits_3(restricted):
+    """A topic named literally is not silently left out because Kafka's listing leaves it out."""
+    n = restricted.names
+    r = as_alice(restricted, "list-offsets", "-t", n["seen"], "-t", n["hidden"], "-o", "plain")
+    assert (r.code, r.out, r.err) == (3, f"{n['seen']}:0:1\n{n['seen']}:1:1\n",
+                                      f"Error: not authorized to DESCRIBE topic '{n['hidden']}' (User:alice)\n"), r
+
+
+def test_lag_of_a_group_refused_names_the_refusal_not_a_missing_group(restricted):
+    n = restricted.names
+    refusal = f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)\n"
+    alone = as_alice(restricted, "lag", n["theirs"])
+    assert (alone.code, alone.out, alone.err) == (1, "", refusal), alone       # not "Group G not found."
+    both = as_alice(restricted, "lag", n["mine"], n["theirs"], "-o", "csv")
+    assert (both.code, both.err) == (3, refusal), both
+    assert [line.split(",")[0] for line in both.out.splitlines()[1:]] == [n["mine"]], both.out
+
+
+def test_a_reset_of_a_topic_alice_may_not_describe_says_so_not_that_it_is_missing(restricted):
+    n = restricted.names
+    r = as_alice(restricted, "reset-offsets", "-g", n["mine"], "-t", n["hidden"], "--to-earliest")
+    assert (r.code, r.out, r.err) == (1, "", f"Error: not authorized to DESCRIBE topic '{n['hidden']}' "
+                                             "(User:alice)\n"), r
+
+
+def test_topics_named_among_others_that_alice_may_not_describe_are_named(restricted):
+    """describe topics A B: B is not left out silently because Kafka's listing leaves it out."""
+    n = restricted.names
+    hidden = f"not authorized to DESCRIBE topic '{n['hidden']}' (User:alice)"
+    r = as_alice(restricted, "describe", "topics", n["seen"], n["hidden"], "-o", "csv")
+    assert r.code == 3 and f"\n{n['seen']},0," in r.out and n["hidden"] not in r.out, r
+    assert r.err == ("Warn: Sizes unknown: not authorized to DESCRIBE the cluster (User:alice)\n"    # DescribeLogDirs
+                     f"Error: {hidden}; not authorized to DESCRIBE_CONFIGS topic '{n['seen']}' (User:alice)\n"), r.err
+    other = unique("r-other")                       # refused too: Kafka does not say whether it exists
+    none = as_alice(restricted, "describe", "topics", n["hidden"], other)
+    assert (none.code, none.out, none.err) == (
+        1, "", f"Error: {hidden}; not authorized to DESCRIBE topic '{other}' (User:alice)\n"), none

@@ -89,6 +89,7 @@ def test_tls_listener_from_cert_and_key(tmp_path):
     (["--user", "a:b", "--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"],
      "Error: Cannot load --tls-cert/--tls-key"),
     (["--listen", "10.1.2.3:9092"], "Error: --listen 10.1.2.3 is not a loopback address: give users"),
+    (["--listen", "10.1.2.3:9092", "--unsecured-oauthbearer"], "Error: --listen 10.1.2.3 is not a loopback"),
     (["--listen", "kafka-1.example:0", "--tls-cert", "x"], "Error: --listen kafka-1.example is not a loopback"),
 ])
 def test_bad_input_exits_2_in_one_line_before_listening(args, message):
@@ -159,3 +160,31 @@ def test_kcli_itself_logs_in_with_scram_and_sees_what_its_acls_allow(tmp_path, m
         assert (r.code, r.out.count("\n")) == (1, 1), r          # on stdout, as Java's kafka-topics
         assert r.out.startswith("Error while executing topic command : ") and r.out.endswith(
             f"Authentication failed during authentication due to invalid credentials with SASL mechanism {mechanism}\n")
+
+
+def test_super_users_outlive_a_restart_until_others_are_given(tmp_path):
+    data = str(tmp_path / "data")
+    alice, bob = ("SCRAM-SHA-256", "alice", "a-secret"), ("PLAIN", "bob", "b-secret")
+    with broker("--data-dir", data, "--user", "alice:a-secret", "--user", "bob:b-secret", "--super-user", "alice") as b:
+        create(sasl(b, *alice), "made")
+    with broker("--data-dir", data) as b:                 # users, and alice a super user, from the data dir
+        create(sasl(b, *alice), "again")
+        refused = AdminClient(sasl(b, *bob)).list_topics(topic="again", timeout=10).topics["again"]
+        assert refused.error.name() == "TOPIC_AUTHORIZATION_FAILED"
+    with broker("--data-dir", data, "--user", "bob:b-secret", "--super-user", "bob") as b:     # replaced
+        assert AdminClient(sasl(b, *bob)).list_topics(topic="again", timeout=10).topics["again"].error is None
+        mine = AdminClient(sasl(b, *alice)).list_topics(topic="again", timeout=10).topics["again"]
+        assert mine.error.name() == "TOPIC_AUTHORIZATION_FAILED"
+
+
+def test_unsecured_oauthbearer_logs_in_as_the_tokens_sub(tmp_path):
+    """librdkafka's unsecured JWT (``sub`` = its principal) on ``--unsecured-oauthbearer``: no
+    --user needed, the authorizer on (admin is a super user, bob gets nothing)."""
+    def oauth(b: str, principal: str) -> dict:
+        return {"bootstrap.servers": b, "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "OAUTHBEARER",
+                "enable.sasl.oauthbearer.unsecure.jwt": True, "sasl.oauthbearer.config": f"principal={principal}"}
+
+    with broker("--unsecured-oauthbearer", "--super-user", "admin") as b:
+        create(oauth(b, "admin"), "by-token")
+        bobs = AdminClient(oauth(b, "bob")).list_topics(topic="by-token", timeout=10).topics["by-token"]
+        assert bobs.error.name() == "TOPIC_AUTHORIZATION_FAILED"

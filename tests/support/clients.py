@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
+from confluent_kafka.admin import (AclBindingFilter, AclOperation, AclPermissionType, AdminClient, NewPartitions,
+                                   NewTopic, ResourcePatternType, ResourceType)
 
 from tests.support.waits import wait_until
 
@@ -28,8 +29,9 @@ def unique(prefix: str) -> str:
 
 
 def create_topic(bootstrap: str, name: str, partitions: int = 1, replication_factor: int = 1,
-                 config: dict[str, str] | None = None) -> None:
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+                 config: dict[str, str] | None = None, **client) -> None:
+    """``config``: the topic's; ``client``: more admin client settings (a SASL login)."""
+    admin = AdminClient({"bootstrap.servers": bootstrap, **client})
     admin.create_topics([NewTopic(name, partitions, replication_factor, config=config or {})],
                         operation_timeout=15)[name].result(20)
     # Until every partition has a leader in the metadata a client sees.
@@ -88,9 +90,10 @@ def consume(c: Consumer, expected: int, timeout: float = 30) -> list:
 
 
 def consume_and_commit(bootstrap: str, group: str, topics: list[str], expected: int,
-                       protocol: str = "classic") -> list:
-    """A member of ``group`` reads ``expected`` records, commits them and leaves."""
-    c = consumer(bootstrap, group, protocol)
+                       protocol: str = "classic", **config) -> list:
+    """A member of ``group`` reads ``expected`` records, commits them and leaves. ``config``:
+    more consumer settings (a SASL login)."""
+    c = consumer(bootstrap, group, protocol, **config)
     try:
         c.subscribe(topics)
         got = consume(c, expected)
@@ -203,3 +206,17 @@ def committed(b, group) -> dict:
     admin = AdminClient({"bootstrap.servers": b})
     res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(10)
     return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}
+
+
+EVERY_ACL = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY,
+                             AclPermissionType.ANY)
+
+
+def delete_every_acl(bootstrap: str, **config) -> None:
+    """Deletes every ACL of the cluster and waits until DescribeAcls shows none (Kafka's
+    authorizer applies the controller's records after it answers). ``config``: more admin
+    client settings (a super user's login)."""
+    admin = AdminClient({"bootstrap.servers": bootstrap, **config})
+    for fut in admin.delete_acls([EVERY_ACL], request_timeout=30).values():
+        fut.result()
+    wait_until(lambda: not admin.describe_acls(EVERY_ACL, request_timeout=30).result(), what="no ACL left")

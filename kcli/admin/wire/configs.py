@@ -25,10 +25,13 @@ def config_node(rtype: str, name: str) -> int | None:
 
 
 class ConfigRequests(WireBase):
-    def describe_configs(self, resources: list[tuple[str, str]], synonyms: bool = False) -> list[ResourceConfig]:
+    def describe_configs(self, resources: list[tuple[str, str]], synonyms: bool = False,
+                         refusals: list | None = None) -> list[ResourceConfig]:
         """Every config of each ("topic" | "broker", name) resource, in the broker's order (the
         Java tools' orders follow it), with synonyms when asked: one DescribeConfigs per broker
-        asked (config_node), the results in the order of ``resources``."""
+        asked (config_node), the results in the order of ``resources``. A resource this principal
+        may not describe raises its NotAuthorized or, given ``refusals``, is left out and its
+        NotAuthorized appended there."""
         Req = self.proto.DescribeConfigsRequest
         version = self._version(Req, "DescribeConfigs")
         by_node: dict[int | None, list[tuple[str, str]]] = {}
@@ -48,7 +51,11 @@ class ConfigRequests(WireBase):
                   if (RESOURCE_TYPES[rtype], name) in results):
             kind = kinds.get(r.resource_type, "topic")
             if r.error_code:
-                raise self.refused(r.error_code, "DescribeConfigs", r.resource_name) or OperationError(
+                refusal = self.refused(r.error_code, "DescribeConfigs", r.resource_name)
+                if refusal is not None and refusals is not None:
+                    refusals.append(refusal)
+                    continue
+                raise refusal or OperationError(
                     f"Cannot describe configs of {kind} '{r.resource_name}': "
                     f"{r.error_message or error_name(r.error_code)}")
             entries = [ConfigEntry(c.name, c.value, config_source(c.config_source),

@@ -42,7 +42,8 @@ class Backoff:
 
 class CoordinatorRequests(WireBase):
     # -- groups: coordinators -------------------------------------------------------------
-    def find_coordinators(self, group_ids: list[str], until: float | None = None) -> dict[str, int]:
+    def find_coordinators(self, group_ids: list[str], until: float | None = None,
+                          refusals: dict | None = None) -> dict[str, int]:
         """Coordinator node id per group: one FindCoordinator for the groups this client has not
         asked about yet (v4+ batches every key; older versions take one request per group), by
         ``until`` when given (see ``send``), else the command's deadline. Keys answered with a
@@ -50,7 +51,9 @@ class CoordinatorRequests(WireBase):
         __consumer_offsets exists; COORDINATOR_LOAD_IN_PROGRESS; NOT_COORDINATOR) are asked
         again after a pause that doubles from COORDINATOR_BACKOFF_S up to COORDINATOR_BACKOFF_MAX_S
         (librdkafka's retry.backoff.ms and retry.backoff.max.ms), until that deadline; then one
-        OperationError names the groups still without a coordinator."""
+        OperationError names the groups still without a coordinator. A group this principal may
+        not describe raises its NotAuthorized or, given ``refusals``, goes into it ({group:
+        NotAuthorized}) and is left out."""
         from kafka.errors import for_code
         from kafka.protocol.metadata import FindCoordinatorRequest as Req
 
@@ -71,7 +74,11 @@ class CoordinatorRequests(WireBase):
                 if code in COORDINATOR_RETRIABLE:
                     retry[key] = code
                 elif code:
-                    raise self.refused(code, "FindCoordinator", key) or OperationError(
+                    refusal = self.refused(code, "FindCoordinator", key)
+                    if refusal is not None and refusals is not None:
+                        refusals[key] = refusal
+                        continue
+                    raise refusal or OperationError(
                         f"Cannot find the coordinator of group '{key}': {for_code(code).description}")
                 else:
                     found[key] = self._coordinators[key] = node
@@ -96,10 +103,11 @@ class CoordinatorRequests(WireBase):
             answers.append((g, resp.error_code, resp.node_id))
         return answers
 
-    def _by_coordinator(self, group_ids: list[str]) -> dict[int, list[str]]:
-        """The groups per coordinator node (one batched FindCoordinator for those not known yet)."""
+    def _by_coordinator(self, group_ids: list[str], refusals: dict | None = None) -> dict[int, list[str]]:
+        """The groups per coordinator node (one batched FindCoordinator for those not known yet);
+        ``refusals``: as ``find_coordinators``'."""
         by_node: dict[int, list[str]] = {}
-        for g, node in self.find_coordinators(group_ids).items():
+        for g, node in self.find_coordinators(group_ids, refusals=refusals).items():
             by_node.setdefault(node, []).append(g)
         return by_node
 

@@ -56,7 +56,8 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         DescribeGroups for the groups it did not describe, each one request per coordinator;
         "missing" for a group neither knows (with ConsumerGroupDescribe's GROUP_ID_NOT_FOUND
         message, "Group G is not a consumer group." for a group of another type, or None),
-        "error" (the group's error answer) for one a coordinator refused. Groups answered with a
+        "error" (the group's error answer) for one a coordinator refused, "refused" (its
+        NotAuthorized) for one this principal may not describe. Groups answered with a
         retriable coordinator error (moved, not available, loading) are asked again until the
         deadline (Backoff)."""
         from kafka.protocol.admin.groups import DescribeGroupsRequest as Describe
@@ -91,7 +92,10 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         groups to ask again, ConsumerGroupDescribe's retriable answers to them)."""
         moved: set[str] = set()
         refused: dict[str, tuple] = {}
-        by_node = self._by_coordinator(pending)
+        refusals: dict = {}
+        by_node = self._by_coordinator(pending, refusals)
+        for g, refusal in refusals.items():
+            out[g] = ("refused", refusal, None)
         # Groups this client listed as classic go to DescribeGroups alone: 10k classic
         # groups' ConsumerGroupDescribe errors were a third of the decoding.
         first = {node: [g for g in groups if self._listed_types.get(g) != "classic"]

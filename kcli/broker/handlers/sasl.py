@@ -1,5 +1,7 @@
 """SaslHandshake and SaslAuthenticate: SASL/PLAIN (RFC 4616) and SCRAM-SHA-256/512 (RFC 5802)
-against the cluster's users (``Cluster.users``: salted SCRAM credentials, no passwords).
+against the cluster's users (``Cluster.users``: salted SCRAM credentials, no passwords), and,
+when the cluster offers it (``Cluster.unsecured_oauthbearer``), OAUTHBEARER with Kafka's default
+unsecured validator (kcli.broker.oauth).
 
 As Kafka serves them: the handshake names the mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512;
 another gets UNSUPPORTED_SASL_MECHANISM and the enabled list, then the connection closes). PLAIN
@@ -22,8 +24,9 @@ SaslAuthenticate (Kafka's since 1.0, librdkafka since 0.11) asks v1.
 from __future__ import annotations
 
 import logging
+import time
 
-from kcli.broker import scram
+from kcli.broker import oauth, scram
 from kcli.broker.apikeys import SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kcli.broker.dispatch import RequestContext, handles
 from kcli.broker.errors import BrokerError, Err
@@ -57,6 +60,24 @@ def check_plain(users: dict[str, dict[str, scram.Credential]], token: bytes) -> 
     return user
 
 
+def _oauth_step(ctx: RequestContext, token: bytes) -> bytes:
+    """OAUTHBEARER (kcli.broker.oauth): the client's first message authenticates its token's
+    ``sub``, or gets the error challenge; the client's answer to that fails the login. The
+    token's times are the client's: real time, not the cluster's clock."""
+    conn = ctx.connection
+    if conn.exchange is not None:                 # after our error challenge
+        raise BrokerError(Err.SASL_AUTHENTICATION_FAILED, conn.exchange)
+    try:
+        conn.user = oauth.principal_name(token, int(time.time() * 1000))
+    except oauth.OAuthError as e:
+        if not e.challenge:
+            raise BrokerError(Err.SASL_AUTHENTICATION_FAILED, e.message) from None
+        conn.exchange = e.message
+        return e.message.encode()
+    conn.sasl = "done"
+    return b""
+
+
 def _scram_step(ctx: RequestContext, token: bytes) -> bytes:
     """The server's next SCRAM message: the server-first, then the server-final (the connection
     then authenticated as its user)."""
@@ -87,12 +108,13 @@ async def sasl_handshake(ctx: RequestContext, req):
                  "connection", ctx.node_id)
         conn.close = True
         return None
-    if req.mechanism not in MECHANISMS:
+    mechanisms = MECHANISMS + (["OAUTHBEARER"] if ctx.cluster.unsecured_oauthbearer else [])
+    if req.mechanism not in mechanisms:
         conn.close = True
         return R(version=ctx.api_version, error_code=Err.UNSUPPORTED_SASL_MECHANISM,
-                 mechanisms=MECHANISMS)
+                 mechanisms=mechanisms)
     conn.sasl, conn.mechanism = "authenticate", req.mechanism
-    return R(version=ctx.api_version, error_code=0, mechanisms=MECHANISMS)
+    return R(version=ctx.api_version, error_code=0, mechanisms=mechanisms)
 
 
 @handles(SASL_AUTHENTICATE, 0, 2)
@@ -106,6 +128,8 @@ async def sasl_authenticate(ctx: RequestContext, req):
     try:
         if conn.mechanism == "PLAIN":
             conn.user, conn.sasl, answer = check_plain(ctx.cluster.users, req.auth_bytes), "done", b""
+        elif conn.mechanism == "OAUTHBEARER":
+            answer = _oauth_step(ctx, req.auth_bytes)
         else:
             answer = _scram_step(ctx, req.auth_bytes)
     except BrokerError as e:

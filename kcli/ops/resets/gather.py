@@ -245,8 +245,24 @@ def _select_topics(admin: Admin, specs: list[str]) -> list[tuple[str, int]]:
         if parts is None and not known:
             missing.append(topic)
             whole.append(topic)
+    _say_refused(admin, [t for t, _ in ordered if t not in leaders])
     _refuse_invalid(missing, leaderless, whole)
     return list(selected)
+
+
+def _say_refused(admin: Admin, unknown: list[str]) -> None:
+    """A topic the metadata does not show may be one this principal may not describe (Kafka
+    answers it TOPIC_AUTHORIZATION_FAILED, and leaves it out): asked by name, its NotAuthorized
+    is raised rather than "does not exist"."""
+    from kcli.errors import BrokerRejected, NotAuthorized
+
+    for topic in dict.fromkeys(unknown):
+        try:
+            admin.describe_topics([topic])
+        except NotAuthorized:
+            raise
+        except BrokerRejected:
+            pass                                  # no such topic: _refuse_invalid says so
 
 
 def _check_committed(admin: Admin, partitions: list[tuple[str, int]]) -> None:

@@ -37,7 +37,7 @@ class ShareStore:
     def __getattr__(self, name):
         return getattr(self._admin, name)
 
-    def describe_groups(self, group_ids: list[str]) -> list[GroupDescription]:
+    def describe_groups(self, group_ids: list[str], refusals: list | None = None) -> list[GroupDescription]:
         return [as_group(self._groups[g]) if g in self._groups else
                 GroupDescription(g, "Dead", "Share", "", None, exists=False, not_found=f"Group {g} not found.")
                 for g in group_ids]
