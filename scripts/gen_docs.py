@@ -27,8 +27,8 @@ EXIT_CODES = [
     (EXIT_FAILED, "the operation failed (nothing applied, or as the message states)"),
     (EXIT_USAGE, "bad usage or input; nothing was sent to the cluster"),
     (EXIT_PARTIAL, "partly applied, or a change sent and not answered (its outcome unknown); the output names "
-                   "exactly what was applied, what was not and what is unknown; or a view shown in part, one line naming "
-                   "what the principal was refused"),
+                   "exactly what was applied, what was not and what is unknown; or a view shown in part, "
+                   "one line naming what the principal was refused"),
     (EXIT_FOUND, "a check found a problem (kcli check ...); the output names it"),
 ]
 ENVIRONMENT = [
