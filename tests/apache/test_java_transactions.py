@@ -1,9 +1,10 @@
 """Apache Kafka 4.4's Java transactional producer and read_committed / read_uncommitted consumers,
 unmodified (``java/Transactions.java``): commit, abort, fencing by a second producer of the same
 transactional.id, a transaction timeout and sendOffsetsToTransaction give the same results on a
-3-node embedded broker as on real Kafka 4.4 (which speaks transaction version 2 to the client,
-KIP-890; the embedded broker advertises no finalized features, so the client speaks version 1).
-Posing as 4.4, the broker advertises 4.4's versions of the transaction APIs."""
+3-node embedded broker as on real Kafka 4.4: both finalize transaction version 2 (KIP-890), so the
+client sends no AddPartitionsToTxn or AddOffsetsToTxn (Produce v12 and TxnOffsetCommit v5 add the
+partition and the group) and EndTxn v5 bumps the epoch. Posing as 4.4, the broker advertises
+4.4's versions of the transaction APIs."""
 
 from __future__ import annotations
 
@@ -20,18 +21,16 @@ from tests.support.groups import fast_cluster
 JAVA = Path(__file__).parent / "java"
 
 
-def expected(timed_out: str) -> list[dict]:
-    """What the program prints; ``timed_out``: the exception of a commit after the timeout's
-    abort, which the transaction version decides: with version 1 the coordinator answers EndTxn
-    PRODUCER_FENCED (the abort bumped the epoch), with version 2 (EndTxn v5) it takes the
-    bumped-from epoch for a retry and answers INVALID_TXN_STATE (a commit of an aborted one)."""
-    return [
-        {"failed": {"producer": "a", "exception": "ProducerFencedException"}},
-        {"failed": {"producer": "c", "exception": timed_out}},
-        {"read": {"isolation": "read_committed", "values": ["c1", "c2", "c3"]}},
-        {"read": {"isolation": "read_uncommitted", "values": ["a1", "c1", "c2", "c3", "open", "t1"]}},
-        {"offsets": {"0": 5}},
-    ]
+# What the program prints. A commit after the timeout's abort: with transaction version 2 (EndTxn
+# v5) the coordinator takes the bumped-from epoch for a retry and answers INVALID_TXN_STATE (a
+# commit of an aborted transaction); version 1 answered PRODUCER_FENCED (the abort bumped the epoch).
+EXPECTED = [
+    {"failed": {"producer": "a", "exception": "ProducerFencedException"}},
+    {"failed": {"producer": "c", "exception": "InvalidTxnStateException"}},
+    {"read": {"isolation": "read_committed", "values": ["c1", "c2", "c3"]}},
+    {"read": {"isolation": "read_uncommitted", "values": ["a1", "c1", "c2", "c3", "open", "t1"]}},
+    {"offsets": {"0": 5}},
+]
 
 
 pytestmark = pytest.mark.apache
@@ -48,11 +47,11 @@ def run(bootstrap: str, replication_factor: int) -> list[dict]:
 
 def test_java_transactions_on_the_embedded_broker():
     with fast_cluster(nodes=3) as ec:
-        assert run(ec.bootstrap_servers, 3) == expected("ProducerFencedException")
+        assert run(ec.bootstrap_servers, 3) == EXPECTED
 
 
 def test_java_transactions_on_kafka(apache_kafka):
-    assert run(apache_kafka.bootstrap_servers, 1) == expected("InvalidTxnStateException")
+    assert run(apache_kafka.bootstrap_servers, 1) == EXPECTED
 
 
 TRANSACTION_APIS = (22, 24, 25, 26, 27, 28, 61, 65, 66)   # InitProducerId ... ListTransactions

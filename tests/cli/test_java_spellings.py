@@ -173,7 +173,20 @@ def _shape(doc):
         while prefix in text:
             at = text.index(prefix)
             text = text[:at] + "NAME" + text[at + len(prefix) + 8:]
-    return json.loads(text)
+    doc = json.loads(text)
+    if isinstance(doc, dict) and isinstance(doc.get("quorum"), dict):
+        doc["quorum"] = _still(doc["quorum"])
+    return doc
+
+
+def _still(quorum):
+    """A quorum without what a live one changes between two calls: the metadata log grows every
+    500 ms, and each replica's last fetch and catch-up are the time of the call."""
+    replicas = [{key: value for key, value in r.items()
+                 if key not in ("logEndOffset", "lag", "lastFetch", "lastCaughtUp")}
+                for r in quorum.get("replicas", [])]
+    return {key: value for key, value in quorum.items()
+            if key not in ("highWatermark", "maxFollowerLag", "maxFollowerLagTimeMs")} | {"replicas": replicas}
 
 
 def test_every_alias_runs_end_to_end_with_global_options_first(state):

@@ -204,8 +204,8 @@ def _check_records(batch: DefaultRecordBatch, topic: Topic, index: int, now: int
         raise RecordErrors(errors)
 
 
-def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
-            now: int) -> tuple[int, int, Partition]:
+def _append(ctx: RequestContext, topic: Topic, pd, acks: int, now: int,
+            transactional_id: str | None) -> tuple[int, int, Partition]:
     """Validate and append one partition's batch: (base offset, log append time, partition)."""
     if not 0 <= pd.index < len(topic.partitions):      # known partitions first, as KafkaApis
         raise BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
@@ -223,11 +223,8 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         code, duplicate_of = p.log.check_producer(batch)
         if code:
             raise BrokerError(Err(code))
-        if batch.is_transactional and duplicate_of is None and _verifies(ctx):     # KIP-890 part 1
-            code = transactions_for(ctx.cluster).verify(batch.producer_id, batch.producer_epoch,
-                                                        topic.name, p.index)
-            if code:
-                raise BrokerError(code)
+        if batch.is_transactional and duplicate_of is None:
+            _transaction_holds(ctx, transactional_id, batch, topic.name, p.index)
     except BrokerError as e:
         # Kafka answers the partition's log start offset, except for these (ReplicaManager)
         if e.code not in (Err.CORRUPT_MESSAGE, Err.MESSAGE_TOO_LARGE):
@@ -238,6 +235,24 @@ def _append(ctx: RequestContext, topic: Topic, pd, acks: int,
         return duplicate_of, log_append_time or -1, p
     base = p.log.append(data, p.leader_epoch, log_append_time)
     return base, log_append_time or -1, p
+
+
+def _transaction_holds(ctx: RequestContext, transactional_id: str | None, batch, topic: str,
+                       index: int) -> None:
+    """KIP-890: Produce v12+ comes from a transaction version 2 producer, which sends no
+    AddPartitionsToTxn: the partition joins its transaction here, as Kafka's leader adds it
+    (AddPartitionsToTxn v5 to the coordinator); before v12, with verification on (part 1), the
+    transaction must already hold the partition."""
+    txns = transactions_for(ctx.cluster)
+    if ctx.api_version >= 12 and transactional_id:
+        code = txns.add_partitions(transactional_id, batch.producer_id, batch.producer_epoch,
+                                   [(topic, index)])[(topic, index)]
+    elif _verifies(ctx):
+        code = txns.verify(batch.producer_id, batch.producer_epoch, topic, index)
+    else:
+        return
+    if code:
+        raise BrokerError(code)
 
 
 def _verifies(ctx: RequestContext) -> bool:
@@ -277,7 +292,7 @@ async def produce(ctx: RequestContext, req):
                     raise BrokerError(Err.INVALID_REQUIRED_ACKS)
                 if topic is None:                   # topic_error says why
                     raise topic_error or BrokerError(Err.UNKNOWN_TOPIC_OR_PARTITION)
-                base, append_time, p = _append(ctx, topic, pd, req.acks, now)
+                base, append_time, p = _append(ctx, topic, pd, req.acks, now, req.transactional_id)
                 written.append(p.log)
                 parts.append(P(index=pd.index, error_code=0, base_offset=base,
                                log_append_time_ms=append_time,

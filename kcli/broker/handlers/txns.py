@@ -190,8 +190,11 @@ async def txn_offset_commit(ctx: RequestContext, req):
         return Err.NONE
 
     response = answer(code_for)
+    txns = transactions_for(cluster)
     try:
-        transactions_for(cluster).txn_offset_commit(req.transactional_id, req.producer_id,
+        if ctx.api_version >= 5:    # KIP-890: a transaction version 2 producer sends no AddOffsetsToTxn
+            txns.add_offsets(req.transactional_id, req.producer_id, req.producer_epoch, req.group_id)
+        txns.txn_offset_commit(req.transactional_id, req.producer_id,
                                                     req.producer_epoch, req.group_id, offsets)
     except BrokerError as exc:
         refusal = exc.code
