@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from confluent_kafka import ConsumerGroupTopicPartitions
 from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient,
                                    ResourcePatternType, ResourceType)
 
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
 from tests.support.groups import fast_cluster
-from tests.support.run import run_kcli
+from tests.support.apache_kafka import java_tool
+from tests.support.run import run_dropin, run_kcli
 from tests.support.sasl import ACL_USERS
 from tests.support.waits import wait_until
 
@@ -48,12 +50,14 @@ class Restricted:
     b: str                    # a super user's bootstrap server
     root: dict[str, str]      # its client settings ({} on Kafka's PLAINTEXT listener)
     root_args: list[str]      # and kcli's options for them
+    real: bool                # Apache Kafka (not the embedded broker)
 
 
 @pytest.fixture(scope="module", params=["apache_kafka_acl", "embedded_acl"])
 def restricted(request, tmp_path_factory):
-    """Topic ``seen`` and group ``mine`` alice may DESCRIBE (only that), group ``doomed`` she may
-    DELETE, topic ``hidden`` and group ``theirs`` she may not touch."""
+    """Topic ``seen`` alice may READ (so DESCRIBE, nothing else), group ``mine`` she may DESCRIBE
+    (only that), group ``reader`` she may READ (commit its offsets on ``seen``), group ``doomed``
+    she may DELETE, topic ``hidden`` and group ``theirs`` she may not touch."""
     cluster = request.getfixturevalue(request.param)
     home = tmp_path_factory.mktemp("restricted")
     b = cluster.bootstrap_servers
@@ -62,25 +66,28 @@ def restricted(request, tmp_path_factory):
     else:
         sasl, root, root_args = cluster.sasl_bootstrap_servers, {}, []
     names = {"seen": unique("r-seen"), "hidden": unique("r-hidden"), "mine": unique("r-mine"),
-             "theirs": unique("r-theirs"), "doomed": unique("r-doomed")}
+             "theirs": unique("r-theirs"), "doomed": unique("r-doomed"), "reader": unique("r-reader")}
     for topic in (names["seen"], names["hidden"]):
         create_topic(b, topic, partitions=2, **root)
         produce(b, topic, [(0, "a"), (1, "b")], **root)
-    for group in ("mine", "theirs", "doomed"):
+    for group in ("mine", "theirs", "doomed", "reader"):
         consume_and_commit(b, names[group], [names["seen"]], 2, **root)
     admin = AdminClient({"bootstrap.servers": b, **root})
     bindings = [AclBinding(rtype, name, ResourcePatternType.LITERAL, "User:alice", "*", AclOperation.DESCRIBE,
                            AclPermissionType.ALLOW)
                 for rtype, name in ((ResourceType.TOPIC, names["seen"]), (ResourceType.GROUP, names["mine"]))]
-    bindings.append(AclBinding(ResourceType.GROUP, names["doomed"], ResourcePatternType.LITERAL, "User:alice", "*",
-                               AclOperation.DELETE, AclPermissionType.ALLOW))
+    bindings += [AclBinding(rtype, names[name], ResourcePatternType.LITERAL, "User:alice", "*", operation,
+                            AclPermissionType.ALLOW)
+                 for rtype, name, operation in ((ResourceType.GROUP, "doomed", AclOperation.DELETE),
+                                                (ResourceType.TOPIC, "seen", AclOperation.READ),
+                                                (ResourceType.GROUP, "reader", AclOperation.READ))]
     for fut in admin.create_acls(bindings, request_timeout=30).values():
         fut.result()
     # its own bindings, by its own names: another module's ACLs (of alice, of User:*) are not waited for
     mine = [AclBindingFilter(a.restype, a.name, ResourcePatternType.LITERAL, a.principal, a.host, a.operation,
                              a.permission_type) for a in bindings]
     wait_until(lambda: all(admin.describe_acls(f, request_timeout=30).result() for f in mine), what="alice's ACLs")
-    yield Restricted(sasl, properties(home, "alice"), names, b, root, root_args)
+    yield Restricted(sasl, properties(home, "alice"), names, b, root, root_args, request.param == "apache_kafka_acl")
     for fut in admin.delete_acls(mine, request_timeout=30).values():
         fut.result()
 
@@ -134,10 +141,7 @@ def test_a_reset_alice_may_not_commit_names_the_refusal_and_commits_nothing(rest
     n = restricted.names
     r = as_alice(restricted, "reset-offsets", "-g", n["mine"], "-t", n["seen"], "--to-earliest", "--execute")
     assert r.code == 1 and "Traceback" not in r.err, r
-    assert r.err.splitlines()[-1] == (
-        f"Error: No offsets were committed (2 partitions): not applied: "
-        f"group '{n['mine']}' {n['seen']}-0 (not authorized to READ group '{n['mine']}' (User:alice)), "
-        f"group '{n['mine']}' {n['seen']}-1 (not authorized to READ group '{n['mine']}' (User:alice))"), r.err
+    assert r.err.splitlines()[-1] == f"Error: not authorized to READ group '{n['mine']}' (User:alice)", r.err
     after = as_root(restricted, "describe", "groups", n["mine"], "-o", "csv")
     assert after.code == 0 and after.out.count(f"{n['mine']},{n['seen']},") == 2, after
     assert all(line.split(",")[3] == "1" for line in after.out.splitlines()[1:]), after.out     # still at 1
@@ -237,3 +241,70 @@ def test_topics_named_among_others_that_alice_may_not_describe_are_named(restric
     none = as_alice(restricted, "describe", "topics", n["hidden"], other)
     assert (none.code, none.out, none.err) == (
         1, "", f"Error: {hidden}; not authorized to DESCRIBE topic '{other}' (User:alice)\n"), none
+
+
+def offsets_of(restricted, group) -> dict:
+    """``group``'s committed offsets, read by a super user's admin client."""
+    admin = AdminClient({"bootstrap.servers": restricted.b, **restricted.root})
+    res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(30)
+    return {(tp.topic, tp.partition): tp.offset for tp in res.topic_partitions if tp.offset >= 0}
+
+
+def plan_groups(out: str) -> list[str]:
+    return sorted({line.split(",")[0] for line in out.splitlines()[1:]})
+
+
+def test_a_reset_of_groups_some_refused_resets_the_rest_and_exits_3(restricted):
+    """-g reader -g theirs: theirs (no DESCRIBE) is named in one line, reader planned and, with
+    --execute, committed; then --all-groups (the groups Kafka lists to alice): reader reset, mine's
+    commit refused (DESCRIBE, no READ), named in one line, exit 3. Nothing committed for a
+    refused group nor without --execute."""
+    n = restricted.names
+    seen = [(n["seen"], 0), (n["seen"], 1)]
+    theirs = f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)"
+    args = ["reset-offsets", "-g", n["reader"], "-g", n["theirs"], "-t", n["seen"], "--to-earliest", "-o", "csv"]
+    dry = as_alice(restricted, *args)
+    assert dry.code == 3 and plan_groups(dry.out) == [n["reader"]] and "Traceback" not in dry.err, dry
+    assert dry.err.splitlines()[-2:] == [theirs, f"Error: 1 of 2 groups planned; not the refused ones: {n['theirs']}"]
+    assert offsets_of(restricted, n["reader"]) == dict.fromkeys(seen, 1)          # a dry run commits nothing
+    done = as_alice(restricted, *args, "--execute")
+    assert done.code == 3 and plan_groups(done.out) == [n["reader"]], done
+    assert done.err.splitlines()[-2:] == [theirs, f"Error: 1 of 2 groups reset; not the refused ones: {n['theirs']}"]
+    assert offsets_of(restricted, n["reader"]) == dict.fromkeys(seen, 0)
+    assert offsets_of(restricted, n["theirs"]) == dict.fromkeys(seen, 1)
+
+    every = ["reset-offsets", "--all-groups", "-t", n["seen"], "--to-latest", "-o", "csv"]
+    dry = as_alice(restricted, *every)           # READ is not asked before the commit: both planned
+    assert dry.code == 0 and {n["mine"], n["reader"]} <= set(plan_groups(dry.out)), dry
+    assert n["theirs"] not in dry.out and offsets_of(restricted, n["reader"]) == dict.fromkeys(seen, 0)
+    done = as_alice(restricted, *every, "--execute")
+    assert done.code == 3 and "Traceback" not in done.err, done
+    lines = done.err.splitlines()
+    assert f"Error: not authorized to READ group '{n['mine']}' (User:alice)" in lines, done.err
+    assert lines[-1].startswith("Error: ") and f"not the refused ones: {n['mine']}" in lines[-1], done.err
+    assert offsets_of(restricted, n["reader"]) == dict.fromkeys(seen, 1)
+    assert offsets_of(restricted, n["mine"]) == dict.fromkeys(seen, 1)
+
+
+def test_the_consumer_groups_drop_in_fails_on_a_refused_group_as_its_tool_does(restricted, tmp_path):
+    """kafka-consumer-groups --reset-offsets of groups one of which alice may not describe: the
+    tool's exception on stdout (Apache's own tool's, on Kafka 4.4), nothing committed, exit 1
+    (the tool's is 0)."""
+    n = restricted.names
+    props = tmp_path / "alice-java.properties"
+    props.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+                     "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+                     f'username="alice" password="{ACL_USERS["alice"]}";\n', encoding="utf-8")
+    args = ["--bootstrap-server", restricted.sasl, "--command-config", str(props), "--reset-offsets",
+            "--group", n["reader"], "--group", n["theirs"], "--topic", n["seen"], "--to-earliest"]
+    before = offsets_of(restricted, n["reader"])
+    failed = ("\nError: Executing consumer group command failed due to java.util.concurrent.ExecutionException: "
+              "org.apache.kafka.common.errors.GroupAuthorizationException: FindCoordinator request for groupId "
+              f"`CoordinatorKey(idValue='{n['theirs']}', type=GROUP)` failed due to authorization failure\n")
+    for mode in ("--dry-run", "--execute"):
+        r = run_dropin("kafka-consumer-groups", *args, mode)
+        assert (r.code, r.out) == (1, failed), r
+        assert offsets_of(restricted, n["reader"]) == before
+    if restricted.real:                          # Apache's tool (a dry run: it would commit what precedes)
+        java = java_tool("kafka-consumer-groups", *args, "--dry-run")
+        assert java.out == failed, java
