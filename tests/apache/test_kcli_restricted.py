@@ -20,6 +20,7 @@ from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, A
 from tests.support.clients import consume_and_commit, create_topic, produce, unique
 from tests.support.groups import fast_cluster
 from tests.support.apache_kafka import java_tool
+from tests.support.garble import GarblingProxy
 from tests.support.run import run_dropin, run_kcli
 from tests.support.sasl import ACL_USERS
 from tests.support.waits import wait_until
@@ -308,3 +309,36 @@ def test_the_consumer_groups_drop_in_fails_on_a_refused_group_as_its_tool_does(r
     if restricted.real:                          # Apache's tool (a dry run: it would commit what precedes)
         java = java_tool("kafka-consumer-groups", *args, "--dry-run")
         assert java.out == failed, java
+
+
+def test_refusals_through_librdkafka_are_worded_as_through_kcli_s_own_client(restricted):
+    """A broker whose answers kcli's own client cannot read (tests.support.garble: its
+    ApiVersions, so every request librdkafka can serve goes to it): the same one-line refusals.
+    The group offsets' fallbacks (librdkafka's OffsetFetch, OffsetCommit: the coordinator's
+    connection is not the proxy's) word theirs as kcli's own client does, and commit nothing."""
+    from kcli.admin.client import KafkaAdmin
+    from kcli.admin.settings import ClientSettings
+    from kcli.errors import NotAuthorized
+
+    n = restricted.names
+    for args, refusal in ((["describe", "topics", n["hidden"]], f"not authorized to DESCRIBE topic '{n['hidden']}'"),
+                          (["describe", "groups", n["theirs"]], f"not authorized to DESCRIBE group '{n['theirs']}'")):
+        with GarblingProxy(restricted.sasl, ["ApiVersions"]) as px:
+            r = run_kcli(px.bootstrap, "--command-config", restricted.props, *args, timeout="20s")
+        assert r.code == 1 and "Traceback" not in r.err and "using librdkafka" in r.err, (args, r)
+        assert r.err.splitlines()[-1] == f"Error: {refusal} (User:alice)", (args, r.err)
+    seen = {(n["seen"], 0): 0, (n["seen"], 1): 0}
+    admin = KafkaAdmin(ClientSettings(restricted.sasl, login("alice"), 20_000))
+    try:
+        wire, lr = admin.alter_group_offsets(n["mine"], seen), admin._lr_alter_group_offsets(n["mine"], seen)
+        assert {tp: e.message for tp, e in lr.items()} == {tp: e.message for tp, e in wire.items()} == dict.fromkeys(
+            seen, f"not authorized to READ group '{n['mine']}' (User:alice)"), (wire, lr)
+        said = []
+        for fetch in (admin.committed_offsets, admin._lr_committed_offsets):
+            with pytest.raises(NotAuthorized) as refused:
+                fetch(n["theirs"])
+            said.append(refused.value.message)
+        assert said == [f"not authorized to DESCRIBE group '{n['theirs']}' (User:alice)"] * 2, said
+    finally:
+        admin.close()
+    assert offsets_of(restricted, n["mine"]) == dict.fromkeys(seen, 1)
