@@ -309,7 +309,7 @@ def test_the_consumer_groups_drop_in_fails_on_a_refused_group_as_its_tool_does(r
         assert offsets_of(restricted, n["reader"]) == before
     if restricted.real:                          # Apache's tool (a dry run: it would commit what precedes)
         java = java_tool("kafka-consumer-groups", *args, "--dry-run")
-        assert java.out == failed, java
+        assert (java.code, java.out) == (0, failed), java
 
 
 def test_refusals_through_librdkafka_are_worded_as_through_kcli_s_own_client(restricted):
