@@ -274,6 +274,12 @@ def test_a_reset_of_groups_some_refused_resets_the_rest_and_exits_3(restricted):
     assert offsets_of(restricted, n["reader"]) == dict.fromkeys(seen, 0)
     assert offsets_of(restricted, n["theirs"]) == dict.fromkeys(seen, 1)
 
+    other = unique("r-other")                       # refused too: Kafka does not say whether it exists
+    none = as_alice(restricted, "reset-offsets", "-g", n["theirs"], "-g", other, "-t", n["seen"], "--to-earliest",
+                    "--execute")
+    assert (none.code, none.out, none.err) == (1, "", f"{theirs}; not authorized to DESCRIBE group '{other}' "
+                                                      "(User:alice)\n"), none
+
     every = ["reset-offsets", "--all-groups", "-t", n["seen"], "--to-latest", "-o", "csv"]
     dry = as_alice(restricted, *every)           # READ is not asked before the commit: both planned
     assert dry.code == 0 and {n["mine"], n["reader"]} <= set(plan_groups(dry.out)), dry
