@@ -370,17 +370,19 @@ class PlanWarning:
 
 
 # Kinds of a refusal (Refusal.kind): why a group is not reset.
-NOT_INACTIVE, TOPICS_NOT_IN_GROUP = "not-inactive", "topics-not-in-group"
+NOT_INACTIVE, TOPICS_NOT_IN_GROUP, NOT_AUTHORIZED = "not-inactive", "topics-not-in-group", "not-authorized"
 
 
 @datatype(frozen=True)
 class Refusal:
     """Why one group is not reset, as a value (worded by each front end): NOT_INACTIVE, it has
     members (``state``: its state); TOPICS_NOT_IN_GROUP, kafka-streams-groups' rule: a --topic
-    partition the group has not committed."""
+    partition the group has not committed; NOT_AUTHORIZED, this principal may not describe the
+    group (``detail``: the refusal in kcli.errors.NotAuthorized's words)."""
     kind: str
     group: str
     state: str | None = None
+    detail: str | None = None
 
 
 @datatype(frozen=True)

@@ -572,9 +572,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         """ListGroups (types ["share"]) to every broker, on kcli's own connection."""
         return self.wire.list_share_groups()
 
-    def describe_share_groups(self, group_ids: list[str], errors: dict | None = None) -> dict:
-        """ShareGroupDescribe per coordinator (WireClient.describe_share_groups)."""
-        return self.wire.describe_share_groups(group_ids, errors)
+    def describe_share_groups(self, group_ids: list[str], errors: dict | None = None,
+                              refusals: dict | None = None) -> dict:
+        """ShareGroupDescribe per coordinator (WireClient.describe_share_groups); ``refusals``:
+        as its."""
+        return self.wire.describe_share_groups(group_ids, errors, refusals)
 
     def share_group_offsets(self, group_id: str):
         """DescribeShareGroupOffsets: (group-level BrokerError or None, [ShareOffset])."""

@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import time
 
-from kcli.errors import BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker, not_authorized
+from kcli.datatypes import replace
+from kcli.errors import (AUTHORIZATION_FAILED, BrokerRejected, OperationError, UnreadableAnswer, UnsupportedByBroker,
+                         not_authorized)
 from kcli.model import (BrokerError, BrokerInfo, ClusterDescription, CommittedOffset, ConfigEntry, OffsetInfo,
                         PartitionInfo, ResourceConfig, TopicInfo)
 
@@ -177,8 +179,9 @@ class LibrdkafkaReads:
         for name, fut in futures.items():
             try:
                 t = self._result(fut)
-            except BrokerRejected as exc:
-                raise BrokerRejected(exc.error, f"Topic '{name}': {exc.error.name}") from None
+            except BrokerRejected as exc:          # a refusal in the wire path's words
+                raise (self._refusal(exc.error, "DescribeTopicPartitions", name)
+                       or BrokerRejected(exc.error, f"Topic '{name}': {exc.error.name}")) from None
             info = TopicInfo(name, kafka_uuid(_uuid(t.topic_id)), [
                 PartitionInfo(p.id, p.leader.id if p.leader is not None and p.leader.id >= 0 else None,
                               [n.id for n in p.replicas], [n.id for n in p.isr])
@@ -263,12 +266,15 @@ class LibrdkafkaReads:
         except BrokerRejected as exc:
             if exc.error.name == "GROUP_ID_NOT_FOUND":
                 return []
-            raise OperationError(f"Cannot fetch the committed offsets of group '{group_id}': {exc.message}") from None
+            raise (self._refusal(exc.error, "OffsetFetch", group_id) or OperationError(
+                f"Cannot fetch the committed offsets of group '{group_id}': {exc.message}")) from None
         out = []
         for tp in res.topic_partitions:
             if tp.error is not None and tp.error.code() != 0:
-                raise OperationError(f"Cannot fetch the committed offset of {tp.topic}-{tp.partition} "
-                                     f"for group '{group_id}': {tp.error.str()}")
+                error = BrokerError(tp.error.code(), tp.error.name(), tp.error.str())
+                raise (self._refusal(error, "OffsetFetch", group_id, tp.topic)
+                       or OperationError(f"Cannot fetch the committed offset of {tp.topic}-{tp.partition} "
+                                         f"for group '{group_id}': {tp.error.str()}"))
             committed = tp.offset if tp.offset >= 0 else None
             if partitions is None and committed is None:
                 continue
@@ -291,12 +297,23 @@ class LibrdkafkaReads:
             fut = self._admin.alter_consumer_group_offsets(req, request_timeout=wait)[group_id]
             res = self._result(fut, until=time.monotonic() + wait)
         except BrokerRejected as exc:
-            return {tp: exc.error for tp in offsets}
+            refusal = self._refusal(exc.error, "OffsetCommit", group_id)
+            return {tp: exc.error if refusal is None else replace(exc.error, message=refusal.message) for tp in offsets}
         result: dict = {tp: None for tp in offsets}
         for tp in res.topic_partitions:
             if tp.error is not None and tp.error.code() != 0:
-                result[(tp.topic, tp.partition)] = BrokerError(tp.error.code(), tp.error.name(), tp.error.str())
+                error = BrokerError(tp.error.code(), tp.error.name(), tp.error.str())
+                refusal = self._refusal(error, "OffsetCommit", group_id, tp.topic)
+                result[(tp.topic, tp.partition)] = error if refusal is None else replace(error, message=refusal.message)
         return result
+
+    def _refusal(self, error: BrokerError, request: str, name: str, topic: str | None = None):
+        """The NotAuthorized (kcli.errors) for an authorization error librdkafka answered
+        ``request`` with about ``name`` (a topic's refusal: about ``topic`` when given), in the
+        words of kcli's own client (WireBase.refused, .said); None otherwise."""
+        if topic is not None and AUTHORIZATION_FAILED.get(error.code) == "topic":
+            name = topic
+        return not_authorized(error, request, name, self.settings.principal())
 
 
 def _source(source) -> str:

@@ -111,7 +111,7 @@ class CoordinatorRequests(WireBase):
             by_node.setdefault(node, []).append(g)
         return by_node
 
-    def _describe_per_coordinator(self, group_ids: list[str], request, what: str):
+    def _describe_per_coordinator(self, group_ids: list[str], request, what: str, refusals: dict | None = None):
         """``request(groups)`` to each coordinator of ``group_ids``, one per coordinator; the
         groups answered with a retriable coordinator error are asked again until the deadline
         (Backoff), then OperationError naming them. Returns ({group: (node, answer)} without
@@ -121,7 +121,7 @@ class CoordinatorRequests(WireBase):
         backoff = Backoff(self.settings.until())
         while True:                                # bounded by the deadline (Backoff)
             moved = []
-            for node, groups in self._by_coordinator(pending).items():
+            for node, groups in self._by_coordinator(pending, refusals).items():
                 for g in self.send(request(groups), node).groups:
                     if not g.error_code:
                         answered[g.group_id] = (node, g)

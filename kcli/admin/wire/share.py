@@ -34,11 +34,13 @@ class ShareRequests(GroupRequests):
     def share_group_describe_version(self) -> int | None:
         return self.max_version(self.proto.ShareGroupDescribeRequest)
 
-    def describe_share_groups(self, group_ids: list[str],
-                              errors: dict[str, BrokerError] | None = None) -> dict[str, ShareGroupDescription]:
+    def describe_share_groups(self, group_ids: list[str], errors: dict[str, BrokerError] | None = None,
+                              refusals: dict | None = None) -> dict[str, ShareGroupDescription]:
         """ShareGroupDescribe v1, one request per coordinator: the groups the broker knows as
         share groups (others are left out; ``errors``, when given, gets the broker's error for
-        each of them). None of them on a broker without share groups."""
+        each of them). None of them on a broker without share groups. A group this principal
+        may not describe raises its NotAuthorized or, given ``refusals``, goes into it ({group:
+        NotAuthorized}) and is left out."""
         Req = self.proto.ShareGroupDescribeRequest
         version = self.share_group_describe_version()
         if version is None or not group_ids:
@@ -47,7 +49,7 @@ class ShareRequests(GroupRequests):
             return {}
         answered, failed = self._describe_per_coordinator(
             group_ids, lambda groups: Req(version=version, group_ids=groups, include_authorized_operations=False),
-            "share group")
+            "share group", refusals)
         if errors is not None:
             errors.update({g: broker_error(a.error_code, a.error_message) for g, a in failed.items()})
         brokers = {b.node_id: b for b in self.cluster_metadata().brokers} if answered else {}

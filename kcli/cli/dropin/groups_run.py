@@ -254,6 +254,7 @@ class Reset:
     @classmethod
     def execute(cls, admin, p, prepared, out, console) -> int:
         from kcli.cli.dropin import javawords
+        from kcli.model import NOT_AUTHORIZED
         from kcli.offsets.plan import NoCommittedOffset
         from kcli.ops import resets
         from kcli.render import groups as view
@@ -265,6 +266,9 @@ class Reset:
             raise UsageError(exc.java_message) from None
         plans = _java_order(result.plans)        # the tool prints while it walks its map of groups
         for plan in plans:
+            if plan.refused and plan.refused.kind == NOT_AUTHORIZED:    # the tool fails there: nothing committed
+                console.write("stdout", f"{cls.error}{javawords.not_authorized(plan.refused)}\n")
+                return OperationError.exit_code
             if plan.refused:
                 console.write("stdout", javawords.refusal(plan.refused))
             for w in plan.warnings:

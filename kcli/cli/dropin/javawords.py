@@ -33,11 +33,21 @@ def warning(w: PlanWarning) -> tuple[str, str]:
 
 
 def refusal(r: Refusal) -> str:
-    """The tool's line (stdout) for a group it does not reset."""
+    """The tool's line (stdout) for an active group it does not reset (for one this principal
+    may not describe, ``not_authorized``)."""
     if r.kind == TOPICS_NOT_IN_GROUP:
         return f"\nError: One or more topics are not part of the group '{r.group}'.\n"
     return (f"\nError: Assignments can only be reset if the group '{r.group}' is inactive, "
             f"but the current state is {r.state}.\n")
+
+
+def not_authorized(r: Refusal) -> str:
+    """The message of the exception kafka-consumer-groups 4.4 fails with on a group this
+    principal may not describe (its describe's FindCoordinator, wrapped by resetOffsets): the
+    tool stops there, resetting nothing more."""
+    return ("java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.GroupAuthorizationException: "
+            f"FindCoordinator request for groupId `CoordinatorKey(idValue='{r.group}', type=GROUP)` failed due "
+            "to authorization failure")
 
 
 def start_time_error(exc, error_prefix: str) -> str:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import time
 
-from kcli.errors import BrokerRejected, KcliError, OperationError, PartialFailure
-from kcli.model import BrokerError, GroupPlan, PlanWarning
+from kcli.errors import (AUTHORIZATION_FAILED, EXIT_FAILED, EXIT_OK, BrokerRejected, KcliError, OperationError,
+                         PartialFailure)
+from kcli.model import NOT_AUTHORIZED, BrokerError, GroupPlan, PlanWarning
 from kcli.ops.failures import raise_for, unanswered
 from kcli.ops.resets import gather
 from kcli.ops.resets.gather import Steps, committed_offsets
@@ -147,19 +148,32 @@ def committed_counts(result: ResetResult) -> tuple[int, int]:
     return len(applied), len({group for group, _, _ in applied})
 
 
-def report(result: ResetResult) -> None:
+def commit_refusals(result: ResetResult) -> dict[str, dict[tuple[str, int], BrokerError]]:
+    """Per group, the partitions whose commit the broker refused to this principal (no READ on
+    the group or the topic): each error's message is the refusal in kcli.errors.NotAuthorized's
+    words (Admin.alter_group_offsets)."""
+    return {group: refused for group, errors in result.errors.items()
+            if (refused := {tp: e for tp, e in errors.items() if e.code in AUTHORIZATION_FAILED})}
+
+
+def report(result: ResetResult, refused: dict[str, dict[tuple[str, int], BrokerError]] | None = None) -> None:
     """Exit 0 when every partition was applied; OperationError (exit 1) when none was and none is
     unknown; otherwise PartialFailure (exit 3) naming what was applied, what was not and what is
-    unknown."""
-    if not result.outcomes:
+    unknown. ``refused``: partitions (``commit_refusals``) named apart, left out here."""
+    refused = refused or {}
+    outcomes = {k: v for k, v in result.outcomes.items() if (k[1], k[2]) not in refused.get(k[0], {})}
+    if not outcomes:
         return
     total = sum(len(p.partitions) for p in result.plans)
     by_status: dict[str, list[str]] = {APPLIED: [], NOT_APPLIED: [], UNKNOWN: []}
     for plan in result.plans:
         for p in sorted(plan.partitions, key=lambda p: (p.topic, p.partition)):
-            status, why = result.outcomes.get((plan.group, p.topic, p.partition), (APPLIED, ""))
+            if (p.topic, p.partition) in refused.get(plan.group, {}):
+                continue
+            status, why = outcomes.get((plan.group, p.topic, p.partition), (APPLIED, ""))
             by_status[status].append(f"group '{plan.group}' {p.topic}-{p.partition}"
                                      + (f" ({why})" if why else ""))
+    total -= sum(map(len, refused.values()))
     detail = "; ".join(f"{status}: {', '.join(items)}" for status, items in by_status.items() if items)
     failed, unknown = len(by_status[NOT_APPLIED]), len(by_status[UNKNOWN])
     raise_for(total, failed, f"No offsets were committed ({total} partitions): {detail}"
@@ -169,27 +183,53 @@ def report(result: ResetResult) -> None:
 
 def finish(result: ResetResult) -> None:
     """The exit code of a reset (see ``report``); a refused one is exit 1, nothing committed.
-    Active groups are not reset: one line each, then exit 1 when no group was reset (or planned),
-    3 when others were."""
+    Groups not reset (active ones; those this principal may not describe) and commits refused
+    to this principal: one line each, in the words of every command for a refusal
+    (``refusal_text``, kcli.errors.NotAuthorized); then exit 1 when no group was reset (or
+    planned) and nothing is unknown, 3 when some were."""
     if result.refused:
         raise OperationError(f"Nothing was committed: the reset skips unread records on "
                              f"{len(result.skips)} partition(s) (above); add --allow-skip to commit it")
-    active = [p for p in result.plans if p.refused]
-    if not active:
+    skipped = [p for p in result.plans if p.refused]
+    denied = commit_refusals(result)
+    if not skipped and not denied:
         return report(result)
-    lines = [gather.refusal_text(p.refused) for p in active if p.refused]
-    if len(active) == len(result.plans):
-        raise OperationError("\n".join(lines))
-    done = "reset" if result.executed else "planned"
+    lines = list(dict.fromkeys([*(gather.refusal_text(p.refused) for p in skipped if p.refused),
+                                *(_refused_commit(group, words) for group, words in denied.items())]))
+    code = EXIT_OK
     try:
-        report(result)
+        report(result, denied)
     except KcliError as exc:
-        if exc.exit_code == OperationError.exit_code:        # nothing applied anywhere
-            raise OperationError("\n".join([*lines, exc.message])) from None
+        code = exc.exit_code
         lines.append(exc.message)
-    raise PartialFailure("\n".join([*lines, f"{len(result.plans) - len(active)} of {len(result.plans)} "
-                                             f"groups {done}; not the active ones: "
-                                             f"{', '.join(p.group for p in active)}"]))
+    if len(skipped) == len(result.plans) or code == EXIT_FAILED or (
+            code == EXIT_OK and denied and not committed_counts(result)[0]):       # nothing applied anywhere
+        raise OperationError("\n".join(lines))
+    untouched = {p.group for p in result.plans if not p.refused and _untouched(result, p)}
+    kinds = {"active": [p.group for p in skipped if p.refused and p.refused.kind != NOT_AUTHORIZED],
+             "refused": [p.group for p in skipped if p.refused and p.refused.kind == NOT_AUTHORIZED]
+             + [g for g in denied if g in untouched],
+             "failed": [g for g in untouched if g not in denied]}
+    not_these = "; ".join(f"not the {which} ones: {', '.join(groups)}" for which, groups in kinds.items() if groups)
+    in_part = [g for g in denied if g not in untouched]
+    done = "reset" if result.executed else "planned"
+    summary = f"{len(result.plans) - len(skipped) - len(untouched)} of {len(result.plans)} groups {done}"
+    raise PartialFailure("\n".join([*lines, "; ".join([summary, *([not_these] if not_these else []),
+                                                        *([f"in part: {', '.join(in_part)}"] if in_part else [])])]))
+
+
+def _untouched(result: ResetResult, plan: GroupPlan) -> bool:
+    """An executed plan none of whose partitions was applied or is unknown."""
+    return result.executed and bool(plan.partitions) and all(
+        result.outcomes.get((plan.group, p.topic, p.partition), (APPLIED, ""))[0] == NOT_APPLIED
+        for p in plan.partitions)
+
+
+def _refused_commit(group: str, errors: dict[tuple[str, int], BrokerError]) -> str:
+    """One line for a group's commit refused to this principal: the refusal, as every command
+    words it; a topic's names the group too (the group's names itself)."""
+    said = dict.fromkeys((AUTHORIZATION_FAILED[e.code], e.message) for e in errors.values())
+    return "; ".join(words if resource == "group" else f"group '{group}': {words}" for resource, words in said)
 
 
 def read_back(admin: Admin, result: ResetResult) -> dict[str, str | None]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from kcli import javaorder
 from kcli.errors import OperationError, UnsupportedByBroker
-from kcli.model import NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, PartitionPlan, PartitionPosition, Refusal
+from kcli.model import (NOT_AUTHORIZED, NOT_INACTIVE, TOPICS_NOT_IN_GROUP, GroupDescription, PartitionPlan,
+                        PartitionPosition, Refusal)
 from kcli.offsets import plan as planner
 from kcli.ops.ages import age_bounds
 from kcli.ops.groups import CLASSIC_REASON, classic_groups
 from kcli.ops.streams import describe_any
-from kcli.datatypes import datatype
+from kcli.datatypes import datatype, field
 from kcli.specs import parse_topic_spec
 
 TYPE_CHECKING = False
@@ -88,6 +89,7 @@ class GroupAnswers:
     own StreamsGroupDescribe, by id), and what a reset reads of it."""
     descs: list[GroupDescription]
     streams: dict
+    refusals: dict[str, Refusal] = field(default_factory=dict)     # the groups this principal may not describe
 
     @property
     def missing(self) -> set[str]:
@@ -113,10 +115,15 @@ class GroupAnswers:
         return creation_times(admin, ids, self.missing, classic_groups(self.descs), self.streams)
 
 
-def group_answers(admin: Admin, ids: list[str]) -> GroupAnswers:
+def group_answers(admin: Admin, ids: list[str], refusals: bool = False) -> GroupAnswers:
     """The groups' describe: one DescribeGroups/ConsumerGroupDescribe round, and StreamsGroupDescribe
-    for the streams groups."""
-    return GroupAnswers(*describe_any(admin, ids))
+    for the streams groups. A group this principal may not describe raises its NotAuthorized
+    or, with ``refusals``, is left out of ``descs`` and goes into ``refusals``."""
+    if not refusals:
+        return GroupAnswers(*describe_any(admin, ids))
+    refused: list = []
+    descs, streams = describe_any(admin, ids, refused)
+    return GroupAnswers(descs, streams, {r.name: Refusal(NOT_AUTHORIZED, r.name, detail=r.message) for r in refused})
 
 
 def active_groups(descs: list[GroupDescription]) -> dict[str, Refusal]:
@@ -126,7 +133,10 @@ def active_groups(descs: list[GroupDescription]) -> dict[str, Refusal]:
 
 
 def refusal_text(r: Refusal) -> str:
-    """kcli's words for a refusal (the native commands' error lines): the Java tools'."""
+    """kcli's words for a refusal (the native commands' error lines): the Java tools', and for a
+    group this principal may not describe, the words of every command (kcli.errors.NotAuthorized)."""
+    if r.kind == NOT_AUTHORIZED and r.detail:
+        return r.detail
     if r.kind == TOPICS_NOT_IN_GROUP:
         return f"One or more topics are not part of the group '{r.group}'."
     return f"Assignments can only be reset if the group '{r.group}' is inactive, but the current state is {r.state}."

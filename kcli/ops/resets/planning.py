@@ -20,20 +20,23 @@ if TYPE_CHECKING:
 def plan_reset(admin: Admin, ids: list[str], specs: list[str], all_topics: bool,
                scenario: planner.Scenario, now_ms: int,
                file_offsets: dict[str, dict[tuple[str, int], int]] | None = None,
-               progress=None, execute: bool = False, committed_only: bool = False) -> list[GroupPlan]:
+               progress=None, execute: bool = False, committed_only: bool = False,
+               refusals: bool = False) -> list[GroupPlan]:
     """Every check that can refuse the reset runs before any offset is looked up. ``progress``
     (done, total) is told of each request round: the committed offsets, then the log offsets.
     ``execute``: the plans are to be committed (a missing group's warning says it is created).
     A streams group is not reset on --topic partitions it has not committed; with
-    ``committed_only`` no group is (kafka-streams-groups, which takes every group for one)."""
+    ``committed_only`` no group is (kafka-streams-groups, which takes every group for one). A
+    group this principal may not describe raises its NotAuthorized or, with ``refusals``, gets
+    no plan but its refusal (NOT_AUTHORIZED), as an active group."""
     if scenario.kind == planner.START_TIME:
         check_start_time_supported(admin, streams_only=committed_only)
-    groups = group_answers(admin, ids)
+    groups = group_answers(admin, ids, refusals)
     if committed_only and all_topics:
         absent = [g for g in ids if g in groups.missing]
         if absent:
             raise InputsOfMissingGroup(absent[0])
-    active = groups.active
+    active = {**groups.refusals, **groups.active}
     every_id, ids = ids, [g for g in ids if g not in active]     # an active group gets no plan
     if not ids:
         return [GroupPlan(g, refused=active[g]) for g in every_id]
