@@ -143,10 +143,8 @@ def elect_leaders(
     if partition and (not topic or len(topic) != 1):
         raise UsageError("--partition goes with exactly one --topic")
     admin = state().admin()
-    candidates = lib.election_candidates(admin, topic, unclean)
-    if partition:
-        candidates = [c for c in candidates if c[1] in set(partition)]
-    results = lib.elect(admin, unclean, [(t, p) for t, p, _, _ in candidates]) if execute else None
+    candidates = lib.election_candidates(admin, topic, unclean, set(partition) if partition else None)
+    results = lib.elect(admin, unclean, [(c.topic, c.partition) for c in candidates]) if execute else None
     view.render_election(out(), candidates, results, unclean)
     if results and any(e is not None and e.code != 84 for e in results.values()):
         raise PartialFailure("Some leader elections failed")
