@@ -858,7 +858,8 @@ class ElectionCandidate:
     """A partition an election would change: its leader now (None: none), the replica it would
     get (None: no live replica), whether that replica is in sync (``clean``: a live ISR member,
     or ELR member where the ISR is empty). For an unclean choice, what it may lose: the in-sync
-    replicas that are offline (``at_risk_on``: their records beyond the new leader's are lost),
+    replicas that are offline (``at_risk_on``: their records beyond the new leader's are lost;
+    every offline replica where the partition names none in sync),
     the new leader's log end offset and the highest one a live replica reports (None: not
     known), which bounds the records lost from below."""
     topic: str

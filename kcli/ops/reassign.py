@@ -318,7 +318,7 @@ def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool,
                 if p.leader is None or p.leader < 0:
                     replicas[(t.name, p.partition)] = list(p.replicas)
                     new, clean = unclean_choice(p.replicas, p.isr, p.elr, live)
-                    in_sync = p.isr or p.elr or p.last_known_elr or []
+                    in_sync = p.isr or p.elr or p.last_known_elr or p.replicas   # any, if none named
                     out.append(ElectionCandidate(t.name, p.partition, None, new, clean or new is None,
                                                  [] if clean else [r for r in in_sync if r not in live]))
             elif p.replicas and p.leader != p.replicas[0] and p.replicas[0] in p.isr:

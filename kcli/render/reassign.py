@@ -128,13 +128,14 @@ def _risk(c) -> str:
     if lost:
         text += f"; at least {lost}: replica {c.highest_end_on} ends at {c.highest_end}"
     if c.at_risk_on:
-        text += (f"; in-sync replica {','.join(map(str, c.at_risk_on))} offline: "
-                 "its records beyond that are not known")
+        text += (f"; replica {','.join(map(str, c.at_risk_on))} offline: "
+                 "what it holds beyond that is not known")
     return text + ")"
 
 
 def render_election(out: Output, candidates: list, results: dict | None, unclean: bool) -> None:
     kind = "unclean" if unclean else "preferred"
+    a_kind = "an unclean" if unclean else "a preferred"
     if out.format == "json":
         errors = {tp: e.message for tp, e in (results or {}).items() if e is not None}
         partitions = []
@@ -152,7 +153,7 @@ def render_election(out: Output, candidates: list, results: dict | None, unclean
         out.json(json_document("elect", election=kind, executed=results is not None, partitions=partitions))
         return
     if not candidates:
-        out.line(f"No partition needs a {kind} leader election.")
+        out.line(f"No partition needs {a_kind} leader election.")
         return
     for c in candidates:
         fmt = lambda n: "none" if n is None else str(n)  # noqa: E731
@@ -164,6 +165,6 @@ def render_election(out: Output, candidates: list, results: dict | None, unclean
         out.line(line)
     if results is None:
         out_of_sync = sum(1 for c in candidates if c.proposed is not None and not c.clean)
-        out.line(f"Dry run: {len(candidates)} partition(s) would get a {kind} leader"
+        out.line(f"Dry run: {len(candidates)} partition(s) would get {a_kind} leader"
                  + (f", {out_of_sync} of them an out-of-sync one" if out_of_sync else "")
                  + "; add --execute to elect them.")
