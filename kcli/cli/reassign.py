@@ -130,7 +130,10 @@ def elect_leaders(
     allow_data_loss: bool = typer.Option(False, "--allow-data-loss", help="Required with --unclean --execute."),
 ):
     """Leader elections (kafka-leader-election): a dry run lists the partitions an election would
-    change; --execute holds it. --unclean can lose records and needs --allow-data-loss."""
+    change; --execute holds it. --unclean gives a leaderless partition the replica Kafka's
+    controller would (the first live in-sync one, else the first live one); the dry run says what
+    an out-of-sync one may lose (its log end offset, the records a live replica holds beyond it,
+    the offline replicas); --execute needs --allow-data-loss."""
     from kcli.errors import PartialFailure
     from kcli.ops import reassign as lib
     from kcli.render import reassign as view
