@@ -319,22 +319,24 @@ def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool,
                     replicas[(t.name, p.partition)] = list(p.replicas)
                     new, clean = unclean_choice(p.replicas, p.isr, p.elr, live)
                     in_sync = p.isr or p.elr or p.last_known_elr or p.replicas   # any, if none named
-                    out.append(ElectionCandidate(t.name, p.partition, None, new, clean or new is None,
+                    out.append(ElectionCandidate(t.name, p.partition, None, new, clean,
                                                  [] if clean else [r for r in in_sync if r not in live]))
             elif p.replicas and p.leader != p.replicas[0] and p.replicas[0] in p.isr:
                 out.append(ElectionCandidate(t.name, p.partition, p.leader, p.replicas[0]))
-    risky = [c for c in out if not c.clean]
+    risky = [c for c in out if not c.clean and c.proposed is not None]
     if risky:
         wanted: dict[int, list[TP]] = {}
         for c in risky:
-            for r in replicas.get((c.topic, c.partition), []):
+            for r in replicas[(c.topic, c.partition)]:
                 if r in live:
                     wanted.setdefault(r, []).append((c.topic, c.partition))
-        ends = admin.replica_log_ends(wanted)
+        by_partition: dict[TP, list[tuple[int, int]]] = {}
+        for (topic, index, broker), end in admin.replica_log_ends(wanted).items():
+            if end is not None:
+                by_partition.setdefault((topic, index), []).append((end, broker))
         for c in risky:
-            c.proposed_end = ends.get((c.topic, c.partition, c.proposed)) if c.proposed is not None else None
-            known = [(end, b) for (t, p, b), end in ends.items()
-                     if (t, p) == (c.topic, c.partition) and end is not None]
+            known = by_partition.get((c.topic, c.partition), [])
+            c.proposed_end = next((end for end, b in known if b == c.proposed), None)
             if known:
                 c.highest_end, c.highest_end_on = max(known, key=lambda x: (x[0], -x[1]))
     return out

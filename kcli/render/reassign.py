@@ -143,7 +143,7 @@ def render_election(out: Output, candidates: list, results: dict | None, unclean
             entry = {"partition": f"{c.topic}-{c.partition}", "leader": c.leader, "proposedLeader": c.proposed}
             if unclean:
                 risky = c.proposed is not None and not c.clean
-                entry.update({"inSync": not risky if c.proposed is not None else None,
+                entry.update({"inSync": c.clean if c.proposed is not None else None,
                               "mayLoseRecordsOf": c.at_risk_on if risky else None,
                               "newLeaderLogEndOffset": c.proposed_end,
                               "highestLogEndOffset": c.highest_end, "highestLogEndOffsetOn": c.highest_end_on,

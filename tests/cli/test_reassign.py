@@ -241,6 +241,7 @@ def test_unclean_election_of_a_lagging_replica_names_what_it_may_lose(ec):
     happens with --allow-data-loss."""
     ec.create_topic("u", 1, 3)
     assert _replicas(ec, "u") == [[1, 2, 3]]
+    ec.create_topic("w", 3, 1)                           # one partition on each node
 
     def produce(n):
         p = Producer({"bootstrap.servers": ec.bootstrap_servers, "acks": "1"})
@@ -271,6 +272,10 @@ def test_unclean_election_of_a_lagging_replica_names_what_it_may_lose(ec):
             "newLeaderLogEndOffset": 5, "highestLogEndOffset": 15, "highestLogEndOffsetOn": 3,
             "recordsLostAtLeast": 10, "error": None}]
         assert ec.call(lambda: ec.cluster.topics["u"].partitions[0].leader) == -1   # dry runs
+        on_1 = [i for i, r in enumerate(_replicas(ec, "w")) if r == [1]]
+        assert len(on_1) == 1
+        alone = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "w")
+        assert alone.out.splitlines()[:-1] == [f"w-{i}: leader none -> none (no live replica)" for i in on_1]
         before = ec.request_counts()
         refused = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "u", "--execute")
         assert (refused.code, refused.out, len(refused.err.splitlines())) == (2, "", 1)
