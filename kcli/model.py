@@ -853,3 +853,30 @@ class QuotaEntity:
     "user", "client-id", "ip"), and its quotas by key."""
     parts: list[tuple[str, str | None]]
     values: dict[str, float]
+
+
+@datatype
+class ElectionCandidate:
+    """A partition an election would change: its leader now (None: none), the replica it would
+    get (None: no live replica), whether that replica is in sync (``clean``: a live ISR member,
+    or ELR member where the ISR is empty). For an unclean choice, what it may lose: the in-sync
+    replicas that are offline (``at_risk_on``: their records beyond the new leader's are lost;
+    every offline replica where the partition names none in sync),
+    the new leader's log end offset and the highest one a live replica reports (None: not
+    known), which bounds the records lost from below."""
+    topic: str
+    partition: int
+    leader: int | None
+    proposed: int | None
+    clean: bool = True
+    at_risk_on: list[int] = field(default_factory=list)
+    proposed_end: int | None = None
+    highest_end: int | None = None
+    highest_end_on: int | None = None
+
+    @property
+    def records_lost_at_least(self) -> int | None:
+        """Records a live replica holds beyond the new leader's log end (None: not known)."""
+        if self.proposed_end is None or self.highest_end is None:
+            return None
+        return max(self.highest_end - self.proposed_end, 0)

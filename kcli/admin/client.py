@@ -615,6 +615,11 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         deadline (rule (c))."""
         return self.wire.elect_leaders(unclean, partitions)
 
+    def replica_log_ends(self, wanted: dict[int, list[tuple[str, int]]]) -> dict[tuple[str, int, int], int | None]:
+        """Each broker's own replica's log end offset (WireClient.replica_log_ends: librdkafka's
+        ListOffsets goes to the leader only)."""
+        return self.wire.replica_log_ends(wanted)
+
     # -- client quotas: on kcli's own connection (confluent-kafka has no quota calls) ----------
     def describe_client_quotas(self, components: list[tuple[str, str, str | None]], strict: bool):
         """DescribeClientQuotas: QuotaEntity records (WireClient.describe_client_quotas)."""

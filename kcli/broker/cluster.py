@@ -6,7 +6,10 @@ coordinators') read and change it through this interface.
 Leadership: a partition's leader is its elected replica, the first (preferred) one unless an
 election (ElectLeaders) or a reassignment chose another; while that node is stopped the partition
 has no leader (-1): there is no automatic failover, an election moves it. The ISR holds the
-replicas that are up and caught up. Each leader change (stop or start of the leader's node, an
+replicas that are up and caught up: a replica whose node stopped keeps its log end offset of
+then (``Partition.behind``) and, once up again, copies what it missed only while the leader is
+up; until then it lags, out of the ISR (in memory only: a restart from data_dir starts every
+replica caught up). Each leader change (stop or start of the leader's node, an
 election) bumps the partition's leader epoch, as KRaft does.
 
 Reassignment (AlterPartitionReassignments): the partition's replicas become the target followed by
@@ -89,6 +92,7 @@ class Partition:
     adding: list[int] = field(default_factory=list)      # a reassignment's new replicas
     removing: list[int] = field(default_factory=list)    # and the ones it removes
     copying: dict[int, float] = field(default_factory=dict)  # adding replica -> bytes copied
+    behind: dict[int, int] = field(default_factory=dict)     # replica -> its log end, while it lags
 
     @property
     def elected(self) -> int:
@@ -100,7 +104,18 @@ class Partition:
 
     @property
     def isr(self) -> list[int]:
-        return [r for r in self.replicas if self._cluster.is_up(r) and r not in self.copying]
+        end = self.log.log_end_offset
+        return [r for r in self.replicas if self._cluster.is_up(r) and r not in self.copying
+                and self.behind.get(r, end) >= end]
+
+    def replica_end(self, replica: int) -> int:
+        """The log end offset of ``replica``'s copy: the log's, unless it lags."""
+        return min(self.behind.get(replica, self.log.log_end_offset), self.log.log_end_offset)
+
+    def catch_up(self) -> None:
+        """While the leader is up, every replica that is up copies what it missed."""
+        if self.behind and self._cluster.is_up(self.elected):
+            self.behind = {r: o for r, o in self.behind.items() if not self._cluster.is_up(r)}
 
     @property
     def target(self) -> list[int]:
@@ -111,6 +126,7 @@ class Partition:
         if node_id != self.elected:
             self.leader_epoch += 1
         self.elected_id = None if node_id == self.replicas[0] and not self.adding else node_id
+        self.catch_up()
 
     @property
     def offline_replicas(self) -> list[int]:
@@ -282,6 +298,9 @@ class Cluster:
             for p in t.partitions:
                 if p.elected == node_id:
                     p.leader_epoch += 1
+                if not up and node_id in p.replicas:
+                    p.behind.setdefault(node_id, p.log.log_end_offset)
+                p.catch_up()
         self.save()
         for listener in list(self.node_listeners):
             listener(node_id, up)
@@ -482,15 +501,16 @@ class Cluster:
 
     def elect_leader(self, name: str, index: int, unclean: bool) -> None:
         """ElectLeaders for one partition: the preferred replica, or (``unclean``) where the
-        partition has no leader, an in-sync live replica, else any live one (records it has not
-        copied would be lost on a real broker)."""
+        partition has no leader, the first live in-sync replica, else the first live one (as Kafka's
+        controller; the records a lagging one has not copied would be lost on a real broker, here
+        the one log keeps them)."""
         p = self.partition(name, index)
         if unclean:
             if p.leader != -1:
                 raise BrokerError(Err.ELECTION_NOT_NEEDED, "Leader election not needed for topic "
                                   "partition.")
             live = [r for r in p.replicas if self.is_up(r) and r not in p.removing]
-            chosen = next((r for r in live if r not in p.copying), live[0] if live else None)
+            chosen = next((r for r in live if r in p.isr), live[0] if live else None)
             if chosen is None:
                 raise BrokerError(Err.ELIGIBLE_LEADERS_NOT_AVAILABLE, "Unable to perform unclean "
                                   f"leader election for partition {name}-{index}: no live replica.")
@@ -503,7 +523,7 @@ class Cluster:
                 raise BrokerError(Err.PREFERRED_LEADER_NOT_AVAILABLE, "Failed to elect leader for "
                                   f"partition {name}-{index} under strategy "
                                   "PreferredReplicaPartitionLeaderElectionStrategy")
-        p.elect(chosen)
+        p.elect(chosen)                 # a lagging replica elected: the others copy from it
         self.save()
         self.notify_append()
 

@@ -136,6 +136,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "elect leaders": [
         ("kcli elect leaders --preferred", "the partitions whose preferred replica would lead again: a dry run"),
         ("kcli elect leaders --preferred --topic orders --execute", "elect them, for one topic"),
+        ("kcli elect leaders --unclean --topic orders",
+         "the replica each leaderless partition would get, and the records an out-of-sync one may lose"),
     ],
     "lag serve": [
         ("kcli lag serve", "exact lag for Prometheus on 127.0.0.1:8000/metrics, collected every 30s"),

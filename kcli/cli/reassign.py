@@ -130,7 +130,10 @@ def elect_leaders(
     allow_data_loss: bool = typer.Option(False, "--allow-data-loss", help="Required with --unclean --execute."),
 ):
     """Leader elections (kafka-leader-election): a dry run lists the partitions an election would
-    change; --execute holds it. --unclean can lose records and needs --allow-data-loss."""
+    change; --execute holds it. --unclean gives a leaderless partition the replica Kafka's
+    controller would (the first live in-sync one, else the first live one); the dry run says what
+    an out-of-sync one may lose (its log end offset, the records a live replica holds beyond it,
+    the offline replicas); --execute needs --allow-data-loss."""
     from kcli.errors import PartialFailure
     from kcli.ops import reassign as lib
     from kcli.render import reassign as view
@@ -143,10 +146,8 @@ def elect_leaders(
     if partition and (not topic or len(topic) != 1):
         raise UsageError("--partition goes with exactly one --topic")
     admin = state().admin()
-    candidates = lib.election_candidates(admin, topic, unclean)
-    if partition:
-        candidates = [c for c in candidates if c[1] in set(partition)]
-    results = lib.elect(admin, unclean, [(t, p) for t, p, _, _ in candidates]) if execute else None
+    candidates = lib.election_candidates(admin, topic, unclean, set(partition) if partition else None)
+    results = lib.elect(admin, unclean, [(c.topic, c.partition) for c in candidates]) if execute else None
     view.render_election(out(), candidates, results, unclean)
     if results and any(e is not None and e.code != 84 for e in results.values()):
         raise PartialFailure("Some leader elections failed")

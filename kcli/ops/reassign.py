@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from kcli.admin import Admin
 from kcli.errors import BrokerRejected, OperationError, UsageError
-from kcli.model import BrokerError, Reassignment
+from kcli.model import BrokerError, ElectionCandidate, Reassignment
 
 UNKNOWN_TOPIC_OR_PARTITION = 3
 
@@ -285,20 +285,60 @@ def cancel_moving(admin: Admin, partitions: list[TP]) -> tuple[list[TP], dict[TP
 
 # -- leader elections ---------------------------------------------------------------------------
 
-def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool
-                        ) -> list[tuple[str, int, int | None, int | None]]:
-    """(topic, partition, leader now, leader it would get) of each partition an election would
-    change: the preferred replica where it is in sync and not leading; for ``unclean``, a live
-    replica where the partition has no leader (None: none is live)."""
+def unclean_choice(replicas: Sequence[int], isr: Sequence[int], elr: Sequence[int] | None,
+                   live: set[int] | frozenset[int]) -> tuple[int | None, bool]:
+    """The replica an unclean election gives a partition with no leader, as Kafka's controller
+    chooses it (PartitionChangeBuilder.electAnyLeader): the first replica in assignment order
+    that is live and in sync (in the ISR, or in the ELR where the ISR is empty): a clean choice;
+    else the first live replica in assignment order: unclean, it may lack records the last
+    leader had. (replica, clean); (None, False) where no replica is live."""
+    in_sync = set(isr) if isr else set(elr or ())
+    for r in replicas:
+        if r in live and r in in_sync:
+            return r, True
+    return next((r for r in replicas if r in live), None), False
+
+
+def election_candidates(admin: Admin, topics: list[str] | None, unclean: bool,
+                        partitions: set[int] | None = None) -> list[ElectionCandidate]:
+    """Each partition an election would change (of ``partitions`` where given): the preferred
+    replica where it is in sync and not leading; for ``unclean``, where the partition has no
+    leader, the replica ``unclean_choice`` gives it. Where that replica is out of sync, what the
+    election may lose: the offline in-sync replicas, and the log end offsets of the live replicas
+    (each asked of its own broker), the new leader's and the highest."""
     names = topics or admin.topic_names()
-    out: list[tuple[str, int, int | None, int | None]] = []
+    out: list[ElectionCandidate] = []
+    live = frozenset(admin.broker_ids()) if unclean else frozenset()
+    replicas: dict[TP, list[int]] = {}
     for t in sorted(admin.describe_topics(sorted(set(names))), key=lambda t: t.name):
         for p in t.partitions:
+            if partitions is not None and p.partition not in partitions:
+                continue
             if unclean:
                 if p.leader is None or p.leader < 0:
-                    out.append((t.name, p.partition, None, p.isr[0] if p.isr else None))
+                    replicas[(t.name, p.partition)] = list(p.replicas)
+                    new, clean = unclean_choice(p.replicas, p.isr, p.elr, live)
+                    in_sync = p.isr or p.elr or p.last_known_elr or p.replicas   # any, if none named
+                    out.append(ElectionCandidate(t.name, p.partition, None, new, clean,
+                                                 [] if clean else [r for r in in_sync if r not in live]))
             elif p.replicas and p.leader != p.replicas[0] and p.replicas[0] in p.isr:
-                out.append((t.name, p.partition, p.leader, p.replicas[0]))
+                out.append(ElectionCandidate(t.name, p.partition, p.leader, p.replicas[0]))
+    risky = [c for c in out if not c.clean and c.proposed is not None]
+    if risky:
+        wanted: dict[int, list[TP]] = {}
+        for c in risky:
+            for r in replicas[(c.topic, c.partition)]:
+                if r in live:
+                    wanted.setdefault(r, []).append((c.topic, c.partition))
+        by_partition: dict[TP, list[tuple[int, int]]] = {}
+        for (topic, index, broker), end in admin.replica_log_ends(wanted).items():
+            if end is not None:
+                by_partition.setdefault((topic, index), []).append((end, broker))
+        for c in risky:
+            known = by_partition.get((c.topic, c.partition), [])
+            c.proposed_end = next((end for end, b in known if b == c.proposed), None)
+            if known:
+                c.highest_end, c.highest_end_on = max(known, key=lambda x: (x[0], -x[1]))
     return out
 
 

@@ -114,24 +114,57 @@ def render_cancelled(out: Output, results: dict) -> None:
             out.line(f"Could not cancel the reassignment of {_tp(tp)}: {e.name}: {e.message}")
 
 
+def _risk(c) -> str:
+    """What an unclean choice may lose, as kcli can prove it: the new leader's log end, the
+    records a live replica holds beyond it, the offline in-sync replicas (what they hold beyond
+    it is not known)."""
+    if c.proposed is None:
+        return " (no live replica)"
+    if c.clean:
+        return ""
+    text = (" (out of sync: may lose " + ("the records after its log end offset "
+            f"{c.proposed_end}" if c.proposed_end is not None else "records (its log end offset is not known)"))
+    lost = c.records_lost_at_least
+    if lost:
+        text += f"; at least {lost}: replica {c.highest_end_on} ends at {c.highest_end}"
+    if c.at_risk_on:
+        text += (f"; replica {','.join(map(str, c.at_risk_on))} offline: "
+                 "what it holds beyond that is not known")
+    return text + ")"
+
+
 def render_election(out: Output, candidates: list, results: dict | None, unclean: bool) -> None:
     kind = "unclean" if unclean else "preferred"
+    a_kind = "an unclean" if unclean else "a preferred"
     if out.format == "json":
         errors = {tp: e.message for tp, e in (results or {}).items() if e is not None}
-        out.json(json_document("elect", election=kind, executed=results is not None, partitions=[
-            {"partition": f"{t}-{p}", "leader": now, "proposedLeader": new, "error": errors.get((t, p))}
-            for t, p, now, new in candidates]))
+        partitions = []
+        for c in candidates:
+            entry = {"partition": f"{c.topic}-{c.partition}", "leader": c.leader, "proposedLeader": c.proposed}
+            if unclean:
+                risky = c.proposed is not None and not c.clean
+                entry.update({"inSync": c.clean if c.proposed is not None else None,
+                              "mayLoseRecordsOf": c.at_risk_on if risky else None,
+                              "newLeaderLogEndOffset": c.proposed_end,
+                              "highestLogEndOffset": c.highest_end, "highestLogEndOffsetOn": c.highest_end_on,
+                              "recordsLostAtLeast": c.records_lost_at_least})
+            entry["error"] = errors.get((c.topic, c.partition))
+            partitions.append(entry)
+        out.json(json_document("elect", election=kind, executed=results is not None, partitions=partitions))
         return
     if not candidates:
-        out.line(f"No partition needs a {kind} leader election.")
+        out.line(f"No partition needs {a_kind} leader election.")
         return
-    for t, p, now, new in candidates:
+    for c in candidates:
         fmt = lambda n: "none" if n is None else str(n)  # noqa: E731
-        line = f"{t}-{p}: leader {fmt(now)} -> {'a live replica' if new is None else new}"
+        line = f"{c.topic}-{c.partition}: leader {fmt(c.leader)} -> {'none' if c.proposed is None else c.proposed}"
+        line += _risk(c) if unclean else ""
         if results is not None:
-            e = results.get((t, p))
+            e = results.get((c.topic, c.partition))
             line += " elected" if e is None else f" not elected: {e.name}: {e.message}"
         out.line(line)
     if results is None:
-        out.line(f"Dry run: {len(candidates)} partition(s) would get a {kind} leader; "
-                 "add --execute to elect them.")
+        out_of_sync = sum(1 for c in candidates if c.proposed is not None and not c.clean)
+        out.line(f"Dry run: {len(candidates)} partition(s) would get {a_kind} leader"
+                 + (f", {out_of_sync} of them an out-of-sync one" if out_of_sync else "")
+                 + "; add --execute to elect them.")

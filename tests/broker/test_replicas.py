@@ -9,7 +9,7 @@ from tests.support.waits import wait_until
 
 from kcli.broker import EmbeddedCluster
 from kcli.broker.apikeys import (ALTER_CLIENT_QUOTAS, ALTER_PARTITION_REASSIGNMENTS,
-                                 DESCRIBE_CLIENT_QUOTAS, ELECT_LEADERS,
+                                 DESCRIBE_CLIENT_QUOTAS, ELECT_LEADERS, LIST_OFFSETS,
                                  LIST_PARTITION_REASSIGNMENTS)
 
 
@@ -137,6 +137,53 @@ def test_unclean_election_picks_a_live_replica_only_where_there_is_no_leader(wir
         assert [e.code() for e in again.values()] == [84]       # ELECTION_NOT_NEEDED
         back = admin.elect_leaders(ElectionType.PREFERRED, [TopicPartition("t", 0)]).result(10)
         assert list(back.values()) == [None] and _state(ec, "t")[1] == 1
+
+
+def _end_on(w, topic, replica_id):
+    R = req(LIST_OFFSETS, 7, replica_id=replica_id, isolation_level=0, topics=[])
+    T = type(R).ListOffsetsTopic
+    resp = w.send(req(LIST_OFFSETS, 7, replica_id=replica_id, isolation_level=0, topics=[
+        T(name=topic, partitions=[T.ListOffsetsPartition(partition_index=0, current_leader_epoch=-1,
+                                                         timestamp=-1)])]))
+    p = resp.topics[0].partitions[0]
+    return p.error_code, p.offset
+
+
+def test_a_replica_stopped_while_records_were_appended_lags_until_its_leader_is_up(wire):
+    """A replica whose node stopped keeps its log end of then; started while the leader is down it
+    stays out of the ISR, and Kafka's debugging replica (ListOffsets replica id -2) reads its
+    own log end from it, a follower; the unclean election takes the first live in-sync replica,
+    else the first live one; the others copy from the new leader."""
+    from confluent_kafka import ElectionType, TopicPartition
+    from confluent_kafka.admin import AdminClient
+
+    with EmbeddedCluster(nodes=3) as ec:
+        ec.create_topic("t", 1, 3)                       # [1, 2, 3]
+        _produce(ec, "t", 4, size=10)
+        ec.stop_node(3)
+        _produce(ec, "t", 6, size=10)
+        ec.stop_node(1)
+        ec.start_node(3)
+        assert _state(ec, "t")[1:3] == (-1, [2])         # 3 lags: no leader to copy from
+        w3, w2 = wire(ec, 3), wire(ec, 2)
+        assert _end_on(w3, "t", -2) == (0, 4) and _end_on(w2, "t", -2) == (0, 10)
+        assert _end_on(w3, "t", -1)[0] == 6              # a consumer's: NOT_LEADER_OR_FOLLOWER
+        admin = AdminClient({"bootstrap.servers": ec.bootstrap_servers})
+        ec.stop_node(2)
+        assert _state(ec, "t")[1:3] == (-1, [])
+        unclean = admin.elect_leaders(ElectionType.UNCLEAN, [TopicPartition("t", 0)]).result(10)
+        assert list(unclean.values()) == [None]
+        assert _state(ec, "t")[1:3] == (3, [3])          # the first live replica, lagging
+        ec.start_node(2)
+        ec.start_node(1)
+        assert _state(ec, "t")[2] == [1, 2, 3]           # caught up from 3
+        ec.stop_node(1)
+        _produce(ec, "t", 2, size=10)
+        ec.stop_node(3)
+        ec.start_node(1)                                 # 1 lagging, 2 in sync: 2 is chosen
+        assert _state(ec, "t")[1:3] == (-1, [2])
+        assert list(admin.elect_leaders(ElectionType.UNCLEAN, [TopicPartition("t", 0)]).result(10).values()) == [None]
+        assert _state(ec, "t")[1] == 2
 
 
 class wire_to:

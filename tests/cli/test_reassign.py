@@ -233,6 +233,63 @@ def test_elect_leaders_dry_run_then_execute_and_unclean_needs_allow_data_loss(ec
     assert "No partition needs a preferred leader election." in again.out
 
 
+def test_unclean_election_of_a_lagging_replica_names_what_it_may_lose(ec):
+    """The scenario of tests/apache/test_kcli_elect_unclean.py on the embedded broker, with a
+    third replica: 2 stops at offset 5, 3 at 15, leader 1 at 20; 2 and 3 start while 1 is down,
+    so they lag. The unclean election's choice is the first live replica, 2 (not the ISR's
+    first), and the dry run says what it may lose; the refusal sends nothing; the election
+    happens with --allow-data-loss."""
+    ec.create_topic("u", 1, 3)
+    assert _replicas(ec, "u") == [[1, 2, 3]]
+    ec.create_topic("w", 3, 1)                           # one partition on each node
+
+    def produce(n):
+        p = Producer({"bootstrap.servers": ec.bootstrap_servers, "acks": "1"})
+        for _ in range(n):
+            p.produce("u", b"x", partition=0)
+        assert p.flush(20) == 0
+
+    produce(5)
+    ec.stop_node(2)
+    produce(10)
+    ec.stop_node(3)
+    produce(5)
+    ec.stop_node(1)
+    ec.start_node(2)
+    ec.start_node(3)
+    try:
+        dry = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "u")
+        assert dry.code == 0, dry.err
+        assert dry.out.splitlines() == [
+            "u-0: leader none -> 2 (out of sync: may lose the records after its log end offset 5; "
+            "at least 10: replica 3 ends at 15; replica 1 offline: what it holds beyond that is not known)",
+            "Dry run: 1 partition(s) would get an unclean leader, 1 of them an out-of-sync one; "
+            "add --execute to elect them."]
+        doc = json.loads(run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "u",
+                                  "-o", "json").out)
+        assert doc["partitions"] == [{
+            "partition": "u-0", "leader": None, "proposedLeader": 2, "inSync": False, "mayLoseRecordsOf": [1],
+            "newLeaderLogEndOffset": 5, "highestLogEndOffset": 15, "highestLogEndOffsetOn": 3,
+            "recordsLostAtLeast": 10, "error": None}]
+        assert ec.call(lambda: ec.cluster.topics["u"].partitions[0].leader) == -1   # dry runs
+        on_1 = [i for i, r in enumerate(_replicas(ec, "w")) if r == [1]]
+        assert len(on_1) == 1
+        alone = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "w")
+        assert alone.out.splitlines()[:-1] == [f"w-{i}: leader none -> none (no live replica)" for i in on_1]
+        before = ec.request_counts()
+        refused = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "u", "--execute")
+        assert (refused.code, refused.out, len(refused.err.splitlines())) == (2, "", 1)
+        assert ec.request_counts() == before
+        done = run_kcli(ec.bootstrap_servers, "elect", "leaders", "--unclean", "--topic", "u", "--execute",
+                        "--allow-data-loss")
+        assert done.code == 0, done.err
+        assert done.out.splitlines()[0].endswith(" elected")
+        assert ec.call(lambda: ec.cluster.topics["u"].partitions[0].leader) == 2
+        assert ec.call(lambda: ec.cluster.topics["u"].partitions[0].isr) == [2, 3]   # 3 copies from 2
+    finally:
+        ec.start_node(1)
+
+
 def _dropin(ec, *args):
     from tests.support.run import run_dropin
 

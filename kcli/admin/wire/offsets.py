@@ -104,6 +104,40 @@ class OffsetRequests(MetadataRequests):
             time.sleep(0.1 * (attempt + 1))
         return sorted(found.values(), key=lambda o: (o.topic, o.partition))
 
+    def replica_log_ends(self, wanted: dict[int, list[tuple[str, int]]]) -> dict[tuple[str, int, int], int | None]:
+        """The log end offset of each broker's own replica of its partitions (``wanted``: broker ->
+        partitions), a follower's too: ListOffsets (latest) to that broker as Kafka's debugging
+        replica (replica id -2), which a follower answers from its local log and which reads up
+        to the log end, not the high watermark (Kafka's ListOffsets for a replica id other than
+        a consumer's). (topic, partition, broker) -> offset; None where the broker gave none."""
+        from kcli.admin.wire.connection import WireError
+
+        Req = self.proto.ListOffsetsRequest
+        P = Req.ListOffsetsTopic.ListOffsetsPartition
+        version = self.max_version(Req)
+        found: dict[tuple[str, int, int], int | None] = {}
+        for broker, parts in sorted(wanted.items()):
+            found.update({(t, p, broker): None for t, p in parts})
+            if version is None or not parts:
+                continue
+            by_topic: dict[str, list[int]] = {}
+            for t, p in parts:
+                by_topic.setdefault(t, []).append(p)
+            req = Req(version=min(version, 7), replica_id=-2, isolation_level=0,
+                      timeout_ms=self.settings.timeout_ms, topics=[
+                          Req.ListOffsetsTopic(name=t, partitions=[
+                              P(partition_index=p, current_leader_epoch=-1, timestamp=-1) for p in ps])
+                          for t, ps in sorted(by_topic.items())])
+            try:
+                resp = self._wire.send(req, broker)
+            except WireError:
+                continue
+            for t in resp.topics:
+                for p in t.partitions:
+                    if not p.error_code and p.offset >= 0 and (t.name, p.partition_index, broker) in found:
+                        found[(t.name, p.partition_index, broker)] = p.offset
+        return found
+
     # -- lag in time: the next record's timestamp, one bounded Fetch per leader ----------
     def record_times(self, wanted: list[tuple[str, int, int]],
                      leaders: dict[tuple[str, int], int | None]) -> dict[tuple[str, int, int], RecordTime]:

@@ -425,6 +425,21 @@ def _list_offset(p: Partition, target: int, version: int,
     return found if found is not None else (-1, -1, -1)
 
 
+DEBUGGING_REPLICA_ID = -2
+
+
+def _own_replica(ctx: RequestContext, topic: Topic | None, index: int, replica_id: int,
+                 timestamp: int) -> Partition | None:
+    """The partition whose latest offset Kafka's debugging replica (replica id -2) asks of this
+    node, a follower too (ListOffsets reads this node's log to its end: KafkaApis gives a
+    request that is not a consumer's no isolation level); None for any other request."""
+    if replica_id != DEBUGGING_REPLICA_ID or timestamp != LATEST or topic is None:
+        return None
+    if not 0 <= index < len(topic.partitions) or ctx.node_id not in topic.partitions[index].replicas:
+        return None
+    return topic.partitions[index]
+
+
 @handles(LIST_OFFSETS, 1, 11)
 async def list_offsets(ctx: RequestContext, req):
     cluster, v = ctx.cluster, ctx.api_version
@@ -439,10 +454,14 @@ async def list_offsets(ctx: RequestContext, req):
             try:
                 if not ctx.may(Op.DESCRIBE, t.name):
                     raise BrokerError(Err.TOPIC_AUTHORIZATION_FAILED)
-                p = _leader_partition(ctx, topic, lp.partition_index,
-                                      getattr(lp, "current_leader_epoch", -1))
-                offset, ts, epoch = _list_offset(p, lp.timestamp, v,
-                                                 req.isolation_level if v >= 2 else 0)
+                own = _own_replica(ctx, topic, lp.partition_index, req.replica_id, lp.timestamp)
+                if own is not None:             # Kafka's debugging replica: this node's own copy
+                    offset, ts, epoch = own.replica_end(ctx.node_id), -1, own.leader_epoch
+                else:
+                    p = _leader_partition(ctx, topic, lp.partition_index,
+                                          getattr(lp, "current_leader_epoch", -1))
+                    offset, ts, epoch = _list_offset(p, lp.timestamp, v,
+                                                     req.isolation_level if v >= 2 else 0)
                 parts.append(P(partition_index=lp.partition_index, error_code=0, timestamp=ts,
                                offset=offset, leader_epoch=epoch))
             except BrokerError as e:
