@@ -201,14 +201,20 @@ DROPIN_LINES = [   # the drop-ins: the Java tool's options, names after --topic 
 ]
 
 
+DONE = "#done"       # typed after Tab: the shell takes it once the completion has returned
+
+
 def _typed(terminal: Terminal, typed: str, b: str) -> str:
+    """The line after Tab, as the shell left it once its completion returned (a completion that
+    offers nothing leaves the line as typed: the mark typed after Tab shows it has returned)."""
     terminal.type(typed.replace("B", b), "Tab")
-    time.sleep(0.2)
+    terminal.type(DONE)
     deadline = time.monotonic() + 15
-    while terminal.line().rstrip() == f"$ {typed.replace('B', b)}" and time.monotonic() < deadline:
-        time.sleep(0.1)                                  # until the completion has come back
-    time.sleep(0.3)
-    line = terminal.line()
+    while not terminal.line().rstrip().endswith(DONE) and time.monotonic() < deadline:
+        time.sleep(0.1)                                  # bounded
+    line = terminal.line().rstrip()
+    assert line.endswith(DONE), f"the completion never returned:\n{terminal.screen()}"
+    line = line[:-len(DONE)]
     terminal.type("", "C-c")
     terminal.wait_prompt(5)
     return line.replace(b, "B")

@@ -13,7 +13,7 @@ cluster, never a bad input reported as a failure. No time is bounded (a loaded m
 clock); the parsers' linear work is counted in tests/inputs/test_fuzz_parsers.py.
 
 KCLI_FUZZ_EXAMPLES sets the examples as for the other fuzz tests: a fifth of it per tool here
-(1,000 lines per tool by default, about 15 s on 2 cores; 4,000 per tool took 57 s). It found:
+(600 lines per tool by default; 1,000 took about 15 s per tool on 2 cores, 4,000 took 57 s). It found:
 a --time or --timeout of 4,301 digits (Python's int() limit, exit 1), a NUL in a file name
 (exit 1), a bootstrap server that is not host:port (exit 1 with no request), and values with a
 newline quoted raw (two lines)."""

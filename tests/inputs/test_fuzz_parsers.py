@@ -1,5 +1,5 @@
 """Fuzzing every parser of user input with hypothesis, called directly: for each, KCLI_FUZZ_EXAMPLES
-inputs (5,000 by default, as CI runs them), mixing random text (or bytes, for files), long
+inputs (3,000 by default, as CI runs them), mixing random text (or bytes, for files), long
 repetitions of grammar fragments (a quadratic parser shows there), and a tenth as many well-formed
 values built from known parts (tests/support/fuzz.py).
 
