@@ -256,9 +256,13 @@ def reset_offsets(
         from kcli.ops import compare as comparing
         from kcli.render.compare import render_comparison
 
+        from kcli.ops.failures import raise_refusals
+
         asked = comparing.request(flags, now_ms)
-        render_comparison(out(), comparing.compare(state().admin(), asked, now_ms, out().progress),
-                          state().verbose)
+        compared = comparing.compare(state().admin(), asked, now_ms, out().progress)
+        render_comparison(out(), compared, state().verbose)
+        raise_refusals(len(compared.order) + len(compared.refused),     # named after the others (exit 3)
+                       [OperationError(words) for words in compared.refused])
         return
     req = resets.request(flags, now_ms)
     result = resets.reset(state().admin(), req, now_ms, out().progress)

@@ -81,6 +81,7 @@ class Comparison:
     order: list[tuple[GroupPlan, list[int]]]
     columns: list[PolicyPlans]
     warnings: list[tuple[str, PlanWarning]] = field(default_factory=list)     # (policy label or "", warning)
+    refused: list[str] = field(default_factory=list)    # the groups this principal may not describe, in words
 
     def cells(self, group: str | None = None) -> Iterator[tuple[tuple, list[PartitionPlan | None]]]:
         """Each row (group, topic, partition, committed, log start, log end), of every group or
@@ -96,10 +97,10 @@ class Comparison:
 
 
 def comparison(plans: list[GroupPlan], columns: list[PolicyPlans],
-               warnings: list[tuple[str, PlanWarning]]) -> Comparison:
+               warnings: list[tuple[str, PlanWarning]], refused: list[str] | None = None) -> Comparison:
     """``plans``: any one policy's."""
     def by_partition(plan: GroupPlan) -> list[int]:
         parts = plan.partitions
         return sorted(range(len(parts)), key=lambda i: (parts[i].topic, parts[i].partition))
     return Comparison([(plan, by_partition(plan)) for plan in sorted(plans, key=lambda plan: plan.group)],
-                      columns, warnings)
+                      columns, warnings, refused or [])

@@ -6,7 +6,7 @@ finite message.timestamp.before.max.ms, KIP-937). Used by ``--to-latest --max-ag
 
 from __future__ import annotations
 
-from kcli.errors import UnsupportedByBroker
+from kcli.errors import NotAuthorized, UnsupportedByBroker
 from kcli.model import AgeBounds
 from kcli.ages import DECIDES, UNKNOWN, before_max_of, gather, undecided_reason
 
@@ -34,8 +34,13 @@ def _broker_ages(admin: Admin, topics: list[str]) -> dict[TP, int]:
 
 
 def _before_max(admin: Admin, topics: list[str]) -> dict[str, int]:
-    """message.timestamp.before.max.ms as each topic's broker applies it (kip937)."""
-    return before_max_of(admin.describe_configs([("topic", t) for t in topics]))
+    """message.timestamp.before.max.ms as each topic's broker applies it (kip937). Configs this
+    principal may not describe prove no age: the refusal is a Warn line, the ages stay unknown."""
+    try:
+        return before_max_of(admin.describe_configs([("topic", t) for t in topics]))
+    except NotAuthorized as exc:
+        admin.warn(f"{exc.message}: no age proven from message.timestamp.before.max.ms")
+        return {}
 
 
 def undecided_notice(plans, limit_text: str) -> str | None:

@@ -14,13 +14,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from kcli.errors import UsageError
+from kcli.errors import OperationError, UsageError
 from kcli.model import MISSING_GROUP, PlanWarning
 from kcli.offsets import plan as planner
 from kcli.offsets.compare import Comparison, Policy, PolicyPlans, comparison
 from kcli.ops.ages import undecided_notice
+from kcli.ops.failures import raise_refusals
 from kcli.ops.groups import group_ids
-from kcli.ops.resets.gather import Steps, check_resettable, group_answers, next_records, offset_answers, time_lookups
+from kcli.ops.resets.gather import (Steps, check_resettable, group_answers, next_records, offset_answers, refusal_text,
+                                    time_lookups)
 from kcli.ops.resets.request import SCENARIOS, ResetFlags, check_groups, check_topics, is_given
 from kcli.datatypes import datatype
 from kcli.specs import datetime_arg, duration_arg
@@ -91,7 +93,9 @@ def request(flags: ResetFlags, now_ms: int) -> CompareRequest:
 
 
 def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Comparison:
-    """Plans every policy of ``req`` over the same answers; never commits."""
+    """Plans every policy of ``req`` over the same answers; never commits. The groups this
+    principal may not describe are left out and named (``Comparison.refused``); when that is
+    every group, their refusals are raised (exit 1)."""
     stage = stage or _no_stage
     ids = group_ids(admin, req.groups, req.all_groups)
     with stage("Comparing reset policies") as progress:
@@ -99,7 +103,11 @@ def compare(admin: Admin, req: CompareRequest, now_ms: int, stage=None) -> Compa
 
 
 def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, steps) -> Comparison:
-    groups = group_answers(admin, ids)
+    groups = group_answers(admin, ids, refusals=True)
+    refused = [refusal_text(r) for r in groups.refusals.values()]
+    if refused and len(refused) == len(ids):
+        raise_refusals(len(ids), [OperationError(words) for words in refused], shown=False)
+    ids = [g for g in ids if g not in groups.refusals]
     check_resettable(groups.descs)
     kinds = {p.scenario.kind for p in req.policies}
     created, start_errors = groups.start_times(admin, ids) if planner.START_TIME in kinds else ({}, {})
@@ -139,7 +147,7 @@ def _compare(admin: Admin, ids: list[str], req: CompareRequest, now_ms: int, ste
                 admin.warn(notice)
     warnings += [("", PlanWarning(MISSING_GROUP, g)) for g in ids if g in groups.missing]
     every_plan = next((list(c.plans.values()) for c in columns if c.plans), [])
-    return comparison(every_plan, columns, list(dict.fromkeys(warnings)))
+    return comparison(every_plan, columns, list(dict.fromkeys(warnings)), refused)
 
 
 @contextmanager

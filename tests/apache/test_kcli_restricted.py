@@ -294,6 +294,25 @@ def test_a_reset_of_groups_some_refused_resets_the_rest_and_exits_3(restricted):
     assert offsets_of(restricted, n["mine"]) == dict.fromkeys(seen, 1)
 
 
+def test_a_compare_of_groups_some_refused_compares_the_rest_and_exits_3(restricted):
+    """reset-offsets --compare -g reader -g theirs: reader's policies compared, theirs named in
+    one line, exit 3 (on Kafka, the topic configs refused too: a Warn line, its ages unknown);
+    every group refused: the refusals, exit 1. A dry run: nothing committed."""
+    n = restricted.names
+    args = ["reset-offsets", "--compare", "-t", n["seen"], "-o", "csv"]
+    some = as_alice(restricted, *args, "-g", n["reader"], "-g", n["theirs"])
+    assert some.code == 3 and "Traceback" not in some.err, some
+    assert {row.split(",")[0] for row in some.out.splitlines()[1:]} == {n["reader"]}, some.out
+    assert some.err.splitlines()[-1] == f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)"
+    if restricted.real:         # no KIP-1327 ages: --max-age would read the topic's configs, refused
+        assert (f"Warn: not authorized to DESCRIBE_CONFIGS topic '{n['seen']}' (User:alice): no age proven "
+                "from message.timestamp.before.max.ms") in some.err.splitlines(), some.err
+    none = as_alice(restricted, *args, "-g", n["theirs"])
+    assert (none.code, none.out) == (1, "") and none.err.splitlines() == [
+        f"Error: not authorized to DESCRIBE group '{n['theirs']}' (User:alice)"], none
+    assert offsets_of(restricted, n["theirs"]) == dict.fromkeys([(n["seen"], 0), (n["seen"], 1)], 1)
+
+
 def test_the_consumer_groups_drop_in_fails_on_a_refused_group_as_its_tool_does(restricted, tmp_path):
     """kafka-consumer-groups --reset-offsets of groups one of which alice may not describe: the
     tool's exception on stdout (Apache's own tool's, on Kafka 4.4), nothing committed, exit 1
