@@ -419,9 +419,13 @@ class KafkaAdmin(LibrdkafkaReads, Admin):
         (WireClient.list_groups), states and types named as Kafka names them (Assigning and
         Reconciling included; a state it has no name for is "Unknown"). A command that lists
         then describes groups loads no librdkafka client."""
-        return [GroupListing(gid, _known_state(state),
-                             "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
-                for gid, state, gtype in self.wire.list_groups()]
+        return _consumer_listings(self.wire.list_groups())
+
+    def list_every_group(self) -> tuple[list[GroupListing], list[GroupListing], list[GroupListing]]:
+        """list_groups', list_streams_groups' and list_share_groups' groups from one ListGroups
+        per broker (WireClient.list_every_group)."""
+        consumer, streams, share = self.wire.list_every_group()
+        return _consumer_listings(consumer), streams, share
 
     def _lr_list_groups(self) -> list[GroupListing]:
         """librdkafka's ListConsumerGroups."""
@@ -729,6 +733,11 @@ def _state_name(state) -> str:
 
 
 _KNOWN_STATES = {name: name for name in GROUP_STATES}
+
+
+def _consumer_listings(listed) -> list[GroupListing]:
+    return [GroupListing(gid, _known_state(state), "Consumer" if gtype and gtype.lower() == "consumer" else "Classic")
+            for gid, state, gtype in listed]
 
 
 def _known_state(state: str | None) -> str:

@@ -44,11 +44,15 @@ def list_groups(admin: Admin, states: set[str] | None, types: set[str] | None, s
     (kcli list groups lists every group; kafka-consumer-groups --list never lists them)."""
     with_streams = "Streams" in types if types else streams
     with_share = "Share" in types if types else streams
-    groups = {g.group_id: g for g in admin.list_groups()} if not types or types - {"Streams", "Share"} else {}
-    if with_streams:
-        groups.update((g.group_id, g) for g in admin.list_streams_groups())
-    if with_share:
-        groups.update((g.group_id, g) for g in admin.list_share_groups())
+    with_consumer = not types or bool(types - {"Streams", "Share"})
+    if with_consumer and (with_streams or with_share):          # one listing for them all
+        consumer, streams_groups, share = admin.list_every_group()
+    else:
+        consumer = admin.list_groups() if with_consumer else []
+        streams_groups = admin.list_streams_groups() if with_streams else []
+        share = admin.list_share_groups() if with_share else []
+    groups = {g.group_id: g for g in [*consumer, *(streams_groups if with_streams else []),
+                                      *(share if with_share else [])]}
     return [groups[gid] for gid in javaorder.group_listing(list(groups))
             if (not states or groups[gid].state in states) and (not types or groups[gid].type in types)]
 
@@ -68,9 +72,13 @@ def group_ids(admin: Admin, groups: list[str], all_groups: bool, streams: bool =
     check_group_ids(groups)
     if not all_groups:
         return list(dict.fromkeys(groups))
-    listed = [] if streams else admin.list_groups()
-    if streams or and_streams:
-        listed += admin.list_streams_groups()
+    if streams:
+        listed = admin.list_streams_groups()
+    elif and_streams:
+        consumer, streams_groups, _ = admin.list_every_group()       # one listing for both
+        listed = [*consumer, *streams_groups]
+    else:
+        listed = admin.list_groups()
     # the listings come sorted: sorting them again is one pass (a set's order would be a sort)
     return sorted(dict.fromkeys(g.group_id for g in listed))
 

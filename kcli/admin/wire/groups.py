@@ -182,11 +182,26 @@ class GroupRequests(CoordinatorRequests, MetadataRequests):
         and consumer-protocol alike, as librdkafka's ListConsumerGroups selects them; the state
         from ListGroups v4, the type from v5 (below those versions, the schema's default). One
         ListGroups per live broker."""
+        return self._consumer_groups(self._listed_groups("consumer groups") or [])
+
+    def list_every_group(self) -> tuple[list[tuple[str, str | None, str | None]], list[GroupListing],
+                                        list[GroupListing]]:
+        """The consumer groups (as ``list_groups``), the streams groups and the share groups (as
+        ``list_streams_groups`` and ``list_share_groups``) from one ListGroups per live broker,
+        unfiltered: v5+ names each group's type (below v5, no streams or share groups)."""
+        answers = self._listed_groups("groups") or []
+        listed = {kind: {g.group_id: GroupListing(g.group_id, g.group_state or "Unknown", kind.capitalize())
+                         for _, groups in answers for g in groups if (g.group_type or "").lower() == kind}
+                  for kind in ("streams", "share")}
+        return (self._consumer_groups(answers), sorted(listed["streams"].values(), key=lambda g: g.group_id),
+                list(listed["share"].values()))
+
+    def _consumer_groups(self, answers) -> list[tuple[str, str | None, str | None]]:
         found = {}
         # the broker that lists a group coordinates it: no FindCoordinator for 10k keys (a group
         # that moved since answers NOT_COORDINATOR and is looked up then)
         coordinators, types = self._coordinators, self._listed_types
-        for node, groups in self._listed_groups("consumer groups") or []:
+        for node, groups in answers:
             for g in groups:                    # 10k groups: attributes read once each
                 if g.protocol_type in ("", "consumer"):
                     gid, gtype = g.group_id, g.group_type
