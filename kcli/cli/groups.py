@@ -44,7 +44,7 @@ def list_groups(
 def describe_groups(
     groups: Optional[List[str]] = GROUPS,
     group: Optional[List[str]] = GROUP_OPTIONS,
-    all_groups: bool = typer.Option(False, "--all-groups", help="Every consumer, streams and share group."),
+    all_groups: bool = typer.Option(False, "--all-groups", help="Every consumer and share group."),
     offsets: bool = typer.Option(False, "--offsets",
                                  help="Committed offsets, log end and lag per partition (default)."),
     members: bool = typer.Option(False, "--members", help="Members and their assignments."),

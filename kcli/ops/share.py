@@ -159,13 +159,14 @@ def describe_every_type(admin: Admin, ids: list[str], refusals: list | None = No
 
 
 def every_group_id(admin: Admin, ids: list[str], all_groups: bool) -> list[str]:
-    """``kcli describe groups``' ids: ``ids``, or with ``all_groups`` every consumer, streams and
-    share group (one listing)."""
+    """``kcli describe groups``' ids: ``ids``, or with ``all_groups`` every consumer and share
+    group (one listing)."""
     from kcli.ops.groups import group_ids
 
     if ids or not all_groups:
         return group_ids(admin, ids, all_groups)        # its checks: ids or --all-groups, not both
-    return sorted({g.group_id for listing in admin.list_every_group() for g in listing})
+    consumer, _, share = admin.list_every_group()
+    return sorted({g.group_id for g in (*consumer, *share)})
 
 
 def is_share_group(admin: Admin, group: str) -> bool:

@@ -61,15 +61,6 @@ def test_list_groups_type_streams_lists_the_application(app):
     assert app_id not in run_dropin("kafka-consumer-groups", "--bootstrap-server", b, "--list").out
 
 
-def test_describe_all_groups_includes_the_application(app):
-    """--all-groups is every group, streams groups too (one listing: ListGroups per broker)."""
-    b, app_id, _, _ = app
-    r = run_kcli(b, "-o", "json", "describe", "groups", "--all-groups", "--state")
-    assert r.code == 0, r.err
-    (group,) = [g for g in json.loads(r.out)["groups"] if g["group"] == app_id]
-    assert (group["type"], group["state"]) == ("Streams", "Stable"), group
-
-
 def test_every_describe_view_shows_the_running_application(app):
     b, app_id, source, _ = app
     state = run_kcli(b, "-o", "json", "describe", "groups", app_id, "--state", "--verbose")
